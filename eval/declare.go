@@ -1,0 +1,395 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/options"
+)
+
+// declNode is a node of an option tree: a namespace, an option, or the old
+// path of a renamed or removed option.
+type declNode struct {
+	path     options.Path
+	children map[string]*declNode
+	names    []string // sorted child names
+
+	opt     *optionDecl
+	rename  *renameSyntax
+	renMod  *module
+	removed *removeSyntax
+	remMod  *module
+	// renamedFrom lists the renamed paths whose definitions land here.
+	renamedFrom []*declNode
+}
+
+func newDeclNode(p options.Path) *declNode {
+	return &declNode{path: p, children: map[string]*declNode{}}
+}
+
+func (n *declNode) isNamespace() bool { return n.opt == nil && n.rename == nil && n.removed == nil }
+
+// optionDecl is one declared option.
+type optionDecl struct {
+	path  options.Path
+	typ   options.Type
+	block *hclsyntax.Block
+	mod   *module
+	body  *submoduleSyntax // the submodule body it is declared in, if any
+
+	defaultExpr hclsyntax.Expression
+	apply       hclsyntax.Expression
+	example     hclsyntax.Expression
+	description string
+	defaultText string
+	readOnly    bool
+	internal    bool
+	// more declarations of the same (submodule) option
+	also []*hclsyntax.Block
+}
+
+// Declaration describes one option for documentation and tooling.
+type Declaration struct {
+	Path        options.Path
+	Type        string
+	Description string
+	// Default is the default's source text (or default_text); HasDefault
+	// tells whether there is one.
+	Default    string
+	HasDefault bool
+	Example    string
+	ReadOnly   bool
+	Internal   bool
+	Range      hcl.Range
+}
+
+// declEntry is an option declaration with where it is written.
+type declEntry struct {
+	syn  *optionDeclSyntax
+	mod  *module
+	body *submoduleSyntax
+}
+
+// buildTrie builds an option tree from declarations. Submodule types are
+// resolved through typeLookup.
+func (ev *Evaluator) buildTrie(entries []declEntry) (*declNode, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	root := newDeclNode(nil)
+	for _, e := range entries {
+		d, dd := ev.decodeOption(e)
+		diags = append(diags, dd...)
+		if d == nil {
+			continue
+		}
+		n := root
+		ok := true
+		for i, seg := range d.path {
+			if n.opt != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("option %q would be a parent of option %q", n.path.String(), d.path.String()),
+					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", n.path.String(), rangeString(n.opt.block.DefRange()), n.opt.typ.Description()),
+					Subject:  e.syn.block.DefRange().Ptr(),
+				})
+				ok = false
+				break
+			}
+			c := n.children[seg]
+			if c == nil {
+				c = newDeclNode(d.path[:i+1])
+				n.children[seg] = c
+			}
+			n = c
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case n.opt != nil:
+			if t, merged := options.MergeTypes(n.opt.typ, d.typ); merged {
+				n.opt.typ = t
+				n.opt.also = append(n.opt.also, d.block)
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("option %q is already declared", d.path.String()),
+				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", d.path.String(), rangeString(n.opt.block.DefRange())),
+				Subject:  d.block.DefRange().Ptr(),
+			})
+		case len(n.children) > 0:
+			var first *declNode
+			for _, name := range sortedKeys(n.children) {
+				first = firstOption(n.children[name])
+				if first != nil {
+					break
+				}
+			}
+			detail := fmt.Sprintf("The option %q has options declared below it", d.path.String())
+			if first != nil {
+				detail += fmt.Sprintf(", such as %q at %s", first.path.String(), rangeString(first.opt.block.DefRange()))
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("option %q would be a parent of other options", d.path.String()),
+				Detail:   detail + ". A namespace of options cannot itself be an option.",
+				Subject:  d.block.DefRange().Ptr(),
+			})
+		default:
+			n.opt = d
+		}
+	}
+	finishTrie(root)
+	return root, diags
+}
+
+func firstOption(n *declNode) *declNode {
+	if n.opt != nil {
+		return n
+	}
+	for _, name := range sortedKeys(n.children) {
+		if f := firstOption(n.children[name]); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func finishTrie(n *declNode) {
+	n.names = sortedKeys(n.children)
+	for _, c := range n.children {
+		finishTrie(c)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
+
+// decodeOption reads one option block.
+func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	b := e.syn.block
+	d := &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body}
+	for _, attr := range sortedAttrs(e.syn.attrs) {
+		switch attr.Name {
+		case "type", "default", "apply", "example":
+		case "description", "default_text":
+			v, dd := attr.Expr.Value(nil)
+			if dd.HasErrors() || v.IsNull() || v.Type() != cty.String {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid " + attr.Name,
+					Detail:   fmt.Sprintf("The %s of an option must be a constant string.", attr.Name),
+					Subject:  attr.Expr.Range().Ptr(),
+				})
+				continue
+			}
+			if attr.Name == "description" {
+				d.description = v.AsString()
+			} else {
+				d.defaultText = v.AsString()
+			}
+		case "read_only", "internal":
+			v, dd := attr.Expr.Value(nil)
+			if dd.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid " + attr.Name,
+					Detail:   fmt.Sprintf("%s must be true or false.", attr.Name),
+					Subject:  attr.Expr.Range().Ptr(),
+				})
+				continue
+			}
+			if attr.Name == "read_only" {
+				d.readOnly = v.True()
+			} else {
+				d.internal = v.True()
+			}
+		default:
+			detail := fmt.Sprintf("An option declaration takes %s; not %q.", strings.Join(optionArgs, ", "), attr.Name)
+			if s := didYouMean(attr.Name, optionArgs); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   detail,
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if a := e.syn.attrs["default"]; a != nil {
+		d.defaultExpr = a.Expr
+	}
+	if a := e.syn.attrs["apply"]; a != nil {
+		d.apply = a.Expr
+	}
+	if a := e.syn.attrs["example"]; a != nil {
+		d.example = a.Expr
+	}
+	ta := e.syn.attrs["type"]
+	if ta == nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing option type",
+			Detail:   fmt.Sprintf("The option %q needs a type, for example type = str.", d.path.String()),
+			Subject:  b.DefRange().Ptr(),
+		})
+		return nil, diags
+	}
+	t, dd := options.ParseType(ta.Expr, ev.lookupSubmoduleType)
+	diags = append(diags, dd...)
+	if t == nil || dd.HasErrors() {
+		return nil, diags
+	}
+	d.typ = t
+	return d, diags
+}
+
+// lookupSubmoduleType resolves submodule.NAME inside a type expression.
+func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+	if _, ok := ev.submodules[name]; !ok {
+		detail := fmt.Sprintf("No submodule %q is declared.", name)
+		if s := didYouMean(name, sortedKeys(ev.submodules)); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown submodule",
+			Detail:   detail,
+			Subject:  rng.Ptr(),
+		}}
+	}
+	return &options.Submodule{Names: []string{name}, Inst: ev}, nil
+}
+
+// subType is the option tree of a set of submodules merged together.
+type subType struct {
+	root   *declNode
+	bodies []*submoduleSyntax
+	diags  hcl.Diagnostics
+}
+
+// submoduleType builds (once) the option tree for the named submodules.
+func (ev *Evaluator) submoduleType(names []string) *subType {
+	key := strings.Join(names, "\x00")
+	if st, ok := ev.subTypes[key]; ok {
+		return st
+	}
+	st := &subType{}
+	ev.subTypes[key] = st
+	var entries []declEntry
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		body := ev.submodules[name]
+		st.bodies = append(st.bodies, body)
+		for _, o := range body.options {
+			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
+		}
+	}
+	st.root, st.diags = ev.buildTrie(entries)
+	return st
+}
+
+// addRenames puts renamed_option and removed_option paths into the
+// top-level tree.
+func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	place := func(p []string, rng hcl.Range) *declNode {
+		n := root
+		for i, seg := range p {
+			if n.opt != nil || n.rename != nil || n.removed != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("%q is inside the option %q", options.Path(p).String(), n.path.String()),
+					Detail:   "A renamed or removed option path cannot lie inside another option.",
+					Subject:  rng.Ptr(),
+				})
+				return nil
+			}
+			c := n.children[seg]
+			if c == nil {
+				c = newDeclNode(options.Path(p[:i+1]))
+				c.names = nil
+				n.children[seg] = c
+				n.names = sortedKeys(n.children)
+			}
+			n = c
+		}
+		if !n.isNamespace() || len(n.children) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("option %q is already declared", options.Path(p).String()),
+				Detail:   "A renamed or removed option path must not be declared as an option or hold options.",
+				Subject:  rng.Ptr(),
+			})
+			return nil
+		}
+		return n
+	}
+	for _, m := range mods {
+		for _, r := range m.renamed {
+			if n := place(r.from, r.block.DefRange()); n != nil {
+				n.rename, n.renMod = r, m
+			}
+		}
+		for _, r := range m.removed {
+			if n := place(r.path, r.block.DefRange()); n != nil {
+				n.removed, n.remMod = r, m
+			}
+		}
+	}
+	for _, m := range mods {
+		for _, r := range m.renamed {
+			from := lookupDecl(root, r.from)
+			to := lookupDecl(root, r.to)
+			if from == nil || from.rename != r {
+				continue
+			}
+			if to == nil || to.opt == nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
+					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.from).String(), options.Path(r.to).String()),
+					Subject:  r.toRange.Ptr(),
+				})
+				from.rename = nil
+				continue
+			}
+			to.renamedFrom = append(to.renamedFrom, from)
+		}
+	}
+	return diags
+}
+
+func lookupDecl(root *declNode, p []string) *declNode {
+	n := root
+	for _, seg := range p {
+		n = n.children[seg]
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+func rangeString(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}

@@ -1,0 +1,489 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+)
+
+// instance is one evaluation of an option tree: the top-level
+// configuration, or one submodule instance.
+type instance struct {
+	ev   *Evaluator
+	root *declNode
+	st   *subType // nil for the top level
+	loc  options.Path
+	name cty.Value // the attribute name of a submodule instance; NilVal at the top
+
+	states     map[*declNode]*nodeState
+	bodyLocals map[*submoduleSyntax]*localSet
+}
+
+// status of a memoised computation.
+type status uint8
+
+const (
+	unforced status = iota
+	forcing
+	done
+)
+
+// nodeState is what an instance knows about one node of its option tree.
+type nodeState struct {
+	defs     []defn // definitions of an option (or of a renamed/removed path)
+	pending  []defn // definitions of a namespace not yet split
+	draining bool
+
+	status  status
+	value   cty.Value
+	defined bool
+	merged  options.Merged
+	diags   hcl.Diagnostics
+}
+
+// defn is a definition with its place in definition order.
+type defn struct {
+	options.Def
+	seq []int
+}
+
+func seqLess(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+func (inst *instance) state(n *declNode) *nodeState {
+	s := inst.states[n]
+	if s == nil {
+		s = &nodeState{}
+		inst.states[n] = s
+	}
+	return s
+}
+
+// fullPath is an option path as the user sees it: with the instance's
+// location in front.
+func (inst *instance) fullPath(p options.Path) options.Path {
+	if len(inst.loc) == 0 {
+		return p
+	}
+	out := make(options.Path, 0, len(inst.loc)+len(p))
+	return append(append(out, inst.loc...), p...)
+}
+
+// split distributes a definition made at node n over the options below it,
+// pushing mkIf, mkOverride and mkMerge down through namespaces as NixOS
+// does. With force false it evaluates nothing: a definition whose shape is
+// not written out in the source waits at its namespace until an option
+// below is needed (see drain).
+func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
+	switch {
+	case n.opt != nil, n.removed != nil:
+		s := inst.state(n)
+		s.defs = append(s.defs, d)
+		return nil
+	case n.rename != nil:
+		s := inst.state(n)
+		s.defs = append(s.defs, d)
+		if to := lookupDecl(inst.root, n.rename.to); to != nil {
+			return inst.split(to, d, force)
+		}
+		return nil
+	}
+	return inst.splitNamespace(n, d, nil, force)
+}
+
+// splitNamespace splits d at namespace n, with wrap the properties pushed
+// down from above (outermost first) that still have to be put around each
+// piece.
+func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, force bool) hcl.Diagnostics {
+	v, ok, diags := inst.ev.shallowStatic(d.Value, force)
+	if !ok {
+		d.Value = wrapProps(d.Value, wrap)
+		s := inst.state(n)
+		s.pending = append(s.pending, d)
+		return diags
+	}
+	if !v.IsKnown() {
+		return diags
+	}
+	if p, ok := lib.AsProperty(v); ok {
+		switch p.Kind {
+		case lib.PropMerge:
+			list, ok, dd := inst.ev.shallowStatic(p.Contents, force)
+			diags = append(diags, dd...)
+			if !ok {
+				d.Value = wrapProps(v, wrap)
+				s := inst.state(n)
+				s.pending = append(s.pending, d)
+				return diags
+			}
+			if !list.IsKnown() {
+				return diags
+			}
+			if list.IsNull() || !(list.Type().IsTupleType() || list.Type().IsListType()) {
+				return append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid mkMerge",
+					Detail:   "mkMerge takes a list of definitions.",
+					Subject:  p.Range.Ptr(),
+				})
+			}
+			i := 0
+			for it := list.ElementIterator(); it.Next(); i++ {
+				_, e := it.Element()
+				sub := defn{Def: options.Def{Value: e, Range: lib.RangeOf(e, p.Range)}, seq: appendSeq(d.seq, i)}
+				diags = append(diags, inst.splitNamespace(n, sub, wrap, force)...)
+			}
+			return diags
+		default:
+			sub := d
+			sub.Value = p.Content
+			sub.Range = lib.RangeOf(p.Content, d.Range)
+			return append(diags, inst.splitNamespace(n, sub, append(wrap[:len(wrap):len(wrap)], p), force)...)
+		}
+	}
+	if r, ok := lib.AsRef(v); ok {
+		if !force {
+			d.Value = wrapProps(v, wrap)
+			s := inst.state(n)
+			s.pending = append(s.pending, d)
+			return diags
+		}
+		m, dd := r.Materialize()
+		diags = append(diags, dd...)
+		v = m
+	}
+	ty := v.Type()
+	if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
+			Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names), options.ShowValue(v)),
+			Subject:  d.Range.Ptr(),
+		})
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		name := k.AsString()
+		c := n.children[name]
+		rng := lib.RangeOf(e, d.Range)
+		if c == nil {
+			diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
+			continue
+		}
+		sub := defn{Def: options.Def{Value: wrapProps(e, wrap), Range: rng}, seq: d.seq}
+		diags = append(diags, inst.split(c, sub, force)...)
+	}
+	return diags
+}
+
+func appendSeq(seq []int, i int) []int {
+	out := make([]int, len(seq)+1)
+	copy(out, seq)
+	out[len(seq)] = i
+	return out
+}
+
+// wrapProps puts the properties around v, the first outermost.
+func wrapProps(v cty.Value, wrap []*lib.Property) cty.Value {
+	for i := len(wrap) - 1; i >= 0; i-- {
+		p := *wrap[i]
+		p.Content = v
+		p.Contents = cty.NilVal
+		v = lib.PropertyVal(p)
+	}
+	return v
+}
+
+func displayNamespace(p options.Path) string {
+	if len(p) == 0 {
+		return "The configuration"
+	}
+	return fmt.Sprintf("%q", p.String())
+}
+
+func listNames(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	if len(names) > 8 {
+		return strings.Join(names[:8], ", ") + ", ..."
+	}
+	return strings.Join(names, ", ")
+}
+
+// notExist is the diagnostic for a definition or a reference of a path that
+// is not declared below namespace n.
+func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng hcl.Range, definition bool) *hcl.Diagnostic {
+	var detail string
+	if definition {
+		detail = fmt.Sprintf("A definition of %q is here, but no module declares that option.", full.String())
+	} else {
+		detail = fmt.Sprintf("No module declares an option %q.", full.String())
+	}
+	if s := didYouMean(name, n.names); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", full[:len(full)-1].Child(s).String())
+	} else if len(n.names) > 0 && len(n.names) <= 12 {
+		detail += fmt.Sprintf(" Below %s there are: %s.", displayNamespace(full[:len(full)-1]), strings.Join(n.names, ", "))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q does not exist", full.String()),
+		Detail:   detail,
+		Subject:  rng.Ptr(),
+	}
+}
+
+// drain splits the definitions waiting at namespace n, forcing them.
+func (inst *instance) drain(n *declNode) hcl.Diagnostics {
+	s := inst.states[n]
+	if s == nil || len(s.pending) == 0 {
+		return nil
+	}
+	if s.draining {
+		return hcl.Diagnostics{inst.ev.cycleDiag(nil, fmt.Sprintf("namespace %s", inst.fullPath(n.path).String()), s.pending[0].Range)}
+	}
+	s.draining = true
+	defer func() { s.draining = false }()
+	var diags hcl.Diagnostics
+	for len(s.pending) > 0 {
+		p := s.pending
+		s.pending = nil
+		for _, d := range p {
+			diags = append(diags, inst.splitNamespace(n, d, nil, true)...)
+		}
+	}
+	inst.ev.late = append(inst.ev.late, diags...)
+	return diags
+}
+
+// drainTo drains every namespace from the root down to and including the
+// node at p.
+func (inst *instance) drainTo(p options.Path) hcl.Diagnostics {
+	diags := inst.drain(inst.root)
+	n := inst.root
+	for _, seg := range p {
+		n = n.children[seg]
+		if n == nil || !n.isNamespace() {
+			break
+		}
+		diags = append(diags, inst.drain(n)...)
+	}
+	return diags
+}
+
+// definitions returns the complete, ordered definitions of option node n.
+func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
+	diags := inst.drainTo(n.path[:len(n.path)-1])
+	for _, from := range n.renamedFrom {
+		diags = append(diags, inst.drainTo(from.path[:len(from.path)-1])...)
+	}
+	s := inst.state(n)
+	defs := append([]defn(nil), s.defs...)
+	sort.SliceStable(defs, func(i, j int) bool { return seqLess(defs[i].seq, defs[j].seq) })
+	return defs, diags
+}
+
+// force evaluates option n: merges its definitions with its default, checks
+// them against its type and applies apply. ref is where it is needed from.
+func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
+	s := inst.state(n)
+	switch s.status {
+	case done:
+		return s
+	case forcing:
+		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.path).String(), ref)}}
+	}
+	ev := inst.ev
+	ev.push(frame{state: s, what: "option " + inst.fullPath(n.path).String(), ref: ref})
+	defer ev.pop()
+	s.status = forcing
+	o := n.opt
+	full := inst.fullPath(n.path)
+	defs, diags := inst.definitions(n)
+	all := make([]options.Def, 0, len(defs)+1)
+	if o.defaultExpr != nil {
+		sc := inst.declScope(o)
+		all = append(all, options.Def{
+			Value: lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: lib.PriorityOptionDefault, Content: ev.thunk(o.defaultExpr, sc), Range: o.defaultExpr.Range()}),
+			Range: o.defaultExpr.Range(),
+		})
+	}
+	for _, d := range defs {
+		all = append(all, d.Def)
+	}
+	merged, dd := options.MergeDefinitions(full, o.typ, all)
+	diags = append(diags, dd...)
+	s.merged = merged
+	s.value, s.defined = merged.Value, merged.Defined
+	if o.readOnly {
+		var live []options.DefResult
+		for _, r := range merged.Defs {
+			if r.State != options.Disabled {
+				live = append(live, r)
+			}
+		}
+		if len(live) > 1 {
+			diags = append(diags, readOnlyDiag(full, live))
+		}
+	}
+	if s.defined && o.apply != nil && !diags.HasErrors() {
+		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
+		v, dd := sc.eval(o.apply)
+		diags = append(diags, dd...)
+		v, dd = lib.Shallow(v)
+		diags = append(diags, dd...)
+		s.value = v
+	}
+	if diags.HasErrors() {
+		s.value = cty.DynamicVal
+	}
+	ev.addTrace(diags)
+	s.diags = diags
+	s.status = done
+	return s
+}
+
+func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
+	for _, d := range defs {
+		fmt.Fprintf(&b, "\n  - %s: %s", rangeString(d.Range), showDef(d.Value))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q is read-only", full.String()),
+		Detail:   b.String(),
+		Subject:  defs[len(defs)-1].Range.Ptr(),
+	}
+}
+
+func showDef(v cty.Value) string {
+	if _, ok := lib.AsLazy(v); ok {
+		if f, ok := v.EncapsulatedValue().(*lib.Lazy); ok {
+			if fv, ok := (*f).(*lib.Forced); ok {
+				return options.ShowValue(fv.Value)
+			}
+			if t, ok := (*f).(*thunk); ok && t.status == done {
+				return options.ShowValue(t.val)
+			}
+		}
+	}
+	return options.ShowValue(v)
+}
+
+// value returns the value of node c for a reader at rng: an option's value,
+// a namespace reference, or the target of a renamed option.
+func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch {
+	case c.opt != nil:
+		s := inst.force(c, rng)
+		if !s.defined && !s.diags.HasErrors() {
+			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
+		}
+		return s.value, s.diags
+	case c.rename != nil:
+		to := lookupDecl(inst.root, c.rename.to)
+		if to == nil {
+			return cty.DynamicVal, nil
+		}
+		return inst.value(to, rng)
+	case c.removed != nil:
+		msg, _ := inst.ev.topScope(c.remMod).evalString(c.removed.message)
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("option %q was removed", inst.fullPath(c.path).String()),
+			Detail:   msg,
+			Subject:  rng.Ptr(),
+		}}
+	}
+	return lib.RefVal(&nsRef{inst: inst, n: c}), nil
+}
+
+func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
+		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), rangeString(o.block.DefRange())),
+		Subject:  rng.Ptr(),
+	}
+}
+
+// nsRef is a lazy reference to a namespace of an instance.
+type nsRef struct {
+	inst *instance
+	n    *declNode
+}
+
+// Attr implements lib.Ref.
+func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	c := r.n.children[name]
+	if c == nil {
+		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
+	}
+	v, d := r.inst.value(c, rng)
+	return v, true, append(diags, d...)
+}
+
+// Keys implements lib.Ref: every namespace and every option with a value.
+func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	var out []string
+	for _, name := range r.n.names {
+		c := r.n.children[name]
+		switch {
+		case c.opt != nil:
+			s := r.inst.force(c, c.opt.block.DefRange())
+			diags = append(diags, s.diags...)
+			if s.defined {
+				out = append(out, name)
+			}
+		case c.isNamespace():
+			out = append(out, name)
+		}
+	}
+	return out, diags
+}
+
+// Materialize implements lib.Ref: every option that has a value, forced.
+func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	attrs := map[string]cty.Value{}
+	for _, name := range r.n.names {
+		c := r.n.children[name]
+		switch {
+		case c.opt != nil:
+			s := r.inst.force(c, c.opt.block.DefRange())
+			diags = append(diags, s.diags...)
+			if !s.defined {
+				continue
+			}
+			v, d := lib.Deep(s.value)
+			diags = append(diags, d...)
+			attrs[name] = v
+		case c.isNamespace():
+			v, d := (&nsRef{inst: r.inst, n: c}).Materialize()
+			diags = append(diags, d...)
+			if v.IsKnown() && v.LengthInt() == 0 {
+				continue
+			}
+			attrs[name] = v
+		}
+	}
+	if len(attrs) == 0 {
+		return cty.EmptyObjectVal, diags
+	}
+	return cty.ObjectVal(attrs), diags
+}

@@ -1,0 +1,1040 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/lib"
+)
+
+// scope is what an expression can see: the instance whose options `config`
+// reads, the module (for locals and file()), and bound variables (for
+// iteration variables, `value` in apply).
+type scope struct {
+	inst   *instance
+	mod    *module
+	locals *localSet
+	vars   map[string]cty.Value
+	anon   map[*hclsyntax.AnonSymbolExpr]cty.Value
+}
+
+// with returns a child scope with more variables bound.
+func (sc *scope) with(vars map[string]cty.Value) *scope {
+	n := *sc
+	n.vars = make(map[string]cty.Value, len(sc.vars)+len(vars))
+	for k, v := range sc.vars {
+		n.vars[k] = v
+	}
+	for k, v := range vars {
+		n.vars[k] = v
+	}
+	return &n
+}
+
+func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
+	n := *sc
+	n.anon = make(map[*hclsyntax.AnonSymbolExpr]cty.Value, len(sc.anon)+1)
+	for k, v := range sc.anon {
+		n.anon[k] = v
+	}
+	n.anon[sym] = v
+	return &n
+}
+
+// deep evaluates expr and forces the result completely.
+func (sc *scope) deep(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	v, diags := sc.eval(expr)
+	dv, d := lib.Deep(v)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return dv, diags
+}
+
+// evalString evaluates an expression that must give a string.
+func (sc *scope) evalString(expr hclsyntax.Expression) (string, hcl.Diagnostics) {
+	v, diags := sc.deep(expr)
+	if diags.HasErrors() || !v.IsKnown() {
+		return "", diags
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value",
+			Detail:   "A string is required here.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return s.AsString(), diags
+}
+
+// evalBool evaluates an expression that must give a bool; unknown (after an
+// earlier error) gives false.
+func (sc *scope) evalBool(expr hclsyntax.Expression, what string) (bool, bool, hcl.Diagnostics) {
+	v, diags := sc.deep(expr)
+	if diags.HasErrors() || !v.IsKnown() {
+		return false, false, diags
+	}
+	if v.IsNull() || v.Type() != cty.Bool {
+		return false, false, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + what,
+			Detail:   fmt.Sprintf("The %s must be true or false, not %s.", what, describeValue(v)),
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return v.True(), true, diags
+}
+
+// eval evaluates an expression lazily: object attributes, tuple elements
+// and the arguments of mkIf and co. become thunks; only the taken branch of
+// a conditional is evaluated; && and || short-circuit; references to the
+// configuration are resolved one step at a time. The result may be lazy.
+func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return e.Val, nil
+	case *hclsyntax.ParenthesesExpr:
+		return sc.eval(e.Expression)
+	case *hclsyntax.TemplateWrapExpr:
+		return sc.eval(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		return sc.template(e)
+	case *hclsyntax.TemplateJoinExpr:
+		return sc.templateJoin(e)
+	case *hclsyntax.ScopeTraversalExpr:
+		return sc.traversal(e)
+	case *hclsyntax.RelativeTraversalExpr:
+		src, diags := sc.eval(e.Source)
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		v, d := sc.steps(src, e.Traversal)
+		return v, append(diags, d...)
+	case *hclsyntax.IndexExpr:
+		return sc.index(e)
+	case *hclsyntax.SplatExpr:
+		return sc.splat(e)
+	case *hclsyntax.AnonSymbolExpr:
+		if v, ok := sc.anon[e]; ok {
+			return v, nil
+		}
+		return cty.DynamicVal, nil
+	case *hclsyntax.ConditionalExpr:
+		c, ok, diags := sc.evalBool(e.Condition, "condition")
+		if !ok {
+			return cty.DynamicVal, diags
+		}
+		if c {
+			v, d := sc.eval(e.TrueResult)
+			return v, append(diags, d...)
+		}
+		v, d := sc.eval(e.FalseResult)
+		return v, append(diags, d...)
+	case *hclsyntax.BinaryOpExpr:
+		return sc.binary(e)
+	case *hclsyntax.UnaryOpExpr:
+		v, diags := sc.deep(e.Val)
+		if diags.HasErrors() {
+			return cty.UnknownVal(e.Op.Type), diags
+		}
+		param := e.Op.Impl.Params()[0]
+		cv, err := convert.Convert(v, param.Type)
+		if err != nil {
+			return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid operand",
+				Detail:   fmt.Sprintf("Unsuitable value for unary operand: %s.", err),
+				Subject:  e.Val.Range().Ptr(),
+				Context:  e.SrcRange.Ptr(),
+			})
+		}
+		r, err := e.Op.Impl.Call([]cty.Value{cv})
+		if err != nil {
+			return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Operation failed",
+				Detail:   fmt.Sprintf("Error during operation: %s.", err),
+				Subject:  e.SrcRange.Ptr(),
+			})
+		}
+		return r, diags
+	case *hclsyntax.FunctionCallExpr:
+		return sc.call(e)
+	case *hclsyntax.ObjectConsExpr:
+		return sc.object(e)
+	case *hclsyntax.TupleConsExpr:
+		if len(e.Exprs) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(e.Exprs))
+		for i, x := range e.Exprs {
+			elems[i] = sc.inst.ev.thunk(x, sc)
+		}
+		return cty.TupleVal(elems), nil
+	case *hclsyntax.ForExpr:
+		return sc.forExpr(e)
+	case *hclsyntax.ExprSyntaxError:
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid expression",
+			Detail:   "This expression has a syntax error.",
+			Subject:  e.Range().Ptr(),
+		}}
+	}
+	return cty.DynamicVal, hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported expression",
+		Detail:   fmt.Sprintf("Expressions of this kind (%T) are not supported.", expr),
+		Subject:  expr.Range().Ptr(),
+	}}
+}
+
+func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var buf []byte
+	known := true
+	for _, part := range e.Parts {
+		if lit, ok := part.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+			buf = append(buf, lit.Val.AsString()...)
+			continue
+		}
+		v, d := sc.deep(part)
+		diags = append(diags, d...)
+		if d.HasErrors() || !v.IsKnown() {
+			known = false
+			continue
+		}
+		if v.IsNull() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid template interpolation value",
+				Detail:   "The expression result is null. Cannot include a null value in a string template.",
+				Subject:  part.Range().Ptr(),
+				Context:  e.SrcRange.Ptr(),
+			})
+			known = false
+			continue
+		}
+		s, err := convert.Convert(v, cty.String)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid template interpolation value",
+				Detail:   fmt.Sprintf("Cannot include %s in a string template: %s.", describeValue(v), err),
+				Subject:  part.Range().Ptr(),
+				Context:  e.SrcRange.Ptr(),
+			})
+			known = false
+			continue
+		}
+		buf = append(buf, s.AsString()...)
+	}
+	if !known {
+		return cty.UnknownVal(cty.String), diags
+	}
+	return cty.StringVal(string(buf)), diags
+}
+
+func (sc *scope) templateJoin(e *hclsyntax.TemplateJoinExpr) (cty.Value, hcl.Diagnostics) {
+	tuple, diags := sc.deep(e.Tuple)
+	if diags.HasErrors() || !tuple.IsKnown() {
+		return cty.UnknownVal(cty.String), diags
+	}
+	var buf []byte
+	for it := tuple.ElementIterator(); it.Next(); {
+		_, v := it.Element()
+		if v.IsNull() {
+			return cty.UnknownVal(cty.String), append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid template interpolation value",
+				Detail:   "An iteration result is null. Cannot include a null value in a string template.",
+				Subject:  e.Range().Ptr(),
+			})
+		}
+		s, err := convert.Convert(v, cty.String)
+		if err != nil {
+			return cty.UnknownVal(cty.String), append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid template interpolation value",
+				Detail:   fmt.Sprintf("Cannot include one of the iteration results in the string template: %s.", err),
+				Subject:  e.Range().Ptr(),
+			})
+		}
+		buf = append(buf, s.AsString()...)
+	}
+	return cty.StringVal(string(buf)), diags
+}
+
+var rootNames = []string{"config", "root", "local", "options", "name"}
+
+func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diagnostics) {
+	tr := e.Traversal
+	rootName := tr.RootName()
+	rootRange := tr[0].SourceRange()
+	var v cty.Value
+	rest := tr[1:]
+	switch {
+	case sc.vars != nil && sc.vars[rootName] != cty.NilVal:
+		v = sc.vars[rootName]
+	case rootName == "config":
+		v = lib.RefVal(&nsRef{inst: sc.inst, n: sc.inst.root})
+	case rootName == "root":
+		top := sc.inst.ev.top
+		v = lib.RefVal(&nsRef{inst: top, n: top.root})
+	case rootName == "options":
+		v = lib.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
+	case rootName == "name":
+		if sc.inst.name == cty.NilVal {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "name is not defined here",
+				Detail:   "name is the attribute name of a submodule instance; it is defined only inside a submodule.",
+				Subject:  rootRange.Ptr(),
+			}}
+		}
+		v = sc.inst.name
+	case rootName == "local":
+		if len(rest) == 0 {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid reference",
+				Detail:   "local must be followed by the name of a local, as in local.cfg.",
+				Subject:  rootRange.Ptr(),
+			}}
+		}
+		attr, ok := rest[0].(hcl.TraverseAttr)
+		if !ok {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid reference",
+				Detail:   "local must be followed by the name of a local, as in local.cfg.",
+				Subject:  rest[0].SourceRange().Ptr(),
+			}}
+		}
+		var t *thunk
+		if sc.locals != nil {
+			t, ok = sc.locals.get(attr.Name)
+		}
+		if t == nil {
+			detail := fmt.Sprintf("No local named %q is declared in this module.", attr.Name)
+			if sc.locals != nil {
+				if s := didYouMean(attr.Name, sc.locals.names()); s != "" {
+					detail += fmt.Sprintf(" Did you mean %q?", s)
+				}
+			}
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Undeclared local",
+				Detail:   detail,
+				Subject:  hcl.RangeBetween(rootRange, attr.SrcRange).Ptr(),
+			}}
+		}
+		var diags hcl.Diagnostics
+		v, diags = t.forceAt(hcl.RangeBetween(rootRange, attr.SrcRange))
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		rest = rest[1:]
+		nv, d := sc.steps(v, rest)
+		return nv, append(diags, d...)
+	default:
+		detail := fmt.Sprintf("There is no variable named %q.", rootName)
+		cands := append([]string(nil), rootNames...)
+		for k := range sc.vars {
+			cands = append(cands, k)
+		}
+		if s := didYouMean(rootName, cands); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		} else {
+			detail += " Expressions can read config, root, local, options and name."
+		}
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown variable",
+			Detail:   detail,
+			Subject:  rootRange.Ptr(),
+		}}
+	}
+	return sc.steps(v, rest)
+}
+
+// steps applies attribute and index steps to v, lazily through references.
+func (sc *scope) steps(v cty.Value, tr hcl.Traversal) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	for _, step := range tr {
+		var d hcl.Diagnostics
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			v, d = sc.getAttr(v, s.Name, s.SrcRange)
+		case hcl.TraverseIndex:
+			v, d = sc.indexValue(v, s.Key, s.SrcRange)
+		case hcl.TraverseSplat:
+			d = hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported splat",
+				Detail:   "Use the [*] splat operator.",
+				Subject:  s.SrcRange.Ptr(),
+			}}
+		}
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+	}
+	return v, diags
+}
+
+func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	v, diags := lib.Shallow(v)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if r, ok := lib.AsRef(v); ok {
+		nv, _, d := r.Attr(name, rng)
+		return nv, append(diags, d...)
+	}
+	if _, ok := lib.AsProperty(v); ok {
+		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
+	}
+	if !v.IsKnown() {
+		return cty.DynamicVal, diags
+	}
+	if v.Type().IsObjectType() && !v.IsNull() && !v.Type().HasAttribute(name) {
+		detail := fmt.Sprintf("This object does not have an attribute named %q.", name)
+		names := sortedKeys(v.Type().AttributeTypes())
+		if s := didYouMean(name, names); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported attribute",
+			Detail:   detail,
+			Subject:  rng.Ptr(),
+		})
+	}
+	nv, d := hcl.GetAttr(v, name, &rng)
+	return nv, append(diags, d...)
+}
+
+func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	coll, diags := lib.Shallow(coll)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if r, ok := lib.AsRef(coll); ok {
+		if !key.IsKnown() {
+			return cty.DynamicVal, diags
+		}
+		if key.IsNull() || key.Type() != cty.String {
+			return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid index",
+				Detail:   "A configuration namespace is indexed by a string.",
+				Subject:  rng.Ptr(),
+			})
+		}
+		nv, _, d := r.Attr(key.AsString(), rng)
+		return nv, append(diags, d...)
+	}
+	if _, ok := lib.AsProperty(coll); ok {
+		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
+	}
+	nv, d := hcl.Index(coll, key, &rng)
+	return nv, append(diags, d...)
+}
+
+func propertyUseDiag(rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid use of a definition property",
+		Detail:   "mkIf, mkMerge, mkOverride and mkOrder make definitions; their result cannot be read like a value.",
+		Subject:  rng.Ptr(),
+	}
+}
+
+func (sc *scope) index(e *hclsyntax.IndexExpr) (cty.Value, hcl.Diagnostics) {
+	coll, diags := sc.eval(e.Collection)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	key, d := sc.deep(e.Key)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	v, d := sc.indexValue(coll, key, e.SrcRange)
+	return v, append(diags, d...)
+}
+
+func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
+	src, diags := sc.deep(e.Source)
+	if diags.HasErrors() || !src.IsKnown() {
+		return cty.DynamicVal, diags
+	}
+	if src.IsNull() {
+		return cty.EmptyTupleVal, diags
+	}
+	ty := src.Type()
+	if !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
+		v, d := sc.withAnon(e.Item, src).deep(e.Each)
+		diags = append(diags, d...)
+		return cty.TupleVal([]cty.Value{v}), diags
+	}
+	var out []cty.Value
+	for it := src.ElementIterator(); it.Next(); {
+		_, el := it.Element()
+		v, d := sc.withAnon(e.Item, el).deep(e.Each)
+		diags = append(diags, d...)
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return cty.EmptyTupleVal, diags
+	}
+	return cty.TupleVal(out), diags
+}
+
+func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) {
+	if e.Op == hclsyntax.OpLogicalAnd || e.Op == hclsyntax.OpLogicalOr {
+		l, ok, diags := sc.evalBool(e.LHS, "operand")
+		if !ok {
+			return cty.UnknownVal(cty.Bool), diags
+		}
+		if e.Op == hclsyntax.OpLogicalAnd && !l {
+			return cty.False, diags
+		}
+		if e.Op == hclsyntax.OpLogicalOr && l {
+			return cty.True, diags
+		}
+		r, ok, d := sc.evalBool(e.RHS, "operand")
+		diags = append(diags, d...)
+		if !ok {
+			return cty.UnknownVal(cty.Bool), diags
+		}
+		return cty.BoolVal(r), diags
+	}
+	params := e.Op.Impl.Params()
+	lhs, diags := sc.deep(e.LHS)
+	rhs, d := sc.deep(e.RHS)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(e.Op.Type), diags
+	}
+	lv, err := convert.Convert(lhs, params[0].Type)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid operand",
+			Detail:   fmt.Sprintf("Unsuitable value for left operand: %s.", err),
+			Subject:  e.LHS.Range().Ptr(),
+			Context:  e.SrcRange.Ptr(),
+		})
+	}
+	rv, err := convert.Convert(rhs, params[1].Type)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid operand",
+			Detail:   fmt.Sprintf("Unsuitable value for right operand: %s.", err),
+			Subject:  e.RHS.Range().Ptr(),
+			Context:  e.SrcRange.Ptr(),
+		})
+	}
+	if diags.HasErrors() {
+		return cty.UnknownVal(e.Op.Type), diags
+	}
+	r, err := e.Op.Impl.Call([]cty.Value{lv, rv})
+	if err != nil {
+		return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Operation failed",
+			Detail:   fmt.Sprintf("Error during operation: %s.", err),
+			Subject:  e.SrcRange.Ptr(),
+		})
+	}
+	return r, diags
+}
+
+// keyPath reads an object key written as a bare traversal: `a` is one key,
+// `a.b` the path a, b. ok is false for any other expression.
+func keyPath(e hclsyntax.Expression) ([]string, bool) {
+	t, ok := e.(*hclsyntax.ScopeTraversalExpr)
+	if !ok {
+		return nil, false
+	}
+	out := []string{t.Traversal.RootName()}
+	for _, s := range t.Traversal[1:] {
+		a, ok := s.(hcl.TraverseAttr)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, a.Name)
+	}
+	return out, true
+}
+
+// objNode builds an object whose keys may be paths.
+type objNode struct {
+	val   cty.Value // a leaf
+	rng   hcl.Range
+	attrs map[string]*objNode
+}
+
+func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+	cur := n
+	for i, k := range path {
+		next := cur.attrs[k]
+		last := i == len(path)-1
+		switch {
+		case next == nil && last:
+			cur.attrs[k] = &objNode{val: v, rng: rng}
+			return nil
+		case next == nil:
+			next = &objNode{attrs: map[string]*objNode{}, rng: rng}
+			cur.attrs[k] = next
+		case last || next.attrs == nil:
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate object attribute",
+				Detail:   fmt.Sprintf("The attribute %q is already set at %s.", k, rangeString(next.rng)),
+				Subject:  rng.Ptr(),
+			}
+		}
+		cur = next
+	}
+	return nil
+}
+
+func (n *objNode) value() cty.Value {
+	if n.attrs == nil {
+		return n.val
+	}
+	if len(n.attrs) == 0 {
+		return cty.EmptyObjectVal
+	}
+	m := make(map[string]cty.Value, len(n.attrs))
+	for k, c := range n.attrs {
+		if c.attrs != nil {
+			m[k] = lib.LazyVal(&lib.Forced{Value: c.value(), Rng: c.rng})
+		} else {
+			m[k] = c.val
+		}
+	}
+	return cty.ObjectVal(m)
+}
+
+func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	root := &objNode{attrs: map[string]*objNode{}}
+	for _, item := range e.Items {
+		var path []string
+		kx := item.KeyExpr
+		if k, ok := kx.(*hclsyntax.ObjectConsKeyExpr); ok && !k.ForceNonLiteral {
+			if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
+				path = []string{kw}
+			} else if p, ok := keyPath(k.Wrapped); ok {
+				path = p
+			} else {
+				kx = k.Wrapped
+			}
+		} else if ok {
+			kx = k.Wrapped
+		}
+		if path == nil {
+			kv, d := sc.deep(kx)
+			diags = append(diags, d...)
+			if d.HasErrors() || !kv.IsKnown() {
+				continue
+			}
+			ks, err := convert.Convert(kv, cty.String)
+			if err != nil || ks.IsNull() {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid object key",
+					Detail:   fmt.Sprintf("An object key must be a string, not %s.", describeValue(kv)),
+					Subject:  kx.Range().Ptr(),
+				})
+				continue
+			}
+			path = []string{ks.AsString()}
+		}
+		rng := item.ValueExpr.Range()
+		if d := root.insert(path, sc.inst.ev.thunk(item.ValueExpr, sc), rng); d != nil {
+			diags = append(diags, d)
+		}
+	}
+	return root.value(), diags
+}
+
+func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
+	coll, diags := sc.eval(e.CollExpr)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	coll, d := lib.Shallow(coll)
+	diags = append(diags, d...)
+	type kv struct{ k, v cty.Value }
+	var items []kv
+	if r, ok := lib.AsRef(coll); ok {
+		keys, d := r.Keys()
+		diags = append(diags, d...)
+		for _, k := range keys {
+			v, _, d := r.Attr(k, e.CollExpr.Range())
+			diags = append(diags, d...)
+			items = append(items, kv{cty.StringVal(k), v})
+		}
+	} else {
+		if !coll.IsKnown() {
+			return cty.DynamicVal, diags
+		}
+		if coll.IsNull() || !coll.CanIterateElements() {
+			return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Iteration over non-iterable value",
+				Detail:   fmt.Sprintf("A for expression iterates over a list, a set or an object, not %s.", describeValue(coll)),
+				Subject:  e.CollExpr.Range().Ptr(),
+			})
+		}
+		for it := coll.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			items = append(items, kv{k, v})
+		}
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	isObj := e.KeyExpr != nil
+	var tuple []cty.Value
+	objAttrs := map[string]cty.Value{}
+	var groups map[string][]cty.Value
+	var order []string
+	for _, item := range items {
+		vars := map[string]cty.Value{e.ValVar: item.v}
+		if e.KeyVar != "" {
+			vars[e.KeyVar] = item.k
+		}
+		isc := sc.with(vars)
+		if e.CondExpr != nil {
+			ok, known, d := isc.evalBool(e.CondExpr, "for condition")
+			diags = append(diags, d...)
+			if !known || !ok {
+				continue
+			}
+		}
+		val := sc.inst.ev.thunk(e.ValExpr, isc)
+		if !isObj {
+			tuple = append(tuple, val)
+			continue
+		}
+		k, d := isc.evalString(e.KeyExpr)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		if e.Group {
+			if groups == nil {
+				groups = map[string][]cty.Value{}
+			}
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], val)
+			continue
+		}
+		if _, dup := objAttrs[k]; dup {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate object key",
+				Detail:   fmt.Sprintf("Two elements produce the key %q. Add an ellipsis (...) after the value to group them.", k),
+				Subject:  e.KeyExpr.Range().Ptr(),
+			})
+			continue
+		}
+		objAttrs[k] = val
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	if !isObj {
+		if len(tuple) == 0 {
+			return cty.EmptyTupleVal, diags
+		}
+		return cty.TupleVal(tuple), diags
+	}
+	for _, k := range order {
+		objAttrs[k] = cty.TupleVal(groups[k])
+	}
+	if len(objAttrs) == 0 {
+		return cty.EmptyObjectVal, diags
+	}
+	return cty.ObjectVal(objAttrs), diags
+}
+
+// call evaluates a function call. mkIf and co. build properties lazily;
+// try and can catch errors; everything else is a go-cty function with
+// deeply forced arguments.
+func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics) {
+	ev := sc.inst.ev
+	rng := e.Range()
+	argc := func(n int) *hcl.Diagnostic {
+		if len(e.Args) == n && !e.ExpandFinal {
+			return nil
+		}
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Wrong number of arguments",
+			Detail:   fmt.Sprintf("%s takes %d argument(s).", e.Name, n),
+			Subject:  rng.Ptr(),
+		}
+	}
+	switch e.Name {
+	case "mkIf":
+		if d := argc(2); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
+		return lib.PropertyVal(lib.Property{Kind: lib.PropIf, Cond: ev.thunk(e.Args[0], sc), CondRange: e.Args[0].Range(), Content: ev.thunk(e.Args[1], sc), Range: rng}), nil
+	case "mkMerge":
+		if d := argc(1); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
+		return lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: ev.thunk(e.Args[0], sc), Range: rng}), nil
+	case "mkOverride", "mkOrder":
+		if d := argc(2); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
+		n, diags := sc.evalInt(e.Args[0])
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		p := lib.Property{Kind: lib.PropOverride, Priority: n, Content: ev.thunk(e.Args[1], sc), Range: rng}
+		if e.Name == "mkOrder" {
+			p.Kind, p.Priority, p.Order = lib.PropOrder, 0, n
+		}
+		return lib.PropertyVal(p), diags
+	case "mkDefault", "mkForce", "mkOptionDefault", "mkBefore", "mkAfter":
+		if d := argc(1); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
+		p := lib.Property{Kind: lib.PropOverride, Content: ev.thunk(e.Args[0], sc), Range: rng}
+		switch e.Name {
+		case "mkDefault":
+			p.Priority = lib.PriorityDefault
+		case "mkForce":
+			p.Priority = lib.PriorityForce
+		case "mkOptionDefault":
+			p.Priority = lib.PriorityOptionDefault
+		case "mkBefore":
+			p.Kind, p.Order = lib.PropOrder, lib.OrderBefore
+		case "mkAfter":
+			p.Kind, p.Order = lib.PropOrder, lib.OrderAfter
+		}
+		return lib.PropertyVal(p), nil
+	case "try":
+		if len(e.Args) == 0 {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Wrong number of arguments",
+				Detail:   "try takes at least one argument.",
+				Subject:  rng.Ptr(),
+			}}
+		}
+		var last hcl.Diagnostics
+		for _, a := range e.Args {
+			v, d := sc.deep(a)
+			if !d.HasErrors() && v.IsWhollyKnown() {
+				return v, d
+			}
+			last = d
+		}
+		return cty.DynamicVal, append(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No expression succeeded",
+			Detail:   "Every argument of try failed; the last one failed with the errors that follow.",
+			Subject:  rng.Ptr(),
+		}}, last...)
+	case "can":
+		if d := argc(1); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
+		v, d := sc.deep(e.Args[0])
+		return cty.BoolVal(!d.HasErrors() && v.IsWhollyKnown()), nil
+	}
+	fn, ok := ev.function(sc.mod, e.Name)
+	if !ok {
+		detail := fmt.Sprintf("There is no function named %q.", e.Name)
+		if s := didYouMean(e.Name, ev.functionNames()); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Call to unknown function",
+			Detail:   detail,
+			Subject:  e.NameRange.Ptr(),
+		}}
+	}
+	var diags hcl.Diagnostics
+	args := make([]cty.Value, 0, len(e.Args))
+	argExprs := make([]hclsyntax.Expression, 0, len(e.Args))
+	for i, a := range e.Args {
+		v, d := sc.deep(a)
+		diags = append(diags, d...)
+		if i == len(e.Args)-1 && e.ExpandFinal && !d.HasErrors() {
+			if !v.IsKnown() {
+				return cty.DynamicVal, diags
+			}
+			if v.IsNull() || !(v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType()) {
+				return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid expanding argument value",
+					Detail:   "The expanding argument (indicated by ...) must be a list.",
+					Subject:  a.Range().Ptr(),
+				})
+			}
+			for it := v.ElementIterator(); it.Next(); {
+				_, el := it.Element()
+				args = append(args, el)
+				argExprs = append(argExprs, a)
+			}
+			continue
+		}
+		args = append(args, v)
+		argExprs = append(argExprs, a)
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	params := fn.Params()
+	vp := fn.VarParam()
+	if len(args) < len(params) || (vp == nil && len(args) > len(params)) {
+		want := fmt.Sprintf("%d", len(params))
+		if vp != nil {
+			want = fmt.Sprintf("at least %d", len(params))
+		}
+		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Wrong number of arguments",
+			Detail:   fmt.Sprintf("Function %q takes %s argument(s), not %d.", e.Name, want, len(args)),
+			Subject:  rng.Ptr(),
+		})
+	}
+	for i, a := range args {
+		if _, ok := lib.AsProperty(a); ok {
+			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
+		}
+	}
+	v, err := callFunction(fn, args)
+	if err != nil {
+		var te *lib.ThrowError
+		if errors.As(err, &te) {
+			return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  te.Msg,
+				Detail:   "Raised by throw.",
+				Subject:  rng.Ptr(),
+			})
+		}
+		subject := rng
+		var ae function.ArgError
+		if errors.As(err, &ae) && ae.Index < len(argExprs) {
+			subject = argExprs[ae.Index].Range()
+		}
+		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Error in function call",
+			Detail:   fmt.Sprintf("Call to function %q failed: %s.", e.Name, err),
+			Subject:  subject.Ptr(),
+			Context:  rng.Ptr(),
+		})
+	}
+	return v, diags
+}
+
+// callFunction calls fn, turning a panic inside it into an error.
+func callFunction(fn function.Function, args []cty.Value) (v cty.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = cty.DynamicVal, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return lib.Call(fn, args)
+}
+
+func (sc *scope) evalInt(expr hclsyntax.Expression) (int, hcl.Diagnostics) {
+	v, diags := sc.deep(expr)
+	if diags.HasErrors() {
+		return 0, diags
+	}
+	if !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid priority",
+			Detail:   "A priority or order must be a whole number.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	bf := v.AsBigFloat()
+	i, acc := bf.Int64()
+	if acc != big.Exact {
+		return 0, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid priority",
+			Detail:   "A priority or order must be a whole number.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return int(i), diags
+}
+
+// describeValue names the kind of a value for messages.
+func describeValue(v cty.Value) string {
+	switch {
+	case v.IsNull():
+		return "null"
+	case v.Type() == cty.String:
+		return "a string"
+	case v.Type() == cty.Number:
+		return "a number"
+	case v.Type() == cty.Bool:
+		return "a bool"
+	case v.Type().IsObjectType() || v.Type().IsMapType():
+		return "an object"
+	case v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType():
+		return "a list"
+	case v.Type() == lib.RefType:
+		return "a configuration namespace"
+	case v.Type() == lib.PropertyType:
+		return "a definition property"
+	}
+	return v.Type().FriendlyName()
+}
+
+// function finds a function by name: the module's file() or the library.
+func (ev *Evaluator) function(m *module, name string) (function.Function, bool) {
+	if name == "file" && m != nil {
+		key := m.src.key()
+		if f, ok := ev.fileFuncs[key]; ok {
+			return f, true
+		}
+		f := lib.FileFunc(m.src.fsys, m.dir())
+		ev.fileFuncs[key] = f
+		return f, true
+	}
+	f, ok := ev.funcs[name]
+	return f, ok
+}
+
+func (ev *Evaluator) functionNames() []string {
+	names := append(sortedKeys(ev.funcs), "file", "mkIf", "mkMerge", "mkOverride", "mkDefault", "mkForce", "mkOptionDefault", "mkOrder", "mkBefore", "mkAfter", "try", "can")
+	sort.Strings(names)
+	return names
+}

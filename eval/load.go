@@ -1,0 +1,648 @@
+package eval
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// source names one module file: a path inside a file system, and the name
+// diagnostics show for it.
+type source struct {
+	fsys fs.FS
+	path string // slash-separated, inside fsys
+	// lib is true for modules of the built-in library.
+	lib bool
+}
+
+// key identifies a module for deduplication and disabled_modules.
+func (s source) key() string {
+	if s.lib {
+		return "lib:" + s.path
+	}
+	return "file:" + s.path
+}
+
+// display is the file name used in diagnostics.
+func (s source) display() string {
+	if s.lib {
+		return "<nodegen>/modules/" + s.path
+	}
+	if isOSFS(s.fsys) {
+		return displayPath(s.path)
+	}
+	return s.path
+}
+
+// module is one parsed module file.
+type module struct {
+	src  source
+	file *hcl.File
+	body *hclsyntax.Body
+
+	imports  []source
+	disabled []string // module keys
+	index    int      // position in the collected module list
+
+	locals     []*hclsyntax.Attribute
+	options    []*optionDeclSyntax
+	submodules []*submoduleSyntax
+	configs    []*configSyntax
+	asserts    []*checkSyntax
+	warnings   []*checkSyntax
+	renamed    []*renameSyntax
+	removed    []*removeSyntax
+}
+
+// dir is the module's directory inside its file system.
+func (m *module) dir() string { return path.Dir(m.src.path) }
+
+type optionDeclSyntax struct {
+	path  []string
+	block *hclsyntax.Block
+	attrs hclsyntax.Attributes
+}
+
+type submoduleSyntax struct {
+	name  string
+	block *hclsyntax.Block
+	mod   *module
+	// The body of a submodule holds what a module holds, but imports.
+	options  []*optionDeclSyntax
+	configs  []*configSyntax
+	locals   []*hclsyntax.Attribute
+	asserts  []*checkSyntax
+	warnings []*checkSyntax
+}
+
+type configSyntax struct {
+	prefix []string
+	block  *hclsyntax.Block
+	when   *hclsyntax.Attribute
+	attrs  []*hclsyntax.Attribute // in source order
+}
+
+type checkSyntax struct {
+	block     *hclsyntax.Block
+	condition hclsyntax.Expression
+	message   hclsyntax.Expression
+}
+
+type renameSyntax struct {
+	from, to []string
+	block    *hclsyntax.Block
+	toRange  hcl.Range
+}
+
+type removeSyntax struct {
+	path    []string
+	block   *hclsyntax.Block
+	message hclsyntax.Expression
+}
+
+// loader parses modules and collects them in NixOS order.
+type loader struct {
+	mu    sync.Mutex
+	files map[string]*hcl.File // by display name, for diagnostics
+	mods  map[string]*module   // by key
+}
+
+func newLoader() *loader {
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}}
+}
+
+// parseAll parses the sources that were not parsed yet, concurrently.
+func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
+	var todo []source
+	seen := map[string]bool{}
+	l.mu.Lock()
+	for _, s := range srcs {
+		if _, ok := l.mods[s.key()]; !ok && !seen[s.key()] {
+			seen[s.key()] = true
+			todo = append(todo, s)
+		}
+	}
+	l.mu.Unlock()
+	if len(todo) == 0 {
+		return nil
+	}
+	results := make([]hcl.Diagnostics, len(todo))
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(todo) {
+		workers = len(todo)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = l.parseOne(todo[i])
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, d := range results {
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+func (l *loader) parseOne(s source) hcl.Diagnostics {
+	src, err := fs.ReadFile(s.fsys, s.path)
+	if err != nil {
+		l.mu.Lock()
+		l.mods[s.key()] = nil
+		l.mu.Unlock()
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read module",
+			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), cleanFSError(err)),
+		}}
+	}
+	file, diags := hclsyntax.ParseConfig(src, s.display(), hcl.InitialPos)
+	m := &module{src: s, file: file}
+	if file != nil {
+		if body, ok := file.Body.(*hclsyntax.Body); ok {
+			m.body = body
+			diags = append(diags, m.decode()...)
+		}
+	}
+	l.mu.Lock()
+	if file != nil {
+		l.files[s.display()] = file
+	}
+	l.mods[s.key()] = m
+	l.mu.Unlock()
+	return diags
+}
+
+// collect parses the root modules and everything they import, and returns the
+// modules in NixOS order: breadth-first from the roots, first occurrence
+// kept, disabled modules left out and not followed.
+func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	// Pass 1: the whole import closure, level by level, each level parsed
+	// concurrently.
+	level := roots
+	seen := map[string]bool{}
+	for len(level) > 0 {
+		diags = append(diags, l.parseAll(level)...)
+		var next []source
+		for _, s := range level {
+			if seen[s.key()] {
+				continue
+			}
+			seen[s.key()] = true
+			if m := l.mods[s.key()]; m != nil {
+				for _, imp := range m.imports {
+					if !seen[imp.key()] {
+						next = append(next, imp)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	disabled := map[string]bool{}
+	for k := range seen {
+		if m := l.mods[k]; m != nil {
+			for _, d := range m.disabled {
+				disabled[d] = true
+			}
+		}
+	}
+	// Pass 2: breadth-first from the roots without disabled modules.
+	var out []*module
+	taken := map[string]bool{}
+	queue := append([]source(nil), roots...)
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		k := s.key()
+		if taken[k] || disabled[k] {
+			continue
+		}
+		taken[k] = true
+		m := l.mods[k]
+		if m == nil {
+			continue
+		}
+		m.index = len(out)
+		out = append(out, m)
+		queue = append(queue, m.imports...)
+	}
+	return out, diags
+}
+
+// libraryModules lists the .hcl modules of a library file system, sorted.
+func libraryModules(lib fs.FS) ([]source, error) {
+	var out []source
+	err := fs.WalkDir(lib, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".hcl") && !strings.HasSuffix(p, ".test.hcl") {
+			out = append(out, source{fsys: lib, path: p, lib: true})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, err
+}
+
+// resolveImport finds the module an import string names, relative to from.
+func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagnostic) {
+	var p string
+	if path.IsAbs(name) {
+		if !isOSFS(from.fsys) {
+			return source{}, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import",
+				Detail:   fmt.Sprintf("Only a module on the host can import an absolute path, not %q.", name),
+				Subject:  rng.Ptr(),
+			}
+		}
+		p = path.Clean(name)[1:]
+	} else {
+		p = path.Join(path.Dir(from.path), name)
+	}
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return source{}, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid import",
+			Detail:   fmt.Sprintf("The import %q leaves the file system the module is in.", name),
+			Subject:  rng.Ptr(),
+		}
+	}
+	s := source{fsys: from.fsys, path: p, lib: from.lib}
+	st, err := fs.Stat(from.fsys, p)
+	if err != nil {
+		return source{}, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Imported module not found",
+			Detail:   fmt.Sprintf("The module %q imported here does not exist: %s.", name, cleanFSError(err)),
+			Subject:  rng.Ptr(),
+		}
+	}
+	if st.IsDir() {
+		s.path = path.Join(p, "default.hcl")
+		if _, err := fs.Stat(from.fsys, s.path); err != nil {
+			return source{}, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Imported module not found",
+				Detail:   fmt.Sprintf("The directory %q imported here has no default.hcl.", name),
+				Subject:  rng.Ptr(),
+			}
+		}
+	}
+	return s, nil
+}
+
+// disabledKey turns a disabled_modules entry into a module key: a path
+// starting with ./ or ../ (or an absolute path) is relative to the module
+// that names it, anything else is a path in the library.
+func disabledKey(from source, name string) string {
+	if strings.HasPrefix(name, "./") || strings.HasPrefix(name, "../") {
+		return source{fsys: from.fsys, path: path.Join(path.Dir(from.path), name), lib: from.lib}.key()
+	}
+	if path.IsAbs(name) {
+		return source{path: strings.TrimPrefix(path.Clean(name), "/")}.key()
+	}
+	return source{path: path.Clean(name), lib: true}.key()
+}
+
+// decode reads the top level of a module.
+func (m *module) decode() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, attr := range sortedAttrs(m.body.Attributes) {
+		switch attr.Name {
+		case "imports":
+			strs, d := staticStrings(attr)
+			diags = append(diags, d...)
+			for i, s := range strs {
+				src, dd := resolveImport(m.src, s, elemRange(attr.Expr, i))
+				if dd != nil {
+					diags = append(diags, dd)
+					continue
+				}
+				m.imports = append(m.imports, src)
+			}
+		case "disabled_modules":
+			strs, d := staticStrings(attr)
+			diags = append(diags, d...)
+			for _, s := range strs {
+				m.disabled = append(m.disabled, disabledKey(m.src, s))
+			}
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("A module's top level takes the arguments imports and disabled_modules, not %q. Definitions go in config blocks.", attr.Name),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	for _, b := range m.body.Blocks {
+		switch b.Type {
+		case "submodule":
+			if d := wantLabels(b, 1); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m}
+			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, false)...)
+			m.submodules = append(m.submodules, s)
+		case "renamed_option":
+			if d := wantLabels(b, 1); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			from, d := parseLabelPath(b, 0)
+			diags = append(diags, d...)
+			r := &renameSyntax{from: from, block: b}
+			attr := b.Body.Attributes["to"]
+			if attr == nil {
+				diags = append(diags, missingArg(b, "to"))
+				continue
+			}
+			to, d := staticPath(attr.Expr)
+			diags = append(diags, d...)
+			r.to, r.toRange = to, attr.Expr.Range()
+			if from != nil && to != nil {
+				m.renamed = append(m.renamed, r)
+			}
+		case "removed_option":
+			if d := wantLabels(b, 1); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			p, d := parseLabelPath(b, 0)
+			diags = append(diags, d...)
+			attr := b.Body.Attributes["message"]
+			if attr == nil {
+				diags = append(diags, missingArg(b, "message"))
+				continue
+			}
+			if p != nil {
+				m.removed = append(m.removed, &removeSyntax{path: p, block: b, message: attr.Expr})
+			}
+		}
+	}
+	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, true)...)
+	return diags
+}
+
+// decodeBody reads the blocks a module and a submodule have in common:
+// option, options, config, locals, assert, warning. prefix is the path of
+// an enclosing options block.
+func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, topLevel bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if !topLevel {
+		for _, attr := range sortedAttrs(body.Attributes) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("An argument named %q is not expected here.", attr.Name),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "option":
+			if d := wantLabels(b, 1); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			p, d := parseLabelPath(b, 0)
+			diags = append(diags, d...)
+			if p == nil {
+				continue
+			}
+			for _, nb := range b.Body.Blocks {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("An option declaration takes arguments only, not a %q block.", nb.Type),
+					Subject:  nb.TypeRange.Ptr(),
+				})
+			}
+			full := append(append([]string(nil), prefix...), p...)
+			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes})
+		case "options":
+			if d := wantLabels(b, 1); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			p, d := parseLabelPath(b, 0)
+			diags = append(diags, d...)
+			if p == nil {
+				continue
+			}
+			full := append(append([]string(nil), prefix...), p...)
+			for _, nb := range b.Body.Blocks {
+				if nb.Type != "option" && nb.Type != "options" {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Unsupported block type",
+						Detail:   fmt.Sprintf("An options block holds option and options blocks, not %q.", nb.Type),
+						Subject:  nb.TypeRange.Ptr(),
+					})
+				}
+			}
+			var ignoredCfg []*configSyntax
+			var ignoredLocals []*hclsyntax.Attribute
+			var ignoredChecks []*checkSyntax
+			diags = append(diags, decodeBody(b.Body, full, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, false)...)
+		case "config":
+			if len(b.Labels) > 1 {
+				diags = append(diags, wantLabels(b, 1))
+				continue
+			}
+			var p []string
+			if len(b.Labels) == 1 {
+				var d hcl.Diagnostics
+				p, d = parseLabelPath(b, 0)
+				diags = append(diags, d...)
+				if p == nil {
+					continue
+				}
+			}
+			c := &configSyntax{prefix: p, block: b}
+			for _, attr := range sortedAttrs(b.Body.Attributes) {
+				if attr.Name == "when" {
+					c.when = attr
+					continue
+				}
+				c.attrs = append(c.attrs, attr)
+			}
+			for _, nb := range b.Body.Blocks {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("A config block holds definitions as arguments (name = value), not a %q block.", nb.Type),
+					Subject:  nb.TypeRange.Ptr(),
+				})
+			}
+			*configs = append(*configs, c)
+		case "locals":
+			if d := wantLabels(b, 0); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			*locals = append(*locals, sortedAttrs(b.Body.Attributes)...)
+		case "assert", "warning":
+			if d := wantLabels(b, 0); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+			c := &checkSyntax{block: b}
+			if a := b.Body.Attributes["condition"]; a != nil {
+				c.condition = a.Expr
+			} else {
+				diags = append(diags, missingArg(b, "condition"))
+				continue
+			}
+			if a := b.Body.Attributes["message"]; a != nil {
+				c.message = a.Expr
+			} else {
+				diags = append(diags, missingArg(b, "message"))
+				continue
+			}
+			for name, a := range b.Body.Attributes {
+				if name != "condition" && name != "message" {
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Unsupported argument",
+						Detail:   fmt.Sprintf("An %s block takes condition and message, not %q.", b.Type, name),
+						Subject:  a.NameRange.Ptr(),
+					})
+				}
+			}
+			if b.Type == "assert" {
+				*asserts = append(*asserts, c)
+			} else {
+				*warnings = append(*warnings, c)
+			}
+		case "submodule", "renamed_option", "removed_option":
+			if !topLevel {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Unsupported block type",
+					Detail:   fmt.Sprintf("A %s block belongs at the top level of a module.", b.Type),
+					Subject:  b.TypeRange.Ptr(),
+				})
+			}
+		default:
+			detail := fmt.Sprintf("Blocks of type %q are not expected here.", b.Type)
+			if s := didYouMean(b.Type, []string{"option", "options", "config", "locals", "assert", "warning", "submodule", "renamed_option", "removed_option"}); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported block type",
+				Detail:   detail,
+				Subject:  b.TypeRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
+	return out
+}
+
+func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {
+	if len(b.Labels) == n {
+		return nil
+	}
+	what := "no label"
+	if n == 1 {
+		what = "one label"
+	}
+	rng := b.TypeRange
+	if len(b.LabelRanges) > 0 {
+		rng = hcl.RangeBetween(b.LabelRanges[0], b.LabelRanges[len(b.LabelRanges)-1])
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Wrong number of labels",
+		Detail:   fmt.Sprintf("A %s block takes %s, not %d.", b.Type, what, len(b.Labels)),
+		Subject:  rng.Ptr(),
+	}
+}
+
+func missingArg(b *hclsyntax.Block, name string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing required argument",
+		Detail:   fmt.Sprintf("A %s block needs the argument %q.", b.Type, name),
+		Subject:  b.DefRange().Ptr(),
+	}
+}
+
+// staticStrings reads an attribute that must be a constant list of strings.
+func staticStrings(attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + attr.Name,
+			Detail:   fmt.Sprintf("%s must be a constant list of strings: it cannot depend on the configuration.", attr.Name),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	ty := v.Type()
+	if v.IsNull() || !(ty.IsTupleType() || ty.IsListType()) {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + attr.Name,
+			Detail:   fmt.Sprintf("%s must be a list of strings.", attr.Name),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	var out []string
+	i := 0
+	for it := v.ElementIterator(); it.Next(); i++ {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + attr.Name,
+				Detail:   fmt.Sprintf("Element %d of %s must be a string.", i, attr.Name),
+				Subject:  elemRange(attr.Expr, i).Ptr(),
+			})
+			continue
+		}
+		out = append(out, e.AsString())
+	}
+	return out, diags
+}
+
+func elemRange(expr hclsyntax.Expression, i int) hcl.Range {
+	if t, ok := expr.(*hclsyntax.TupleConsExpr); ok && i < len(t.Exprs) {
+		return t.Exprs[i].Range()
+	}
+	return expr.Range()
+}

@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/options"
+)
+
+// osFS is the host file system, rooted at "/". Paths in it are absolute
+// paths without their leading slash.
+type osFS struct{ fs.FS }
+
+var hostFS = osFS{os.DirFS("/")}
+
+func isOSFS(f fs.FS) bool { _, ok := f.(osFS); return ok }
+
+// hostSource names a module file on the host by an OS path.
+func hostSource(p string) (source, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return source{}, err
+	}
+	return source{fsys: hostFS, path: strings.TrimPrefix(filepath.ToSlash(abs), "/")}, nil
+}
+
+// displayPath shows a host path relative to the working directory when it
+// is below it, else absolute.
+func displayPath(p string) string {
+	abs := "/" + p
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return abs
+}
+
+func cleanFSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parseLabelPath parses the i-th label of a block as an option path.
+func parseLabelPath(b *hclsyntax.Block, i int) ([]string, hcl.Diagnostics) {
+	p, err := options.ParsePath(b.Labels[i])
+	if err != nil || len(p) == 0 {
+		msg := "an empty path"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid option path",
+			Detail:   fmt.Sprintf("The label %q is not an option path: %s.", b.Labels[i], msg),
+			Subject:  b.LabelRanges[i].Ptr(),
+		}}
+	}
+	return p, nil
+}
+
+// staticPath reads an expression that must be a constant string holding an
+// option path.
+func staticPath(expr hclsyntax.Expression) ([]string, hcl.Diagnostics) {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() || v.IsNull() || v.Type() != cty.String {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid option path",
+			Detail:   "An option path must be a constant string.",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	p, err := options.ParsePath(v.AsString())
+	if err != nil || len(p) == 0 {
+		msg := "an empty path"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid option path",
+			Detail:   fmt.Sprintf("%q is not an option path: %s.", v.AsString(), msg),
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	return p, nil
+}
+
+func didYouMean(name string, candidates []string) string {
+	return options.DidYouMean(name, candidates)
+}

@@ -1,0 +1,341 @@
+package lib
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty-debug/ctydebug"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// funcCase is one call of a library function, by its name in Functions:
+// it returns want, or fails with an error containing wantErr.
+type funcCase struct {
+	fn      string
+	args    []cty.Value
+	want    cty.Value
+	wantErr string
+}
+
+// runFuncCases runs the cases as subtests named after the function.
+func runFuncCases(t *testing.T, cases []funcCase) {
+	t.Helper()
+	funcs := Functions()
+	for i, c := range cases {
+		t.Run(fmt.Sprintf("%s/%d", c.fn, i), func(t *testing.T) {
+			f, ok := funcs[c.fn]
+			if !ok {
+				t.Fatalf("no function %q", c.fn)
+			}
+			got, err := Call(f, c.args)
+			if c.wantErr != "" {
+				if err == nil {
+					t.Fatalf("succeeded with %#v; want an error containing %q", got, c.wantErr)
+				}
+				if !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %q; want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %s", err)
+			}
+			if diff := cmp.Diff(c.want, got, ctydebug.CmpOptions); diff != "" {
+				t.Errorf("wrong result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Shorthands for the tables.
+var (
+	str  = cty.StringVal
+	num  = cty.NumberIntVal
+	flt  = cty.NumberFloatVal
+	tup  = func(vs ...cty.Value) cty.Value { return cty.TupleVal(vs) }
+	list = func(vs ...cty.Value) cty.Value { return cty.ListVal(vs) }
+	strs = func(ss ...string) cty.Value {
+		vs := make([]cty.Value, len(ss))
+		for i, s := range ss {
+			vs[i] = cty.StringVal(s)
+		}
+		return cty.ListVal(vs)
+	}
+	obj = cty.ObjectVal
+)
+
+// args is a shorthand for an argument list.
+func args(vs ...cty.Value) []cty.Value { return vs }
+
+func TestFunctionsNames(t *testing.T) {
+	want := strings.Fields(`abs ceil floor log max min parseint pow signum
+		chomp format formatlist indent join lower regex regexall replace split
+		strrev substr title trim trimprefix trimsuffix trimspace upper
+		startswith endswith strcontains
+		alltrue anytrue chunklist coalesce coalescelist compact concat contains
+		distinct element flatten index keys length lookup merge range reverse
+		setintersection setproduct setsubtract setunion slice sort sum
+		transpose values zipmap
+		jsonencode jsondecode csvdecode base64encode base64decode urlencode
+		sha256 sha1 md5 tostring tonumber tobool tolist toset tomap
+		throw yamlencode tomlencode iniencode`)
+	funcs := Functions()
+	for _, name := range want {
+		if _, ok := funcs[name]; !ok {
+			t.Errorf("missing function %q", name)
+		}
+	}
+	if len(funcs) != len(want) {
+		t.Errorf("Functions has %d functions; want %d", len(funcs), len(want))
+	}
+	for _, name := range []string{"file", "try", "can", "mkIf", "mkMerge", "mkOverride", "mkDefault", "mkForce", "mkOrder", "mkBefore", "mkAfter", "formatdate"} {
+		if _, ok := funcs[name]; ok {
+			t.Errorf("Functions has %q; it must not", name)
+		}
+	}
+	for name, f := range funcs {
+		if f.Description() == "" {
+			t.Errorf("function %q has no description", name)
+		}
+	}
+	// Each call returns a map of its own.
+	funcs["file"] = ThrowFunc
+	if _, ok := Functions()["file"]; ok {
+		t.Error("Functions returned a shared map")
+	}
+}
+
+func TestThrow(t *testing.T) {
+	_, err := ThrowFunc.Call(args(str("port must be set")))
+	var te *ThrowError
+	if !errors.As(err, &te) {
+		t.Fatalf("error %#v is not a *ThrowError", err)
+	}
+	if te.Msg != "port must be set" || err.Error() != "port must be set" {
+		t.Errorf("message %q, error %q; want %q", te.Msg, err.Error(), "port must be set")
+	}
+	// Its type is dynamic, so that it fits anywhere.
+	ty, err := ThrowFunc.ReturnType([]cty.Type{cty.String})
+	if err != nil || ty != cty.DynamicPseudoType {
+		t.Errorf("return type %#v, %v; want dynamic", ty, err)
+	}
+	// A number converts to a message.
+	_, err = Call(Functions()["throw"], args(num(42)))
+	if !errors.As(err, &te) || te.Msg != "42" {
+		t.Errorf("throw(42): %#v", err)
+	}
+	// Null is not a message.
+	_, err = ThrowFunc.Call(args(cty.NullVal(cty.String)))
+	if errors.As(err, &te) || err == nil {
+		t.Errorf("throw(null): %#v; want an argument error", err)
+	}
+	// An unknown message gives an unknown value, as for any function.
+	v, err := ThrowFunc.Call(args(cty.UnknownVal(cty.String)))
+	if err != nil || v.IsKnown() {
+		t.Errorf("throw(unknown) = %#v, %v", v, err)
+	}
+}
+
+func TestNumberFunctions(t *testing.T) {
+	runFuncCases(t, []funcCase{
+		{fn: "abs", args: args(num(-3)), want: num(3)},
+		{fn: "abs", args: args(str("x")), wantErr: "a number is required"},
+		{fn: "ceil", args: args(flt(1.2)), want: num(2)},
+		{fn: "floor", args: args(flt(-1.2)), want: num(-2)},
+		{fn: "log", args: args(num(8), num(2)), want: num(3)},
+		{fn: "max", args: args(num(1), num(7), num(3)), want: num(7)},
+		{fn: "max", args: args(), wantErr: "must pass at least one number"},
+		{fn: "min", args: args(num(1), num(7), num(-3)), want: num(-3)},
+		{fn: "parseint", args: args(str("ff"), num(16)), want: num(255)},
+		{fn: "parseint", args: args(str("zz"), num(10)), wantErr: "cannot parse"},
+		{fn: "pow", args: args(num(2), num(10)), want: num(1024)},
+		{fn: "signum", args: args(num(-9)), want: num(-1)},
+	})
+}
+
+func TestStringFunctions(t *testing.T) {
+	runFuncCases(t, []funcCase{
+		{fn: "chomp", args: args(str("x\n\n")), want: str("x")},
+		{fn: "format", args: args(str("%s:%d"), str("host"), num(80)), want: str("host:80")},
+		{fn: "format", args: args(str("%d"), str("x")), wantErr: "unsupported value"},
+		{fn: "formatlist", args: args(str("-%s"), strs("a", "b")), want: strs("-a", "-b")},
+		{fn: "indent", args: args(num(2), str("a\nb")), want: str("a\n  b")},
+		{fn: "join", args: args(str(","), tup(str("a"), str("b"))), want: str("a,b")},
+		{fn: "join", args: args(str(","), tup(str("a"), obj(map[string]cty.Value{}))), wantErr: "string required"},
+		{fn: "lower", args: args(str("AbC")), want: str("abc")},
+		{fn: "upper", args: args(str("AbC")), want: str("ABC")},
+		{fn: "regex", args: args(str("[0-9]+"), str("port 8080")), want: str("8080")},
+		{fn: "regex", args: args(str("[0-9]+"), str("none")), wantErr: "pattern did not match"},
+		{fn: "regexall", args: args(str("[0-9]"), str("a1b2")), want: strs("1", "2")},
+		{fn: "replace", args: args(str("a.b.c"), str("."), str("-")), want: str("a-b-c")},
+		{fn: "replace", args: args(str("a.b.c"), str("/[.]b/"), str("")), want: str("a.c")},
+		{fn: "replace", args: args(str("port=80"), str("/(\\w+)=(\\d+)/"), str("$2:$1")), want: str("80:port")},
+		{fn: "replace", args: args(str("a/b"), str("/"), str("|")), want: str("a|b")},
+		{fn: "replace", args: args(str("x"), str("/(/"), str("")), wantErr: "invalid regular expression"},
+		{fn: "split", args: args(str(","), str("a,b")), want: strs("a", "b")},
+		{fn: "strrev", args: args(str("abc")), want: str("cba")},
+		{fn: "substr", args: args(str("hello"), num(1), num(3)), want: str("ell")},
+		{fn: "title", args: args(str("hello world")), want: str("Hello World")},
+		{fn: "trim", args: args(str("--x--"), str("-")), want: str("x")},
+		{fn: "trimprefix", args: args(str("v1.2"), str("v")), want: str("1.2")},
+		{fn: "trimsuffix", args: args(str("a.hcl"), str(".hcl")), want: str("a")},
+		{fn: "trimspace", args: args(str(" \tx\n")), want: str("x")},
+		{fn: "startswith", args: args(str("kubelet"), str("kube")), want: cty.True},
+		{fn: "startswith", args: args(str("kubelet"), str("let")), want: cty.False},
+		{fn: "startswith", args: args(obj(map[string]cty.Value{}), str("a")), wantErr: "string required"},
+		{fn: "endswith", args: args(str("kubelet"), str("let")), want: cty.True},
+		{fn: "endswith", args: args(str("kubelet"), str("kube")), want: cty.False},
+		{fn: "strcontains", args: args(str("kubelet"), str("bel")), want: cty.True},
+		{fn: "strcontains", args: args(str("kubelet"), str("x")), want: cty.False},
+		{fn: "strcontains", args: args(cty.NullVal(cty.String), str("x")), wantErr: "must not be null"},
+	})
+}
+
+func TestCollectionFunctions(t *testing.T) {
+	tru, fls := cty.True, cty.False
+	ab := obj(map[string]cty.Value{"a": num(1), "b": str("x")})
+	runFuncCases(t, []funcCase{
+		{fn: "alltrue", args: args(tup(tru, tru)), want: tru},
+		{fn: "alltrue", args: args(tup(tru, fls)), want: fls},
+		{fn: "alltrue", args: args(cty.EmptyTupleVal), want: tru},
+		{fn: "alltrue", args: args(tup(tru, cty.NullVal(cty.Bool))), want: fls},
+		{fn: "alltrue", args: args(tup(str("x"))), wantErr: "a bool is required"},
+		{fn: "anytrue", args: args(tup(fls, tru)), want: tru},
+		{fn: "anytrue", args: args(tup(fls, fls)), want: fls},
+		{fn: "anytrue", args: args(cty.EmptyTupleVal), want: fls},
+		{fn: "anytrue", args: args(tup(cty.UnknownVal(cty.Bool), tru)), want: tru},
+		{fn: "anytrue", args: args(tup(cty.UnknownVal(cty.Bool), fls)), want: cty.UnknownVal(cty.Bool).RefineNotNull()},
+		{fn: "chunklist", args: args(strs("a", "b", "c"), num(2)), want: list(strs("a", "b"), strs("c"))},
+		{fn: "coalesce", args: args(cty.NullVal(cty.String), str(""), str("x")), want: str("x")},
+		{fn: "coalesce", args: args(cty.NullVal(cty.String), str("")), wantErr: "neither null nor an empty string"},
+		{fn: "coalesce", args: args(cty.NullVal(cty.Number), num(0), num(1)), want: num(0)},
+		{fn: "coalesce", args: args(num(1), str("x")), want: str("1")},
+		{fn: "coalesce", args: args(num(1), cty.EmptyObjectVal), wantErr: "same type"},
+		{fn: "coalesce", args: args(), wantErr: "at least one argument"},
+		{fn: "coalescelist", args: args(cty.EmptyTupleVal, tup(num(1))), want: tup(num(1))},
+		{fn: "compact", args: args(tup(str("a"), str(""), str("b"))), want: strs("a", "b")},
+		{fn: "concat", args: args(tup(num(1)), tup(str("x"))), want: tup(num(1), str("x"))},
+		{fn: "contains", args: args(tup(str("a"), str("b")), str("b")), want: tru},
+		{fn: "contains", args: args(tup(str("a")), str("c")), want: fls},
+		{fn: "distinct", args: args(strs("a", "b", "a")), want: strs("a", "b")},
+		{fn: "element", args: args(tup(str("a"), str("b")), num(3)), want: str("b")},
+		{fn: "element", args: args(cty.EmptyTupleVal, num(0)), wantErr: "empty"},
+		{fn: "flatten", args: args(tup(tup(num(1)), tup(num(2), tup(num(3))))), want: tup(num(1), num(2), num(3))},
+		{fn: "index", args: args(tup(str("a"), str("b")), str("b")), want: num(1)},
+		{fn: "index", args: args(strs("a", "b"), str("a")), want: num(0)},
+		{fn: "index", args: args(tup(str("a")), str("z")), wantErr: "not in the list"},
+		{fn: "index", args: args(str("ab"), str("a")), wantErr: "must be a list or a tuple"},
+		{fn: "keys", args: args(ab), want: tup(str("a"), str("b"))},
+		{fn: "keys", args: args(cty.MapVal(map[string]cty.Value{"y": num(1), "x": num(2)})), want: strs("x", "y")},
+		{fn: "keys", args: args(str("x")), wantErr: "must have map or object type"},
+		{fn: "length", args: args(str("héllo")), want: num(5)},
+		{fn: "length", args: args(tup(num(1), str("x"))), want: num(2)},
+		{fn: "length", args: args(strs("a", "b", "c")), want: num(3)},
+		{fn: "length", args: args(cty.SetVal([]cty.Value{str("a")})), want: num(1)},
+		{fn: "length", args: args(ab), want: num(2)},
+		{fn: "length", args: args(cty.MapValEmpty(cty.String)), want: num(0)},
+		{fn: "length", args: args(num(3)), wantErr: "must be a string, a list"},
+		{fn: "length", args: args(cty.NullVal(cty.String)), wantErr: "must not be null"},
+		{fn: "lookup", args: args(ab, str("a"), num(0)), want: num(1)},
+		{fn: "lookup", args: args(ab, str("z"), num(0)), want: num(0)},
+		{fn: "lookup", args: args(cty.MapVal(map[string]cty.Value{"a": str("x")}), str("z"), str("d")), want: str("d")},
+		{fn: "lookup", args: args(str("x"), str("z"), num(0)), wantErr: "requires a map"},
+		{fn: "merge", args: args(ab, obj(map[string]cty.Value{"b": cty.True, "c": num(3)})), want: obj(map[string]cty.Value{"a": num(1), "b": cty.True, "c": num(3)})},
+		{fn: "merge", args: args(ab, str("x")), wantErr: "must be maps or objects"},
+		{fn: "range", args: args(num(3)), want: list(num(0), num(1), num(2))},
+		{fn: "reverse", args: args(tup(num(1), str("x"))), want: tup(str("x"), num(1))},
+		{fn: "setintersection", args: args(tup(str("a"), str("b")), tup(str("b"))), want: cty.SetVal([]cty.Value{str("b")})},
+		{fn: "setproduct", args: args(strs("a"), strs("x", "y")), want: list(tup(str("a"), str("x")), tup(str("a"), str("y")))},
+		{fn: "setsubtract", args: args(strs("a", "b"), strs("a")), want: cty.SetVal([]cty.Value{str("b")})},
+		{fn: "setunion", args: args(strs("a"), strs("b")), want: cty.SetVal([]cty.Value{str("a"), str("b")})},
+		{fn: "slice", args: args(tup(num(1), num(2), num(3)), num(1), num(3)), want: tup(num(2), num(3))},
+		{fn: "slice", args: args(tup(num(1)), num(0), num(5)), wantErr: "must not be greater than the length"},
+		{fn: "sort", args: args(strs("b", "a")), want: strs("a", "b")},
+		{fn: "sum", args: args(tup(num(1), num(2), flt(0.5))), want: flt(3.5)},
+		{fn: "sum", args: args(cty.SetVal([]cty.Value{num(4), num(5)})), want: num(9)},
+		{fn: "sum", args: args(cty.EmptyTupleVal), want: num(0)},
+		{fn: "sum", args: args(tup(num(1), str("2"))), want: num(3)},
+		{fn: "sum", args: args(tup(num(1), str("x"))), wantErr: "element 1 must be a number"},
+		{fn: "sum", args: args(tup(num(1), cty.NullVal(cty.Number))), wantErr: "element 1 is null"},
+		{fn: "sum", args: args(num(1)), wantErr: "must be a list, a set or a tuple"},
+		{
+			fn: "transpose",
+			args: args(obj(map[string]cty.Value{
+				"a": tup(str("x"), str("y")),
+				"b": tup(str("x")),
+			})),
+			want: cty.MapVal(map[string]cty.Value{"x": strs("a", "b"), "y": strs("a")}),
+		},
+		{fn: "transpose", args: args(cty.EmptyObjectVal), want: cty.MapValEmpty(cty.List(cty.String))},
+		{fn: "transpose", args: args(obj(map[string]cty.Value{"a": tup(cty.NullVal(cty.String))})), wantErr: "contains null"},
+		{fn: "transpose", args: args(str("x")), wantErr: "map of list of string required"},
+		{fn: "values", args: args(ab), want: tup(num(1), str("x"))},
+		{fn: "zipmap", args: args(strs("a", "b"), tup(num(1), num(2))), want: obj(map[string]cty.Value{"a": num(1), "b": num(2)})},
+		{fn: "zipmap", args: args(strs("a"), tup()), wantErr: "does not match number of values"},
+	})
+}
+
+func TestEncodingFunctions(t *testing.T) {
+	runFuncCases(t, []funcCase{
+		{fn: "base64encode", args: args(str("héllo")), want: str("aMOpbGxv")},
+		{fn: "base64decode", args: args(str("aMOpbGxv")), want: str("héllo")},
+		{fn: "base64decode", args: args(str("!!")), wantErr: "invalid Base64"},
+		{fn: "base64decode", args: args(str("/w==")), wantErr: "not valid UTF-8"},
+		{fn: "urlencode", args: args(str("Hello World!/a=b")), want: str("Hello+World%21%2Fa%3Db")},
+		{fn: "md5", args: args(str("hello")), want: str("5d41402abc4b2a76b9719d911017c592")},
+		{fn: "sha1", args: args(str("hello")), want: str("aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d")},
+		{fn: "sha256", args: args(str("hello")), want: str("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")},
+		{fn: "sha256", args: args(cty.EmptyObjectVal), wantErr: "string required"},
+		{fn: "jsonencode", args: args(obj(map[string]cty.Value{"b": num(42), "a": tup(flt(0.5), cty.True, cty.NullVal(cty.String))})), want: str(`{"a":[0.5,true,null],"b":42}`)},
+		{fn: "jsonencode", args: args(num(1e3)), want: str("1000")},
+		{fn: "jsondecode", args: args(str(`{"a":[1,"x"]}`)), want: obj(map[string]cty.Value{"a": tup(num(1), str("x"))})},
+		{fn: "jsondecode", args: args(str(`{`)), wantErr: "EOF"},
+		{fn: "csvdecode", args: args(str("a,b\n1,2\n")), want: list(cty.ObjectVal(map[string]cty.Value{"a": str("1"), "b": str("2")}))},
+		{fn: "csvdecode", args: args(str("a,b\n1\n")), wantErr: "wrong number of fields"},
+	})
+}
+
+func TestConversionFunctions(t *testing.T) {
+	runFuncCases(t, []funcCase{
+		{fn: "tostring", args: args(num(42)), want: str("42")},
+		{fn: "tostring", args: args(cty.True), want: str("true")},
+		{fn: "tostring", args: args(cty.NullVal(cty.Number)), want: cty.NullVal(cty.String)},
+		{fn: "tostring", args: args(cty.EmptyTupleVal), wantErr: "cannot convert tuple to string"},
+		{fn: "tonumber", args: args(str("8080")), want: num(8080)},
+		{fn: "tonumber", args: args(str("http")), wantErr: `cannot convert "http" to number`},
+		{fn: "tobool", args: args(str("true")), want: cty.True},
+		{fn: "tobool", args: args(str("yes")), wantErr: `cannot convert "yes" to bool`},
+		{fn: "tolist", args: args(tup(str("a"), num(1))), want: strs("a", "1")},
+		{fn: "tolist", args: args(tup(str("a"), cty.EmptyObjectVal)), wantErr: "cannot convert"},
+		{fn: "toset", args: args(tup(str("b"), str("a"), str("b"))), want: cty.SetVal([]cty.Value{str("a"), str("b")})},
+		{fn: "tomap", args: args(obj(map[string]cty.Value{"a": num(1)})), want: cty.MapVal(map[string]cty.Value{"a": num(1)})},
+		{fn: "tomap", args: args(str("x")), wantErr: "cannot convert string to map"},
+	})
+}
+
+// TestArgErrors checks that argument errors say which argument is wrong,
+// so that the evaluator can point at it.
+func TestArgErrors(t *testing.T) {
+	for _, c := range []struct {
+		f    function.Function
+		args []cty.Value
+		idx  int
+	}{
+		{ReplaceFunc, args(str("x"), str("/(/"), str("")), 1},
+		{IndexFunc, args(tup(str("a")), str("b")), 1},
+		{SumFunc, args(tup(str("x"))), 0},
+		{YAMLEncodeFunc, args(tup(cty.CapsuleVal(LazyType, new(Lazy)))), 0},
+		{TOMLEncodeFunc, args(str("x")), 0},
+		{INIEncodeFunc, args(str("x")), 0},
+	} {
+		_, err := c.f.Call(c.args)
+		var ae function.ArgError
+		if !errors.As(err, &ae) || ae.Index != c.idx {
+			t.Errorf("%s: error %#v; want an ArgError for argument %d", c.f.Description(), err, c.idx)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package lib
+
+import (
+	"reflect"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Lazy is a value that has not been computed yet: a thunk. The evaluator
+// creates one for every attribute of an object constructor, every element of
+// a tuple constructor, every local and every argument of mkIf, so that a
+// value is computed only when something needs it, as in Nix.
+//
+// Force computes the value once and memoises it, together with its
+// diagnostics. The result is never itself a Lazy, but it may contain Lazy
+// values inside (an object's attributes, a tuple's elements).
+type Lazy interface {
+	Force() (cty.Value, hcl.Diagnostics)
+	// Range is the source range of the expression behind the thunk.
+	Range() hcl.Range
+}
+
+// DeepForcer is implemented by Lazy values that memoise their deep-forced
+// value as well (see Deep).
+type DeepForcer interface {
+	ForceDeep() (cty.Value, hcl.Diagnostics)
+}
+
+// Ref is a lazy view of a configuration namespace: the top-level config, a
+// namespace inside it, or a submodule instance. Reading one attribute forces
+// only that attribute.
+type Ref interface {
+	// Attr returns the value of one attribute. ok is false when the
+	// namespace has no such attribute; the diagnostics then say so, with rng
+	// as their subject.
+	Attr(name string, rng hcl.Range) (v cty.Value, ok bool, diags hcl.Diagnostics)
+	// Keys lists the attribute names that have a value, sorted.
+	Keys() ([]string, hcl.Diagnostics)
+	// Materialize returns the whole namespace as a plain value: an object of
+	// every attribute that has a value, deeply forced.
+	Materialize() (cty.Value, hcl.Diagnostics)
+}
+
+// LazyType is the capsule type of thunks.
+var LazyType = cty.Capsule("lazy value", reflect.TypeOf((*Lazy)(nil)).Elem())
+
+// RefType is the capsule type of namespace references.
+var RefType = cty.Capsule("configuration namespace", reflect.TypeOf((*Ref)(nil)).Elem())
+
+// LazyVal wraps a thunk as a cty value.
+func LazyVal(l Lazy) cty.Value { return cty.CapsuleVal(LazyType, &l) }
+
+// RefVal wraps a namespace reference as a cty value.
+func RefVal(r Ref) cty.Value { return cty.CapsuleVal(RefType, &r) }
+
+// AsLazy returns the thunk inside v, if v is one.
+func AsLazy(v cty.Value) (Lazy, bool) {
+	if v.Type() != LazyType || !v.IsKnown() || v.IsNull() {
+		return nil, false
+	}
+	return *(v.EncapsulatedValue().(*Lazy)), true
+}
+
+// AsRef returns the namespace reference inside v, if v is one.
+func AsRef(v cty.Value) (Ref, bool) {
+	if v.Type() != RefType || !v.IsKnown() || v.IsNull() {
+		return nil, false
+	}
+	return *(v.EncapsulatedValue().(*Ref)), true
+}
+
+// Shallow forces thunks until the value is not a thunk. The result may still
+// be a Ref, a Property, or a collection holding thunks.
+func Shallow(v cty.Value) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	for {
+		l, ok := AsLazy(v)
+		if !ok {
+			return v, diags
+		}
+		var d hcl.Diagnostics
+		v, d = l.Force()
+		diags = append(diags, d...)
+	}
+}
+
+// Deep forces v completely: thunks are forced, references materialized and
+// collections rebuilt from forced elements, so that the result is a plain
+// cty value that ordinary cty operations accept. Properties (mkIf and co.)
+// are left in place: a caller that does not expect them rejects them.
+func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
+	if l, ok := AsLazy(v); ok {
+		if d, ok := l.(DeepForcer); ok {
+			return d.ForceDeep()
+		}
+	}
+	v, diags := Shallow(v)
+	if r, ok := AsRef(v); ok {
+		m, d := r.Materialize()
+		return m, append(diags, d...)
+	}
+	if !v.IsKnown() || v.IsNull() || !NeedsDeep(v.Type()) {
+		return v, diags
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			e, d := Deep(e)
+			diags = append(diags, d...)
+			attrs[k.AsString()] = e
+		}
+		return cty.ObjectVal(attrs), diags
+	case ty.IsTupleType():
+		elems := make([]cty.Value, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			e, d := Deep(e)
+			diags = append(diags, d...)
+			elems = append(elems, e)
+		}
+		return cty.TupleVal(elems), diags
+	case ty.IsMapType():
+		attrs := make(map[string]cty.Value, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			e, d := Deep(e)
+			diags = append(diags, d...)
+			attrs[k.AsString()] = e
+		}
+		return cty.ObjectVal(attrs), diags
+	case ty.IsListType() || ty.IsSetType():
+		elems := make([]cty.Value, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			e, d := Deep(e)
+			diags = append(diags, d...)
+			elems = append(elems, e)
+		}
+		return cty.TupleVal(elems), diags
+	}
+	return v, diags
+}
+
+// NeedsDeep reports whether a value of type ty may hold thunks or
+// references somewhere inside, so that Deep has work to do.
+func NeedsDeep(ty cty.Type) bool {
+	switch {
+	case ty == LazyType || ty == RefType || ty == cty.DynamicPseudoType:
+		return true
+	case ty.IsObjectType():
+		for _, at := range ty.AttributeTypes() {
+			if NeedsDeep(at) {
+				return true
+			}
+		}
+		return false
+	case ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			if NeedsDeep(et) {
+				return true
+			}
+		}
+		return false
+	case ty.IsCollectionType():
+		return NeedsDeep(ty.ElementType())
+	}
+	return false
+}
+
+// RangeOf returns the source range a value came from: a thunk's or a
+// property's own range, else fallback.
+func RangeOf(v cty.Value, fallback hcl.Range) hcl.Range {
+	if l, ok := AsLazy(v); ok {
+		return l.Range()
+	}
+	if p, ok := AsProperty(v); ok {
+		return p.Range
+	}
+	return fallback
+}
+
+// Forced is a thunk that already has its value: it gives a plain value a
+// source range.
+type Forced struct {
+	Value cty.Value
+	Rng   hcl.Range
+}
+
+// Force returns the value.
+func (f *Forced) Force() (cty.Value, hcl.Diagnostics) { return f.Value, nil }
+
+// Range returns the source range.
+func (f *Forced) Range() hcl.Range { return f.Rng }

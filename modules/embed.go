@@ -1,0 +1,17 @@
+// Package modules holds nodegen's built-in module library: the HCL modules
+// under this directory, embedded in the binary and part of every evaluation
+// unless --bare is given.
+package modules
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed all:*
+var files embed.FS
+
+// FS returns the library: every .hcl file below this directory, by its
+// path relative to it (for example "kubernetes/kubelet.hcl").
+// The evaluator reads only .hcl files from it.
+func FS() fs.FS { return files }
