@@ -1,0 +1,121 @@
+package options
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/lib"
+)
+
+// ErrorCode classifies the diagnostics of this package, so that callers can
+// tell them apart without reading message text.
+type ErrorCode uint8
+
+// The error codes, found in a diagnostic's Extra (see DiagExtra).
+const (
+	// CodeType: a definition is not of the option's type.
+	CodeType ErrorCode = iota + 1
+	// CodeConflict: definitions at the winning priority cannot be merged.
+	CodeConflict
+	// CodeMultiple: a uniq option has more than one definition.
+	CodeMultiple
+	// CodeCondition: an mkIf condition is not a boolean.
+	CodeCondition
+	// CodeProperty: properties nested in the wrong order, or used where
+	// they have no meaning (inside a value that no type merges).
+	CodeProperty
+	// CodeTypeExpr: an invalid type expression (ParseType).
+	CodeTypeExpr
+)
+
+// DiagExtra is the Extra of every diagnostic this package makes. Read it
+// with hcl.DiagnosticExtra[options.DiagExtra](diag).
+type DiagExtra struct {
+	Code ErrorCode
+	// Option is the path of the option (or of the value inside it) the
+	// diagnostic is about; nil for type expressions.
+	Option Path
+}
+
+func errorAt(code ErrorCode, loc Path, rng hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  rng.Ptr(),
+		Extra:    DiagExtra{Code: code, Option: loc},
+	}
+}
+
+// showPos renders where a definition was written as file:line:col.
+func showPos(rng hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", rng.Filename, rng.Start.Line, rng.Start.Column)
+}
+
+// listDefs renders definitions one per line, as "- file:line:col: VALUE".
+func listDefs(defs []Def) string {
+	var b strings.Builder
+	for _, d := range defs {
+		fmt.Fprintf(&b, "\n- %s: %s", showPos(d.Range), showForced(d.Value))
+	}
+	return b.String()
+}
+
+const prioritySuggestion = "Use mkForce(value) or mkDefault(value) to change the priority of one of them."
+
+// typeError is the "is not of type" error for one definition.
+func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
+	return errorAt(CodeType, loc, d.Range,
+		fmt.Sprintf("definition of option %q is not of type %q", loc.String(), t.Description()),
+		fmt.Sprintf("The option %q accepts values of type %q, but this definition (%s) is %s.",
+			loc.String(), t.Description(), showPos(d.Range), showForced(d.Value)))
+}
+
+// conflictError is the error for definitions that a type cannot merge.
+// why, if not empty, is a sentence saying what differs.
+func conflictError(loc Path, t Type, defs []Def, why string) *hcl.Diagnostic {
+	if why == "" {
+		why = "they have different values"
+	}
+	return errorAt(CodeConflict, loc, defs[0].Range,
+		fmt.Sprintf("conflicting definitions for option %q", loc.String()),
+		fmt.Sprintf("The option %q of type %q has %d definitions with the same priority, and %s:%s\n%s",
+			loc.String(), t.Description(), len(defs), why, listDefs(defs), prioritySuggestion))
+}
+
+// multipleError is the error of uniq for more than one definition.
+func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
+	return errorAt(CodeMultiple, loc, defs[0].Range,
+		fmt.Sprintf("option %q is defined multiple times", loc.String()),
+		fmt.Sprintf("The option %q of type %q accepts only one definition (it is declared with uniq), but it has %d:%s\nRemove all but one of them, or give one of them a higher priority with mkForce(value).",
+			loc.String(), t.Description(), len(defs), listDefs(defs)))
+}
+
+// strayPropertyError reports a property left inside a value whose type
+// does not merge its parts.
+func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
+	return errorAt(CodeProperty, loc, p.Range,
+		fmt.Sprintf("%s inside a value of option %q", p.Kind, loc.String()),
+		fmt.Sprintf("The option %q is of type %q, which takes the value as it is: %s has no meaning inside it. Properties (mkIf, mkMerge, mkOverride, mkOrder) apply to a whole definition, to the elements of listOf and to the attributes of attrsOf and anything.",
+			loc.String(), t.Description(), p.Kind))
+}
+
+// nestingError reports a property inside one that must be inside it.
+func nestingError(loc Path, inner *lib.Property, outer lib.PropertyKind) *hcl.Diagnostic {
+	return errorAt(CodeProperty, loc, inner.Range,
+		fmt.Sprintf("%s cannot be used inside %s", inner.Kind, outer),
+		fmt.Sprintf("In this definition of option %q, %s is inside %s. Properties nest in this order, as in NixOS: mkMerge and mkIf outside, then mkOverride (mkForce, mkDefault, mkOptionDefault), then mkOrder (mkBefore, mkAfter), each at most once. Move the %s outside the %s, as in mkIf(c, mkForce(mkBefore(v))).",
+			loc.String(), inner.Kind, outer, inner.Kind, outer))
+}
+
+// unknownOr returns cty.DynamicVal when the merge failed or saw an unknown
+// definition, else v.
+func unknownOr(v cty.Value, diags hcl.Diagnostics, unknown bool) cty.Value {
+	if unknown || diags.HasErrors() {
+		return cty.DynamicVal
+	}
+	return v
+}

@@ -1,0 +1,200 @@
+package options
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/lib"
+)
+
+// isList reports whether a known value is a list in the NixOS sense: a
+// tuple, list or set that is not null.
+func isList(v cty.Value) bool {
+	ty := v.Type()
+	return !v.IsNull() && (ty.IsTupleType() || ty.IsListType() || ty.IsSetType())
+}
+
+// isAttrSet reports whether a known value is an attribute set in the NixOS
+// sense: an object or map that is not null, or a configuration namespace.
+func isAttrSet(v cty.Value) bool {
+	if _, ok := lib.AsRef(v); ok {
+		return true
+	}
+	ty := v.Type()
+	return !v.IsNull() && (ty.IsObjectType() || ty.IsMapType())
+}
+
+// attr is one attribute of an attribute set.
+type attr struct {
+	name  string
+	value cty.Value
+}
+
+// attributes lists the attributes of an attribute set (see isAttrSet) in
+// key order. The values are returned as they are (possibly thunks); for a
+// namespace they are read one by one with rng as the reading location.
+func attributes(v cty.Value, rng hcl.Range) ([]attr, hcl.Diagnostics) {
+	if r, ok := lib.AsRef(v); ok {
+		keys, diags := r.Keys()
+		out := make([]attr, 0, len(keys))
+		for _, k := range keys {
+			av, ok, d := r.Attr(k, rng)
+			diags = append(diags, d...)
+			if ok {
+				out = append(out, attr{k, av})
+			}
+		}
+		return out, diags
+	}
+	out := make([]attr, 0, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		out = append(out, attr{k.AsString(), e})
+	}
+	return out, nil
+}
+
+// plain deep-forces a definition's value (lib.Deep), turns its lists, sets
+// and maps into tuples and objects, and rejects any property left inside
+// it: the value of a type that takes values as they are.
+func plain(loc Path, t Type, d Def) (cty.Value, hcl.Diagnostics) {
+	v, diags := lib.Deep(d.Value)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	v = normalize(v)
+	if p := findProperty(v); p != nil {
+		return cty.DynamicVal, append(diags, strayPropertyError(loc, t, p))
+	}
+	return v, diags
+}
+
+// normalize rebuilds lists and sets as tuples and maps as objects, at any
+// depth, so that merged values have one shape whatever produced them.
+func normalize(v cty.Value) cty.Value {
+	if !v.IsKnown() || v.IsNull() || !typeContains(v.Type(), func(ty cty.Type) bool {
+		return ty.IsListType() || ty.IsSetType() || ty.IsMapType()
+	}) {
+		return v
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
+		elems := make([]cty.Value, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, normalize(e))
+		}
+		if len(elems) == 0 {
+			return cty.EmptyTupleVal
+		}
+		return cty.TupleVal(elems)
+	case ty.IsObjectType() || ty.IsMapType():
+		attrs := make(map[string]cty.Value, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			attrs[k.AsString()] = normalize(e)
+		}
+		if len(attrs) == 0 {
+			return cty.EmptyObjectVal
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return v
+}
+
+// typeContains reports whether ty or any type inside it satisfies pred.
+func typeContains(ty cty.Type, pred func(cty.Type) bool) bool {
+	if pred(ty) {
+		return true
+	}
+	switch {
+	case ty.IsObjectType():
+		for _, at := range ty.AttributeTypes() {
+			if typeContains(at, pred) {
+				return true
+			}
+		}
+	case ty.IsTupleType():
+		for _, et := range ty.TupleElementTypes() {
+			if typeContains(et, pred) {
+				return true
+			}
+		}
+	case ty.IsCollectionType():
+		return typeContains(ty.ElementType(), pred)
+	}
+	return false
+}
+
+// findProperty returns the first property inside v, if any.
+func findProperty(v cty.Value) *lib.Property {
+	if !v.IsKnown() || v.IsNull() || !typeContains(v.Type(), func(ty cty.Type) bool { return ty == lib.PropertyType }) {
+		return nil
+	}
+	if p, ok := lib.AsProperty(v); ok {
+		return p
+	}
+	ty := v.Type()
+	if ty.IsObjectType() || ty.IsTupleType() || ty.IsCollectionType() {
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if p := findProperty(e); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// equalValues reports whether two known plain values are equal as NixOS
+// compares them: null equals null whatever its cty type, lists and sets
+// compare element by element, objects and maps attribute by attribute,
+// numbers by value.
+func equalValues(a, b cty.Value) bool {
+	if a.IsNull() || b.IsNull() {
+		return a.IsNull() && b.IsNull()
+	}
+	at, bt := a.Type(), b.Type()
+	switch {
+	case isList(a) && isList(b):
+		if a.LengthInt() != b.LengthInt() {
+			return false
+		}
+		ai, bi := a.ElementIterator(), b.ElementIterator()
+		for ai.Next() && bi.Next() {
+			_, ae := ai.Element()
+			_, be := bi.Element()
+			if !equalValues(ae, be) {
+				return false
+			}
+		}
+		return true
+	case (at.IsObjectType() || at.IsMapType()) && (bt.IsObjectType() || bt.IsMapType()):
+		if a.LengthInt() != b.LengthInt() {
+			return false
+		}
+		for it := a.ElementIterator(); it.Next(); {
+			k, ae := it.Element()
+			var be cty.Value
+			if bt.IsObjectType() {
+				if !bt.HasAttribute(k.AsString()) {
+					return false
+				}
+				be = b.GetAttr(k.AsString())
+			} else {
+				if !b.HasIndex(k).True() {
+					return false
+				}
+				be = b.Index(k)
+			}
+			if !equalValues(ae, be) {
+				return false
+			}
+		}
+		return true
+	case at.IsPrimitiveType() && at.Equals(bt):
+		return a.Equals(b).True()
+	}
+	return a.RawEquals(b)
+}
