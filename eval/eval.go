@@ -148,7 +148,7 @@ func (ev *Evaluator) Files() map[string]*hcl.File { return ev.loader.files }
 // or a path inside an option's value) and forces it completely. Assertions
 // are not checked.
 func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
-	rng := hcl.Range{Filename: "<command line>", Start: hcl.InitialPos, End: hcl.InitialPos}
+	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
 	sc := &scope{inst: ev.top}
 	v := lib.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics

@@ -28,9 +28,23 @@ type Evaluator struct {
 	fileFuncs  map[string]function.Function // by module directory key
 
 	stack  []frame
+	stats  Stats
 	late   hcl.Diagnostics // found while splitting definitions lazily
 	traced map[*hcl.Diagnostic]bool
 }
+
+// Stats counts the work an evaluation did so far.
+type Stats struct {
+	// Options is the number of options evaluated (each at most once).
+	Options int
+	// Thunks is the number of expressions evaluated lazily.
+	Thunks int
+	// Instances is the number of submodule instances made.
+	Instances int
+}
+
+// Stats returns what the evaluation did so far.
+func (ev *Evaluator) Stats() Stats { return ev.stats }
 
 // frame is one step of the evaluation chain: an option or a local being
 // evaluated, and where it was referenced from.
@@ -65,18 +79,28 @@ func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagn
 		if f.what == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "\n  %s", f.what)
-		if f.ref.Filename != "" {
-			fmt.Fprintf(&b, " (referenced at %s)", rangeString(f.ref))
-		}
+		fmt.Fprintf(&b, "\n  %s%s", f.what, refNote(f.ref))
 	}
-	fmt.Fprintf(&b, "\n  %s (referenced at %s)", what, rangeString(ref))
+	fmt.Fprintf(&b, "\n  %s%s", what, refNote(ref))
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "infinite recursion",
 		Detail:   b.String(),
 		Subject:  ref.Ptr(),
 	}
+}
+
+// commandLine is the file name of ranges that stand for the command line.
+const commandLine = "<command line>"
+
+func refNote(r hcl.Range) string {
+	switch r.Filename {
+	case "":
+		return ""
+	case commandLine:
+		return " (requested on the command line)"
+	}
+	return fmt.Sprintf(" (referenced at %s)", rangeString(r))
 }
 
 // addTrace appends the evaluation chain to new error diagnostics when
@@ -98,10 +122,7 @@ func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
 			if f.what == "" {
 				continue
 			}
-			fmt.Fprintf(&b, "\n  while evaluating %s", f.what)
-			if f.ref.Filename != "" {
-				fmt.Fprintf(&b, ", referenced at %s", rangeString(f.ref))
-			}
+			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.what, refNote(f.ref))
 		}
 		d.Detail = b.String()
 	}
@@ -155,6 +176,7 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 		}}
 	}
 	t.status = forcing
+	ev.stats.Thunks++
 	ev.push(frame{state: t, what: t.what, ref: ref})
 	v, diags := t.sc.eval(t.expr)
 	v2, d := lib.Shallow(v)
@@ -356,11 +378,69 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 // Instantiate implements options.Instantiator: it creates a submodule
 // instance whose definitions are defs (in definition order) followed by
 // the submodule bodies' own config blocks.
+//
+// The instance is made when it is first read, so that merging an
+// attrsOf(submodule) option costs nothing per entry until the entry is used.
 func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []options.Def) (cty.Value, hcl.Diagnostics) {
+	return lib.RefVal(&pendingInstance{ev: ev, names: names, loc: loc, defs: defs}), nil
+}
+
+// pendingInstance is a submodule instance not made yet.
+type pendingInstance struct {
+	ev    *Evaluator
+	names []string
+	loc   options.Path
+	defs  []options.Def
+
+	ref   *nsRef
+	diags hcl.Diagnostics
+}
+
+func (p *pendingInstance) get() (*nsRef, hcl.Diagnostics) {
+	if p.ref == nil && p.diags == nil {
+		p.ref, p.diags = p.ev.instantiate(p.names, p.loc, p.defs)
+		if p.diags == nil {
+			p.diags = hcl.Diagnostics{}
+		}
+	}
+	return p.ref, p.diags
+}
+
+// Attr implements lib.Ref.
+func (p *pendingInstance) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, false, diags
+	}
+	v, ok, d := r.Attr(name, rng)
+	return v, ok, append(diags, d...)
+}
+
+// Keys implements lib.Ref.
+func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return nil, diags
+	}
+	k, d := r.Keys()
+	return k, append(diags, d...)
+}
+
+// Materialize implements lib.Ref.
+func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, diags
+	}
+	v, d := r.Materialize()
+	return v, append(diags, d...)
+}
+
+func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []options.Def) (*nsRef, hcl.Diagnostics) {
 	st := ev.submoduleType(names)
 	var diags hcl.Diagnostics
 	if st.root == nil {
-		return cty.DynamicVal, st.diags
+		return nil, st.diags
 	}
 	inst := &instance{
 		ev:         ev,
@@ -374,6 +454,7 @@ func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []option
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
 	ev.instances = append(ev.instances, inst)
+	ev.stats.Instances++
 	// Inside an instance the definitions come in reverse: the instance is
 	// an evaluation whose module list is its definitions.
 	n := len(defs)
@@ -387,5 +468,5 @@ func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []option
 			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{n + j, k}}, false)...)
 		}
 	}
-	return lib.RefVal(&nsRef{inst: inst, n: inst.root}), diags
+	return &nsRef{inst: inst, n: inst.root}, diags
 }

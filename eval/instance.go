@@ -309,6 +309,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	ev.push(frame{state: s, what: "option " + inst.fullPath(n.path).String(), ref: ref})
 	defer ev.pop()
 	s.status = forcing
+	ev.stats.Options++
 	o := n.opt
 	full := inst.fullPath(n.path)
 	defs, diags := inst.definitions(n)

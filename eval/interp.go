@@ -107,7 +107,14 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	case *hclsyntax.ParenthesesExpr:
 		return sc.eval(e.Expression)
 	case *hclsyntax.TemplateWrapExpr:
-		return sc.eval(e.Wrapped)
+		// "${x}" is x itself in HCL; a number or bool becomes a string
+		// here, since option types do not convert and the quotes say a
+		// string is meant.
+		v, diags := sc.deep(e.Wrapped)
+		if v.IsKnown() && !v.IsNull() && (v.Type() == cty.Number || v.Type() == cty.Bool) {
+			v, _ = convert.Convert(v, cty.String)
+		}
+		return v, diags
 	case *hclsyntax.TemplateExpr:
 		return sc.template(e)
 	case *hclsyntax.TemplateJoinExpr:
@@ -119,7 +126,7 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		if diags.HasErrors() {
 			return cty.DynamicVal, diags
 		}
-		v, d := sc.steps(src, e.Traversal)
+		v, d := sc.steps(src, e.Traversal, e.Source.Range())
 		return v, append(diags, d...)
 	case *hclsyntax.IndexExpr:
 		return sc.index(e)
@@ -346,7 +353,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 			return cty.DynamicVal, diags
 		}
 		rest = rest[1:]
-		nv, d := sc.steps(v, rest)
+		nv, d := sc.steps(v, rest, rootRange)
 		return nv, append(diags, d...)
 	default:
 		detail := fmt.Sprintf("There is no variable named %q.", rootName)
@@ -366,19 +373,21 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 			Subject:  rootRange.Ptr(),
 		}}
 	}
-	return sc.steps(v, rest)
+	return sc.steps(v, rest, rootRange)
 }
 
 // steps applies attribute and index steps to v, lazily through references.
-func (sc *scope) steps(v cty.Value, tr hcl.Traversal) (cty.Value, hcl.Diagnostics) {
+// start is where the traversal begins, so that each step's range covers
+// the whole reference up to it.
+func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	for _, step := range tr {
 		var d hcl.Diagnostics
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			v, d = sc.getAttr(v, s.Name, s.SrcRange)
+			v, d = sc.getAttr(v, s.Name, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseIndex:
-			v, d = sc.indexValue(v, s.Key, s.SrcRange)
+			v, d = sc.indexValue(v, s.Key, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseSplat:
 			d = hcl.Diagnostics{{
 				Severity: hcl.DiagError,

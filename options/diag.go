@@ -69,8 +69,8 @@ const prioritySuggestion = "Use mkForce(value) or mkDefault(value) to change the
 // typeError is the "is not of type" error for one definition.
 func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
-		fmt.Sprintf("definition of option %q is not of type %q", loc.String(), t.Description()),
-		fmt.Sprintf("The option %q accepts values of type %q, but this definition (%s) is %s.",
+		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
+		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.",
 			loc.String(), t.Description(), showPos(d.Range), showForced(d.Value)))
 }
 
@@ -81,16 +81,16 @@ func conflictError(loc Path, t Type, defs []Def, why string) *hcl.Diagnostic {
 		why = "they have different values"
 	}
 	return errorAt(CodeConflict, loc, defs[0].Range,
-		fmt.Sprintf("conflicting definitions for option %q", loc.String()),
-		fmt.Sprintf("The option %q of type %q has %d definitions with the same priority, and %s:%s\n%s",
+		fmt.Sprintf("conflicting definitions for option \"%s\"", loc.String()),
+		fmt.Sprintf("The option \"%s\" of type \"%s\" has %d definitions with the same priority, and %s:%s\n%s",
 			loc.String(), t.Description(), len(defs), why, listDefs(defs), prioritySuggestion))
 }
 
 // multipleError is the error of uniq for more than one definition.
 func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
 	return errorAt(CodeMultiple, loc, defs[0].Range,
-		fmt.Sprintf("option %q is defined multiple times", loc.String()),
-		fmt.Sprintf("The option %q of type %q accepts only one definition (it is declared with uniq), but it has %d:%s\nRemove all but one of them, or give one of them a higher priority with mkForce(value).",
+		fmt.Sprintf("option \"%s\" is defined multiple times", loc.String()),
+		fmt.Sprintf("The option \"%s\" of type \"%s\" accepts only one definition (it is declared with uniq), but it has %d:%s\nRemove all but one of them, or give one of them a higher priority with mkForce(value).",
 			loc.String(), t.Description(), len(defs), listDefs(defs)))
 }
 
@@ -98,8 +98,8 @@ func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
 // does not merge its parts.
 func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, p.Range,
-		fmt.Sprintf("%s inside a value of option %q", p.Kind, loc.String()),
-		fmt.Sprintf("The option %q is of type %q, which takes the value as it is: %s has no meaning inside it. Properties (mkIf, mkMerge, mkOverride, mkOrder) apply to a whole definition, to the elements of listOf and to the attributes of attrsOf and anything.",
+		fmt.Sprintf("%s inside a value of option \"%s\"", p.Kind, loc.String()),
+		fmt.Sprintf("The option \"%s\" is of type \"%s\", which takes the value as it is: %s has no meaning inside it. Properties (mkIf, mkMerge, mkOverride, mkOrder) apply to a whole definition, to the elements of listOf and to the attributes of attrsOf and anything.",
 			loc.String(), t.Description(), p.Kind))
 }
 
@@ -107,7 +107,7 @@ func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
 func nestingError(loc Path, inner *lib.Property, outer lib.PropertyKind) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, inner.Range,
 		fmt.Sprintf("%s cannot be used inside %s", inner.Kind, outer),
-		fmt.Sprintf("In this definition of option %q, %s is inside %s. Properties nest in this order, as in NixOS: mkMerge and mkIf outside, then mkOverride (mkForce, mkDefault, mkOptionDefault), then mkOrder (mkBefore, mkAfter), each at most once. Move the %s outside the %s, as in mkIf(c, mkForce(mkBefore(v))).",
+		fmt.Sprintf("In this definition of option \"%s\", %s is inside %s. Properties nest in this order, as in NixOS: mkMerge and mkIf outside, then mkOverride (mkForce, mkDefault, mkOptionDefault), then mkOrder (mkBefore, mkAfter), each at most once. Move the %s outside the %s, as in mkIf(c, mkForce(mkBefore(v))).",
 			loc.String(), inner.Kind, outer, inner.Kind, outer))
 }
 

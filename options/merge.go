@@ -185,7 +185,7 @@ func (d *discharger) add(v cty.Value, rng hcl.Range) {
 		case !isList(list):
 			d.diags = append(d.diags, errorAt(CodeProperty, d.loc, p.Range,
 				"mkMerge called with a non-list argument",
-				fmt.Sprintf("In a definition of option %q, mkMerge takes a list of definitions, but it was given %s.",
+				fmt.Sprintf("In a definition of option \"%s\", mkMerge takes a list of definitions, but it was given %s.",
 					d.loc.String(), showForced(list))))
 		default:
 			for it := list.ElementIterator(); it.Next(); {
@@ -202,7 +202,7 @@ func (d *discharger) add(v cty.Value, rng hcl.Range) {
 		case c.IsNull() || c.Type() != cty.Bool:
 			d.diags = append(d.diags, errorAt(CodeCondition, d.loc, p.CondRange,
 				"mkIf called with a non-boolean condition",
-				fmt.Sprintf("In a definition of option %q, the condition of mkIf is %s; it must be true or false.",
+				fmt.Sprintf("In a definition of option \"%s\", the condition of mkIf is %s; it must be true or false.",
 					d.loc.String(), ShowValue(c))))
 		case c.True():
 			d.add(p.Content, p.Range)
