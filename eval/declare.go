@@ -273,7 +273,7 @@ func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Ty
 			Subject:  rng.Ptr(),
 		}}
 	}
-	return &options.Submodule{Names: []string{name}, Inst: ev}, nil
+	return options.Submodule{Names: []string{name}, Inst: ev}, nil
 }
 
 // subType is the option tree of a set of submodules merged together.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/lib"
@@ -192,20 +193,19 @@ func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 		if isAssert == ok {
 			return
 		}
-		msg, d := sc.evalString(c.message)
+		msgs, d := sc.evalMessages(c.message)
 		diags = append(diags, d...)
-		if d.HasErrors() {
-			return
-		}
-		if isAssert {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "assertion failed: " + msg,
-				Detail:   ev.instanceNote(sc.inst),
-				Subject:  c.block.DefRange().Ptr(),
-			})
-		} else {
-			warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
+		for _, msg := range msgs {
+			if isAssert {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "assertion failed: " + msg,
+					Detail:   ev.instanceNote(sc.inst),
+					Subject:  c.block.DefRange().Ptr(),
+				})
+			} else {
+				warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
+			}
 		}
 	}
 	for _, m := range ev.mods {
@@ -240,6 +240,41 @@ func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 		return rangeString(warns[i].Range) < rangeString(warns[j].Range)
 	})
 	return warns, dedupe(diags)
+}
+
+// evalMessages evaluates the message of an assert or warning block: a
+// string, or a list of strings (one failure or warning each).
+func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnostics) {
+	v, diags := sc.deep(expr)
+	if diags.HasErrors() || !v.IsKnown() {
+		return nil, diags
+	}
+	if !v.IsNull() && (v.Type().IsTupleType() || v.Type().IsListType()) {
+		var out []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.IsNull() || e.Type() != cty.String {
+				return nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid message",
+					Detail:   "A message is a string or a list of strings.",
+					Subject:  expr.Range().Ptr(),
+				})
+			}
+			out = append(out, e.AsString())
+		}
+		return out, diags
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid message",
+			Detail:   "A message is a string or a list of strings.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return []string{s.AsString()}, diags
 }
 
 func (ev *Evaluator) instanceNote(inst *instance) string {

@@ -96,6 +96,7 @@ func Functions() map[string]function.Function {
 		"tomlencode":   TOMLEncodeFunc,
 		"urlencode":    URLEncodeFunc,
 		"yamlencode":   YAMLEncodeFunc,
+		"systemdunit":  SystemdUnitFunc,
 
 		// Conversions.
 		"tobool":   stdlib.MakeToFunc(cty.Bool),

@@ -24,6 +24,7 @@ const (
 	Disabled
 )
 
+// String returns "won", "overridden" or "disabled".
 func (s DefState) String() string {
 	switch s {
 	case Won:
@@ -122,7 +123,7 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 		case r.Priority != best:
 			r.State = Overridden
 			if p, ok := lib.AsProperty(r.Value); ok && p.Kind == lib.PropOverride {
-				r.Value, r.Range = p.Content, p.Range
+				r.Value, r.Range = p.Content, lib.RangeOf(p.Content, p.Range)
 			}
 		default:
 			d.strip(r)

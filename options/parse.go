@@ -25,6 +25,7 @@ var simpleTypes = map[string]Type{
 	"anything":      Anything{},
 	"attrs":         Attrs{},
 	"package":       Package{},
+	"systemdOption": SystemdOption{},
 }
 
 // intsTypes are the types written ints.NAME.

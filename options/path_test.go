@@ -47,9 +47,9 @@ func TestParsePathLenient(t *testing.T) {
 	// Bare segments may hold characters String would quote.
 	tests := map[string]Path{
 		"environment.etc.kubernetes/manifests": {"environment", "etc", "kubernetes/manifests"},
-		`a."b.c".d`:                             {"a", "b.c", "d"},
-		`"a"`:                                   {"a"},
-		"1.2":                                   {"1", "2"},
+		`a."b.c".d`:                            {"a", "b.c", "d"},
+		`"a"`:                                  {"a"},
+		"1.2":                                  {"1", "2"},
 	}
 	for in, want := range tests {
 		got, err := ParsePath(in)

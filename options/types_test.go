@@ -295,11 +295,21 @@ func TestMerge(t *testing.T) {
 		{"anything mkIf inside", Anything{}, []cty.Value{obj("x", mkIf(vFalse, num(1)), "y", obj("z", mkIf(vTrue, num(2))))}, obj("y", obj("z", num(2))), nil},
 		{"anything priorities inside", Anything{}, []cty.Value{obj("x", obj("y", mkDefault(num(1)))), obj("x", obj("y", num(2)))}, obj("x", obj("y", num(2))), nil},
 		{"anything order inside", Anything{}, []cty.Value{obj("l", strs("b")), obj("l", mkBefore(strs("a")))}, cty.DynamicVal, []string{"conflicting"}},
+		{"anything normalizes lists", Anything{}, []cty.Value{cty.ListVal([]cty.Value{str("a")}), strs("a")}, strs("a"), nil},
+		{"anything normalizes sets", Anything{}, []cty.Value{cty.SetVal([]cty.Value{num(1)})}, tuple(num(1)), nil},
+		{"anything empty list", Anything{}, []cty.Value{cty.ListValEmpty(cty.String), strs()}, cty.EmptyTupleVal, nil},
+		{"anything nested maps equal", Anything{}, []cty.Value{
+			tuple(cty.MapVal(map[string]cty.Value{"k": cty.ListVal([]cty.Value{num(1)})})),
+			tuple(obj("k", tuple(num(1)))),
+		}, tuple(obj("k", tuple(num(1)))), nil},
+		{"anything nested lists differ", Anything{}, []cty.Value{tuple(obj("k", tuple(num(1)))), tuple(obj("k", tuple(num(1), num(2))))}, cty.DynamicVal, []string{"conflicting"}},
+		{"anything nested keys differ", Anything{}, []cty.Value{tuple(obj("k", num(1))), tuple(obj("j", num(1)))}, cty.DynamicVal, []string{"conflicting"}},
 		{"anything property in list", Anything{}, []cty.Value{tuple(mkIf(vTrue, num(1)))}, cty.DynamicVal, []string{`mkIf inside a value of option "a.b"`}},
 
 		{"attrs shallow, later wins", Attrs{}, []cty.Value{obj("a", num(1), "b", obj("x", num(1))), obj("a", num(2), "b", obj("y", num(2)))},
 			obj("a", num(2), "b", obj("y", num(2))), nil},
 		{"attrs deep-forced", Attrs{}, []cty.Value{obj("a", lazy(strs("x"), 2))}, obj("a", strs("x")), nil},
+		{"attrs normalizes", Attrs{}, []cty.Value{obj("m", cty.MapVal(map[string]cty.Value{"k": cty.ListValEmpty(cty.String)}))}, obj("m", obj("k", cty.EmptyTupleVal)), nil},
 		{"attrs namespace", Attrs{}, []cty.Value{ref}, obj("x", num(1), "y", num(2)), nil},
 		{"attrs property inside", Attrs{}, []cty.Value{obj("a", mkIf(vTrue, num(1)))}, cty.DynamicVal, []string{"mkIf inside a value"}},
 

@@ -147,48 +147,32 @@ func findProperty(v cty.Value) *lib.Property {
 	return nil
 }
 
-// equalValues reports whether two known plain values are equal as NixOS
-// compares them: null equals null whatever its cty type, lists and sets
-// compare element by element, objects and maps attribute by attribute,
-// numbers by value.
+// equalValues reports whether two known values, normalized (see
+// normalize), are equal as NixOS compares them: null equals null whatever
+// its cty type, tuples compare element by element, objects attribute by
+// attribute, numbers by value.
 func equalValues(a, b cty.Value) bool {
 	if a.IsNull() || b.IsNull() {
 		return a.IsNull() && b.IsNull()
 	}
 	at, bt := a.Type(), b.Type()
 	switch {
-	case isList(a) && isList(b):
+	case at.IsTupleType() && bt.IsTupleType():
 		if a.LengthInt() != b.LengthInt() {
 			return false
 		}
-		ai, bi := a.ElementIterator(), b.ElementIterator()
-		for ai.Next() && bi.Next() {
-			_, ae := ai.Element()
-			_, be := bi.Element()
-			if !equalValues(ae, be) {
+		for i, ae := range a.AsValueSlice() {
+			if !equalValues(ae, b.Index(cty.NumberIntVal(int64(i)))) {
 				return false
 			}
 		}
 		return true
-	case (at.IsObjectType() || at.IsMapType()) && (bt.IsObjectType() || bt.IsMapType()):
-		if a.LengthInt() != b.LengthInt() {
+	case at.IsObjectType() && bt.IsObjectType():
+		if len(at.AttributeTypes()) != len(bt.AttributeTypes()) {
 			return false
 		}
-		for it := a.ElementIterator(); it.Next(); {
-			k, ae := it.Element()
-			var be cty.Value
-			if bt.IsObjectType() {
-				if !bt.HasAttribute(k.AsString()) {
-					return false
-				}
-				be = b.GetAttr(k.AsString())
-			} else {
-				if !b.HasIndex(k).True() {
-					return false
-				}
-				be = b.Index(k)
-			}
-			if !equalValues(ae, be) {
+		for name := range at.AttributeTypes() {
+			if !bt.HasAttribute(name) || !equalValues(a.GetAttr(name), b.GetAttr(name)) {
 				return false
 			}
 		}

@@ -3,15 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/profile"
 )
 
 type ctyValue = cty.Value
 
-// writeProfile checks the configuration and writes its system profile.
+// writeProfile checks the configuration and writes its system profile to
+// dir, atomically: on any error the previous profile stays as it was.
 func writeProfile(ev *eval.Evaluator, dir string, stdout, stderr io.Writer) int {
 	warns, diags := ev.Check()
 	printWarnings(stderr, warns)
@@ -19,16 +22,30 @@ func writeProfile(ev *eval.Evaluator, dir string, stdout, stderr io.Writer) int 
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
 	}
-	v, diags := ev.Config()
+	entries, diags := profile.FromEvaluation(ev)
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
 	}
-	b, err := eval.JSON(v)
-	if err != nil {
+	p := profile.Profile{Entries: entries}
+	for _, w := range warns {
+		p.Warnings = append(p.Warnings, w.Message)
+	}
+	if err := profile.Write(dir, p); err != nil {
 		fmt.Fprintf(stderr, "nodegen eval: %s\n", err)
 		return exitError
 	}
-	stdout.Write(b)
+	files, links, units := 0, 0, 0
+	for _, e := range entries {
+		if e.Mode == "symlink" {
+			links++
+			continue
+		}
+		files++
+		if strings.HasPrefix(e.Target, "systemd/system/") && !strings.Contains(strings.TrimPrefix(e.Target, "systemd/system/"), "/") {
+			units++
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d files (%d units), %d symlinks, %d warnings\n", dir, files, units, links, len(warns))
 	return exitOK
 }

@@ -1,0 +1,200 @@
+package eval
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+)
+
+// Explanation is everything known about one option: its declaration, its
+// value, and what became of each of its definitions.
+type Explanation struct {
+	Path        options.Path
+	Type        string
+	Description string
+	Declared    hcl.Range
+	// Default is the source text of the default (or its default_text).
+	Default    string
+	HasDefault bool
+	ReadOnly   bool
+	// Value is the option's value, forced; Defined is false when it has
+	// none.
+	Value   cty.Value
+	Defined bool
+	// Definitions lists every definition (the default first), in
+	// definition order.
+	Definitions []DefinitionInfo
+}
+
+// DefinitionInfo is one definition of an option and its fate.
+type DefinitionInfo struct {
+	Range    hcl.Range
+	Value    string // the value as shown in messages
+	Priority int
+	// State is "won", "overridden" (lost on priority) or "disabled" (an
+	// mkIf or when was false).
+	State string
+	// Condition is the false condition of a disabled definition.
+	Condition hcl.Range
+	// IsDefault is true for the option's default.
+	IsDefault bool
+}
+
+// Explain evaluates the option at p, which may lie inside submodule
+// instances (systemd.services.kubelet.after), and tells where its value
+// comes from.
+func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
+	inst, n, diags := ev.lookupOption(p)
+	if n == nil {
+		return nil, diags
+	}
+	o := n.opt
+	s := inst.force(n, hcl.Range{Filename: commandLine})
+	diags = append(diags, s.diags...)
+	x := &Explanation{
+		Path:        inst.fullPath(n.path),
+		Type:        o.typ.Description(),
+		Description: o.description,
+		Declared:    o.block.DefRange(),
+		ReadOnly:    o.readOnly,
+		Defined:     s.defined,
+	}
+	if o.defaultExpr != nil {
+		x.HasDefault = true
+		x.Default = o.defaultText
+		if x.Default == "" {
+			x.Default = sourceText(ev.Files(), o.defaultExpr.Range())
+		}
+	}
+	if s.defined {
+		v, d := lib.Deep(s.value)
+		diags = append(diags, d...)
+		x.Value = v
+	}
+	for i, r := range s.merged.Defs {
+		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority}
+		switch r.State {
+		case options.Won:
+			info.State = "won"
+		case options.Overridden:
+			info.State = "overridden"
+		case options.Disabled:
+			info.State = "disabled"
+			info.Condition = r.CondRange
+		}
+		info.IsDefault = i == 0 && o.defaultExpr != nil
+		x.Definitions = append(x.Definitions, info)
+	}
+	return x, dedupe(diags)
+}
+
+// lookupOption finds the option node at p, forcing the options on the way
+// that hold submodule instances.
+func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Diagnostics) {
+	rng := hcl.Range{Filename: commandLine}
+	inst, n := ev.top, ev.top.root
+	var diags hcl.Diagnostics
+	for i := 0; i < len(p); i++ {
+		diags = append(diags, inst.drainTo(n.path)...)
+		c := n.children[p[i]]
+		if c == nil {
+			return nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
+		}
+		if c.rename != nil {
+			if to := lookupDecl(inst.root, c.rename.to); to != nil {
+				c = to
+			}
+		}
+		if c.opt == nil {
+			n = c
+			continue
+		}
+		if i == len(p)-1 {
+			return inst, c, diags
+		}
+		// Descend into the option's value until a submodule instance.
+		v, d := inst.value(c, rng)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return nil, nil, diags
+		}
+		j := i + 1
+		for ; j < len(p); j++ {
+			v, d = lib.Shallow(v)
+			diags = append(diags, d...)
+			if r, ok := lib.AsRef(v); ok {
+				if pi, ok := r.(*pendingInstance); ok {
+					ref, d := pi.get()
+					diags = append(diags, d...)
+					if ref == nil {
+						return nil, nil, diags
+					}
+					r = ref
+				}
+				if ns, ok := r.(*nsRef); ok {
+					inst, n = ns.inst, ns.n
+					break
+				}
+			}
+			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(p[j]) {
+				return nil, nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("%q is not an option", p.String()),
+					Detail:   fmt.Sprintf("%q is a path inside the value of option %q, not an option.", p.String(), inst.fullPath(c.path).String()),
+				})
+			}
+			v = v.GetAttr(p[j])
+		}
+		if j == len(p) {
+			return nil, nil, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("%q is not an option", p.String()),
+				Detail:   fmt.Sprintf("%q is a submodule instance, not an option; ask for one of its options.", p.String()),
+			})
+		}
+		i = j - 1
+	}
+	return nil, nil, append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("%q is a namespace, not an option", p.String()),
+		Detail:   fmt.Sprintf("Below %s there are: %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names)),
+	})
+}
+
+// sourceText returns the source text of a range.
+func sourceText(files map[string]*hcl.File, r hcl.Range) string {
+	f := files[r.Filename]
+	if f == nil || r.End.Byte > len(f.Bytes) || r.Start.Byte > r.End.Byte {
+		return ""
+	}
+	return string(f.Bytes[r.Start.Byte:r.End.Byte])
+}
+
+// ReadModuleFile reads a file named relative to the module that holds the
+// source range rng (a definition's range): how a definition such as
+// `source = "./motd"` names a file next to its module. The file must lie
+// below that module's directory.
+func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
+	for _, m := range ev.mods {
+		if m.src.display() != rng.Filename {
+			continue
+		}
+		p := path.Clean(path.Join(m.dir(), rel))
+		if path.IsAbs(rel) || p == ".." || strings.HasPrefix(p, "../") || !(m.dir() == "." || p == m.dir() || strings.HasPrefix(p, m.dir()+"/")) {
+			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
+		}
+		b, err := fs.ReadFile(m.src.fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, cleanFSError(err))
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
+}

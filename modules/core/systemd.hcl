@@ -1,0 +1,457 @@
+# systemd units, with NixOS's option names. Typed units (services,
+# targets, sockets, timers, paths, slices, mounts) become systemd.units,
+# which become files under /etc/systemd/system, .wants/.requires links and
+# job scripts under /etc/nodegen/scripts.
+
+locals {
+  scriptDir = "/etc/nodegen/scripts"
+  unitDir   = "/etc/systemd/system"
+}
+
+# What every unit has.
+submodule "systemdUnit" {
+  option "enable" {
+    type        = bool
+    default     = true
+    description = "Whether to write this unit. A disabled unit is left out of the profile."
+  }
+  option "description" {
+    type        = singleLineStr
+    default     = ""
+    description = "Description of this unit used in systemd messages and progress indicators."
+  }
+  option "documentation" {
+    type        = listOf(str)
+    default     = []
+    description = "A list of URIs referencing documentation for this unit or its configuration."
+  }
+  option "wantedBy" {
+    type        = listOf(str)
+    default     = []
+    description = "Units that want this unit: each gets a symlink in its .wants directory."
+  }
+  option "requiredBy" {
+    type        = listOf(str)
+    default     = []
+    description = "Units that require this unit: each gets a symlink in its .requires directory."
+  }
+  option "wants" {
+    type        = listOf(str)
+    default     = []
+    description = "Start the specified units when this unit is started."
+  }
+  option "requires" {
+    type        = listOf(str)
+    default     = []
+    description = "Start the specified units when this unit is started, and stop this unit when they fail."
+  }
+  option "after" {
+    type        = listOf(str)
+    default     = []
+    description = "If the specified units are started at the same time as this unit, delay this unit until they have started."
+  }
+  option "before" {
+    type        = listOf(str)
+    default     = []
+    description = "If the specified units are started at the same time as this unit, delay them until this unit has started."
+  }
+  option "bindsTo" {
+    type        = listOf(str)
+    default     = []
+    description = "Like requires, but in addition, if the specified units unexpectedly disappear, this unit will be stopped as well."
+  }
+  option "partOf" {
+    type        = listOf(str)
+    default     = []
+    description = "If the specified units are stopped or restarted, then this unit is stopped or restarted as well."
+  }
+  option "conflicts" {
+    type        = listOf(str)
+    default     = []
+    description = "If the specified units are started, then this unit is stopped and vice versa."
+  }
+  option "unitConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Unit] section of the unit file."
+    example     = { RequiresMountsFor = "/data" }
+  }
+  option "restartIfChanged" {
+    type        = bool
+    default     = true
+    description = "Whether the unit should be restarted during a switch when its definition changed."
+  }
+
+  config "unitConfig" {
+    Description        = mkIf(config.description != "", config.description)
+    Documentation      = mkIf(length(config.documentation) > 0, config.documentation)
+    Wants              = mkIf(length(config.wants) > 0, config.wants)
+    Requires           = mkIf(length(config.requires) > 0, config.requires)
+    After              = mkIf(length(config.after) > 0, config.after)
+    Before             = mkIf(length(config.before) > 0, config.before)
+    BindsTo            = mkIf(length(config.bindsTo) > 0, config.bindsTo)
+    PartOf             = mkIf(length(config.partOf) > 0, config.partOf)
+    Conflicts          = mkIf(length(config.conflicts) > 0, config.conflicts)
+    X-RestartIfChanged = mkIf(!config.restartIfChanged, false)
+  }
+}
+
+submodule "systemdService" {
+  option "serviceConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Service] section of the unit file."
+    example     = { RestartSec = 5, Restart = "always" }
+  }
+  option "environment" {
+    type        = attrsOf(nullOr(str))
+    default     = {}
+    description = "Environment variables passed to the service's processes."
+    example     = { HTTP_PROXY = "http://proxy:3128" }
+  }
+  option "path" {
+    type        = listOf(str)
+    default     = []
+    description = "Packages added to the service's PATH: their bin and sbin directories."
+  }
+  option "preStart" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed before the service's main process is started."
+  }
+  option "script" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed as the service's main process."
+  }
+  option "postStart" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed after the service's main process is started."
+  }
+  option "preStop" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed to stop the service."
+  }
+  option "postStop" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed after the service's main process has exited."
+  }
+  option "startAt" {
+    type        = listOf(str)
+    default     = []
+    description = "Start the service at these times (systemd OnCalendar expressions), with a timer unit of the same name."
+    example     = ["Sun 14:00:00"]
+  }
+  option "reloadIfChanged" {
+    type        = bool
+    default     = false
+    description = "Whether the service should be reloaded, not restarted, when its definition changed."
+  }
+
+  config "serviceConfig" {
+    ExecStart    = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
+    ExecStartPre = mkIf(config.preStart != "", ["${local.scriptDir}/${name}-pre-start"])
+    ExecStartPost = mkIf(config.postStart != "", ["${local.scriptDir}/${name}-post-start"])
+    ExecStop     = mkIf(config.preStop != "", "${local.scriptDir}/${name}-pre-stop")
+    ExecStopPost = mkIf(config.postStop != "", ["${local.scriptDir}/${name}-post-stop"])
+  }
+  config "unitConfig" {
+    X-ReloadIfChanged = mkIf(config.reloadIfChanged, true)
+  }
+}
+
+submodule "systemdSocket" {
+  option "socketConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Socket] section of the unit file."
+    example     = { ListenStream = "/run/my-socket" }
+  }
+  option "listenStreams" {
+    type        = listOf(str)
+    default     = []
+    description = "For each item in this list, a ListenStream option in the [Socket] section will be created."
+  }
+  option "listenDatagrams" {
+    type        = listOf(str)
+    default     = []
+    description = "For each item in this list, a ListenDatagram option in the [Socket] section will be created."
+  }
+  config "socketConfig" {
+    ListenStream   = mkIf(length(config.listenStreams) > 0, config.listenStreams)
+    ListenDatagram = mkIf(length(config.listenDatagrams) > 0, config.listenDatagrams)
+  }
+}
+
+submodule "systemdTimer" {
+  option "timerConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Timer] section of the unit file."
+    example     = { OnCalendar = "Sun 14:00:00", Unit = "foo.service" }
+  }
+}
+
+submodule "systemdPath" {
+  option "pathConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Path] section of the unit file."
+    example     = { PathChanged = "/some/path", Unit = "changedpath.service" }
+  }
+}
+
+submodule "systemdSlice" {
+  option "sliceConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Slice] section of the unit file."
+  }
+}
+
+submodule "systemdMount" {
+  option "what" {
+    type        = str
+    description = "Absolute path of device node, file or other resource (mount source)."
+  }
+  option "where" {
+    type        = str
+    description = "Absolute path of the mount point; the unit's name must be this path escaped the systemd way."
+  }
+  option "type" {
+    type        = str
+    default     = ""
+    description = "File system type."
+  }
+  option "options" {
+    type        = commas
+    default     = ""
+    description = "Options used to mount the file system."
+  }
+  option "mountConfig" {
+    type        = attrsOf(systemdOption)
+    default     = {}
+    description = "Each attribute in this set specifies an option in the [Mount] section of the unit file."
+  }
+  config "mountConfig" {
+    What    = config.what
+    Where   = config.where
+    Type    = mkIf(config.type != "", config.type)
+    Options = mkIf(config.options != "", config.options)
+  }
+}
+
+# A unit as it is written: the typed units above end up here, and a
+# verbatim unit or drop-ins for any unit can be given directly.
+submodule "systemdUnitFile" {
+  option "enable" {
+    type        = bool
+    default     = true
+    description = "Whether to write this unit."
+  }
+  option "text" {
+    type        = nullOr(str)
+    default     = null
+    description = "The unit file, verbatim; null writes only the drop-ins."
+  }
+  option "wantedBy" {
+    type        = listOf(str)
+    default     = []
+    description = "Units that want this unit."
+  }
+  option "requiredBy" {
+    type        = listOf(str)
+    default     = []
+    description = "Units that require this unit."
+  }
+  option "dropIns" {
+    type        = attrsOf(lines)
+    default     = {}
+    description = "Drop-in files: each attribute NAME becomes <unit>.d/NAME.conf."
+    example     = { "10-kops" = "[Service]\nEnvironment=\"A=1\"" }
+  }
+}
+
+options "systemd" {
+  option "services" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd service units."
+  }
+  option "targets" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd target units."
+  }
+  option "sockets" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd socket units."
+  }
+  option "timers" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd timer units."
+  }
+  option "paths" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd path units."
+  }
+  option "slices" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd slice units."
+  }
+  option "mounts" {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd mount units, by unit name (the mount point escaped, as var-lib-kubelet for /var/lib/kubelet)."
+  }
+  option "units" {
+    type        = attrsOf(submodule.systemdUnitFile)
+    default     = {}
+    description = "Units by file name (kubelet.service): generated from the typed units, or verbatim."
+  }
+}
+
+# The typed unit kinds add their own options to the shared unit submodule.
+option "systemd.services" { type = attrsOf(submodule.systemdService) }
+option "systemd.sockets" { type = attrsOf(submodule.systemdSocket) }
+option "systemd.timers" { type = attrsOf(submodule.systemdTimer) }
+option "systemd.paths" { type = attrsOf(submodule.systemdPath) }
+option "systemd.slices" { type = attrsOf(submodule.systemdSlice) }
+option "systemd.mounts" { type = attrsOf(submodule.systemdMount) }
+
+# startAt makes a timer, as in NixOS.
+config "systemd" {
+  timers = {
+    for n, s in config.systemd.services : n => {
+      wantedBy    = ["timers.target"]
+      timerConfig = { OnCalendar = s.startAt }
+    } if s.enable && length(s.startAt) > 0
+  }
+}
+
+locals {
+  # Environment= lines of a service: its environment, and PATH from path.
+  serviceEnv = {
+    for n, s in config.systemd.services : n => merge(
+      s.environment,
+      length(s.path) == 0 ? {} : {
+        PATH = join(":", concat([for p in s.path : "${p}/bin"], [for p in s.path : "${p}/sbin"]))
+      },
+    )
+  }
+}
+
+config "systemd" {
+  units = merge(
+    {
+      for n, u in config.systemd.targets : "${n}.target" => {
+        text       = systemdunit({ Unit = u.unitConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.services : "${n}.service" => {
+        text = systemdunit({
+          Unit    = u.unitConfig
+          Service = merge(u.serviceConfig, length(local.serviceEnv[n]) == 0 ? {} : { Environment = local.serviceEnv[n] })
+        })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.sockets : "${n}.socket" => {
+        text       = systemdunit({ Unit = u.unitConfig, Socket = u.socketConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.timers : "${n}.timer" => {
+        text       = systemdunit({ Unit = u.unitConfig, Timer = u.timerConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.paths : "${n}.path" => {
+        text       = systemdunit({ Unit = u.unitConfig, Path = u.pathConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.slices : "${n}.slice" => {
+        text       = systemdunit({ Unit = u.unitConfig, Slice = u.sliceConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+    {
+      for n, u in config.systemd.mounts : "${n}.mount" => {
+        text       = systemdunit({ Unit = u.unitConfig, Mount = u.mountConfig })
+        wantedBy   = u.wantedBy
+        requiredBy = u.requiredBy
+      } if u.enable
+    },
+  )
+}
+
+# Job scripts of services.
+config "environment" {
+  etc = merge([
+    for n, s in config.systemd.services : merge([
+      for step in [
+        { suffix = "start", text = s.script },
+        { suffix = "pre-start", text = s.preStart },
+        { suffix = "post-start", text = s.postStart },
+        { suffix = "pre-stop", text = s.preStop },
+        { suffix = "post-stop", text = s.postStop },
+      ] : {
+        "nodegen/scripts/${n}-${step.suffix}" = {
+          text = "#!/bin/sh -e\n${step.text}"
+          mode = "0755"
+        }
+      } if step.text != ""
+    ]...) if s.enable
+  ]...)
+}
+
+# Unit files, drop-ins and the .wants/.requires links.
+config "environment" {
+  etc = merge(
+    {
+      for n, u in config.systemd.units : "systemd/system/${n}" => { text = u.text }
+      if u.enable && u.text != null
+    },
+    merge([
+      for n, u in config.systemd.units : {
+        for f, t in u.dropIns : "systemd/system/${n}.d/${f}.conf" => { text = t }
+      } if u.enable
+    ]...),
+    merge([
+      for n, u in config.systemd.units : {
+        for t in u.wantedBy : "systemd/system/${t}.wants/${n}" => {
+          mode   = "symlink"
+          source = "${local.unitDir}/${n}"
+        }
+      } if u.enable
+    ]...),
+    merge([
+      for n, u in config.systemd.units : {
+        for t in u.requiredBy : "systemd/system/${t}.requires/${n}" => {
+          mode   = "symlink"
+          source = "${local.unitDir}/${n}"
+        }
+      } if u.enable
+    ]...),
+  )
+}

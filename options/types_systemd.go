@@ -1,0 +1,66 @@
+package options
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// SystemdOption is the type systemdOption, NixOS's systemd unitOption: the
+// value of one key of a unit section, a string, number or bool, or a list
+// of them. When some definition is a list, the definitions concatenate (a
+// single value counts as a one-element list), so modules can add
+// ExecStartPre commands to a service; otherwise they must all be equal.
+type SystemdOption struct{}
+
+// Description returns "systemd option".
+func (SystemdOption) Description() string     { return "systemd option" }
+func (SystemdOption) descriptionClass() class { return classNoun }
+
+func (SystemdOption) check(v cty.Value) bool {
+	if isList(v) {
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); e.IsKnown() && !systemdPrimitive(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return systemdPrimitive(v)
+}
+
+func systemdPrimitive(v cty.Value) bool {
+	ty := v.Type()
+	return !v.IsNull() && (ty == cty.String || ty == cty.Number || ty == cty.Bool)
+}
+
+// Merge concatenates when a definition is a list, else requires equality.
+func (t SystemdOption) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
+	vals, unknown, diags := checkedValues(loc, t, defs)
+	if unknown || diags.HasErrors() || len(vals) == 0 {
+		return cty.DynamicVal, diags
+	}
+	anyList := false
+	for _, d := range vals {
+		if isList(d.Value) {
+			anyList = true
+		}
+	}
+	if !anyList {
+		return mergeEqual(loc, t, vals)
+	}
+	var out []cty.Value
+	for _, d := range vals {
+		if !isList(d.Value) {
+			out = append(out, d.Value)
+			continue
+		}
+		for it := d.Value.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return cty.EmptyTupleVal, diags
+	}
+	return cty.TupleVal(out), diags
+}

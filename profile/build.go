@@ -1,0 +1,130 @@
+package profile
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/options"
+)
+
+var etcPath = options.Path{"environment", "etc"}
+
+// FromEvaluation collects the entries of an evaluated configuration: every
+// enabled environment.etc file. A `source` that is not a symlink's target
+// is read: relative to the module that defines it, or from the host when
+// absolute. An evaluation without environment.etc (--bare) has no entries.
+func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
+	if _, diags := ev.Explain(etcPath); diags.HasErrors() {
+		return nil, nil
+	}
+	etc, diags := ev.Get(etcPath)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if !etc.IsKnown() || etc.IsNull() || !etc.Type().IsObjectType() {
+		return nil, diags
+	}
+	names := make([]string, 0, len(etc.Type().AttributeTypes()))
+	for n := range etc.Type().AttributeTypes() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var entries []Entry
+	for _, name := range names {
+		f := etc.GetAttr(name)
+		if !boolAttr(f, "enable") {
+			continue
+		}
+		opt := etcPath.Child(name)
+		e := Entry{
+			Target: strAttr(f, "target"),
+			Mode:   strAttr(f, "mode"),
+			User:   strAttr(f, "user"),
+			Group:  strAttr(f, "group"),
+			Option: opt.String(),
+		}
+		text, hasText := optStr(f, "text")
+		source, hasSource := optStr(f, "source")
+		switch {
+		case e.Mode == "symlink":
+			e.Link = source
+		case hasText:
+			e.Content = []byte(text)
+		case hasSource && path.IsAbs(source):
+			b, err := os.ReadFile(source)
+			if err != nil {
+				diags = append(diags, sourceDiag(ev, opt, err))
+				continue
+			}
+			e.Content = b
+		case hasSource:
+			x, d := ev.Explain(opt.Child("source"))
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			var rng hcl.Range
+			for _, def := range x.Definitions {
+				if def.State == "won" {
+					rng = def.Range
+				}
+			}
+			b, err := ev.ReadModuleFile(rng, source)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Cannot read the source of " + opt.String(),
+					Detail:   err.Error() + ".",
+					Subject:  rng.Ptr(),
+				})
+				continue
+			}
+			e.Content = b
+		}
+		entries = append(entries, e)
+	}
+	return entries, diags
+}
+
+func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cannot read the source of " + opt.String(),
+		Detail:   fmt.Sprintf("%s.", err),
+	}
+	if x, diags := ev.Explain(opt.Child("source")); !diags.HasErrors() {
+		for _, def := range x.Definitions {
+			if def.State == "won" {
+				d.Subject = def.Range.Ptr()
+			}
+		}
+	}
+	return d
+}
+
+func boolAttr(v cty.Value, name string) bool {
+	a := v.GetAttr(name)
+	return a.IsKnown() && !a.IsNull() && a.Type() == cty.Bool && a.True()
+}
+
+func strAttr(v cty.Value, name string) string {
+	s, _ := optStr(v, name)
+	return s
+}
+
+func optStr(v cty.Value, name string) (string, bool) {
+	if !v.Type().HasAttribute(name) {
+		return "", false
+	}
+	a := v.GetAttr(name)
+	if !a.IsKnown() || a.IsNull() || a.Type() != cty.String {
+		return "", false
+	}
+	return a.AsString(), true
+}

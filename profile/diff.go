@@ -1,0 +1,276 @@
+package profile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Changes is what changed between two profiles, as Diff finds it. Every
+// list is sorted and never nil, so that the JSON form has [] rather than
+// null.
+type Changes struct {
+	// Added and Removed are the paths only in the new, or only in the old,
+	// profile.
+	Added   []ManifestEntry `json:"added"`
+	Removed []ManifestEntry `json:"removed"`
+	// Changed are the paths in both whose type, content, link target, mode
+	// or owner differ.
+	Changed []FileChange `json:"changed"`
+	// Units is what switching from the old profile to the new would do to
+	// systemd units.
+	Units UnitChanges `json:"units"`
+}
+
+// FileChange is a path whose entry differs between two profiles.
+type FileChange struct {
+	// Path is the path in both profiles, "etc/...".
+	Path string `json:"path"`
+	// Old and New are the path's entries in the old and new manifest.
+	Old ManifestEntry `json:"old"`
+	New ManifestEntry `json:"new"`
+	// What differs: the type (file or symlink), a file's content, a
+	// symlink's target, a file's mode or owner.
+	TypeChanged    bool `json:"typeChanged"`
+	ContentChanged bool `json:"contentChanged"`
+	TargetChanged  bool `json:"targetChanged"`
+	ModeChanged    bool `json:"modeChanged"`
+	OwnerChanged   bool `json:"ownerChanged"`
+	// Diff is a unified diff of the content, when both are text files (and
+	// readable).
+	Diff string `json:"diff,omitempty"`
+	// Binary is set when the content changed and is not text.
+	Binary bool `json:"binary,omitempty"`
+}
+
+// UnitChanges says which systemd units (below etc/systemd/system/) switching
+// profiles would act on, following NixOS's switch-to-configuration:
+//
+//   - a unit that appears (or is unmasked) is started if a target wants it:
+//     it has a symlink in some *.wants/, *.requires/ or *.upholds/
+//     directory; so is an unchanged unit that a target newly wants;
+//   - a unit that disappears (or is masked) is stopped, unless it says
+//     X-StopOnRemoval=false;
+//   - a unit whose file or drop-ins (unit.d/*.conf; for an instance, its
+//     template's too) changed is reloaded if it says X-ReloadIfChanged=true,
+//     not restarted if it says X-RestartIfChanged=false,
+//     RefuseManualStop=true or X-OnlyManualStart=true, and restarted
+//     otherwise; except that changed targets, slices and paths are left
+//     alone (their changes take effect on daemon-reload), and changed mounts
+//     are reloaded (which remounts them).
+//
+// Those settings are read from the [Unit] section and the unit type's own
+// section ([Service], ...), later drop-ins overriding earlier ones.
+type UnitChanges struct {
+	Start        []string `json:"start"`        // units to start
+	Stop         []string `json:"stop"`         // units to stop
+	Restart      []string `json:"restart"`      // changed units to restart
+	Reload       []string `json:"reload"`       // changed units to reload
+	NotRestarted []string `json:"notRestarted"` // changed units left running as they are
+}
+
+// Empty reports whether nothing changed.
+func (c Changes) Empty() bool {
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0 && c.Units.empty()
+}
+
+func (u UnitChanges) empty() bool {
+	return len(u.Start) == 0 && len(u.Stop) == 0 && len(u.Restart) == 0 && len(u.Reload) == 0 && len(u.NotRestarted) == 0
+}
+
+// Diff compares the profiles in oldDir and newDir (both written by Write):
+// the paths added, removed and changed, with a unified diff of changed text
+// files, and what switching would do to systemd units (see UnitChanges).
+func Diff(oldDir, newDir string) (Changes, error) {
+	om, err := Read(oldDir)
+	if err != nil {
+		return Changes{}, err
+	}
+	nm, err := Read(newDir)
+	if err != nil {
+		return Changes{}, err
+	}
+	oldSide := &side{dir: oldDir, byPath: index(om)}
+	newSide := &side{dir: newDir, byPath: index(nm)}
+	c := Changes{
+		Added:   []ManifestEntry{},
+		Removed: []ManifestEntry{},
+		Changed: []FileChange{},
+	}
+	for _, e := range om.Entries {
+		if _, ok := newSide.byPath[e.Path]; !ok {
+			c.Removed = append(c.Removed, e)
+		}
+	}
+	for _, ne := range nm.Entries {
+		oe, ok := oldSide.byPath[ne.Path]
+		if !ok {
+			c.Added = append(c.Added, ne)
+			continue
+		}
+		fc := FileChange{
+			Path:        ne.Path,
+			Old:         oe,
+			New:         ne,
+			TypeChanged: oe.Type != ne.Type,
+		}
+		if !fc.TypeChanged {
+			fc.ContentChanged = ne.Type == TypeFile && oe.SHA256 != ne.SHA256
+			fc.TargetChanged = ne.Type == TypeSymlink && oe.Target != ne.Target
+			fc.ModeChanged = ne.Type == TypeFile && oe.Mode != ne.Mode
+			fc.OwnerChanged = ne.Type == TypeFile && oe.Owner() != ne.Owner()
+		}
+		if !fc.TypeChanged && !fc.ContentChanged && !fc.TargetChanged && !fc.ModeChanged && !fc.OwnerChanged {
+			continue
+		}
+		if fc.ContentChanged {
+			a, err := oldSide.content(oe)
+			if errors.Is(err, fs.ErrPermission) {
+				// A file its mode makes unreadable to us: no diff.
+				c.Changed = append(c.Changed, fc)
+				continue
+			}
+			if err != nil {
+				return Changes{}, err
+			}
+			b, err := newSide.content(ne)
+			if errors.Is(err, fs.ErrPermission) {
+				c.Changed = append(c.Changed, fc)
+				continue
+			}
+			if err != nil {
+				return Changes{}, err
+			}
+			if isText(a) && isText(b) {
+				fc.Diff = unifiedDiff("a/"+ne.Path, "b/"+ne.Path, a, b)
+			} else {
+				fc.Binary = true
+			}
+		}
+		c.Changed = append(c.Changed, fc)
+	}
+	units, err := unitChanges(oldSide, newSide)
+	if err != nil {
+		return Changes{}, err
+	}
+	c.Units = units
+	return c, nil
+}
+
+// side is one profile of a Diff.
+type side struct {
+	dir    string
+	byPath map[string]ManifestEntry
+}
+
+func index(m Manifest) map[string]ManifestEntry {
+	byPath := make(map[string]ManifestEntry, len(m.Entries))
+	for _, e := range m.Entries {
+		byPath[e.Path] = e
+	}
+	return byPath
+}
+
+// content reads a file of the profile and checks it against the manifest.
+func (s *side) content(e ManifestEntry) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(e.Path)))
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != e.SHA256 {
+		return nil, fmt.Errorf("%s: %s does not match its sha256 in the manifest; the profile was modified",
+			s.dir, e.Path)
+	}
+	return data, nil
+}
+
+// WriteText writes the changes for people: the paths added, removed and
+// changed, the unit actions, then the diffs of changed text files; "no
+// changes" when there are none. The output is deterministic.
+func (c Changes) WriteText(w io.Writer) error {
+	var b strings.Builder
+	if c.Empty() {
+		b.WriteString("no changes\n")
+	}
+	if len(c.Added) > 0 {
+		b.WriteString("added:\n")
+		for _, e := range c.Added {
+			fmt.Fprintf(&b, "  %s (%s)\n", e.Path, describe(e))
+		}
+	}
+	if len(c.Removed) > 0 {
+		b.WriteString("removed:\n")
+		for _, e := range c.Removed {
+			fmt.Fprintf(&b, "  %s (%s)\n", e.Path, describe(e))
+		}
+	}
+	if len(c.Changed) > 0 {
+		b.WriteString("changed:\n")
+		for _, fc := range c.Changed {
+			var what []string
+			if fc.TypeChanged {
+				what = append(what, fmt.Sprintf("%s -> %s", describe(fc.Old), describe(fc.New)))
+			}
+			if fc.ContentChanged {
+				if fc.Binary {
+					what = append(what, "content (binary)")
+				} else {
+					what = append(what, "content")
+				}
+			}
+			if fc.TargetChanged {
+				what = append(what, fmt.Sprintf("target %s -> %s", fc.Old.Target, fc.New.Target))
+			}
+			if fc.ModeChanged {
+				what = append(what, fmt.Sprintf("mode %s -> %s", fc.Old.Mode, fc.New.Mode))
+			}
+			if fc.OwnerChanged {
+				what = append(what, fmt.Sprintf("owner %s -> %s", fc.Old.Owner(), fc.New.Owner()))
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", fc.Path, strings.Join(what, ", "))
+		}
+	}
+	if !c.Units.empty() {
+		b.WriteString("units:\n")
+		for _, l := range []struct {
+			what  string
+			units []string
+		}{
+			{"stop", c.Units.Stop},
+			{"restart", c.Units.Restart},
+			{"reload", c.Units.Reload},
+			{"start", c.Units.Start},
+			{"not restarted", c.Units.NotRestarted},
+		} {
+			if len(l.units) > 0 {
+				fmt.Fprintf(&b, "  %s: %s\n", l.what, strings.Join(l.units, " "))
+			}
+		}
+	}
+	for _, fc := range c.Changed {
+		if fc.Diff != "" {
+			b.WriteString("\n")
+			b.WriteString(fc.Diff)
+		} else if fc.Binary {
+			fmt.Fprintf(&b, "\nBinary files a/%s and b/%s differ\n", fc.Path, fc.Path)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// describe says what an entry is: "file 0644 root:root" or
+// "symlink -> /target".
+func describe(e ManifestEntry) string {
+	if e.Type == TypeSymlink {
+		return "symlink -> " + e.Target
+	}
+	return fmt.Sprintf("file %s %s", e.Mode, e.Owner())
+}

@@ -1,0 +1,156 @@
+package profile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ManifestName is the name of the manifest inside a profile directory.
+const ManifestName = "nodegen-profile.json"
+
+// ManifestVersion is the version of the manifest format that Write writes
+// and Read reads.
+const ManifestVersion = 1
+
+// Types of manifest entries.
+const (
+	TypeFile    = "file"
+	TypeSymlink = "symlink"
+)
+
+// Manifest is the content of nodegen-profile.json: every path of a profile
+// and the evaluation's warnings.
+type Manifest struct {
+	// Version is ManifestVersion.
+	Version int `json:"version"`
+	// Entries are sorted by Path, each path once.
+	Entries []ManifestEntry `json:"entries"`
+	// Warnings are the evaluation's warnings, sorted, each once.
+	Warnings []string `json:"warnings"`
+}
+
+// ManifestEntry describes one path of a profile.
+type ManifestEntry struct {
+	// Path is relative to the profile directory: "etc/hostname".
+	Path string `json:"path"`
+	// Type is TypeFile or TypeSymlink.
+	Type string `json:"type"`
+	// Mode, User and Group are set for files: "0644", "root", "root".
+	Mode  string `json:"mode,omitempty"`
+	User  string `json:"user,omitempty"`
+	Group string `json:"group,omitempty"`
+	// SHA256 (lower-case hex) and Size are set for files.
+	SHA256 string `json:"sha256,omitempty"`
+	Size   *int64 `json:"size,omitempty"`
+	// Target is set for symlinks: where the link points.
+	Target string `json:"target,omitempty"`
+	// Option is the option that produced the path, e.g.
+	// environment.etc."hostname".
+	Option string `json:"option,omitempty"`
+}
+
+// Owner returns "user:group".
+func (e ManifestEntry) Owner() string { return e.User + ":" + e.Group }
+
+// newManifest builds the manifest of validated entries sorted by target.
+func newManifest(entries []Entry, warnings []string) Manifest {
+	m := Manifest{Version: ManifestVersion, Entries: make([]ManifestEntry, 0, len(entries))}
+	for _, e := range entries {
+		me := ManifestEntry{Path: "etc/" + e.Target, Option: e.Option}
+		if e.Mode == TypeSymlink {
+			me.Type = TypeSymlink
+			me.Target = e.Link
+		} else {
+			sum := sha256.Sum256(e.Content)
+			size := int64(len(e.Content))
+			me.Type = TypeFile
+			me.Mode = e.Mode
+			me.User = e.User
+			me.Group = e.Group
+			me.SHA256 = hex.EncodeToString(sum[:])
+			me.Size = &size
+		}
+		m.Entries = append(m.Entries, me)
+	}
+	ws := append([]string(nil), warnings...)
+	sort.Strings(ws)
+	m.Warnings = make([]string, 0, len(ws))
+	for i, w := range ws {
+		if i == 0 || w != ws[i-1] {
+			m.Warnings = append(m.Warnings, w)
+		}
+	}
+	return m
+}
+
+// encode renders the manifest: two-space indent, a trailing newline, no
+// HTML escaping.
+func (m Manifest) encode() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Read reads the manifest of the profile in dir and checks that it is well
+// formed: a known version, entries below etc/ sorted by path, each once,
+// with a known type.
+func Read(dir string) (Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return Manifest{}, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, ManifestName)
+		}
+		return Manifest{}, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	if m.Version != ManifestVersion {
+		return Manifest{}, fmt.Errorf("%s: unsupported manifest version %d (this nodegen reads version %d)",
+			filepath.Join(dir, ManifestName), m.Version, ManifestVersion)
+	}
+	for i, e := range m.Entries {
+		bad := func(format string, args ...any) (Manifest, error) {
+			return Manifest{}, fmt.Errorf("%s: entry %q: %s", filepath.Join(dir, ManifestName), e.Path, fmt.Sprintf(format, args...))
+		}
+		if !strings.HasPrefix(e.Path, "etc/") || checkTarget(strings.TrimPrefix(e.Path, "etc/")) != "" {
+			return bad("bad path")
+		}
+		if i > 0 && m.Entries[i-1].Path >= e.Path {
+			return bad("entries are not sorted by path, or the path is listed twice")
+		}
+		switch e.Type {
+		case TypeFile:
+			if e.Size == nil || len(e.SHA256) != 64 {
+				return bad("a file needs sha256 and size")
+			}
+		case TypeSymlink:
+			if e.Target == "" {
+				return bad("a symlink needs a target")
+			}
+		default:
+			return bad("unknown type %q", e.Type)
+		}
+	}
+	if m.Entries == nil {
+		m.Entries = []ManifestEntry{}
+	}
+	if m.Warnings == nil {
+		m.Warnings = []string{}
+	}
+	return m, nil
+}

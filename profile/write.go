@@ -1,0 +1,481 @@
+package profile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode"
+)
+
+// Entry is one path of a profile: a regular file or a symlink below etc/.
+type Entry struct {
+	// Target is the path below etc/, e.g. "systemd/system/kubelet.service".
+	// It must be relative and clean, without "." or ".." elements.
+	Target string
+	// Content is the content of a regular file.
+	Content []byte
+	// Link is the target of a symlink (an absolute path), when Mode is
+	// "symlink".
+	Link string
+	// Mode is the permission bits of a regular file as octal digits, "0644"
+	// or "644", or "symlink".
+	Mode string
+	// User and Group own the file once installed; "root" when empty. They
+	// are recorded in the manifest: the profile's files themselves belong
+	// to whoever writes the profile.
+	User, Group string
+	// Option is the option path that produced the entry, e.g.
+	// environment.etc."hostname". Errors and the manifest name it.
+	Option string
+}
+
+// Profile is what Write writes: the entries of etc/ and the warnings of the
+// evaluation that produced them.
+type Profile struct {
+	Entries  []Entry
+	Warnings []string
+}
+
+// EntryError is an invalid entry given to Write.
+type EntryError struct {
+	Target string // the entry's Target
+	Option string // the entry's Option
+	Reason string
+}
+
+// Error says which entry is wrong, the option that produced it, and why.
+func (e *EntryError) Error() string {
+	if e.Option == "" {
+		return fmt.Sprintf("profile entry etc/%s: %s", e.Target, e.Reason)
+	}
+	return fmt.Sprintf("profile entry etc/%s (from %s): %s", e.Target, e.Option, e.Reason)
+}
+
+// failpoint is called at the stages of Write; tests make it fail. A stage is
+// "entry <target>" after each entry is written, "manifest", "swap" before
+// the swap, "backup" after the old profile was renamed to its backup, and
+// "installed" after the new profile was renamed into place.
+var failpoint = func(stage string) error { return nil }
+
+// errCrash, returned by failpoint, makes Write stop at once without cleaning
+// up, as if the process had died there.
+var errCrash = errors.New("simulated crash")
+
+var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
+
+// Write writes p as a profile directory at dir, atomically.
+//
+// It first validates every entry: a target that is not relative and clean,
+// the same target twice, a target below another entry, a bad mode, a
+// symlink without an absolute Link or a file with one, and a bad user or
+// group are errors naming the entry and its option, and nothing is written.
+//
+// It then builds the profile in a fresh sibling directory, .DIR.tmp-N: the
+// files below etc/ with their modes (set explicitly, whatever the umask),
+// symlinks as symlinks, directories 0755, and the manifest
+// nodegen-profile.json (see Manifest), all synced to disk. Last it swaps the
+// new directory into place: an existing profile at dir is renamed to
+// .DIR.old-N, the new one renamed to dir, and the old one removed; if the
+// second rename fails, the old profile is renamed back. A failed Write thus
+// leaves the previous profile as it was, and so does a crash: the sibling
+// directories a crash leaves behind are never read as the profile, and the
+// next Write removes them, after renaming the backup back to dir when a
+// crash came between the two renames.
+//
+// Write refuses to replace a dir that is not a profile: not a directory, or
+// a non-empty directory without nodegen-profile.json. Concurrent Writes in
+// the same parent directory take turns (with flock, where it works).
+//
+// The output is byte-for-byte deterministic: the same Profile gives the same
+// tree and the same manifest, whatever the order of its entries.
+func Write(dir string, p Profile) (err error) {
+	entries, err := validate(p.Entries)
+	if err != nil {
+		return err
+	}
+	manifest, err := newManifest(entries, p.Warnings).encode()
+	if err != nil {
+		return err
+	}
+
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	parent, base := filepath.Dir(abs), filepath.Base(abs)
+	if base == "." || base == string(filepath.Separator) || base == ".." {
+		return fmt.Errorf("cannot write a profile to %s", dir)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	unlock := lockDir(parent)
+	defer unlock()
+
+	if err := recoverSiblings(parent, base); err != nil {
+		return err
+	}
+	exists, err := checkReplaceable(abs, dir)
+	if err != nil {
+		return err
+	}
+
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil && !errors.Is(err, errCrash) {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := buildTree(tmp, entries, manifest); err != nil {
+		return fmt.Errorf("writing profile %s: %w", dir, err)
+	}
+	if err := failpoint("swap"); err != nil {
+		return err
+	}
+
+	if !exists {
+		if err := os.Rename(tmp, abs); err != nil {
+			return err
+		}
+		return syncDir(parent)
+	}
+	backup := filepath.Join(parent, "."+base+".old-"+strings.TrimPrefix(filepath.Base(tmp), "."+base+".tmp-"))
+	if _, err := os.Lstat(backup); !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot move the old profile aside: %s exists", backup)
+	}
+	if err := os.Rename(abs, backup); err != nil {
+		return err
+	}
+	restore := func(err error) error {
+		if errors.Is(err, errCrash) {
+			return err
+		}
+		if rerr := os.Rename(backup, abs); rerr != nil {
+			return fmt.Errorf("%w; restoring the old profile from %s failed too: %v", err, backup, rerr)
+		}
+		return err
+	}
+	if err := failpoint("backup"); err != nil {
+		return restore(err)
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		return restore(err)
+	}
+	if err := syncDir(parent); err != nil {
+		return err
+	}
+	if err := failpoint("installed"); err != nil {
+		return err
+	}
+	// The new profile is in place; a backup left behind here is removed by
+	// the next Write.
+	_ = os.RemoveAll(backup)
+	return nil
+}
+
+// validate checks the entries, fills in defaults and returns them sorted by
+// target.
+func validate(in []Entry) ([]Entry, error) {
+	var errs []*EntryError
+	entries := make([]Entry, 0, len(in))
+	for _, e := range in {
+		bad := func(format string, args ...any) {
+			errs = append(errs, &EntryError{Target: e.Target, Option: e.Option, Reason: fmt.Sprintf(format, args...)})
+		}
+		if e.User == "" {
+			e.User = "root"
+		}
+		if e.Group == "" {
+			e.Group = "root"
+		}
+		if reason := checkTarget(e.Target); reason != "" {
+			bad("%s", reason)
+		}
+		switch {
+		case e.Mode == TypeSymlink:
+			if !strings.HasPrefix(e.Link, "/") || strings.ContainsRune(e.Link, 0) {
+				bad("a symlink needs an absolute link target, not %q", e.Link)
+			}
+			if len(e.Content) > 0 {
+				bad("a symlink cannot have content")
+			}
+		case modeRE.MatchString(e.Mode):
+			if len(e.Mode) == 3 {
+				e.Mode = "0" + e.Mode
+			}
+			if e.Link != "" {
+				bad("a link target %q is only for mode \"symlink\", not %q", e.Link, e.Mode)
+			}
+		default:
+			bad("bad mode %q: want octal permissions such as \"0644\", or \"symlink\"", e.Mode)
+		}
+		for _, owner := range []struct{ what, name string }{{"user", e.User}, {"group", e.Group}} {
+			if strings.IndexFunc(owner.name, func(r rune) bool {
+				return r == ':' || r == '/' || unicode.IsSpace(r) || unicode.IsControl(r)
+			}) >= 0 {
+				bad("bad %s %q", owner.what, owner.name)
+			}
+		}
+		entries = append(entries, e)
+	}
+
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Target < entries[j].Target })
+	byTarget := make(map[string]Entry, len(entries))
+	for i, e := range entries {
+		if i > 0 && entries[i-1].Target == e.Target {
+			errs = append(errs, &EntryError{Target: e.Target, Option: e.Option,
+				Reason: fmt.Sprintf("also defined by %s", orUnknown(entries[i-1].Option))})
+			continue
+		}
+		byTarget[e.Target] = e
+	}
+	for _, e := range entries {
+		for d := path.Dir(e.Target); d != "." && d != "/"; d = path.Dir(d) {
+			if above, ok := byTarget[d]; ok {
+				errs = append(errs, &EntryError{Target: e.Target, Option: e.Option,
+					Reason: fmt.Sprintf("is below etc/%s, which %s makes a %s", d, orUnknown(above.Option), kindOf(above))})
+				break
+			}
+		}
+	}
+
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Target < errs[j].Target })
+		list := make([]error, len(errs))
+		for i, e := range errs {
+			list[i] = e
+		}
+		return nil, errors.Join(list...)
+	}
+	return entries, nil
+}
+
+func orUnknown(option string) string {
+	if option == "" {
+		return "an unnamed option"
+	}
+	return option
+}
+
+func kindOf(e Entry) string {
+	if e.Mode == TypeSymlink {
+		return "symlink"
+	}
+	return "file"
+}
+
+// checkTarget returns why target is not a valid path below etc/, or "".
+func checkTarget(target string) string {
+	switch {
+	case target == "":
+		return "the target is empty"
+	case strings.HasPrefix(target, "/"):
+		return "the target must be relative to etc/, not absolute"
+	case strings.IndexFunc(target, unicode.IsControl) >= 0:
+		return "the target contains a control character"
+	case path.Clean(target) != target:
+		return fmt.Sprintf("the target is not clean (want %q)", path.Clean(target))
+	}
+	for _, elem := range strings.Split(target, "/") {
+		if elem == ".." || elem == "." {
+			return "the target must not contain \"..\""
+		}
+	}
+	return ""
+}
+
+// checkReplaceable reports whether abs exists, and refuses to go on when it
+// exists but is not a profile: not a directory, or a non-empty directory
+// without a manifest.
+func checkReplaceable(abs, dir string) (bool, error) {
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.IsDir() {
+		return true, fmt.Errorf("%s exists and is not a directory; refusing to replace it with a profile", dir)
+	}
+	if mfi, err := os.Lstat(filepath.Join(abs, ManifestName)); err == nil && mfi.Mode().IsRegular() {
+		return true, nil
+	}
+	names, err := readNames(abs)
+	if err != nil {
+		return true, err
+	}
+	if len(names) > 0 {
+		return true, fmt.Errorf("%s exists and is not a nodegen profile (it has no %s and is not empty); refusing to replace it: remove it or choose another output directory", dir, ManifestName)
+	}
+	return true, nil
+}
+
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// siblingSuffix reports whether name is prefix followed by digits only (what
+// os.MkdirTemp makes), so that another profile's siblings never match.
+func siblingSuffix(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" {
+		return false
+	}
+	_, err := strconv.ParseUint(rest, 10, 64)
+	return err == nil
+}
+
+// recoverSiblings cleans up after a Write that crashed: if the profile is
+// missing but a backup .BASE.old-N exists (a crash between the two renames),
+// the backup is renamed back; then every .BASE.tmp-N and .BASE.old-N is
+// removed.
+func recoverSiblings(parent, base string) error {
+	names, err := readNames(parent)
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	var tmps, backups []string
+	for _, n := range names {
+		switch {
+		case siblingSuffix(n, "."+base+".tmp-"):
+			tmps = append(tmps, filepath.Join(parent, n))
+		case siblingSuffix(n, "."+base+".old-"):
+			backups = append(backups, filepath.Join(parent, n))
+		}
+	}
+	abs := filepath.Join(parent, base)
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) && len(backups) > 0 {
+		// Prefer a backup that is a whole profile.
+		pick := 0
+		for i, b := range backups {
+			if _, err := os.Lstat(filepath.Join(b, ManifestName)); err == nil {
+				pick = i
+				break
+			}
+		}
+		if err := os.Rename(backups[pick], abs); err != nil {
+			return fmt.Errorf("restoring the previous profile from %s: %w", backups[pick], err)
+		}
+		backups = append(backups[:pick], backups[pick+1:]...)
+	}
+	for _, d := range append(tmps, backups...) {
+		if err := os.RemoveAll(d); err != nil {
+			return fmt.Errorf("removing a leftover of an interrupted write: %w", err)
+		}
+	}
+	return nil
+}
+
+// buildTree writes the entries and the manifest into root, an empty
+// directory, and syncs everything.
+func buildTree(root string, entries []Entry, manifest []byte) error {
+	if err := os.Chmod(root, 0o755); err != nil {
+		return err
+	}
+	dirs := []string{root}
+	made := map[string]bool{root: true}
+	var mkdirs func(d string) error
+	mkdirs = func(d string) error {
+		if made[d] {
+			return nil
+		}
+		if err := mkdirs(filepath.Dir(d)); err != nil {
+			return err
+		}
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return err
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
+			return err
+		}
+		made[d] = true
+		dirs = append(dirs, d)
+		return nil
+	}
+	for _, e := range entries {
+		p := filepath.Join(root, "etc", filepath.FromSlash(e.Target))
+		if err := mkdirs(filepath.Dir(p)); err != nil {
+			return err
+		}
+		if e.Mode == TypeSymlink {
+			if err := os.Symlink(e.Link, p); err != nil {
+				return err
+			}
+		} else {
+			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
+			if err := writeFile(p, e.Content, fs.FileMode(mode)); err != nil {
+				return err
+			}
+		}
+		if err := failpoint("entry " + e.Target); err != nil {
+			return err
+		}
+	}
+	if err := writeFile(filepath.Join(root, ManifestName), manifest, 0o644); err != nil {
+		return err
+	}
+	if err := failpoint("manifest"); err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := syncDir(dirs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile creates p (which must not exist) with content and mode, set
+// explicitly so that the umask does not matter, and syncs it.
+func writeFile(p string, content []byte, mode fs.FileMode) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir flushes a directory's entries to disk, where the file system
+// supports it.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) {
+		return nil
+	}
+	return err
+}
