@@ -49,6 +49,9 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 			Group:  strAttr(f, "group"),
 			Option: opt.String(),
 		}
+		if origin, ok := optStr(f, "origin"); ok {
+			e.Option = origin
+		}
 		text, hasText := optStr(f, "text")
 		source, hasSource := optStr(f, "source")
 		switch {

@@ -435,16 +435,11 @@ func buildTree(root string, entries []Entry, manifest []byte) error {
 	if err := failpoint("manifest"); err != nil {
 		return err
 	}
-	for i := len(dirs) - 1; i >= 0; i-- {
-		if err := syncDir(dirs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return syncTree(root, dirs)
 }
 
 // writeFile creates p (which must not exist) with content and mode, set
-// explicitly so that the umask does not matter, and syncs it.
+// explicitly so that the umask does not matter. syncTree makes it durable.
 func writeFile(p string, content []byte, mode fs.FileMode) error {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -453,9 +448,6 @@ func writeFile(p string, content []byte, mode fs.FileMode) error {
 	_, err = f.Write(content)
 	if err == nil {
 		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

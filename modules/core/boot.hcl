@@ -16,14 +16,16 @@ options "boot" {
 }
 
 config "environment.etc.\"modules-load.d/nodegen.conf\"" {
-  when = length(config.boot.kernelModules) > 0
-  text = join("\n", distinct(config.boot.kernelModules))
+  when   = length(config.boot.kernelModules) > 0
+  origin = "boot.kernelModules"
+  text = "${join("\n", distinct(config.boot.kernelModules))}\n"
 }
 
 config "environment.etc.\"sysctl.d/60-nodegen.conf\"" {
-  when = length([for k, v in config.boot.kernel.sysctl : k if v != null]) > 0
-  text = join("\n", [
+  when   = length([for k, v in config.boot.kernel.sysctl : k if v != null]) > 0
+  origin = "boot.kernel.sysctl"
+  text = join("", [
     for k, v in config.boot.kernel.sysctl :
-    "${k}=${v == true ? "1" : v == false ? "0" : v}" if v != null
+    "${k}=${v == true ? "1" : v == false ? "0" : v}\n" if v != null
   ])
 }

@@ -43,6 +43,12 @@ submodule "etcFile" {
     default     = "root"
     description = "Group of the file."
   }
+  option "origin" {
+    type        = nullOr(str)
+    default     = null
+    internal    = true
+    description = "The option this file is generated from, as the profile's manifest names it; null names the environment.etc entry itself."
+  }
 
   assert {
     condition = !config.enable || (config.text == null) != (config.source == null)

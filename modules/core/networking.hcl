@@ -22,6 +22,7 @@ options "networking" {
 }
 
 config "environment.etc.hostname" {
-  when = config.networking.hostName != ""
+  when   = config.networking.hostName != ""
+  origin = "networking.hostName"
   text = "${config.networking.hostName}\n"
 }

@@ -267,6 +267,12 @@ submodule "systemdUnitFile" {
     default     = []
     description = "Units that require this unit."
   }
+  option "origin" {
+    type        = nullOr(str)
+    default     = null
+    internal    = true
+    description = "The typed unit option this unit is generated from."
+  }
   option "dropIns" {
     type        = attrsOf(lines)
     default     = {}
@@ -352,6 +358,7 @@ config "systemd" {
   units = merge(
     {
       for n, u in config.systemd.targets : "${n}.target" => {
+        origin     = "systemd.targets.${n}"
         text       = systemdunit({ Unit = u.unitConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -359,6 +366,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.services : "${n}.service" => {
+        origin     = "systemd.services.${n}"
         text = systemdunit({
           Unit    = u.unitConfig
           Service = merge(u.serviceConfig, length(local.serviceEnv[n]) == 0 ? {} : { Environment = local.serviceEnv[n] })
@@ -369,6 +377,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.sockets : "${n}.socket" => {
+        origin     = "systemd.sockets.${n}"
         text       = systemdunit({ Unit = u.unitConfig, Socket = u.socketConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -376,6 +385,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.timers : "${n}.timer" => {
+        origin     = "systemd.timers.${n}"
         text       = systemdunit({ Unit = u.unitConfig, Timer = u.timerConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -383,6 +393,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.paths : "${n}.path" => {
+        origin     = "systemd.paths.${n}"
         text       = systemdunit({ Unit = u.unitConfig, Path = u.pathConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -390,6 +401,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.slices : "${n}.slice" => {
+        origin     = "systemd.slices.${n}"
         text       = systemdunit({ Unit = u.unitConfig, Slice = u.sliceConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -397,6 +409,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.mounts : "${n}.mount" => {
+        origin     = "systemd.mounts.${n}"
         text       = systemdunit({ Unit = u.unitConfig, Mount = u.mountConfig })
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
@@ -410,15 +423,16 @@ config "environment" {
   etc = merge([
     for n, s in config.systemd.services : merge([
       for step in [
-        { suffix = "start", text = s.script },
-        { suffix = "pre-start", text = s.preStart },
-        { suffix = "post-start", text = s.postStart },
-        { suffix = "pre-stop", text = s.preStop },
-        { suffix = "post-stop", text = s.postStop },
+        { suffix = "start", option = "script", text = s.script },
+        { suffix = "pre-start", option = "preStart", text = s.preStart },
+        { suffix = "post-start", option = "postStart", text = s.postStart },
+        { suffix = "pre-stop", option = "preStop", text = s.preStop },
+        { suffix = "post-stop", option = "postStop", text = s.postStop },
       ] : {
         "nodegen/scripts/${n}-${step.suffix}" = {
-          text = "#!/bin/sh -e\n${step.text}"
-          mode = "0755"
+          text   = "#!/bin/sh -e\n${step.text}"
+          mode   = "0755"
+          origin = "systemd.services.${n}.${step.option}"
         }
       } if step.text != ""
     ]...) if s.enable
@@ -429,12 +443,18 @@ config "environment" {
 config "environment" {
   etc = merge(
     {
-      for n, u in config.systemd.units : "systemd/system/${n}" => { text = u.text }
+      for n, u in config.systemd.units : "systemd/system/${n}" => {
+        text   = u.text
+        origin = u.origin == null ? "systemd.units.\"${n}\".text" : u.origin
+      }
       if u.enable && u.text != null
     },
     merge([
       for n, u in config.systemd.units : {
-        for f, t in u.dropIns : "systemd/system/${n}.d/${f}.conf" => { text = t }
+        for f, t in u.dropIns : "systemd/system/${n}.d/${f}.conf" => {
+          text   = t
+          origin = "systemd.units.\"${n}\".dropIns.\"${f}\""
+        }
       } if u.enable
     ]...),
     merge([
@@ -442,6 +462,7 @@ config "environment" {
         for t in u.wantedBy : "systemd/system/${t}.wants/${n}" => {
           mode   = "symlink"
           source = "${local.unitDir}/${n}"
+          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.wantedBy"
         }
       } if u.enable
     ]...),
@@ -450,6 +471,7 @@ config "environment" {
         for t in u.requiredBy : "systemd/system/${t}.requires/${n}" => {
           mode   = "symlink"
           source = "${local.unitDir}/${n}"
+          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.requiredBy"
         }
       } if u.enable
     ]...),
