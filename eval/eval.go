@@ -32,6 +32,18 @@ type Config struct {
 	Library fs.FS
 	// ShowTrace adds the evaluation chain to errors.
 	ShowTrace bool
+	// Inline are modules given as parsed bodies rather than files, after
+	// Files in module order: how `nodegen test` evaluates a run block.
+	Inline []InlineModule
+}
+
+// InlineModule is a module given as a body of a parsed file (a subset of
+// the file, such as a run block of a test). Its imports are relative to
+// Path, the file's path (on the host, or in Config.FS).
+type InlineModule struct {
+	Path string
+	File *hcl.File
+	Body *hclsyntax.Body
 }
 
 // Warning is a warning raised by a warning block or a renamed option.
@@ -73,6 +85,20 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read module", Detail: fmt.Sprintf("%s: %s.", f, err)})
 			continue
 		}
+		roots = append(roots, s)
+	}
+	for i, in := range cfg.Inline {
+		s := source{fsys: cfg.FS, path: path.Clean(in.Path), inline: i + 1}
+		if cfg.FS == nil {
+			hs, err := hostSource(in.Path)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read module", Detail: fmt.Sprintf("%s: %s.", in.Path, err)})
+				continue
+			}
+			hs.inline = i + 1
+			s = hs
+		}
+		diags = append(diags, ev.loader.addInline(s, in.File, in.Body)...)
 		roots = append(roots, s)
 	}
 	mods, d := ev.loader.collect(roots)
@@ -140,6 +166,13 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 		seen[a.Name] = a.NameRange
 	}
 	return diags
+}
+
+// EvalExpr evaluates an expression against the top-level configuration,
+// as an assert of a test does: it can read config, root and options.
+func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	v, diags := (&scope{inst: ev.top}).deep(expr)
+	return v, dedupe(diags)
 }
 
 // Files returns the parsed files by name, for rendering diagnostics.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -197,4 +198,70 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 		return b, nil
 	}
 	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
+}
+
+// Declarations lists every option in scope, for documentation: the
+// top-level options and, below options whose type holds a submodule, the
+// submodule's options with placeholders (<name> for an attribute of an
+// attrsOf, * for an element of a list), sorted by path.
+func (ev *Evaluator) Declarations() []Declaration {
+	var out []Declaration
+	ev.declarations(ev.top.root, nil, map[string]bool{}, &out)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
+	return out
+}
+
+func (ev *Evaluator) declarations(n *declNode, prefix options.Path, seen map[string]bool, out *[]Declaration) {
+	if o := n.opt; o != nil {
+		p := append(append(options.Path{}, prefix...), n.path...)
+		d := Declaration{
+			Path:        p,
+			Type:        o.typ.Description(),
+			Description: o.description,
+			ReadOnly:    o.readOnly,
+			Internal:    o.internal,
+			Range:       o.block.DefRange(),
+		}
+		if o.defaultExpr != nil {
+			d.HasDefault = true
+			d.Default = o.defaultText
+			if d.Default == "" {
+				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
+			}
+		}
+		if o.example != nil {
+			d.Example = sourceText(ev.Files(), o.example.Range())
+		}
+		*out = append(*out, d)
+		ev.typeDeclarations(o.typ, p, seen, out)
+		return
+	}
+	for _, name := range n.names {
+		ev.declarations(n.children[name], prefix, seen, out)
+	}
+}
+
+// typeDeclarations adds the options of the submodules inside type t.
+func (ev *Evaluator) typeDeclarations(t options.Type, p options.Path, seen map[string]bool, out *[]Declaration) {
+	switch t := t.(type) {
+	case options.AttrsOf:
+		ev.typeDeclarations(t.Elem, p.Child("<name>"), seen, out)
+	case options.ListOf:
+		ev.typeDeclarations(t.Elem, p.Child("*"), seen, out)
+	case options.NullOr:
+		ev.typeDeclarations(t.Elem, p, seen, out)
+	case options.Uniq:
+		ev.typeDeclarations(t.Elem, p, seen, out)
+	case options.Submodule:
+		key := strings.Join(t.Names, "\x00")
+		if seen[key] {
+			return // a recursive submodule
+		}
+		seen[key] = true
+		defer delete(seen, key)
+		st := ev.submoduleType(t.Names)
+		if st.root != nil {
+			ev.declarations(st.root, p, seen, out)
+		}
+	}
 }

@@ -21,10 +21,16 @@ type source struct {
 	path string // slash-separated, inside fsys
 	// lib is true for modules of the built-in library.
 	lib bool
+	// inline numbers a module given as a body (Config.Inline), which
+	// lives in the file at path beside that file's own module.
+	inline int
 }
 
 // key identifies a module for deduplication and disabled_modules.
 func (s source) key() string {
+	if s.inline > 0 {
+		return fmt.Sprintf("inline%d:%s", s.inline, s.path)
+	}
 	if s.lib {
 		return "lib:" + s.path
 	}
@@ -159,6 +165,17 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 	for _, d := range results {
 		diags = append(diags, d...)
 	}
+	return diags
+}
+
+// addInline registers a module given as a parsed body.
+func (l *loader) addInline(s source, file *hcl.File, body *hclsyntax.Body) hcl.Diagnostics {
+	m := &module{src: s, file: file, body: body}
+	diags := m.decode()
+	l.mu.Lock()
+	l.files[file.Body.MissingItemRange().Filename] = file
+	l.mods[s.key()] = m
+	l.mu.Unlock()
 	return diags
 }
 
