@@ -75,10 +75,11 @@ type declEntry struct {
 	body *submoduleSyntax
 }
 
-// buildTrie builds an option tree from declarations. Submodule types are
-// resolved through typeLookup.
-func (ev *Evaluator) buildTrie(entries []declEntry) (*declNode, hcl.Diagnostics) {
+// buildTrie builds an option tree from declarations. prefix is where the
+// tree sits (the option holding a submodule), for messages only.
+func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	full := func(p options.Path) string { return prefix.Join(p).String() }
 	root := newDeclNode(nil)
 	for _, e := range entries {
 		d, dd := ev.decodeOption(e)
@@ -92,8 +93,8 @@ func (ev *Evaluator) buildTrie(entries []declEntry) (*declNode, hcl.Diagnostics)
 			if n.opt != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("option %q would be a parent of option %q", n.path.String(), d.path.String()),
-					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", n.path.String(), rangeString(n.opt.block.DefRange()), n.opt.typ.Description()),
+					Summary:  fmt.Sprintf("option %q would be a parent of option %q", full(n.path), full(d.path)),
+					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), rangeString(n.opt.block.DefRange()), n.opt.typ.Description()),
 					Subject:  e.syn.block.DefRange().Ptr(),
 				})
 				ok = false
@@ -118,8 +119,8 @@ func (ev *Evaluator) buildTrie(entries []declEntry) (*declNode, hcl.Diagnostics)
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q is already declared", d.path.String()),
-				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", d.path.String(), rangeString(n.opt.block.DefRange())),
+				Summary:  fmt.Sprintf("option %q is already declared", full(d.path)),
+				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.path), rangeString(n.opt.block.DefRange())),
 				Subject:  d.block.DefRange().Ptr(),
 			})
 		case len(n.children) > 0:
@@ -130,13 +131,13 @@ func (ev *Evaluator) buildTrie(entries []declEntry) (*declNode, hcl.Diagnostics)
 					break
 				}
 			}
-			detail := fmt.Sprintf("The option %q has options declared below it", d.path.String())
+			detail := fmt.Sprintf("The option %q has options declared below it", full(d.path))
 			if first != nil {
-				detail += fmt.Sprintf(", such as %q at %s", first.path.String(), rangeString(first.opt.block.DefRange()))
+				detail += fmt.Sprintf(", such as %q at %s", full(first.path), rangeString(first.opt.block.DefRange()))
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q would be a parent of other options", d.path.String()),
+				Summary:  fmt.Sprintf("option %q would be a parent of other options", full(d.path)),
 				Detail:   detail + ". A namespace of options cannot itself be an option.",
 				Subject:  d.block.DefRange().Ptr(),
 			})
@@ -281,10 +282,18 @@ type subType struct {
 	root   *declNode
 	bodies []*submoduleSyntax
 	diags  hcl.Diagnostics
+	// reported is set once diags were handed to the caller of New.
+	reported bool
 }
 
 // submoduleType builds (once) the option tree for the named submodules.
 func (ev *Evaluator) submoduleType(names []string) *subType {
+	return ev.submoduleTypeAt(names, nil)
+}
+
+// submoduleTypeAt is submoduleType for the option at prefix, which names
+// the options in declaration errors when the tree is built now.
+func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subType {
 	key := strings.Join(names, "\x00")
 	if st, ok := ev.subTypes[key]; ok {
 		return st
@@ -304,7 +313,7 @@ func (ev *Evaluator) submoduleType(names []string) *subType {
 			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
 		}
 	}
-	st.root, st.diags = ev.buildTrie(entries)
+	st.root, st.diags = ev.buildTrie(entries, prefix)
 	return st
 }
 

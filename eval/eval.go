@@ -129,13 +129,21 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 			entries = append(entries, declEntry{syn: o, mod: m})
 		}
 	}
-	root, d := ev.buildTrie(entries)
+	root, d := ev.buildTrie(entries, nil)
 	diags = append(diags, d...)
 	diags = append(diags, addRenames(root, mods)...)
 	// Declaration errors inside submodules are reported now, not when the
-	// first instance is made.
+	// first instance is made: those of the submodule types options use
+	// (merged ones too), named by the option's path, then the rest.
+	report := func(st *subType) {
+		if !st.reported {
+			st.reported = true
+			diags = append(diags, st.diags...)
+		}
+	}
+	ev.walkOptions(root, nil, map[string]bool{}, func(*optionDecl, options.Path) {}, report)
 	for _, name := range sortedKeys(ev.submodules) {
-		diags = append(diags, ev.submoduleType([]string{name}).diags...)
+		report(ev.submoduleType([]string{name}))
 	}
 	ev.top = &instance{ev: ev, root: root, states: map[*declNode]*nodeState{}, bodyLocals: map[*submoduleSyntax]*localSet{}}
 	// Definitions come in the reverse of the module list.
@@ -186,8 +194,18 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	sc := &scope{inst: ev.top}
 	v := lib.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics
-	for _, seg := range p {
+	for i, seg := range p {
 		var d hcl.Diagnostics
+		v, d = lib.Shallow(v)
+		diags = append(diags, d...)
+		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported attribute",
+				Detail:   fmt.Sprintf("The value of %q does not have an attribute named %q (reading %q).", p[:i].String(), seg, p.String()),
+			})
+			break
+		}
 		v, d = sc.getAttr(v, seg, rng)
 		diags = append(diags, d...)
 		if d.HasErrors() {

@@ -206,14 +206,7 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 // attrsOf, * for an element of a list), sorted by path.
 func (ev *Evaluator) Declarations() []Declaration {
 	var out []Declaration
-	ev.declarations(ev.top.root, nil, map[string]bool{}, &out)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
-	return out
-}
-
-func (ev *Evaluator) declarations(n *declNode, prefix options.Path, seen map[string]bool, out *[]Declaration) {
-	if o := n.opt; o != nil {
-		p := append(append(options.Path{}, prefix...), n.path...)
+	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
 		d := Declaration{
 			Path:        p,
 			Type:        o.typ.Description(),
@@ -232,26 +225,38 @@ func (ev *Evaluator) declarations(n *declNode, prefix options.Path, seen map[str
 		if o.example != nil {
 			d.Example = sourceText(ev.Files(), o.example.Range())
 		}
-		*out = append(*out, d)
-		ev.typeDeclarations(o.typ, p, seen, out)
+		out = append(out, d)
+	}, nil)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
+	return out
+}
+
+// walkOptions calls visit for every option below n, prefix in front of its
+// path, and descends into the submodules of its type with placeholders
+// (<name> for an attribute of an attrsOf, * for an element of a list).
+// built, when not nil, is called with every submodule tree met.
+func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
+	if o := n.opt; o != nil {
+		p := prefix.Join(n.path)
+		visit(o, p)
+		ev.walkType(o.typ, p, seen, visit, built)
 		return
 	}
 	for _, name := range n.names {
-		ev.declarations(n.children[name], prefix, seen, out)
+		ev.walkOptions(n.children[name], prefix, seen, visit, built)
 	}
 }
 
-// typeDeclarations adds the options of the submodules inside type t.
-func (ev *Evaluator) typeDeclarations(t options.Type, p options.Path, seen map[string]bool, out *[]Declaration) {
+func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
 	switch t := t.(type) {
 	case options.AttrsOf:
-		ev.typeDeclarations(t.Elem, p.Child("<name>"), seen, out)
+		ev.walkType(t.Elem, p.Child("<name>"), seen, visit, built)
 	case options.ListOf:
-		ev.typeDeclarations(t.Elem, p.Child("*"), seen, out)
+		ev.walkType(t.Elem, p.Child("*"), seen, visit, built)
 	case options.NullOr:
-		ev.typeDeclarations(t.Elem, p, seen, out)
+		ev.walkType(t.Elem, p, seen, visit, built)
 	case options.Uniq:
-		ev.typeDeclarations(t.Elem, p, seen, out)
+		ev.walkType(t.Elem, p, seen, visit, built)
 	case options.Submodule:
 		key := strings.Join(t.Names, "\x00")
 		if seen[key] {
@@ -259,9 +264,12 @@ func (ev *Evaluator) typeDeclarations(t options.Type, p options.Path, seen map[s
 		}
 		seen[key] = true
 		defer delete(seen, key)
-		st := ev.submoduleType(t.Names)
+		st := ev.submoduleTypeAt(t.Names, p)
+		if built != nil {
+			built(st)
+		}
 		if st.root != nil {
-			ev.declarations(st.root, p, seen, out)
+			ev.walkOptions(st.root, p, seen, visit, built)
 		}
 	}
 }
