@@ -25,10 +25,10 @@
 # none, so neither has this module.
 
 locals {
-  cfg        = config.services.containerd
-  configFile = "/etc/containerd/config.toml"
+  cfg         = config.services.containerd
+  configFile  = "/etc/containerd/config.toml"
   cniTemplate = "/etc/containerd/config-cni.template"
-  cri        = "io.containerd.grpc.v1.cri"
+  cri         = "io.containerd.grpc.v1.cri"
 
   # Build returns at once when skipInstall is set.
   active = local.cfg.enable && !local.cfg.skipInstall
@@ -37,8 +37,8 @@ locals {
   install   = local.active && !local.immutable
 
   # buildIPMasqueradeRules: no rules without a CIDR, nor for one ending in /0.
-  masquerade = (local.active && local.cfg.usesKubenet && local.cfg.nonMasqueradeCIDR != ""
-  && !endswith(local.cfg.nonMasqueradeCIDR, "/0"))
+  cidr       = local.cfg.nonMasqueradeCIDR
+  masquerade = local.active && local.cfg.usesKubenet && local.cidr != "" && !endswith(local.cidr, "/0")
 
   # CONTAINERD_OPTS: flagbuilder.BuildFlags over ContainerdConfig's flag
   # fields (address, log-level, root, state), sorted; an empty string is no
@@ -50,6 +50,17 @@ locals {
     local.cfg.state == null ? "" : "--state=${local.cfg.state}",
   ])), local.cfg.extraOptions)
 
+  # Slice: only with the systemd cgroup driver and runtime cgroups.
+  runtimeCgroups = local.cfg.runtimeCgroups == null ? "" : local.cfg.runtimeCgroups
+  slice          = local.cfg.cgroupDriver == "systemd" && local.runtimeCgroups != "" ? "${trim(local.runtimeCgroups, "/")}.slice" : null
+
+  # The 10-kops.conf drop-ins of buildSystemdServiceOverrideFlatcar and
+  # buildSystemdServiceOverrideContainerOS, without a final newline as
+  # there.
+  dropIn = {
+    flatcar     = "[Service]\nEnvironmentFile=/etc/environment\nExecStart=\nExecStart=/usr/bin/containerd --config ${local.configFile}"
+    containeros = "[Service]\nEnvironmentFile=/etc/environment\nTasksMax=infinity"
+  }
 }
 
 options "services.containerd" {
@@ -325,8 +336,9 @@ config "systemd.services.containerd" {
   after         = ["network.target", "local-fs.target"]
   wantedBy      = ["multi-user.target"]
   serviceConfig = {
-    # concat() works around systemdOption rejecting a list constructor
-    # whose elements are not yet evaluated (see the report of issue 5).
+    # concat() hands systemdOption an evaluated list: its check rejects a
+    # list constructor, whose elements are still lazy when it looks at
+    # them. Plain lists will do once that is fixed.
     EnvironmentFile = concat(["/etc/sysconfig/containerd", "/etc/environment"])
     ExecStartPre    = concat(["-/sbin/modprobe overlay"])
     ExecStart       = "/usr/bin/containerd -c ${local.configFile} \"$CONTAINERD_OPTS\""
@@ -344,8 +356,7 @@ config "systemd.services.containerd" {
     TasksMax    = "infinity"
     # make killing of processes of this unit under memory pressure very unlikely
     OOMScoreAdjust = -999
-    Slice = mkIf(local.cfg.cgroupDriver == "systemd" && local.cfg.runtimeCgroups != null && local.cfg.runtimeCgroups != "",
-    "${trim(local.cfg.runtimeCgroups, "/")}.slice")
+    Slice          = mkIf(local.slice != null, local.slice)
   }
 }
 
@@ -365,9 +376,7 @@ config "environment.etc.\"crictl.yaml\"" {
 config "systemd.units.\"containerd.service\"" {
   when = local.active && local.immutable
   dropIns = {
-    "10-kops" = (local.cfg.distribution == "flatcar"
-      ? "[Service]\nEnvironmentFile=/etc/environment\nExecStart=\nExecStart=/usr/bin/containerd --config ${local.configFile}"
-    : "[Service]\nEnvironmentFile=/etc/environment\nTasksMax=infinity")
+    "10-kops" = local.dropIn[local.cfg.distribution]
   }
 }
 
