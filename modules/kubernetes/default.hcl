@@ -1,0 +1,209 @@
+# services.kubernetes: what every Kubernetes component shares, the roles,
+# and the kubernetes.target the components start under.
+#
+# A port of the behaviour of nixpkgs' nixos/modules/services/cluster/
+# kubernetes/default.nix as of early 2019 (after "nixos/kubernetes:
+# Stabilize services startup across machines"). Packages are paths on the
+# host; see README.md in this directory for the defaults.
+
+locals {
+  cfg           = config.services.kubernetes
+  anyEnabled    = config.services.kubernetes.anyComponent
+  etcdEndpoints = ["https://${local.cfg.masterAddress}:2379"]
+}
+
+options "services.kubernetes" {
+  option "roles" {
+    type        = listOf(enum(["master", "node"]))
+    default     = []
+    description = <<-EOT
+      Kubernetes role that this machine should take.
+
+      Master role will enable etcd, apiserver, scheduler, controller manager,
+      addon manager, flannel and proxy services.
+      Node role will enable flannel, docker, kubelet and proxy services.
+    EOT
+  }
+  option "package" {
+    type        = package
+    default     = "/opt/kubernetes"
+    description = <<-EOT
+      Kubernetes package to use: a directory with bin/kubelet,
+      bin/kube-apiserver, bin/kube-controller-manager, bin/kube-scheduler,
+      bin/kube-proxy, bin/kube-addons, bin/kubectl, and images/pause.tar
+      (the infra container image, loaded as pause:latest).
+    EOT
+  }
+  option "toolsPackage" {
+    type        = package
+    default     = "/usr"
+    description = <<-EOT
+      Where the host tools the services call live (bin and sbin): curl,
+      iptables, socat, ethtool, git, ssh, gawk, grep, ... NixOS takes each
+      from nixpkgs; a nodegen host has them in one prefix.
+    EOT
+  }
+  option "kubeconfig" {
+    type        = submodule.kubernetesKubeconfigDefaults
+    default     = {}
+    description = "Default kubeconfig: each component's kubeconfig takes its server, CA, certificate and key from here unless set."
+  }
+  option "apiserverAddress" {
+    type         = str
+    default_text = "https://masterAddress:apiserver.securePort, when a component is enabled"
+    example      = "https://kubernetes-apiserver.example.com:6443"
+    description  = <<-EOT
+      Clusterwide accessible address for the kubernetes apiserver,
+      including protocol and optional port.
+    EOT
+  }
+  option "caFile" {
+    type        = nullOr(path)
+    default     = null
+    description = "Default kubernetes certificate authority"
+  }
+  option "dataDir" {
+    type        = path
+    default     = "/var/lib/kubernetes"
+    description = "Kubernetes root directory for managing kubelet files."
+  }
+  option "easyCerts" {
+    type        = bool
+    default     = false
+    description = "Automatically setup x509 certificates and keys for the entire cluster."
+  }
+  option "featureGates" {
+    type        = listOf(str)
+    default     = []
+    description = "List set of feature gates."
+  }
+  option "masterAddress" {
+    type        = str
+    example     = "master.example.com"
+    description = "Clusterwide available network address or hostname for the kubernetes master server."
+  }
+  option "path" {
+    type        = listOf(package)
+    default     = []
+    description = "Packages added to the services' PATH environment variable. Both the bin and sbin subdirectories of each package are added."
+  }
+  option "clusterCidr" {
+    type        = nullOr(str)
+    default     = "10.1.0.0/16"
+    description = "Kubernetes controller manager and proxy CIDR Range for Pods in cluster."
+  }
+  option "anyComponent" {
+    type        = bool
+    read_only   = true
+    internal    = true
+    default     = config.services.kubernetes.kubelet.enable
+    description = "Whether a Kubernetes component is enabled on this host: the shared units and files exist only then."
+  }
+  option "secretsPath" {
+    type         = path
+    default      = "${config.services.kubernetes.dataDir}/secrets"
+    default_text = "dataDir + \"/secrets\""
+    description  = "Default location for kubernetes secrets. Not a store location."
+  }
+}
+
+# The defaults of every component's kubeconfig.
+submodule "kubernetesKubeconfigDefaults" {
+  option "server" {
+    type         = str
+    default_text = "services.kubernetes.apiserverAddress, when a component is enabled"
+    description  = "Default kubeconfig kube-apiserver server address."
+  }
+  option "caFile" {
+    type         = nullOr(path)
+    default      = root.services.kubernetes.caFile
+    default_text = "services.kubernetes.caFile"
+    description  = "Default kubeconfig certificate authority file used to connect to kube-apiserver."
+  }
+  option "certFile" {
+    type        = nullOr(path)
+    default     = null
+    description = "Default kubeconfig client certificate file used to connect to kube-apiserver."
+  }
+  option "keyFile" {
+    type        = nullOr(path)
+    default     = null
+    description = "Default kubeconfig client key file used to connect to kube-apiserver."
+  }
+}
+
+config "virtualisation.docker" {
+  when   = local.cfg.kubelet.enable
+  enable = mkDefault(true)
+  # kubernetes needs access to logs
+  logDriver = mkDefault("json-file")
+  # iptables must be disabled for kubernetes
+  extraOptions = "--iptables=false --ip-masq=false"
+}
+
+# What a host with any component has: kubernetes.target, the directories,
+# the kubernetes user, and the apiserver address every component talks to.
+config "systemd.targets.kubernetes" {
+  when        = local.anyEnabled
+  description = "Kubernetes"
+  wantedBy    = ["multi-user.target"]
+}
+
+# kube-apiserver-online.target is reached once the apiserver answers, on
+# this host or across the network: it synchronises the start of the
+# components of every machine of the cluster.
+config "systemd.targets.kube-apiserver-online" {
+  when     = local.anyEnabled
+  wantedBy = ["kubernetes.target"]
+  before   = ["kubernetes.target"]
+}
+
+config "systemd.services.kube-apiserver-online" {
+  when        = local.anyEnabled
+  description = "Wait for the Kubernetes apiserver to be reachable"
+  wantedBy    = ["kube-apiserver-online.target"]
+  after       = ["kube-apiserver.service"]
+  before      = ["kube-apiserver-online.target"]
+  path        = [local.cfg.toolsPackage]
+  script      = "echo apiserver is online"
+  serviceConfig = {
+    Slice      = "kubernetes.slice"
+    TimeoutSec = "500"
+  }
+}
+
+config "services.kubernetes.lib.preStart" {
+  when                  = local.anyEnabled
+  kube-apiserver-online = local.cfg.lib.waitCurl.apiserver-online.script
+}
+
+config "services.kubernetes.lib.waitCurl.apiserver-online" {
+  when   = local.anyEnabled
+  path   = "/healthz"
+  cacert = local.cfg.caFile
+}
+
+config "environment.etc.\"tmpfiles.d/kubernetes.conf\"" {
+  when   = local.anyEnabled
+  origin = "services.kubernetes"
+  text   = <<-EOT
+    d /opt/cni/bin 0755 root root -
+    d /run/kubernetes 0755 kubernetes kubernetes -
+    d ${local.cfg.dataDir} 0755 kubernetes kubernetes -
+  EOT
+}
+
+config "environment.etc.\"sysusers.d/kubernetes.conf\"" {
+  when   = local.anyEnabled
+  origin = "services.kubernetes"
+  text   = <<-EOT
+    u kubernetes - "Kubernetes user" ${local.cfg.dataDir}
+    m kubernetes docker
+  EOT
+}
+
+config "services.kubernetes" {
+  when             = local.anyEnabled
+  kubeconfig       = { server = mkDefault(local.cfg.apiserverAddress) }
+  apiserverAddress = mkDefault("https://${local.cfg.masterAddress}:6443")
+}
