@@ -75,6 +75,12 @@ var fixtureWant = map[string][]setting{
 		{path: []string{"plugins", cri, "sandbox_image"}, value: "registry.k8s.io/pause:3.9"},
 		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
 	},
+	"containerd-kubelet": {
+		{path: []string{"plugins", cri, "sandbox_image"}, value: "registry.k8s.io/pause:3.9"},
+		{path: []string{"plugins", cri, "cni", "conf_template"}, value: "/etc/containerd/config-cni.template"},
+		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/kubernetes/cni/net.d"},
+		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
+	},
 	"containerd-override": {
 		{path: []string{"plugins", cri, "sandbox_image"}, value: "registry.example.com/pause:3.9"},
 		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: false},
@@ -727,5 +733,75 @@ func TestConfigDumpCatchesMisplacedSetting(t *testing.T) {
 		if len(checkDump(t, file, configDump(t, bin, file), nil)) == 0 {
 			t.Errorf("checkDump accepted a misplaced setting:\n%s", text)
 		}
+	}
+}
+
+// TestKubelet: with containerd enabled, the kubelet gets containerd's CRI
+// endpoint and starts after it, and containerd follows the kubelet's
+// network plugin and CNI config directory; a host overrides any of it.
+// Without a kubelet, the module adds no kubelet unit.
+func TestKubelet(t *testing.T) {
+	const kubelet = `
+config "services.kubernetes" {
+  masterAddress = "master01.example.com"
+}
+config "services.kubernetes.kubelet" {
+  enable        = true
+  networkPlugin = %q
+}
+`
+	ev := evaluate(t, map[string]string{"host.hcl": fmt.Sprintf(kubelet, "cni") + `
+config "services.containerd" {
+  enable  = true
+  version = "1.6.20"
+  address = "/run/cri/containerd.sock"
+}
+`})
+	for path, want := range map[string]any{
+		"services.kubernetes.kubelet.containerRuntimeEndpoint": "unix:///run/cri/containerd.sock",
+		"services.containerd.usesKubenet":                      false,
+		"systemd.services.kubelet.after":                       []any{"containerd.service", "kube-apiserver-online.target"},
+		"systemd.services.kubelet.wants":                       []any{"containerd.service"},
+	} {
+		if diff := cmp.Diff(want, get(t, ev, path)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", path, diff)
+		}
+	}
+	if unit := etc(t, ev)["systemd/system/kubelet.service"]; !strings.Contains(unit, " --container-runtime-endpoint=unix:///run/cri/containerd.sock ") {
+		t.Errorf("kubelet.service has no --container-runtime-endpoint:\n%s", unit)
+	}
+
+	ev = evaluate(t, map[string]string{"host.hcl": fmt.Sprintf(kubelet, "kubenet") + `
+config "services.containerd" {
+  enable  = true
+  version = "1.6.20"
+}
+config "services.kubernetes.kubelet" {
+  containerRuntimeEndpoint = "unix:///run/other.sock"
+}
+`})
+	for path, want := range map[string]any{
+		"services.kubernetes.kubelet.containerRuntimeEndpoint": "unix:///run/other.sock",
+		"services.containerd.usesKubenet":                      true,
+	} {
+		if diff := cmp.Diff(want, get(t, ev, path)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", path, diff)
+		}
+	}
+
+	ev = evaluate(t, map[string]string{"host.hcl": `
+config "services.containerd" {
+  enable  = true
+  version = "1.6.20"
+}
+`})
+	files := etc(t, ev)
+	for _, f := range []string{"systemd/system/kubelet.service", "containerd/config-cni.template"} {
+		if _, ok := files[f]; ok {
+			t.Errorf("no kubelet, but the profile has %s", f)
+		}
+	}
+	if got := get(t, ev, "services.kubernetes.kubelet.containerRuntimeEndpoint"); got != "unix:///run/containerd/containerd.sock" {
+		t.Errorf("containerRuntimeEndpoint: %v", got)
 	}
 }

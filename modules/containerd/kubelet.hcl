@@ -1,0 +1,36 @@
+# The kubelet on a containerd node. When services.containerd is enabled,
+# the kubelet talks CRI to containerd and starts after it, and containerd
+# does the pod networking the kubelet is configured for: with kubenet it
+# writes the pod network from its CNI template (kops' usesKubenet), and it
+# reads CNI configs where the kubelet's --cni-conf-dir points. The values
+# are at mkDefault priority, so a host can say otherwise.
+
+locals {
+  containerd = config.services.containerd
+  kubelet    = config.services.kubernetes.kubelet
+}
+
+config "services.kubernetes.kubelet" {
+  when                     = local.containerd.enable
+  containerRuntimeEndpoint = mkDefault(local.containerd.runtimeEndpoint)
+}
+
+config "systemd.services.kubelet" {
+  when  = local.containerd.enable && local.kubelet.enable
+  wants = ["containerd.service"]
+  after = ["containerd.service"]
+}
+
+config "services.containerd" {
+  when        = local.containerd.enable && local.kubelet.enable
+  usesKubenet = mkDefault(local.kubelet.networkPlugin == "kubenet")
+  settings = {
+    plugins = {
+      "io.containerd.grpc.v1.cri" = {
+        cni = mkIf(local.kubelet.cni.configDir != null, {
+          conf_dir = mkDefault(local.kubelet.cni.configDir)
+        })
+      }
+    }
+  }
+}
