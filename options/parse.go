@@ -39,17 +39,19 @@ var intsTypes = map[string]Type{
 var typeFuncs = map[string]struct {
 	usage string
 	nargs int
+	// optional is how many of the last nargs may be left out.
+	optional int
 }{
-	"listOf":          {"listOf(TYPE)", 1},
-	"attrsOf":         {"attrsOf(TYPE)", 1},
-	"nullOr":          {"nullOr(TYPE)", 1},
-	"uniq":            {"uniq(TYPE)", 1},
-	"either":          {"either(TYPE, TYPE)", 2},
-	"oneOf":           {"oneOf([TYPE, ...])", 1},
-	"enum":            {`enum(["a", "b", ...])`, 1},
-	"intBetween":      {"intBetween(LOW, HIGH)", 2},
-	"strMatching":     {`strMatching("REGEXP")`, 1},
-	"separatedString": {`separatedString("SEPARATOR")`, 1},
+	"listOf":          {"listOf(TYPE)", 1, 0},
+	"attrsOf":         {"attrsOf(TYPE)", 1, 0},
+	"nullOr":          {"nullOr(TYPE)", 1, 0},
+	"uniq":            {"uniq(TYPE)", 1, 0},
+	"either":          {"either(TYPE, TYPE)", 2, 0},
+	"oneOf":           {"oneOf([TYPE, ...])", 1, 0},
+	"enum":            {`enum(["a", "b", ...])`, 1, 0},
+	"intBetween":      {"intBetween(LOW, HIGH)", 2, 0},
+	"strMatching":     {`strMatching("REGEXP") or strMatching("REGEXP", "DESCRIPTION")`, 2, 1},
+	"separatedString": {`separatedString("SEPARATOR")`, 1, 0},
 }
 
 // typeNames lists every name a type expression can start with, sorted.
@@ -167,7 +169,7 @@ func (p typeParser) call(e *hclsyntax.FunctionCallExpr) (Type, hcl.Diagnostics) 
 		return nil, typeExprError(e.NameRange, fmt.Sprintf("unknown type function %q", e.Name),
 			fmt.Sprintf("There is no type function named %q.%s %s", e.Name, didYouMean(e.Name, typeNames), typeSyntax))
 	}
-	if e.ExpandFinal || len(e.Args) != f.nargs {
+	if e.ExpandFinal || len(e.Args) > f.nargs || len(e.Args) < f.nargs-f.optional {
 		return nil, typeExprError(rng, fmt.Sprintf("wrong arguments for type %s", e.Name),
 			fmt.Sprintf("Write %s.", f.usage))
 	}
@@ -224,6 +226,14 @@ func (p typeParser) call(e *hclsyntax.FunctionCallExpr) (Type, hcl.Diagnostics) 
 		if err != nil {
 			return nil, typeExprError(e.Args[0].Range(), "invalid regular expression",
 				fmt.Sprintf("The pattern of strMatching is not a valid regular expression (Go RE2 syntax): %s.", err))
+		}
+		if len(e.Args) == 2 {
+			desc, d := constString(e.Args[1], "strMatching")
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				return nil, diags
+			}
+			t.Desc = desc
 		}
 		return t, diags
 	case "separatedString":

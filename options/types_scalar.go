@@ -285,7 +285,10 @@ func (t Enum) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 // NewStrMatching.
 type StrMatching struct {
 	Pattern string
-	re      *regexp.Regexp
+	// Desc, when set, describes the strings in words instead of the
+	// pattern ("a semantic version"): strMatching(RE, DESC).
+	Desc string
+	re   *regexp.Regexp
 }
 
 // NewStrMatching compiles pattern, anchored at both ends.
@@ -297,8 +300,13 @@ func NewStrMatching(pattern string) (StrMatching, error) {
 	return StrMatching{Pattern: pattern, re: re}, nil
 }
 
-// Description returns "string matching the pattern PATTERN".
-func (t StrMatching) Description() string   { return "string matching the pattern " + t.Pattern }
+// Description returns "string matching the pattern PATTERN", or Desc.
+func (t StrMatching) Description() string {
+	if t.Desc != "" {
+		return t.Desc
+	}
+	return "string matching the pattern " + t.Pattern
+}
 func (StrMatching) descriptionClass() class { return classNoun }
 func (t StrMatching) check(v cty.Value) bool {
 	re := t.re

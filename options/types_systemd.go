@@ -16,16 +16,10 @@ type SystemdOption struct{}
 func (SystemdOption) Description() string     { return "systemd option" }
 func (SystemdOption) descriptionClass() class { return classNoun }
 
+// check accepts a primitive or a list; the elements of a list may not be
+// evaluated yet, and Merge checks them.
 func (SystemdOption) check(v cty.Value) bool {
-	if isList(v) {
-		for it := v.ElementIterator(); it.Next(); {
-			if _, e := it.Element(); e.IsKnown() && !systemdPrimitive(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return systemdPrimitive(v)
+	return isList(v) || systemdPrimitive(v)
 }
 
 func systemdPrimitive(v cty.Value) bool {
@@ -56,8 +50,15 @@ func (t SystemdOption) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) 
 		}
 		for it := d.Value.ElementIterator(); it.Next(); {
 			_, e := it.Element()
+			if e.IsKnown() && !systemdPrimitive(e) {
+				diags = append(diags, typeError(loc, t, Def{Value: e, Range: d.Range}))
+				continue
+			}
 			out = append(out, e)
 		}
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
 	}
 	if len(out) == 0 {
 		return cty.EmptyTupleVal, diags

@@ -246,6 +246,11 @@ func TestMerge(t *testing.T) {
 		{"singleLineStr conflict", SingleLineStr{}, []cty.Value{str("a"), str("a\n")}, cty.DynamicVal, []string{"conflicting"}},
 		{"enum conflict", taints, []cty.Value{str("NoSchedule"), str("NoExecute")}, cty.DynamicVal, []string{"conflicting"}},
 		{"package", Package{}, []cty.Value{str("/bin/sh"), str("/bin/sh")}, str("/bin/sh"), nil},
+		{"systemdOption equal", SystemdOption{}, []cty.Value{str("a"), str("a")}, str("a"), nil},
+		{"systemdOption conflict", SystemdOption{}, []cty.Value{str("a"), num(1)}, cty.DynamicVal, []string{"conflicting"}},
+		{"systemdOption lists concatenate", SystemdOption{}, []cty.Value{strs("a"), str("b"), tuple(lazy(str("c"), 2))}, strs("a", "b", "c"), nil},
+		{"systemdOption bad element", SystemdOption{}, []cty.Value{tuple(str("a"), obj("x", num(1)))}, cty.DynamicVal, []string{`is not of type "systemd option"`}},
+		{"strMatching description", StrMatching{Pattern: "[0-9]+", Desc: "a number in a string"}, []cty.Value{str("x")}, cty.DynamicVal, []string{`is not of type "a number in a string"`}},
 
 		{"listOf concatenates", ListOf{Str{}}, []cty.Value{strs("a"), strs("b", "c")}, strs("a", "b", "c"), nil},
 		{"listOf empty", ListOf{Str{}}, []cty.Value{strs(), strs()}, cty.EmptyTupleVal, nil},
