@@ -25,9 +25,28 @@ type command struct {
 	name    string
 	summary string
 	usage   string
+	// help is more text for --help, after the usage line; optional.
+	help    string
 	example string
-	run     func(args []string, stdout, stderr io.Writer) int
+	// args says what the positional arguments are, for shell completion.
+	args argKind
+	// flags declares the command's flags on fs and returns the command's
+	// body, which runs with the positional arguments once the flags are
+	// parsed.
+	flags func(fs *pflag.FlagSet) func(args []string, stdout, stderr io.Writer) int
 }
+
+// argKind is what a command's positional arguments are.
+type argKind int
+
+const (
+	argsNone     argKind = iota
+	argsModules          // .hcl files
+	argsPaths            // files or directories
+	argsDirs             // directories
+	argsShells           // bash, zsh, fish
+	argsCommands         // command names
+)
 
 var commands []*command
 
@@ -38,6 +57,33 @@ func findCommand(name string) *command {
 		}
 	}
 	return nil
+}
+
+func init() {
+	commands = append(commands, &command{
+		name:    "help",
+		summary: "Show the commands, or one command's flags and an example.",
+		usage:   "nodegen help [COMMAND]",
+		example: "nodegen help test",
+		args:    argsCommands,
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			return func(args []string, stdout, stderr io.Writer) int {
+				if len(args) == 0 {
+					usage(stdout)
+					return exitOK
+				}
+				c := findCommand(args[0])
+				if c == nil || len(args) > 1 {
+					fmt.Fprintf(stderr, "nodegen help: unknown command %q\n\n", strings.Join(args, " "))
+					usage(stderr)
+					return exitUsage
+				}
+				fs, _ := commandFlags(c, stderr)
+				commandHelp(stdout, c, fs)
+				return exitOK
+			}
+		},
+	})
 }
 
 // Main runs the command line and returns the exit code.
@@ -51,13 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
-		if len(args) > 1 {
-			if c := findCommand(args[1]); c != nil {
-				commandHelp(stdout, c)
-				return exitOK
-			}
-		}
+	case "-h", "--help":
 		usage(stdout)
 		return exitOK
 	}
@@ -67,7 +107,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdout, stderr)
+	fs, body := commandFlags(c, stderr)
+	if code, done := parseFlags(fs, c, goStyleFlags(fs, args[1:]), stdout); done {
+		return code
+	}
+	return body(fs.Args(), stdout, stderr)
 }
 
 func usage(w io.Writer) {
@@ -89,34 +133,86 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, `Run "nodegen COMMAND --help" for a command's flags and an example.`)
 }
 
-func commandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.summary, c.usage)
+// How shell completion completes a flag's value (see completeWith).
+const (
+	annotationComplete = "nodegen_complete"
+	completeDirs       = ":dirs"
+	completeFree       = ":free"
+)
+
+// completeWith says how a flag's value is completed: completeDirs,
+// completeFree, or a list of words.
+func completeWith(fs *pflag.FlagSet, name string, values ...string) {
+	_ = fs.SetAnnotation(name, annotationComplete, values)
 }
 
-// newFlags makes a command's flag set with --help wired up.
-func newFlags(c *command, stderr io.Writer) *pflag.FlagSet {
+// commandHelp writes a command's --help: summary, usage, more text,
+// flags and an example.
+func commandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.summary, c.usage)
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.help, "\n"))
+	}
+	if fl := fs.FlagUsages(); fl != "" {
+		fmt.Fprintf(w, "\nFlags:\n%s", fl)
+	}
+	if c.example != "" {
+		fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.example, "  "))
+	}
+}
+
+// commandFlags makes a command's flag set, with --help last, and its body.
+func commandFlags(c *command, stderr io.Writer) (*pflag.FlagSet, func([]string, io.Writer, io.Writer) int) {
 	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "%s\n\nUsage:\n  %s\n\nFlags:\n%s", c.summary, c.usage, fs.FlagUsages())
-		if c.example != "" {
-			fmt.Fprintf(stderr, "\nExample:\n%s\n", indent(c.example, "  "))
-		}
-	}
-	return fs
+	fs.Usage = func() {}
+	body := c.flags(fs)
+	fs.BoolP("help", "h", false, "show this help")
+	return fs, body
 }
 
-// parseFlags parses args; done is true when the command should return code.
-func parseFlags(fs *pflag.FlagSet, args []string, stdout io.Writer) (code int, done bool) {
+// parseFlags parses args; done is true when the command should return
+// code: after --help (printed to stdout) or a usage error.
+func parseFlags(fs *pflag.FlagSet, c *command, args []string, stdout io.Writer) (code int, done bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
+			commandHelp(stdout, c, fs)
 			return exitOK, true
 		}
-		fmt.Fprintf(fs.Output(), "nodegen %s: %s\n", fs.Name(), err)
-		return exitUsage, true
+		return usageError(fs.Output(), c, "%s", err), true
+	}
+	if h, _ := fs.GetBool("help"); h {
+		commandHelp(stdout, c, fs)
+		return exitOK, true
 	}
 	return 0, false
+}
+
+// usageError reports a usage error and returns exitUsage.
+func usageError(stderr io.Writer, c *command, format string, args ...any) int {
+	fmt.Fprintf(stderr, "nodegen %s: %s\n", c.name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(stderr, "Usage: %s\nRun \"nodegen %s --help\" for more.\n", c.usage, c.name)
+	return exitUsage
+}
+
+// goStyleFlags accepts Go-style long flags with one dash (-run X, -json)
+// by rewriting those that name a long flag of fs to two dashes.
+func goStyleFlags(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if len(name) > 1 && fs.Lookup(name) != nil {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func indent(s, prefix string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/pflag"
+
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -14,28 +16,24 @@ func init() {
 		summary: "Show what changed between two profiles, and what switching would do to units.",
 		usage:   "nodegen diff [--json] OLD NEW",
 		example: "nodegen eval host.hcl -o result-new\nnodegen diff result result-new",
-		run:     runDiff,
+		args:    argsDirs,
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			asJSON := fs.Bool("json", false, "print the changes as JSON")
+			return func(args []string, stdout, stderr io.Writer) int { return runDiff(args, *asJSON, stdout, stderr) }
+		},
 	})
 }
 
-func runDiff(args []string, stdout, stderr io.Writer) int {
-	c := findCommand("diff")
-	fs := newFlags(c, stderr)
-	asJSON := fs.Bool("json", false, "print the changes as JSON")
-	if code, done := parseFlags(fs, args, stdout); done {
-		return code
+func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		return usageError(stderr, findCommand("diff"), "want two profile directories, OLD and NEW")
 	}
-	if fs.NArg() != 2 {
-		fmt.Fprintln(stderr, "nodegen diff: want two profile directories, OLD and NEW")
-		fs.Usage()
-		return exitUsage
-	}
-	ch, err := profile.Diff(fs.Arg(0), fs.Arg(1))
+	ch, err := profile.Diff(args[0], args[1])
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
 		return exitError
 	}
-	if *asJSON {
+	if asJSON {
 		b, err := json.MarshalIndent(ch, "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "nodegen diff: %s\n", err)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/modules"
@@ -17,7 +18,8 @@ func init() {
 		summary: "Evaluate modules and write the system profile.",
 		usage:   "nodegen eval [-o DIR] [-A PATH | --json] [--bare] [--show-trace] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl",
-		run:     runEval,
+		args:    argsModules,
+		flags:   evalCommand,
 	})
 }
 
@@ -35,37 +37,41 @@ func (f *evalFlags) config(files []string) eval.Config {
 	return cfg
 }
 
-func runEval(args []string, stdout, stderr io.Writer) int {
-	c := findCommand("eval")
-	fs := newFlags(c, stderr)
+// add declares the shared flags on fs.
+func (f *evalFlags) add(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.bare, "bare", false, "evaluate only the given modules and their imports, without the library")
+	fs.BoolVar(&f.showTrace, "show-trace", false, "add the evaluation chain to errors")
+}
+
+func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
 	out := fs.StringP("out", "o", "result", "where to write the profile")
+	completeWith(fs, "out", completeDirs)
 	attr := fs.StringP("attr", "A", "", "print the value at `PATH` (a config path) as JSON; write no profile")
 	asJSON := fs.Bool("json", false, "print the whole config tree as JSON; write no profile")
-	fs.BoolVar(&ef.bare, "bare", false, "evaluate only the given modules and their imports, without the library")
-	fs.BoolVar(&ef.showTrace, "show-trace", false, "add the evaluation chain to errors")
-	if code, done := parseFlags(fs, args, stdout); done {
-		return code
+	ef.add(fs)
+	return func(args []string, stdout, stderr io.Writer) int {
+		return runEval(args, &ef, *out, *attr, *asJSON, stdout, stderr)
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "nodegen eval: no module given")
-		fs.Usage()
-		return exitUsage
+}
+
+func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout, stderr io.Writer) int {
+	c := findCommand("eval")
+	if len(args) == 0 {
+		return usageError(stderr, c, "no module given")
 	}
-	if *attr != "" && *asJSON {
-		fmt.Fprintln(stderr, "nodegen eval: --attr and --json cannot be used together")
-		return exitUsage
+	if attr != "" && asJSON {
+		return usageError(stderr, c, "--attr and --json cannot be used together")
 	}
 	var attrPath options.Path
-	if *attr != "" {
-		p, err := options.ParsePath(*attr)
+	if attr != "" {
+		p, err := options.ParsePath(attr)
 		if err != nil {
-			fmt.Fprintf(stderr, "nodegen eval: --attr %q: %s\n", *attr, err)
-			return exitUsage
+			return usageError(stderr, c, "--attr %q: %s", attr, err)
 		}
 		attrPath = p
 	}
-	ev, diags := eval.New(ef.config(fs.Args()))
+	ev, diags := eval.New(ef.config(args))
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
@@ -74,7 +80,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	case attrPath != nil:
 		v, d := ev.Get(attrPath)
 		return printValue(ev, v, append(diags, d...), stdout, stderr)
-	case *asJSON:
+	case asJSON:
 		warns, d := ev.Check()
 		printWarnings(stderr, warns)
 		if d.HasErrors() {
@@ -84,7 +90,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		v, d := ev.Config()
 		return printValue(ev, v, d, stdout, stderr)
 	}
-	return writeProfile(ev, *out, stdout, stderr)
+	return writeProfile(ev, out, stdout, stderr)
 }
 
 func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {
