@@ -1,0 +1,331 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/spf13/pflag"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/modtest"
+	"github.com/nodegen/nodegen/options"
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "option",
+		summary: "Explain an option: its value, type, default, declaration and every definition.",
+		usage:   "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
+		help: `Evaluates the modules with the library and shows, for the option at
+PATH, its value, type, default, description and where it is declared,
+then every definition in definition order with its location, its
+priority and what became of it:
+
+  won         it has the winning (lowest) priority and is part of the value
+  overridden  a definition with a lower priority number won
+  disabled    an mkIf condition or a config block's when was false
+
+PATH may lie inside submodule instances: systemd.services.kubelet.after.`,
+		example: "nodegen option fixtures/minimal/host.hcl networking.hostName\nnodegen option --json host.hcl systemd.services.kubelet.after",
+		args:    argsModules,
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			var ef evalFlags
+			asJSON := fs.Bool("json", false, "print the explanation as JSON")
+			ef.add(fs)
+			return func(args []string, stdout, stderr io.Writer) int {
+				return runOption(args, &ef, *asJSON, stdout, stderr)
+			}
+		},
+	})
+}
+
+func runOption(args []string, ef *evalFlags, asJSON bool, stdout, stderr io.Writer) int {
+	c := findCommand("option")
+	if len(args) == 0 {
+		return usageError(stderr, c, "no option path given")
+	}
+	files, arg := args[:len(args)-1], args[len(args)-1]
+	if strings.HasSuffix(arg, ".hcl") {
+		return usageError(stderr, c, "the last argument is the option's path, not a module (%s)", arg)
+	}
+	p, err := options.ParsePath(arg)
+	if err != nil || len(p) == 0 {
+		if err == nil {
+			err = fmt.Errorf("empty path")
+		}
+		return usageError(stderr, c, "%q: %s", arg, err)
+	}
+	ev, diags := eval.New(ef.config(files))
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return exitError
+	}
+	x, d := ev.Explain(p)
+	d = commandLineDiags(d)
+	if x == nil {
+		if s := instanceSuggestion(ev, p); s != nil {
+			d = hcl.Diagnostics{s}
+		}
+		printDiags(stderr, ev.Files(), d)
+		return exitError
+	}
+	if asJSON {
+		writeJSON(stdout, explanationJSON(ev, x))
+	} else {
+		writeExplanation(stdout, ev, x)
+	}
+	if d.HasErrors() {
+		printDiags(stderr, ev.Files(), d)
+		return exitError
+	}
+	return exitOK
+}
+
+// commandLineDiags drops the subjects that point at the command line,
+// which has no source to show.
+func commandLineDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Subject != nil && (d.Subject.Filename == "" || strings.HasPrefix(d.Subject.Filename, "<command")) {
+			d.Subject = nil
+		}
+	}
+	return diags
+}
+
+// instanceSuggestion explains a path that names a submodule instance
+// that does not exist (systemd.services.kublet.after): it names the
+// instances there are and the closest one. It returns nil when p is not
+// such a path.
+func instanceSuggestion(ev *eval.Evaluator, p options.Path) *hcl.Diagnostic {
+	for _, decl := range ev.Declarations() {
+		if len(decl.Path) != len(p) {
+			continue
+		}
+		hole := -1
+		ok := true
+		for i, seg := range decl.Path {
+			switch {
+			case seg == "<name>":
+				if hole < 0 {
+					hole = i
+				}
+			case seg == "*":
+				ok = false
+			case seg != p[i]:
+				ok = false
+			}
+		}
+		if !ok || hole < 0 {
+			continue
+		}
+		v, diags := ev.Get(p[:hole])
+		if diags.HasErrors() || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
+			continue
+		}
+		if v.Type().HasAttribute(p[hole]) {
+			continue
+		}
+		var names []string
+		for n := range v.Type().AttributeTypes() {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		detail := fmt.Sprintf("%s has no attribute %q, so there is no submodule instance %q.", p[:hole].String(), p[hole], p[:hole+1].String())
+		switch {
+		case len(names) == 0:
+			detail += fmt.Sprintf(" %s is empty.", p[:hole].String())
+		case options.DidYouMean(p[hole], names) != "":
+			detail += fmt.Sprintf(" Did you mean %q?", p[:hole].Child(options.DidYouMean(p[hole], names)).Child(p[hole+1:].String()).String())
+		default:
+			detail += fmt.Sprintf(" Its attributes are: %s.", strings.Join(quoteAll(names), ", "))
+		}
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("no submodule instance %q", p[:hole+1].String()),
+			Detail:   detail,
+		}
+	}
+	return nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// loc shows a range as file:line:column.
+func loc(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// sourceOf returns the source text of a range.
+func sourceOf(files map[string]*hcl.File, r hcl.Range) string {
+	f := files[r.Filename]
+	if f == nil || r.End.Byte > len(f.Bytes) || r.Start.Byte > r.End.Byte {
+		return ""
+	}
+	return string(r.SliceBytes(f.Bytes))
+}
+
+// definitionValue is how a definition is shown: its value as far as it was
+// evaluated, or, when parts of it were never needed, its source text.
+func definitionValue(files map[string]*hcl.File, d eval.DefinitionInfo) string {
+	if !strings.Contains(d.Value, "<lazy>") {
+		return d.Value
+	}
+	src := sourceOf(files, d.Range)
+	if src == "" || strings.Contains(src, "\n") || len(src) > 80 {
+		return d.Value
+	}
+	if _, diags := hclsyntax.ParseExpression([]byte(src), "", hcl.InitialPos); diags.HasErrors() {
+		return d.Value
+	}
+	return src
+}
+
+func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
+	files := ev.Files()
+	section := func(title, body string) {
+		fmt.Fprintf(w, "%s:\n%s\n\n", title, indent(body, "  "))
+	}
+	fmt.Fprintf(w, "%s\n\n", x.Path.String())
+	if x.Defined && !x.Value.IsWhollyKnown() {
+		section("Value", "(cannot be evaluated: see the errors)")
+	} else if x.Defined {
+		section("Value", modtest.ShowValue(x.Value))
+	} else {
+		section("Value", "(none: no definition and no default)")
+	}
+	section("Type", x.Type)
+	if x.HasDefault {
+		section("Default", x.Default)
+	} else {
+		section("Default", "(none)")
+	}
+	if x.ReadOnly {
+		section("Read-only", "yes: more than one definition (the default counts) is an error")
+	}
+	if strings.TrimSpace(x.Description) != "" {
+		section("Description", strings.TrimSpace(x.Description))
+	}
+	section("Declared in", loc(x.Declared))
+	if len(x.Definitions) == 0 {
+		fmt.Fprintln(w, "Definitions: none")
+		return
+	}
+	fmt.Fprintln(w, "Definitions, in definition order (the lowest priority number wins):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, d := range x.Definitions {
+		prio := ""
+		if d.State != "disabled" {
+			prio = fmt.Sprintf("priority %d", d.Priority)
+		}
+		val := definitionValue(files, d)
+		if d.IsDefault {
+			val += "  (the default)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.State, prio, loc(d.Range), val)
+		if d.State == "disabled" && d.Condition.Filename != "" {
+			fmt.Fprintf(tw, "  \t\t\tcondition is false: %s  (%s)\n", sourceOf(files, d.Condition), loc(d.Condition))
+		}
+	}
+	tw.Flush()
+}
+
+type optionJSON struct {
+	Path        string           `json:"path"`
+	Defined     bool             `json:"defined"`
+	Value       json.RawMessage  `json:"value"`
+	Type        string           `json:"type"`
+	Default     *string          `json:"default"`
+	ReadOnly    bool             `json:"read_only"`
+	Description string           `json:"description"`
+	Declared    rangeJSON        `json:"declared"`
+	Definitions []definitionJSON `json:"definitions"`
+}
+
+type definitionJSON struct {
+	Range     rangeJSON      `json:"range"`
+	Value     string         `json:"value"`
+	Priority  *int           `json:"priority"`
+	State     string         `json:"state"`
+	IsDefault bool           `json:"is_default"`
+	Condition *conditionJSON `json:"condition,omitempty"`
+}
+
+type conditionJSON struct {
+	Range rangeJSON `json:"range"`
+	Text  string    `json:"text"`
+}
+
+type rangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    posJSON `json:"start"`
+	End      posJSON `json:"end"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+func toRangeJSON(r hcl.Range) rangeJSON {
+	return rangeJSON{
+		Filename: r.Filename,
+		Start:    posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+		End:      posJSON{r.End.Line, r.End.Column, r.End.Byte},
+	}
+}
+
+func explanationJSON(ev *eval.Evaluator, x *eval.Explanation) optionJSON {
+	files := ev.Files()
+	out := optionJSON{
+		Path:        x.Path.String(),
+		Defined:     x.Defined,
+		Value:       json.RawMessage("null"),
+		Type:        x.Type,
+		ReadOnly:    x.ReadOnly,
+		Description: x.Description,
+		Declared:    toRangeJSON(x.Declared),
+		Definitions: []definitionJSON{},
+	}
+	if x.Defined && x.Value.IsWhollyKnown() {
+		if b, err := eval.JSON(x.Value); err == nil {
+			out.Value = json.RawMessage(b)
+		}
+	}
+	if x.HasDefault {
+		def := x.Default
+		out.Default = &def
+	}
+	for _, d := range x.Definitions {
+		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State, IsDefault: d.IsDefault}
+		if d.State != "disabled" {
+			prio := d.Priority
+			dj.Priority = &prio
+		}
+		if d.State == "disabled" && d.Condition.Filename != "" {
+			dj.Condition = &conditionJSON{Range: toRangeJSON(d.Condition), Text: sourceOf(files, d.Condition)}
+		}
+		out.Definitions = append(out.Definitions, dj)
+	}
+	return out
+}
+
+// writeJSON writes v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
