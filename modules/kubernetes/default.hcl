@@ -93,10 +93,14 @@ options "services.kubernetes" {
     description = "Kubernetes controller manager and proxy CIDR Range for Pods in cluster."
   }
   option "anyComponent" {
-    type        = bool
-    read_only   = true
-    internal    = true
-    default     = config.services.kubernetes.kubelet.enable
+    type      = bool
+    read_only = true
+    internal  = true
+    default = (
+      config.services.kubernetes.apiserver.enable || config.services.kubernetes.scheduler.enable ||
+      config.services.kubernetes.controllerManager.enable || config.services.kubernetes.kubelet.enable ||
+      config.services.kubernetes.proxy.enable || config.services.kubernetes.addonManager.enable
+    )
     description = "Whether a Kubernetes component is enabled on this host: the shared units and files exist only then."
   }
   option "secretsPath" {
@@ -132,6 +136,75 @@ submodule "kubernetesKubeconfigDefaults" {
   }
 }
 
+# easyCerts: the pki module issues every certificate, under one CA.
+config "services.kubernetes" {
+  when   = local.cfg.easyCerts
+  pki    = { enable = mkDefault(true) }
+  caFile = "${local.cfg.secretsPath}/ca.pem"
+}
+
+# Roles.
+config "services.kubernetes" {
+  when              = contains(local.cfg.roles, "master")
+  apiserver         = { enable = mkDefault(true) }
+  scheduler         = { enable = mkDefault(true) }
+  controllerManager = { enable = mkDefault(true) }
+  addonManager      = { enable = mkDefault(true) }
+  proxy             = { enable = mkDefault(true) }
+  kubelet = {
+    enable = mkDefault(true)
+    taints = mkIf(!contains(local.cfg.roles, "node"), {
+      master = {
+        key    = "node-role.kubernetes.io/master"
+        value  = "true"
+        effect = "NoSchedule"
+      }
+    })
+  }
+}
+
+config "services.etcd" {
+  # Not mkDefault in NixOS either: flannel's defaults would turn it off.
+  when   = contains(local.cfg.roles, "master")
+  enable = true
+}
+
+# A master-only host is unschedulable by default. (NixOS tests
+# all (el: el == "master") roles, which is also true for no roles at all;
+# nodegen asks for at least one role.)
+config "services.kubernetes.kubelet" {
+  when          = length(local.cfg.roles) > 0 && alltrue([for r in local.cfg.roles : r == "master"])
+  unschedulable = mkDefault(true)
+}
+
+config "services.kubernetes" {
+  when    = contains(local.cfg.roles, "node")
+  kubelet = { enable = mkDefault(true) }
+  proxy   = { enable = mkDefault(true) }
+}
+
+# Using roles enables easyCerts and flannel.
+config "services.kubernetes" {
+  when      = length(local.cfg.roles) > 0
+  flannel   = { enable = mkDefault(true) }
+  easyCerts = mkDefault(true)
+}
+
+config "services.flannel.etcd" {
+  when      = length(local.cfg.roles) > 0
+  endpoints = mkDefault(local.etcdEndpoints)
+}
+
+config "services.kubernetes" {
+  when = local.cfg.apiserver.enable
+  pki = {
+    etcClusterAdminKubeconfig = mkDefault("kubernetes/cluster-admin.kubeconfig")
+  }
+  apiserver = {
+    etcd = { servers = mkDefault(local.etcdEndpoints) }
+  }
+}
+
 config "virtualisation.docker" {
   when   = local.cfg.kubelet.enable
   enable = mkDefault(true)
@@ -139,6 +212,15 @@ config "virtualisation.docker" {
   logDriver = mkDefault("json-file")
   # iptables must be disabled for kubernetes
   extraOptions = "--iptables=false --ip-masq=false"
+}
+
+config "services.kubernetes.pki.certs" {
+  when = local.cfg.apiserver.enable || local.cfg.controllerManager.enable
+  serviceAccount = {
+    name   = "service-account"
+    CN     = "system:service-account-signer"
+    action = "systemctl reload kube-apiserver.service kube-controller-manager.service"
+  }
 }
 
 # What a host with any component has: kubernetes.target, the directories,
@@ -172,9 +254,9 @@ config "systemd.services.kube-apiserver-online" {
   }
 }
 
-config "services.kubernetes.lib.preStart" {
-  when                  = local.anyEnabled
-  kube-apiserver-online = local.cfg.lib.waitCurl.apiserver-online.script
+config "systemd.services.kube-apiserver-online" {
+  when     = local.anyEnabled
+  preStart = local.cfg.lib.waitCurl.apiserver-online.script
 }
 
 config "services.kubernetes.lib.waitCurl.apiserver-online" {
@@ -203,7 +285,14 @@ config "environment.etc.\"sysusers.d/kubernetes.conf\"" {
 }
 
 config "services.kubernetes" {
-  when             = local.anyEnabled
-  kubeconfig       = { server = mkDefault(local.cfg.apiserverAddress) }
-  apiserverAddress = mkDefault("https://${local.cfg.masterAddress}:6443")
+  when       = local.anyEnabled
+  kubeconfig = { server = mkDefault(local.cfg.apiserverAddress) }
+  # dns addon is enabled by default
+  addons = { dns = { enable = mkDefault(true) } }
+  # (NixOS leaves the port out with an advertiseAddress.)
+  apiserverAddress = mkDefault(
+    local.cfg.apiserver.advertiseAddress != null
+    ? "https://${local.cfg.apiserver.advertiseAddress}:${local.cfg.apiserver.securePort}"
+    : "https://${local.cfg.masterAddress}:${local.cfg.apiserver.securePort}"
+  )
 }

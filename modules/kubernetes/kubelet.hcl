@@ -21,7 +21,7 @@ locals {
   # The files the kubelet needs before it can start. (The seed lists the
   # three unfiltered; a null would render an empty ConditionPathExists=,
   # which resets the list, so nodegen leaves nulls out.)
-  kubeletPaths = [for p in [local.cfg.clientCaFile, local.cfg.tlsCertFile, local.cfg.tlsKeyFile] : p if p != null]
+  kubeletPaths = distinct([for p in [local.cfg.clientCaFile, local.cfg.tlsCertFile, local.cfg.tlsKeyFile] : p if p != null])
 
   podManifestPath = (
     local.cfg.podManifestPath != null ? local.cfg.podManifestPath :
@@ -95,9 +95,10 @@ options "services.kubernetes.kubelet" {
     description = "Use alternative DNS."
   }
   option "clusterDomain" {
-    type        = str
-    default     = "cluster.local"
-    description = "Use alternative domain."
+    type         = str
+    default      = root.services.kubernetes.addons.dns.clusterDomain
+    default_text = "services.kubernetes.addons.dns.clusterDomain"
+    description  = "Use alternative domain."
   }
   option "clientCaFile" {
     type         = nullOr(path)
@@ -328,22 +329,22 @@ config "systemd.services.kubelet" {
     WorkingDirectory = local.top.dataDir
   }
   unitConfig = {
-    ConditionPathExists = mkIf(length(local.kubeletPaths) > 0, tolist(local.kubeletPaths))
+    ConditionPathExists = mkIf(length(local.kubeletPaths) > 0, local.kubeletPaths)
   }
 }
 
 # The seed's preStart: seed the docker images, link the CNI plugins.
-config "services.kubernetes.lib.preStart" {
-  when    = local.cfg.enable && length(local.cfg.seedDockerImages) + length(local.cfg.cni.packages) > 0
-  kubelet = local.preStart
+config "systemd.services.kubelet" {
+  when     = local.cfg.enable && length(local.cfg.seedDockerImages) + length(local.cfg.cni.packages) > 0
+  preStart = local.preStart
 }
 
 config "systemd.paths.kubelet" {
   when     = local.cfg.enable && length(local.kubeletPaths) > 0
   wantedBy = ["kubelet.service"]
   pathConfig = {
-    PathExists  = tolist(local.kubeletPaths)
-    PathChanged = tolist(local.kubeletPaths)
+    PathExists  = local.kubeletPaths
+    PathChanged = local.kubeletPaths
   }
 }
 

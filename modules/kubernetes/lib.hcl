@@ -17,38 +17,6 @@ option "services.kubernetes.lib.waitCurl" {
   description = "Wait loops, by name; a module reads the script of its own entry (NixOS's top.lib.mkWaitCurl)."
 }
 
-# Workaround: the core systemd module turns preStart into an ExecStartPre
-# list that fails the systemdOption type check (the check sees the list's
-# elements before they are evaluated; reported to the evaluator's owner).
-# Until that is fixed, the Kubernetes modules give their services' preStart
-# here, and this writes what the core module would: the same script file and
-# ExecStartPre. Switching back to systemd.services.NAME.preStart changes no
-# profile byte.
-option "services.kubernetes.lib.preStart" {
-  type        = attrsOf(lines)
-  default     = {}
-  internal    = true
-  description = "Shell commands run before the main process of the service of each name (systemd.services.NAME.preStart)."
-}
-
-config "systemd" {
-  services = {
-    for n, t in config.services.kubernetes.lib.preStart : n => {
-      serviceConfig = { ExecStartPre = tolist(["/etc/nodegen/scripts/${n}-pre-start"]) }
-    } if t != ""
-  }
-}
-
-config "environment" {
-  etc = {
-    for n, t in config.services.kubernetes.lib.preStart : "nodegen/scripts/${n}-pre-start" => {
-      text   = "#!/bin/sh -e\n${t}"
-      mode   = "0755"
-      origin = "systemd.services.${n}.preStart"
-    } if t != ""
-  }
-}
-
 option "services.kubernetes.kubeconfigs" {
   type        = attrsOf(submodule.kubernetesKubeconfig)
   default     = {}

@@ -1,12 +1,516 @@
 # services.kubernetes.pki: certificates for every component, requested by
 # certmgr from a cfssl CA on the master ("easyCerts"). A port of the
 # behaviour of nixpkgs' nixos/modules/services/cluster/kubernetes/pki.nix
-# (early 2019).
+# (2019-03, with "Stabilize services startup across machines"):
+# cfssl-online.target is reached once the CA answers, from this host or
+# across the network, and the components wait for their certificates.
+
+locals {
+  top = config.services.kubernetes
+  cfg = config.services.kubernetes.pki
+
+  cfsslDataDir        = root.services.cfssl.dataDir
+  cfsslAPITokenPath   = "${local.cfsslDataDir}/apitoken.secret"
+  certmgrAPITokenPath = "${local.top.secretsPath}/apitoken.secret"
+  cfsslAPITokenLength = 32
+  cfsslCertPathPrefix = "${local.cfsslDataDir}/cfssl"
+  cfsslCert           = "${local.cfsslCertPathPrefix}.pem"
+  cfsslKey            = "${local.cfsslCertPathPrefix}-key.pem"
+  cfsslBin            = "${root.services.cfssl.package}/bin"
+
+  remote = "https://${local.top.masterAddress}:${root.services.cfssl.port}"
+
+  csrCA    = "/etc/kubernetes/pki/ca-csr.json"
+  csrCfssl = "/etc/kubernetes/pki/cfssl-csr.json"
+
+  certmgrPaths = [local.top.caFile, local.certmgrAPITokenPath]
+  addonManagerPaths = [
+    local.cfg.certs.addonManager.cert,
+    local.cfg.certs.addonManager.key,
+    local.cfg.certs.clusterAdmin.cert,
+    local.cfg.certs.clusterAdmin.key,
+  ]
+  flannelPaths   = [local.cfg.certs.flannelClient.cert, local.cfg.certs.flannelClient.key]
+  proxyPaths     = [local.cfg.certs.kubeProxyClient.cert, local.cfg.certs.kubeProxyClient.key]
+  schedulerPaths = [local.cfg.certs.schedulerClient.cert, local.cfg.certs.schedulerClient.key]
+
+  withApiserver = local.cfg.enable && local.top.apiserver.enable
+}
 
 options "services.kubernetes.pki" {
+  option "enable" {
+    type        = bool
+    default     = false
+    example     = true
+    description = "Whether to enable easyCert issuer service."
+  }
   option "certs" {
     type        = attrsOf(submodule.kubernetesCert)
     default     = {}
     description = "List of certificate specs to feed to cert generator."
   }
+  option "genCfsslCACert" {
+    type        = bool
+    default     = true
+    description = <<-EOT
+      Whether to automatically generate cfssl CA certificate and key,
+      if they don't exist.
+    EOT
+  }
+  option "genCfsslAPICerts" {
+    type        = bool
+    default     = true
+    description = <<-EOT
+      Whether to automatically generate cfssl API webserver TLS cert and key,
+      if they don't exist.
+    EOT
+  }
+  option "genCfsslAPIToken" {
+    type        = bool
+    default     = true
+    description = <<-EOT
+      Whether to automatically generate cfssl API-token secret,
+      if they doesn't exist.
+    EOT
+  }
+  option "pkiTrustOnBootstrap" {
+    type        = bool
+    default     = true
+    description = "Whether to always trust remote cfssl server upon initial PKI bootstrap."
+  }
+  option "caCertPathPrefix" {
+    type         = str
+    default      = "${config.services.cfssl.dataDir}/ca"
+    default_text = "services.cfssl.dataDir + \"/ca\""
+    description  = <<-EOT
+      Path-prefrix for the CA-certificate to be used for cfssl signing.
+      Suffixes ".pem" and "-key.pem" will be automatically appended for
+      the public and private keys respectively.
+    EOT
+  }
+  option "caSpec" {
+    type = attrs
+    default = {
+      CN = "kubernetes-cluster-ca"
+      O  = "NixOS"
+      OU = "services.kubernetes.pki.caSpec"
+      L  = "auto-generated"
+    }
+    description = "Certificate specification for the auto-generated CAcert."
+  }
+  option "etcClusterAdminKubeconfig" {
+    type        = nullOr(str)
+    default     = null
+    description = <<-EOT
+      Symlink a kubeconfig with cluster-admin privileges to environment path
+      (/etc/<path>).
+    EOT
+  }
+}
+
+# The CA: cfssl on the master.
+config "services.cfssl" {
+  when    = local.withApiserver
+  enable  = true
+  address = "0.0.0.0"
+  tlsCert = local.cfsslCert
+  tlsKey  = local.cfsslKey
+  # Holds no secret: the API token is a reference to a file.
+  configFile = "/etc/kubernetes/pki/cfssl-config.json"
+}
+
+config "environment" {
+  when = local.withApiserver
+  etc = {
+    "kubernetes/pki/ca-csr.json" = {
+      origin = "services.kubernetes.pki.caSpec"
+      text   = jsonencode({ key = { algo = "rsa", size = 2048 }, names = [local.cfg.caSpec] })
+    }
+    "kubernetes/pki/cfssl-csr.json" = {
+      origin = "services.kubernetes.pki"
+      text   = jsonencode({ key = { algo = "rsa", size = 2048 }, CN = local.top.masterAddress })
+    }
+    "kubernetes/pki/cfssl-config.json" = {
+      origin = "services.kubernetes.pki"
+      text = jsonencode({
+        signing = {
+          profiles = {
+            default = {
+              usages   = ["digital signature"]
+              auth_key = "default"
+              expiry   = "720h"
+            }
+          }
+        }
+        auth_keys = {
+          default = {
+            type = "standard"
+            key  = "file:${local.cfsslAPITokenPath}"
+          }
+        }
+      })
+    }
+  }
+}
+
+config "systemd.services.cfssl" {
+  when = local.withApiserver
+  preStart = join("\n", [
+    "set -e",
+    !local.cfg.genCfsslCACert ? "" : <<-EOT
+      if [ ! -f "${local.cfg.caCertPathPrefix}.pem" ]; then
+        ${local.cfsslBin}/cfssl genkey -initca ${local.csrCA} | \
+          ${local.cfsslBin}/cfssljson -bare ${local.cfg.caCertPathPrefix}
+      fi
+    EOT
+    ,
+    !local.cfg.genCfsslAPICerts ? "" : <<-EOT
+      if [ ! -f "${local.cfsslDataDir}/cfssl.pem" ]; then
+        ${local.cfsslBin}/cfssl gencert -ca "${local.cfg.caCertPathPrefix}.pem" -ca-key "${local.cfg.caCertPathPrefix}-key.pem" ${local.csrCfssl} | \
+          ${local.cfsslBin}/cfssljson -bare ${local.cfsslCertPathPrefix}
+      fi
+    EOT
+    ,
+    !local.cfg.genCfsslAPIToken ? "" : <<-EOT
+      if [ ! -f "${local.cfsslAPITokenPath}" ]; then
+        head -c ${local.cfsslAPITokenLength / 2} /dev/urandom | od -An -t x | tr -d ' ' >"${local.cfsslAPITokenPath}"
+      fi
+      chown cfssl "${local.cfsslAPITokenPath}" && chmod 400 "${local.cfsslAPITokenPath}"
+    EOT
+  ])
+}
+
+# cfssl-online.target: the CA answers (here or on the master).
+config "systemd.targets.cfssl-online" {
+  when     = local.cfg.enable
+  wantedBy = ["network-online.target"]
+  after    = ["cfssl.service", "network-online.target", "cfssl-online.service"]
+}
+
+config "systemd.services.cfssl-online" {
+  when        = local.cfg.enable
+  description = "Wait for ${local.remote} to be reachable."
+  wantedBy    = ["cfssl-online.target"]
+  before      = ["cfssl-online.target"]
+  path        = [local.top.toolsPackage]
+  script      = "echo Ok"
+  serviceConfig = {
+    TimeoutSec = "300"
+  }
+}
+
+config "services.kubernetes.lib.waitCurl.cfssl-online" {
+  when    = local.cfg.enable
+  address = local.remote
+  path    = "/api/v1/cfssl/info"
+  args    = "-kd '{}' -o /dev/null"
+}
+
+config "systemd.services.kube-certmgr-bootstrap" {
+  when        = local.cfg.enable
+  description = "Kubernetes certmgr bootstrapper"
+  wantedBy    = ["cfssl-online.target"]
+  after       = ["cfssl-online.target"]
+  before      = ["certmgr.service"]
+  path        = [local.top.toolsPackage]
+  script = join("\n", [
+    <<-EOT
+      set -e
+
+      mkdir -p $(dirname ${local.certmgrAPITokenPath})
+      mkdir -p $(dirname ${local.top.caFile})
+
+      # If there's a cfssl (cert issuer) running locally, then don't rely on user to
+      # manually paste it in place. Just symlink.
+      # otherwise, create the target file, ready for users to insert the token
+
+      if [ -f "${local.cfsslAPITokenPath}" ]; then
+        ln -fs "${local.cfsslAPITokenPath}" "${local.certmgrAPITokenPath}"
+      else
+        touch "${local.certmgrAPITokenPath}" && chmod 600 "${local.certmgrAPITokenPath}"
+      fi
+    EOT
+    ,
+    !local.cfg.pkiTrustOnBootstrap ? "" : <<-EOT
+      if [ ! -s "${local.top.caFile}" ]; then
+      ${local.top.lib.waitCurl.ca-bootstrap.script}fi
+    EOT
+  ])
+  serviceConfig = {
+    TimeoutSec = "300"
+    RestartSec = "1s"
+    Restart    = "on-failure"
+  }
+}
+
+config "services.kubernetes.lib.waitCurl.ca-bootstrap" {
+  when    = local.cfg.enable
+  address = "https://${local.top.masterAddress}:${root.services.cfssl.port}"
+  path    = "/api/v1/cfssl/info"
+  args    = "-kd '{}' -o - | ${local.cfsslBin}/cfssljson -stdout >${local.top.caFile}"
+}
+
+config "systemd.services.cfssl-online" {
+  when     = local.cfg.enable
+  preStart = local.top.lib.waitCurl.cfssl-online.script
+}
+
+# (Before certmgr's own preStart, which checks the specs.)
+config "systemd.services.certmgr" {
+  when = local.cfg.enable
+  preStart = mkBefore(<<-EOT
+    while ! test -s ${local.certmgrAPITokenPath} ; do
+      sleep 1
+      echo Waiting for ${local.certmgrAPITokenPath}
+    done
+  EOT
+  )
+}
+
+# certmgr keeps every certificate of this host.
+config "services.certmgr" {
+  when       = local.cfg.enable
+  enable     = true
+  svcManager = "command"
+  specs = {
+    for n, c in local.cfg.certs : n => {
+      action = c.action
+      authority = {
+        remote        = local.remote
+        file          = { path = c.caCert }
+        root_ca       = c.caCert
+        profile       = "default"
+        auth_key_file = local.certmgrAPITokenPath
+      }
+      certificate = { path = c.cert }
+      private_key = {
+        owner = c.privateKeyOwner
+        group = "nogroup"
+        mode  = "0600"
+        path  = c.key
+      }
+      request = {
+        CN    = c.CN
+        hosts = c.hosts
+        key   = { algo = "rsa", size = 2048 }
+        names = [c.fields]
+      }
+    }
+  }
+}
+
+config "systemd.services.certmgr" {
+  when     = local.cfg.enable
+  wantedBy = ["cfssl-online.target"]
+  after    = ["cfssl-online.target", "kube-certmgr-bootstrap.service"]
+  unitConfig = {
+    ConditionPathExists = local.certmgrPaths
+  }
+}
+
+config "systemd.paths.certmgr" {
+  when     = local.cfg.enable
+  wantedBy = ["certmgr.service"]
+  pathConfig = {
+    PathExists  = local.certmgrPaths
+    PathChanged = local.certmgrPaths
+  }
+}
+
+# The cluster-admin kubeconfig: the bootstrap addons and flannel's RBAC
+# bootstrap are applied with it.
+config "services.kubernetes.kubeconfigs.cluster-admin" {
+  when     = local.withApiserver
+  server   = local.top.apiserverAddress
+  certFile = local.cfg.certs.clusterAdmin.cert
+  keyFile  = local.cfg.certs.clusterAdmin.key
+  target   = local.cfg.etcClusterAdminKubeconfig != null ? local.cfg.etcClusterAdminKubeconfig : "kubernetes/pki/cluster-admin.kubeconfig"
+}
+
+# The addon manager applies the bootstrap addons with cluster-admin rights
+# before it starts, and waits for the service account of kube-system.
+config "systemd.services.kube-addon-manager" {
+  when = local.cfg.enable && local.top.addonManager.enable && length(local.top.addonManager.bootstrapAddons) > 0
+  preStart = join("", [
+    "export KUBECONFIG=${local.top.kubeconfigs.cluster-admin.path}\n",
+    "${local.top.package}/bin/kubectl apply ${join(" ", [for n, a in local.top.addonManager.bootstrapAddons : "-f /etc/kubernetes/bootstrap-addons/${n}.json"])}\n",
+    "\n",
+    local.top.lib.waitCurl.addon-manager.script,
+  ])
+}
+
+config "services.kubernetes.lib.waitCurl.addon-manager" {
+  when   = local.cfg.enable && local.top.addonManager.enable
+  path   = "/api/v1/namespaces/kube-system/serviceaccounts/default"
+  cacert = local.top.caFile
+  cert   = local.cfg.certs.addonManager.cert
+  key    = local.cfg.certs.addonManager.key
+}
+
+config "systemd.services.kube-addon-manager" {
+  when = local.cfg.enable && local.top.addonManager.enable
+  serviceConfig = {
+    PermissionsStartOnly = mkIf(length(local.top.addonManager.bootstrapAddons) > 0, true)
+  }
+  unitConfig = {
+    ConditionPathExists = local.addonManagerPaths
+  }
+}
+
+config "systemd.paths.kube-addon-manager" {
+  when     = local.cfg.enable && local.top.addonManager.enable
+  wantedBy = ["kube-addon-manager.service"]
+  pathConfig = {
+    PathExists  = local.addonManagerPaths
+    PathChanged = local.addonManagerPaths
+  }
+}
+
+# etcd of the master, on the loopback. (NixOS sets these on every host with
+# easyCerts; nodegen only with the apiserver, which requests etcd's
+# certificate. NixOS also maps etcd.local to 127.0.0.1 in /etc/hosts, which
+# nodegen leaves to the host.)
+# easyCerts doesn't support multimaster clusters anyway atm.
+config "services.etcd" {
+  when                     = local.withApiserver
+  listenClientUrls         = ["https://127.0.0.1:2379"]
+  listenPeerUrls           = ["https://127.0.0.1:2380"]
+  advertiseClientUrls      = ["https://etcd.local:2379"]
+  initialCluster           = ["${local.top.masterAddress}=https://etcd.local:2380"]
+  initialAdvertisePeerUrls = ["https://etcd.local:2380"]
+  certFile                 = mkDefault(local.cfg.certs.etcd.cert)
+  keyFile                  = mkDefault(local.cfg.certs.etcd.key)
+  trustedCaFile            = mkDefault(local.cfg.certs.etcd.caCert)
+}
+
+# flannel: its kubeconfig, and it waits until a node has a pod CIDR.
+config "services.kubernetes.kubeconfigs.flannel" {
+  when     = local.cfg.enable && local.top.flannel.enable
+  server   = local.top.apiserverAddress
+  certFile = local.cfg.certs.flannelClient.cert
+  keyFile  = local.cfg.certs.flannelClient.key
+}
+
+config "services.flannel" {
+  when       = local.cfg.enable && local.top.flannel.enable
+  kubeconfig = local.top.kubeconfigs.flannel.path
+}
+
+config "systemd.services.flannel" {
+  when     = local.cfg.enable && local.top.flannel.enable
+  preStart = local.top.lib.waitCurl.flannel.script
+}
+
+config "services.kubernetes.lib.waitCurl.flannel" {
+  when   = local.cfg.enable && local.top.flannel.enable
+  path   = "/api/v1/nodes"
+  cacert = local.top.caFile
+  cert   = local.cfg.certs.flannelClient.cert
+  key    = local.cfg.certs.flannelClient.key
+  args   = "-o - | grep podCIDR >/dev/null"
+}
+
+config "systemd.services.flannel" {
+  when = local.cfg.enable && local.top.flannel.enable
+  unitConfig = {
+    ConditionPathExists = local.flannelPaths
+  }
+}
+
+config "systemd.paths.flannel" {
+  when     = local.cfg.enable && local.top.flannel.enable
+  wantedBy = ["flannel.service"]
+  pathConfig = {
+    PathExists  = local.flannelPaths
+    PathChanged = local.flannelPaths
+  }
+}
+
+config "systemd.services.kube-proxy" {
+  when = local.cfg.enable && local.top.proxy.enable
+  unitConfig = {
+    ConditionPathExists = local.proxyPaths
+  }
+}
+
+config "systemd.paths.kube-proxy" {
+  when     = local.cfg.enable && local.top.proxy.enable
+  wantedBy = ["kube-proxy.service"]
+  pathConfig = {
+    PathExists  = local.proxyPaths
+    PathChanged = local.proxyPaths
+  }
+}
+
+config "systemd.services.kube-scheduler" {
+  when = local.cfg.enable && local.top.scheduler.enable
+  unitConfig = {
+    ConditionPathExists = local.schedulerPaths
+  }
+}
+
+config "systemd.paths.kube-scheduler" {
+  when     = local.cfg.enable && local.top.scheduler.enable
+  wantedBy = ["kube-scheduler.service"]
+  pathConfig = {
+    PathExists  = local.schedulerPaths
+    PathChanged = local.schedulerPaths
+  }
+}
+
+# Every component takes its certificates from here.
+config "services.kubernetes.apiserver" {
+  when = local.withApiserver
+  etcd = {
+    servers  = ["https://etcd.local:2379"]
+    certFile = mkDefault(local.cfg.certs.apiserverEtcdClient.cert)
+    keyFile  = mkDefault(local.cfg.certs.apiserverEtcdClient.key)
+    caFile   = mkDefault(local.cfg.certs.apiserverEtcdClient.caCert)
+  }
+  clientCaFile          = mkDefault(local.cfg.certs.apiServer.caCert)
+  tlsCertFile           = mkDefault(local.cfg.certs.apiServer.cert)
+  tlsKeyFile            = mkDefault(local.cfg.certs.apiServer.key)
+  serviceAccountKeyFile = mkDefault(local.cfg.certs.serviceAccount.cert)
+  kubeletClientCaFile   = mkDefault(local.cfg.certs.apiServer.caCert)
+  kubeletClientCertFile = mkDefault(local.cfg.certs.apiserverKubeletClient.cert)
+  kubeletClientKeyFile  = mkDefault(local.cfg.certs.apiserverKubeletClient.key)
+}
+
+config "services.kubernetes.controllerManager" {
+  when                  = local.cfg.enable && local.top.controllerManager.enable
+  serviceAccountKeyFile = mkDefault(local.cfg.certs.serviceAccount.key)
+  rootCaFile            = local.cfg.certs.controllerManagerClient.caCert
+  kubeconfig = {
+    certFile = mkDefault(local.cfg.certs.controllerManagerClient.cert)
+    keyFile  = mkDefault(local.cfg.certs.controllerManagerClient.key)
+  }
+}
+
+config "services.kubernetes.scheduler.kubeconfig" {
+  when     = local.cfg.enable && local.top.scheduler.enable
+  certFile = mkDefault(local.cfg.certs.schedulerClient.cert)
+  keyFile  = mkDefault(local.cfg.certs.schedulerClient.key)
+}
+
+config "services.kubernetes.kubelet" {
+  when         = local.cfg.enable && local.top.kubelet.enable
+  clientCaFile = mkDefault(local.cfg.certs.kubelet.caCert)
+  tlsCertFile  = mkDefault(local.cfg.certs.kubelet.cert)
+  tlsKeyFile   = mkDefault(local.cfg.certs.kubelet.key)
+  kubeconfig = {
+    certFile = mkDefault(local.cfg.certs.kubeletClient.cert)
+    keyFile  = mkDefault(local.cfg.certs.kubeletClient.key)
+  }
+}
+
+config "services.kubernetes.proxy.kubeconfig" {
+  when     = local.cfg.enable && local.top.proxy.enable
+  certFile = mkDefault(local.cfg.certs.kubeProxyClient.cert)
+  keyFile  = mkDefault(local.cfg.certs.kubeProxyClient.key)
+}
+
+config "services.kubernetes.addonManager.kubeconfig" {
+  when     = local.cfg.enable && local.top.addonManager.enable
+  certFile = mkDefault(local.cfg.certs.addonManager.cert)
+  keyFile  = mkDefault(local.cfg.certs.addonManager.key)
 }

@@ -1,0 +1,204 @@
+# The Kubernetes controller manager: a port of the behaviour of nixpkgs'
+# nixos/modules/services/cluster/kubernetes/controller-manager.nix (early
+# 2019), started under kube-apiserver-online.target once the apiserver
+# answers.
+
+locals {
+  top = config.services.kubernetes
+  cfg = config.services.kubernetes.controllerManager
+
+  controllerManagerPaths = distinct([for p in [
+    local.cfg.kubeconfig.caFile,
+    local.cfg.kubeconfig.certFile,
+    local.cfg.kubeconfig.keyFile,
+    local.cfg.rootCaFile,
+    local.cfg.serviceAccountKeyFile,
+    local.cfg.tlsCertFile,
+    local.cfg.tlsKeyFile,
+  ] : p if p != null])
+
+  flags = [
+    "--allocate-node-cidrs=${local.cfg.allocateNodeCIDRs}",
+    "--bind-address=${local.cfg.bindAddress}",
+    local.cfg.clusterCidr != null ? "--cluster-cidr=${local.cfg.clusterCidr}" : "",
+    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
+    "--kubeconfig=${local.cfg.kubeconfig.path}",
+    "--leader-elect=${local.cfg.leaderElect}",
+    local.cfg.rootCaFile != null ? "--root-ca-file=${local.cfg.rootCaFile}" : "",
+    "--port=${local.cfg.insecurePort}",
+    "--secure-port=${local.cfg.securePort}",
+    local.cfg.serviceAccountKeyFile != null ? "--service-account-private-key-file=${local.cfg.serviceAccountKeyFile}" : "",
+    local.cfg.tlsCertFile != null ? "--tls-cert-file=${local.cfg.tlsCertFile}" : "",
+    local.cfg.tlsKeyFile != null ? "--tls-private-key-file=${local.cfg.tlsKeyFile}" : "",
+    contains(local.top.apiserver.authorizationMode, "RBAC") ? "--use-service-account-credentials" : "",
+    local.cfg.verbosity != null ? "--v=${local.cfg.verbosity}" : "",
+    local.cfg.extraOpts,
+  ]
+}
+
+options "services.kubernetes.controllerManager" {
+  option "allocateNodeCIDRs" {
+    type        = bool
+    default     = true
+    description = "Whether to automatically allocate CIDR ranges for cluster nodes."
+  }
+  option "bindAddress" {
+    type        = str
+    default     = "127.0.0.1"
+    description = "Kubernetes controller manager listening address."
+  }
+  option "clusterCidr" {
+    type         = nullOr(str)
+    default      = root.services.kubernetes.clusterCidr
+    default_text = "services.kubernetes.clusterCidr"
+    description  = "Kubernetes CIDR Range for Pods in cluster."
+  }
+  option "enable" {
+    type        = bool
+    default     = false
+    example     = true
+    description = "Whether to enable Kubernetes controller manager.."
+  }
+  option "extraOpts" {
+    type        = str
+    default     = ""
+    description = "Kubernetes controller manager extra command line options."
+  }
+  option "featureGates" {
+    type         = listOf(str)
+    default      = root.services.kubernetes.featureGates
+    default_text = "services.kubernetes.featureGates"
+    description  = "List set of feature gates"
+  }
+  option "insecurePort" {
+    type        = int
+    default     = 0
+    description = "Kubernetes controller manager insecure listening port."
+  }
+  option "kubeconfig" {
+    type        = submodule.kubernetesKubeconfig
+    default     = {}
+    description = "Kubernetes controller manager kubeconfig."
+  }
+  option "leaderElect" {
+    type        = bool
+    default     = true
+    description = "Whether to start leader election before executing main loop."
+  }
+  option "rootCaFile" {
+    type         = nullOr(path)
+    default      = root.services.kubernetes.caFile
+    default_text = "services.kubernetes.caFile"
+    description  = <<-EOT
+      Kubernetes controller manager certificate authority file included in
+      service account's token secret.
+    EOT
+  }
+  option "securePort" {
+    type        = int
+    default     = 10252
+    description = "Kubernetes controller manager secure listening port."
+  }
+  option "serviceAccountKeyFile" {
+    type        = nullOr(path)
+    default     = null
+    description = <<-EOT
+      Kubernetes controller manager PEM-encoded private RSA key file used to
+      sign service account tokens
+    EOT
+  }
+  option "tlsCertFile" {
+    type        = nullOr(path)
+    default     = null
+    description = "Kubernetes controller-manager certificate file."
+  }
+  option "tlsKeyFile" {
+    type        = nullOr(path)
+    default     = null
+    description = "Kubernetes controller-manager private key file."
+  }
+  option "verbosity" {
+    type        = nullOr(int)
+    default     = null
+    description = <<-EOT
+      Optional glog verbosity level for logging statements. See
+      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
+    EOT
+  }
+}
+
+config "systemd.services.kube-controller-manager" {
+  when        = local.cfg.enable
+  description = "Kubernetes Controller Manager Service"
+  wantedBy    = ["kube-apiserver-online.target"]
+  after       = ["kube-apiserver.service"]
+  before      = ["kube-apiserver-online.target"]
+  path        = distinct(concat([local.top.toolsPackage], local.top.path))
+  serviceConfig = {
+    RestartSec       = "30s"
+    Restart          = "on-failure"
+    Slice            = "kubernetes.slice"
+    ExecStart        = join(" ", concat(["${local.top.package}/bin/kube-controller-manager"], [for f in local.flags : f if f != ""]))
+    WorkingDirectory = local.top.dataDir
+    User             = "kubernetes"
+    Group            = "kubernetes"
+  }
+  unitConfig = {
+    ConditionPathExists = mkIf(length(local.controllerManagerPaths) > 0, local.controllerManagerPaths)
+  }
+}
+
+# Wait until the apiserver answers to the controller manager's credentials.
+config "systemd.services.kube-controller-manager" {
+  when     = local.cfg.enable
+  preStart = local.top.lib.waitCurl.controller-manager.script
+}
+
+config "services.kubernetes.lib.waitCurl.controller-manager" {
+  when    = local.cfg.enable
+  address = local.cfg.kubeconfig.server
+  path    = "/api"
+  cacert  = local.cfg.kubeconfig.caFile
+  cert    = local.cfg.kubeconfig.certFile
+  key     = local.cfg.kubeconfig.keyFile
+}
+
+config "systemd.paths.kube-controller-manager" {
+  when     = local.cfg.enable && length(local.controllerManagerPaths) > 0
+  wantedBy = ["kube-controller-manager.service"]
+  pathConfig = {
+    PathExists  = local.controllerManagerPaths
+    PathChanged = local.controllerManagerPaths
+  }
+}
+
+config "services.kubernetes.pki.certs" {
+  when = local.cfg.enable
+  controllerManager = {
+    name   = "kube-controller-manager"
+    CN     = "kube-controller-manager"
+    action = "systemctl restart kube-controller-manager.service"
+  }
+  controllerManagerClient = {
+    name   = "kube-controller-manager-client"
+    CN     = "system:kube-controller-manager"
+    action = "systemctl restart kube-controller-manager.service"
+  }
+}
+
+config "services.kubernetes.controllerManager.kubeconfig" {
+  when     = local.cfg.enable
+  server   = mkDefault(local.top.kubeconfig.server)
+  userName = mkDefault("kube-controller-manager")
+}
+
+config "environment" {
+  when = local.cfg.enable
+  etc = {
+    (local.cfg.kubeconfig.target) = {
+      text   = local.cfg.kubeconfig.text
+      mode   = local.cfg.kubeconfig.mode
+      origin = "services.kubernetes.controllerManager.kubeconfig"
+    }
+  }
+}

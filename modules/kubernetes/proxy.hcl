@@ -1,0 +1,114 @@
+# The Kubernetes proxy: a port of the behaviour of nixpkgs'
+# nixos/modules/services/cluster/kubernetes/proxy.nix (early 2019), started
+# under kubernetes.target once the apiserver knows this node.
+
+locals {
+  top = config.services.kubernetes
+  cfg = config.services.kubernetes.proxy
+
+  flags = [
+    "--bind-address=${local.cfg.bindAddress}",
+    local.top.clusterCidr != null ? "--cluster-cidr=${local.top.clusterCidr}" : "",
+    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
+    "--kubeconfig=${local.cfg.kubeconfig.path}",
+    local.cfg.verbosity != null ? "--v=${local.cfg.verbosity}" : "",
+    local.cfg.extraOpts,
+  ]
+}
+
+options "services.kubernetes.proxy" {
+  option "bindAddress" {
+    type        = str
+    default     = "0.0.0.0"
+    description = "Kubernetes proxy listening address."
+  }
+  option "enable" {
+    type        = bool
+    default     = false
+    example     = true
+    description = "Whether to enable Kubernetes proxy."
+  }
+  option "extraOpts" {
+    type        = str
+    default     = ""
+    description = "Kubernetes proxy extra command line options."
+  }
+  option "featureGates" {
+    type         = listOf(str)
+    default      = root.services.kubernetes.featureGates
+    default_text = "services.kubernetes.featureGates"
+    description  = "List set of feature gates"
+  }
+  option "kubeconfig" {
+    type        = submodule.kubernetesKubeconfig
+    default     = {}
+    description = "Kubernetes proxy kubeconfig."
+  }
+  option "verbosity" {
+    type        = nullOr(int)
+    default     = null
+    description = <<-EOT
+      Optional glog verbosity level for logging statements. See
+      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
+    EOT
+  }
+}
+
+config "systemd.services.kube-proxy" {
+  when        = local.cfg.enable
+  description = "Kubernetes Proxy Service"
+  wantedBy    = ["kubernetes.target"]
+  after       = ["kube-apiserver-online.target"]
+  before      = ["kubernetes.target"]
+  # iptables, conntrack
+  path = distinct(concat([local.top.toolsPackage], local.top.path))
+  serviceConfig = {
+    Slice            = "kubernetes.slice"
+    ExecStart        = join(" ", concat(["${local.top.package}/bin/kube-proxy"], [for f in local.flags : f if f != ""]))
+    WorkingDirectory = local.top.dataDir
+    Restart          = "on-failure"
+    RestartSec       = 5
+  }
+}
+
+# Wait until the apiserver knows this node (with a kubelet here), so that
+# the proxy finds its node's address when it starts.
+config "systemd.services.kube-proxy" {
+  when     = local.cfg.enable
+  preStart = local.top.lib.waitCurl.proxy.script
+}
+
+config "services.kubernetes.lib.waitCurl.proxy" {
+  when    = local.cfg.enable
+  address = local.cfg.kubeconfig.server
+  path    = local.top.kubelet.enable ? "/api/v1/nodes/${local.top.kubelet.hostname}" : "/api"
+  cacert  = local.cfg.kubeconfig.caFile
+  cert    = local.cfg.kubeconfig.certFile
+  key     = local.cfg.kubeconfig.keyFile
+}
+
+config "services.kubernetes.pki.certs" {
+  when = local.cfg.enable
+  kubeProxyClient = {
+    name   = "kube-proxy-client"
+    CN     = "system:kube-proxy"
+    action = "systemctl restart kube-proxy.service"
+  }
+}
+
+config "services.kubernetes.proxy.kubeconfig" {
+  when     = local.cfg.enable
+  server   = mkDefault(local.top.kubeconfig.server)
+  userName = mkDefault("kube-proxy")
+}
+
+config "environment" {
+  when = local.cfg.enable
+  etc = {
+    (local.cfg.kubeconfig.target) = {
+      text   = local.cfg.kubeconfig.text
+      mode   = local.cfg.kubeconfig.mode
+      origin = "services.kubernetes.proxy.kubeconfig"
+    }
+  }
+}

@@ -1,0 +1,125 @@
+# The Kubernetes scheduler: a port of the behaviour of nixpkgs'
+# nixos/modules/services/cluster/kubernetes/scheduler.nix (early 2019),
+# started under kube-apiserver-online.target once the apiserver answers.
+
+locals {
+  top = config.services.kubernetes
+  cfg = config.services.kubernetes.scheduler
+
+  flags = [
+    "--address=${local.cfg.address}",
+    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
+    "--kubeconfig=${local.cfg.kubeconfig.path}",
+    "--leader-elect=${local.cfg.leaderElect}",
+    "--port=${local.cfg.port}",
+    local.cfg.verbosity != null ? "--v=${local.cfg.verbosity}" : "",
+    local.cfg.extraOpts,
+  ]
+}
+
+options "services.kubernetes.scheduler" {
+  option "address" {
+    type        = str
+    default     = "127.0.0.1"
+    description = "Kubernetes scheduler listening address."
+  }
+  option "enable" {
+    type        = bool
+    default     = false
+    example     = true
+    description = "Whether to enable Kubernetes scheduler."
+  }
+  option "extraOpts" {
+    type        = str
+    default     = ""
+    description = "Kubernetes scheduler extra command line options."
+  }
+  option "featureGates" {
+    type         = listOf(str)
+    default      = root.services.kubernetes.featureGates
+    default_text = "services.kubernetes.featureGates"
+    description  = "List set of feature gates"
+  }
+  option "kubeconfig" {
+    type        = submodule.kubernetesKubeconfig
+    default     = {}
+    description = "Kubernetes scheduler kubeconfig."
+  }
+  option "leaderElect" {
+    type        = bool
+    default     = true
+    description = "Whether to start leader election before executing main loop."
+  }
+  option "port" {
+    type        = int
+    default     = 10251
+    description = "Kubernetes scheduler listening port."
+  }
+  option "verbosity" {
+    type        = nullOr(int)
+    default     = null
+    description = <<-EOT
+      Optional glog verbosity level for logging statements. See
+      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
+    EOT
+  }
+}
+
+config "systemd.services.kube-scheduler" {
+  when        = local.cfg.enable
+  description = "Kubernetes Scheduler Service"
+  wantedBy    = ["kube-apiserver-online.target"]
+  after       = ["kube-apiserver.service"]
+  before      = ["kube-apiserver-online.target"]
+  path        = [local.top.toolsPackage]
+  serviceConfig = {
+    Slice            = "kubernetes.slice"
+    ExecStart        = join(" ", concat(["${local.top.package}/bin/kube-scheduler"], [for f in local.flags : f if f != ""]))
+    WorkingDirectory = local.top.dataDir
+    User             = "kubernetes"
+    Group            = "kubernetes"
+    Restart          = "on-failure"
+    RestartSec       = 5
+  }
+}
+
+# Wait until the apiserver answers to the scheduler's credentials.
+config "systemd.services.kube-scheduler" {
+  when     = local.cfg.enable
+  preStart = local.top.lib.waitCurl.scheduler.script
+}
+
+config "services.kubernetes.lib.waitCurl.scheduler" {
+  when    = local.cfg.enable
+  address = local.cfg.kubeconfig.server
+  path    = "/api"
+  cacert  = local.cfg.kubeconfig.caFile
+  cert    = local.cfg.kubeconfig.certFile
+  key     = local.cfg.kubeconfig.keyFile
+}
+
+config "services.kubernetes.pki.certs" {
+  when = local.cfg.enable
+  schedulerClient = {
+    name   = "kube-scheduler-client"
+    CN     = "system:kube-scheduler"
+    action = "systemctl restart kube-scheduler.service"
+  }
+}
+
+config "services.kubernetes.scheduler.kubeconfig" {
+  when     = local.cfg.enable
+  server   = mkDefault(local.top.kubeconfig.server)
+  userName = mkDefault("kube-scheduler")
+}
+
+config "environment" {
+  when = local.cfg.enable
+  etc = {
+    (local.cfg.kubeconfig.target) = {
+      text   = local.cfg.kubeconfig.text
+      mode   = local.cfg.kubeconfig.mode
+      origin = "services.kubernetes.scheduler.kubeconfig"
+    }
+  }
+}
