@@ -1,0 +1,106 @@
+package hclfmt
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+)
+
+// Format returns the canonical form of an HCL file. A file with syntax
+// errors is not formatted: Format returns the errors, with filename in
+// their ranges.
+func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	if _, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos); diags.HasErrors() {
+		return nil, diags
+	}
+	out := hclwrite.Format(src)
+	return tidyLines(out), nil
+}
+
+// tidyLines drops trailing white space, collapses runs of blank lines into
+// one, and leaves no blank line at the start and one newline at the end,
+// outside heredoc bodies. A line that starts with a closing bracket gets
+// the indentation of the line with its opening bracket (hclwrite indents
+// `] : {` of a multi-line for expression one level too deep).
+func tidyLines(src []byte) []byte {
+	protected, closers := scanLines(src)
+	lines := strings.Split(string(src), "\n")
+	indents := make([]string, len(lines)+1)
+	out := make([]string, 0, len(lines))
+	blank := true // no blank lines at the start
+	for i, l := range lines {
+		if protected[i+1] {
+			out = append(out, l)
+			blank = false
+			continue
+		}
+		body := strings.TrimLeft(l, " \t")
+		indents[i+1] = l[:len(l)-len(body)]
+		if open, ok := closers[i+1]; ok && open < i+1 {
+			indents[i+1] = indents[open]
+		}
+		l = strings.TrimRight(indents[i+1]+body, " \t")
+		if l == "" {
+			if blank {
+				continue
+			}
+			blank = true
+		} else {
+			blank = false
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}
+
+// scanLines returns the lines (1-based) that are the body or the closing
+// marker of a heredoc, and for each line that starts with a closing
+// bracket the line of its opening bracket.
+func scanLines(src []byte) (heredoc map[int]bool, closers map[int]int) {
+	lines := map[int]bool{}
+	closers = map[int]int{}
+	toks, _ := hclsyntax.LexConfig(src, "", hcl.InitialPos)
+	var stack []int
+	open := 0
+	lineStart := true
+	for _, t := range toks {
+		first := lineStart
+		lineStart = t.Type == hclsyntax.TokenNewline || bytes.HasSuffix(t.Bytes, []byte("\n"))
+		switch t.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			stack = append(stack, t.Range.Start.Line)
+		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd:
+			if len(stack) > 0 {
+				if first && open == 0 {
+					closers[t.Range.Start.Line] = stack[len(stack)-1]
+				}
+				stack = stack[:len(stack)-1]
+			}
+		}
+		switch t.Type {
+		case hclsyntax.TokenOHeredoc:
+			open = t.Range.End.Line
+			if t.Range.End.Column > 1 {
+				open++ // the token ends with its newline
+			}
+		case hclsyntax.TokenCHeredoc:
+			if open > 0 {
+				for l := open; l <= t.Range.Start.Line; l++ {
+					lines[l] = true
+				}
+			}
+			open = 0
+		}
+	}
+	return lines, closers
+}
