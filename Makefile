@@ -1,13 +1,30 @@
 GO ?= go
 
-.PHONY: build test vet fmt-check bench fuzz docs
+.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz
 
 build:
 	$(GO) build -o bin/nodegen ./cmd/nodegen
 
-# test is what CI runs: static checks, then every test.
+# test is what CI runs: static checks, then every test (docgen's test fails
+# when docs/options.md is stale), then the module library's own tests.
 test: vet fmt-check
 	$(GO) test ./...
+	$(GO) run ./cmd/nodegen test modules/
+
+# test-modules runs the *.test.hcl tests of the module library.
+test-modules:
+	$(GO) run ./cmd/nodegen test modules/
+
+# hcl-fmt-check lists the module and fixture files that nodegen fmt would
+# change.
+hcl-fmt-check:
+	$(GO) run ./cmd/nodegen fmt --check modules fixtures
+
+# docs regenerates docs/options.md, the reference of the library's options.
+docs:
+	@mkdir -p docs
+	$(GO) run ./cmd/nodegen options --format markdown > docs/options.md.tmp
+	mv docs/options.md.tmp docs/options.md
 
 vet:
 	$(GO) vet ./...
