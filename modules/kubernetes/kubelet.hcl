@@ -51,7 +51,7 @@ locals {
     local.cfg.networkPlugin != null ? "--network-plugin=${local.cfg.networkPlugin}" : "",
     local.cfg.nodeIp != null ? "--node-ip=${local.cfg.nodeIp}" : "",
     length(local.cfg.nodeLabels) > 0 ? "--node-labels=${join(",", [for k, v in local.cfg.nodeLabels : v == "" ? k : "${k}=${v}"])}" : "",
-    "--pod-infra-container-image=pause",
+    local.cfg.podInfraContainerImage != null ? "--pod-infra-container-image=${local.cfg.podInfraContainerImage}" : "",
     local.podManifestPath != null ? "--pod-manifest-path=${local.podManifestPath}" : "",
     "--port=${local.cfg.port}",
     "--register-node=${local.cfg.registerNode}",
@@ -247,6 +247,11 @@ options "services.kubernetes.kubelet" {
     example     = { "node-role.kubernetes.io/worker" = "" }
     description = "Labels the kubelet registers its node with (--node-labels); a label with an empty value is written as its key alone."
   }
+  option "podInfraContainerImage" {
+    type        = nullOr(str)
+    default     = "pause"
+    description = "The image of the pods' infra (pause) container (--pod-infra-container-image); \"pause\", the seed's, is the image loaded from services.kubernetes.package. Null leaves the flag out: the kubelet's own default."
+  }
   option "podManifestPath" {
     type        = nullOr(path)
     default     = null
@@ -300,7 +305,7 @@ assert {
 
 config "services.kubernetes.kubelet" {
   when             = local.cfg.enable
-  seedDockerImages = ["${local.top.package}/images/pause.tar"]
+  seedDockerImages = local.cfg.podInfraContainerImage == "pause" ? ["${local.top.package}/images/pause.tar"] : []
   # Always include cni plugins
   cni = {
     packages = local.cfg.cni.pluginsPackage != null ? [local.cfg.cni.pluginsPackage] : []
@@ -325,7 +330,7 @@ config "systemd.services.kubelet" {
     MemoryAccounting = true
     Restart          = "on-failure"
     RestartSec       = "1000ms"
-    ExecStart        = "${local.top.package}/bin/kubelet ${local.commandLine}"
+    ExecStart        = "${local.cfg.wrapper.enable ? local.cfg.wrapper.path : "${local.top.package}/bin/kubelet"} ${local.commandLine}"
     WorkingDirectory = local.top.dataDir
   }
   unitConfig = {
