@@ -37,7 +37,9 @@ options "services.kubernetes.kubelet.wrapper" {
       pod of the hyperkube image, instead of services.kubernetes.package's
       kubelet. The kubelet then needs no CNI plugins or images from the
       host: cni.pluginsPackage and podInfraContainerImage default to null,
-      and the static pods' directory is passed (podManifestPath).
+      the static pods' directory is passed (podManifestPath), and the
+      kubelet's root directory is /var/lib/kubelet (services.kubernetes.dataDir),
+      which the wrapper mounts.
     EOT
   }
   option "path" {
@@ -127,6 +129,13 @@ config "services.kubernetes.kubelet.wrapper.volumes" {
   when        = local.wrapper.rbd
   modprobe    = { source = "/usr/sbin/modprobe" }
   lib-modules = { source = "/lib/modules" }
+}
+
+# The wrapper mounts the host's /var/lib/kubelet into the pod, and the
+# kubelet's root directory (services.kubernetes.dataDir) must be there.
+config "services.kubernetes" {
+  when    = local.wrapper.enable
+  dataDir = mkDefault("/var/lib/kubelet")
 }
 
 config "services.kubernetes.kubelet" {
