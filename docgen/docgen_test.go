@@ -62,7 +62,7 @@ func TestMarkdown(t *testing.T) {
 			d.Description = "  The x.  \n"
 		}),
 		decl(`a.files."<name>".text`, func(d *eval.Declaration) {
-			d.HasDefault, d.Default = true, "the attribute name"
+			d.HasDefault, d.Default, d.DefaultIsText = true, "the attribute name", true
 			d.Example = "<<-EOT\n  a\nEOT"
 		}),
 		decl("a.hidden", func(d *eval.Declaration) { d.Internal = true }),
@@ -117,21 +117,6 @@ func TestDocPath(t *testing.T) {
 	for want, p := range tests {
 		if got := DocPath(p); got != want {
 			t.Errorf("DocPath(%#v) = %q, want %q", p, got, want)
-		}
-	}
-}
-
-func TestIsExpression(t *testing.T) {
-	tests := map[string]bool{
-		`"x"`:                 true,
-		`[]`:                  true,
-		`networking.hostName`: true,
-		`the attribute name`:  false,
-		`hostName, with domain appended when it is set`: false,
-	}
-	for s, want := range tests {
-		if got := isExpression(s); got != want {
-			t.Errorf("isExpression(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

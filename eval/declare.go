@@ -58,14 +58,15 @@ type Declaration struct {
 	Path        options.Path
 	Type        string
 	Description string
-	// Default is the default's source text (or default_text); HasDefault
-	// tells whether there is one.
-	Default    string
-	HasDefault bool
-	Example    string
-	ReadOnly   bool
-	Internal   bool
-	Range      hcl.Range
+	// Default is the default's source text, or its default_text (prose,
+	// and then DefaultIsText is set); HasDefault tells whether there is one.
+	Default       string
+	DefaultIsText bool
+	HasDefault    bool
+	Example       string
+	ReadOnly      bool
+	Internal      bool
+	Range         hcl.Range
 }
 
 // declEntry is an option declaration with where it is written.

@@ -57,14 +57,15 @@ type Warning struct {
 // read (Get, Config, Check).
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	ev := &Evaluator{
-		cfg:        cfg,
-		loader:     newLoader(),
-		submodules: map[string]*submoduleSyntax{},
-		subTypes:   map[string]*subType{},
-		modLocals:  map[*module]*localSet{},
-		funcs:      lib.Functions(),
-		fileFuncs:  map[string]function.Function{},
-		traced:     map[*hcl.Diagnostic]bool{},
+		cfg:         cfg,
+		loader:      newLoader(),
+		submodules:  map[string]*submoduleSyntax{},
+		subTypes:    map[string]*subType{},
+		modLocals:   map[*module]*localSet{},
+		funcs:       lib.Functions(),
+		fileFuncs:   map[string]function.Function{},
+		traced:      map[*hcl.Diagnostic]bool{},
+		removedMsgs: map[*declNode]*thunk{},
 	}
 	var diags hcl.Diagnostics
 	var roots []source
@@ -214,12 +215,18 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	}
 	dv, d := lib.Deep(v)
 	diags = append(diags, d...)
+	return dv, dedupe(withoutCommandLine(diags))
+}
+
+// withoutCommandLine drops subjects that stand for the command line, which
+// has no source to show.
+func withoutCommandLine(diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
-		if d.Subject != nil && d.Subject.Filename == rng.Filename {
+		if d.Subject != nil && d.Subject.Filename == commandLine {
 			d.Subject = nil
 		}
 	}
-	return dv, dedupe(diags)
+	return diags
 }
 
 // Config evaluates the whole configuration: every option that has a value.
@@ -328,6 +335,29 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 	return []string{s.AsString()}, diags
 }
 
+// removedMessage evaluates (once) the message of a removed_option.
+func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
+	t, ok := ev.removedMsgs[n]
+	if !ok {
+		t = &thunk{expr: n.removed.message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
+		ev.removedMsgs[n] = t
+	}
+	v, diags := t.ForceDeep()
+	if diags.HasErrors() || !v.IsKnown() {
+		return "", diags
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid message",
+			Detail:   "The message of a removed_option is a string.",
+			Subject:  n.removed.message.Range().Ptr(),
+		})
+	}
+	return s.AsString(), diags
+}
+
 func (ev *Evaluator) instanceNote(inst *instance) string {
 	if len(inst.loc) == 0 {
 		return ""
@@ -359,7 +389,7 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 				})
 				continue
 			}
-			msg, dd := ev.topScope(n.remMod).evalString(n.removed.message)
+			msg, dd := ev.removedMessage(n)
 			diags = append(diags, dd...)
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

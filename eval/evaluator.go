@@ -16,16 +16,17 @@ import (
 // Evaluator holds one evaluation: the modules, their option tree and the
 // memoised state of every option. It is not safe for concurrent use.
 type Evaluator struct {
-	cfg        Config
-	loader     *loader
-	mods       []*module
-	submodules map[string]*submoduleSyntax
-	subTypes   map[string]*subType
-	top        *instance
-	instances  []*instance
-	modLocals  map[*module]*localSet
-	funcs      map[string]function.Function
-	fileFuncs  map[string]function.Function // by module directory key
+	cfg         Config
+	loader      *loader
+	mods        []*module
+	submodules  map[string]*submoduleSyntax
+	subTypes    map[string]*subType
+	top         *instance
+	instances   []*instance
+	modLocals   map[*module]*localSet
+	funcs       map[string]function.Function
+	fileFuncs   map[string]function.Function // by module directory key
+	removedMsgs map[*declNode]*thunk
 
 	stack  []frame
 	stats  Stats
@@ -137,7 +138,7 @@ type thunk struct {
 	val    cty.Value
 	diags  hcl.Diagnostics
 
-	deepDone  bool
+	deep      status
 	deepVal   cty.Value
 	deepDiags hcl.Diagnostics
 }
@@ -189,17 +190,34 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	return t.val, t.diags
 }
 
-// ForceDeep implements lib.DeepForcer.
+// ForceDeep implements lib.DeepForcer. A value that contains itself (a
+// local object holding the local) has no complete form: forcing it deeply
+// is an infinite recursion.
 func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
-	if t.deepDone {
+	switch t.deep {
+	case done:
 		return t.deepVal, t.deepDiags
+	case forcing:
+		what := t.what
+		if what == "" {
+			what = "expression"
+		}
+		return cty.DynamicVal, hcl.Diagnostics{t.sc.inst.ev.cycleDiag(t, what+" (a value that contains itself)", t.expr.Range())}
 	}
 	v, diags := t.Force()
 	if t.status != done {
 		return v, diags
 	}
+	t.deep = forcing
+	ev := t.sc.inst.ev
+	ev.push(frame{state: t, what: t.what, ref: t.expr.Range()})
 	dv, d := lib.Deep(v)
-	t.deepVal, t.deepDiags, t.deepDone = dv, append(append(hcl.Diagnostics(nil), diags...), d...), true
+	ev.pop()
+	diags = append(append(hcl.Diagnostics(nil), diags...), d...)
+	if diags.HasErrors() {
+		dv = cty.DynamicVal
+	}
+	t.deepVal, t.deepDiags, t.deep = dv, diags, done
 	return t.deepVal, t.deepDiags
 }
 

@@ -54,7 +54,7 @@ type DefinitionInfo struct {
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	inst, n, diags := ev.lookupOption(p)
 	if n == nil {
-		return nil, diags
+		return nil, dedupe(withoutCommandLine(diags))
 	}
 	o := n.opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
@@ -93,7 +93,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
 	}
-	return x, dedupe(diags)
+	return x, dedupe(withoutCommandLine(diags))
 }
 
 // lookupOption finds the option node at p, forcing the options on the way
@@ -217,7 +217,7 @@ func (ev *Evaluator) Declarations() []Declaration {
 		}
 		if o.defaultExpr != nil {
 			d.HasDefault = true
-			d.Default = o.defaultText
+			d.Default, d.DefaultIsText = o.defaultText, o.defaultText != ""
 			if d.Default == "" {
 				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
 			}

@@ -169,7 +169,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, 
 		return append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
-			Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names), options.ShowValue(v)),
+			Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.path))), listNames(n.names), options.ShowValue(v)),
 			Subject:  d.Range.Ptr(),
 		})
 	}
@@ -195,10 +195,13 @@ func appendSeq(seq []int, i int) []int {
 	return out
 }
 
-// wrapProps puts the properties around v, the first outermost.
+// wrapProps puts the properties around v, the first outermost. A property
+// pushed down takes v's range, so that a definition under a `when` or an
+// mkForce of a whole object is shown where it is written.
 func wrapProps(v cty.Value, wrap []*lib.Property) cty.Value {
 	for i := len(wrap) - 1; i >= 0; i-- {
 		p := *wrap[i]
+		p.Range = lib.RangeOf(v, p.Range)
 		p.Content = v
 		p.Contents = cty.NilVal
 		v = lib.PropertyVal(p)
@@ -208,9 +211,16 @@ func wrapProps(v cty.Value, wrap []*lib.Property) cty.Value {
 
 func displayNamespace(p options.Path) string {
 	if len(p) == 0 {
-		return "The configuration"
+		return "the configuration"
 	}
 	return fmt.Sprintf("%q", p.String())
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func listNames(names []string) string {
@@ -401,7 +411,7 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 		}
 		return inst.value(to, rng)
 	case c.removed != nil:
-		msg, _ := inst.ev.topScope(c.remMod).evalString(c.removed.message)
+		msg, _ := inst.ev.removedMessage(c)
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("option %q was removed", inst.fullPath(c.path).String()),
