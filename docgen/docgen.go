@@ -6,6 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/options"
 )
@@ -89,7 +92,7 @@ func writeOption(b *strings.Builder, d eval.Declaration) {
 	}
 	fmt.Fprintf(b, "*Type:* %s\n\n", d.Type)
 	if d.HasDefault {
-		fmt.Fprintf(b, "*Default:* %s\n\n", code(d.Default, d.DefaultIsText))
+		fmt.Fprintf(b, "*Default:* %s\n\n", code(d.Default, d.DefaultIsText && !isExpression(d.Default)))
 	}
 	if d.Example != "" {
 		fmt.Fprintf(b, "*Example:* %s\n\n", code(d.Example, false))
@@ -113,6 +116,14 @@ func code(s string, prose bool) string {
 		return "`` " + s + " ``"
 	}
 	return "`" + s + "`"
+}
+
+// isExpression tells whether a default_text is an HCL expression
+// (written as code, like NixOS's literalExpression) rather than prose
+// ("the attribute name").
+func isExpression(s string) bool {
+	_, diags := hclsyntax.ParseExpression([]byte(s), "", hcl.InitialPos)
+	return !diags.HasErrors()
 }
 
 // DocPath writes a declaration's path as NixOS's manual does: the
