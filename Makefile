@@ -7,7 +7,7 @@ build:
 
 # test is what CI runs: static checks, then every test (docgen's test fails
 # when docs/options.md is stale), then the module library's own tests.
-test: vet fmt-check
+test: vet fmt-check hcl-fmt-check
 	$(GO) test ./...
 	$(GO) run ./cmd/nodegen test modules/
 

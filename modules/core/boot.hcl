@@ -18,7 +18,7 @@ options "boot" {
 config "environment.etc.\"modules-load.d/nodegen.conf\"" {
   when   = length(config.boot.kernelModules) > 0
   origin = "boot.kernelModules"
-  text = "${join("\n", distinct(config.boot.kernelModules))}\n"
+  text   = "${join("\n", distinct(config.boot.kernelModules))}\n"
 }
 
 config "environment.etc.\"sysctl.d/60-nodegen.conf\"" {

@@ -8,10 +8,10 @@ submodule "etcFile" {
     description = "Whether this file is part of the profile."
   }
   option "target" {
-    type        = str
-    default     = name
+    type         = str
+    default      = name
     default_text = "the attribute name"
-    description = "Path of the file relative to /etc."
+    description  = "Path of the file relative to /etc."
   }
   option "text" {
     type        = nullOr(lines)

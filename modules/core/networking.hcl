@@ -24,5 +24,5 @@ options "networking" {
 config "environment.etc.hostname" {
   when   = config.networking.hostName != ""
   origin = "networking.hostName"
-  text = "${config.networking.hostName}\n"
+  text   = "${config.networking.hostName}\n"
 }

@@ -152,11 +152,11 @@ submodule "systemdService" {
   }
 
   config "serviceConfig" {
-    ExecStart    = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
-    ExecStartPre = mkIf(config.preStart != "", ["${local.scriptDir}/${name}-pre-start"])
+    ExecStart     = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
+    ExecStartPre  = mkIf(config.preStart != "", ["${local.scriptDir}/${name}-pre-start"])
     ExecStartPost = mkIf(config.postStart != "", ["${local.scriptDir}/${name}-post-start"])
-    ExecStop     = mkIf(config.preStop != "", "${local.scriptDir}/${name}-pre-stop")
-    ExecStopPost = mkIf(config.postStop != "", ["${local.scriptDir}/${name}-post-stop"])
+    ExecStop      = mkIf(config.preStop != "", "${local.scriptDir}/${name}-pre-stop")
+    ExecStopPost  = mkIf(config.postStop != "", ["${local.scriptDir}/${name}-post-stop"])
   }
   config "unitConfig" {
     X-ReloadIfChanged = mkIf(config.reloadIfChanged, true)
@@ -366,7 +366,7 @@ config "systemd" {
     },
     {
       for n, u in config.systemd.services : "${n}.service" => {
-        origin     = "systemd.services.${n}"
+        origin = "systemd.services.${n}"
         text = systemdunit({
           Unit    = u.unitConfig
           Service = merge(u.serviceConfig, length(local.serviceEnv[n]) == 0 ? {} : { Environment = local.serviceEnv[n] })
