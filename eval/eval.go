@@ -241,6 +241,17 @@ func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
 // assertions are errors; warnings are returned in a stable order.
 func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 	_, diags := ev.Config()
+	warns, d := ev.Assertions()
+	return warns, dedupe(append(diags, d...))
+}
+
+// Assertions checks the assertions and warnings of the top level and of
+// every submodule instance made so far (and of those that checking makes),
+// without evaluating the rest of the configuration: what writing a profile
+// does after evaluating environment.etc, as NixOS checks its assertions
+// when it builds the system and not on every option.
+func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	var warns []Warning
 	check := func(c *checkSyntax, sc *scope, isAssert bool) {
 		ok, known, d := sc.evalBool(c.condition, "condition")

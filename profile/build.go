@@ -15,6 +15,20 @@ import (
 
 var etcPath = options.Path{"environment", "etc"}
 
+// Build evaluates what a host's profile needs: its environment.etc files
+// (FromEvaluation), then the assertions and warnings. Options that no file
+// needs are not evaluated.
+func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
+	entries, diags := FromEvaluation(ev)
+	warns, d := ev.Assertions()
+	diags = append(diags, d...)
+	p := Profile{Entries: entries}
+	for _, w := range warns {
+		p.Warnings = append(p.Warnings, w.Message)
+	}
+	return p, diags
+}
+
 // FromEvaluation collects the entries of an evaluated configuration: every
 // enabled environment.etc file. A `source` that is not a symlink's target
 // is read: relative to the module that defines it, or from the host when

@@ -16,27 +16,20 @@ type ctyValue = cty.Value
 // writeProfile checks the configuration and writes its system profile to
 // dir, atomically: on any error the previous profile stays as it was.
 func writeProfile(ev *eval.Evaluator, dir string, stdout, stderr io.Writer) int {
-	warns, diags := ev.Check()
-	printWarnings(stderr, warns)
+	p, diags := profile.Build(ev)
+	for _, w := range p.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
-	}
-	entries, diags := profile.FromEvaluation(ev)
-	if diags.HasErrors() {
-		printDiags(stderr, ev.Files(), diags)
-		return exitError
-	}
-	p := profile.Profile{Entries: entries}
-	for _, w := range warns {
-		p.Warnings = append(p.Warnings, w.Message)
 	}
 	if err := profile.Write(dir, p); err != nil {
 		fmt.Fprintf(stderr, "nodegen eval: %s\n", err)
 		return exitError
 	}
 	files, links, units := 0, 0, 0
-	for _, e := range entries {
+	for _, e := range p.Entries {
 		if e.Mode == "symlink" {
 			links++
 			continue
@@ -46,6 +39,6 @@ func writeProfile(ev *eval.Evaluator, dir string, stdout, stderr io.Writer) int 
 			units++
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d files (%d units), %d symlinks, %d warnings\n", dir, files, units, links, len(warns))
+	fmt.Fprintf(stdout, "wrote %s: %d files (%d units), %d symlinks, %d warnings\n", dir, files, units, links, len(p.Warnings))
 	return exitOK
 }
