@@ -32,6 +32,14 @@ func newDeclNode(p options.Path) *declNode {
 	return &declNode{path: p, children: map[string]*declNode{}}
 }
 
+// rangeOrZero is the declaration range of an option node, or a zero range.
+func (n *declNode) rangeOrZero() hcl.Range {
+	if n.opt != nil {
+		return n.opt.block.DefRange()
+	}
+	return hcl.Range{}
+}
+
 func (n *declNode) isNamespace() bool { return n.opt == nil && n.rename == nil && n.removed == nil }
 
 // optionDecl is one declared option.

@@ -96,6 +96,13 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	return x, dedupe(withoutCommandLine(diags))
 }
 
+// IsDeclared tells whether an option is declared at p in the top-level
+// option tree (not inside submodules), without evaluating anything.
+func (ev *Evaluator) IsDeclared(p options.Path) bool {
+	n := lookupDecl(ev.top.root, p)
+	return n != nil && n.opt != nil
+}
+
 // lookupOption finds the option node at p, forcing the options on the way
 // that hold submodule instances.
 func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Diagnostics) {

@@ -45,6 +45,11 @@ type nodeState struct {
 	defined bool
 	merged  options.Merged
 	diags   hcl.Diagnostics
+
+	// the materialized value of a namespace (see nsRef.Materialize)
+	matStatus status
+	matValue  cty.Value
+	matDiags  hcl.Diagnostics
 }
 
 // defn is a definition with its place in definition order.
@@ -469,7 +474,22 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 }
 
 // Materialize implements lib.Ref: every option that has a value, forced.
+// The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
+	s := r.inst.state(r.n)
+	switch s.matStatus {
+	case done:
+		return s.matValue, s.matDiags
+	case forcing:
+		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(s, "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
+	}
+	s.matStatus = forcing
+	s.matValue, s.matDiags = r.materialize()
+	s.matStatus = done
+	return s.matValue, s.matDiags
+}
+
+func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	attrs := map[string]cty.Value{}
 	for _, name := range r.n.names {

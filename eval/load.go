@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -56,7 +57,6 @@ type module struct {
 
 	imports  []source
 	disabled []string // module keys
-	index    int      // position in the collected module list
 
 	locals     []*hclsyntax.Attribute
 	options    []*optionDeclSyntax
@@ -179,7 +179,51 @@ func (l *loader) addInline(s source, file *hcl.File, body *hclsyntax.Body) hcl.D
 	return diags
 }
 
+// parsedLibrary caches the parsed modules of library file systems for the
+// life of the process: a library is immutable (embedded in the binary),
+// and its parsed syntax is only read, so evaluations (nodegen test's runs,
+// tests, benchmarks) share it.
+var parsedLibrary sync.Map // libraryKey -> *parsedModule
+
+type libraryKey struct {
+	fsys fs.FS
+	path string
+}
+
+type parsedModule struct {
+	m     *module
+	diags hcl.Diagnostics
+}
+
 func (l *loader) parseOne(s source) hcl.Diagnostics {
+	var key libraryKey
+	cacheable := s.lib && reflect.TypeOf(s.fsys).Comparable()
+	if cacheable {
+		key = libraryKey{s.fsys, s.path}
+		if p, ok := parsedLibrary.Load(key); ok {
+			pm := p.(*parsedModule)
+			l.mu.Lock()
+			if pm.m.file != nil {
+				l.files[s.display()] = pm.m.file
+			}
+			l.mods[s.key()] = pm.m
+			l.mu.Unlock()
+			return pm.diags
+		}
+	}
+	diags := l.parseFile(s)
+	if cacheable {
+		l.mu.Lock()
+		m := l.mods[s.key()]
+		l.mu.Unlock()
+		if m != nil {
+			parsedLibrary.Store(key, &parsedModule{m: m, diags: diags})
+		}
+	}
+	return diags
+}
+
+func (l *loader) parseFile(s source) hcl.Diagnostics {
 	src, err := fs.ReadFile(s.fsys, s.path)
 	if err != nil {
 		l.mu.Lock()
@@ -259,7 +303,6 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 		if m == nil {
 			continue
 		}
-		m.index = len(out)
 		out = append(out, m)
 		queue = append(queue, m.imports...)
 	}

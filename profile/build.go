@@ -34,7 +34,7 @@ func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 // is read: relative to the module that defines it, or from the host when
 // absolute. An evaluation without environment.etc (--bare) has no entries.
 func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
-	if _, diags := ev.Explain(etcPath); diags.HasErrors() {
+	if !ev.IsDeclared(etcPath) {
 		return nil, nil
 	}
 	etc, diags := ev.Get(etcPath)
