@@ -52,7 +52,20 @@ func (ev *Evaluator) Stats() Stats { return ev.stats }
 type frame struct {
 	state any
 	what  string
-	ref   hcl.Range
+	// an option's frame names it by instance and node; the name is only
+	// built when a message needs it
+	inst *instance
+	opt  *declNode
+	ref  hcl.Range
+}
+
+// name is what the frame evaluates, as messages show it; "" for an
+// anonymous expression.
+func (f frame) name() string {
+	if f.opt != nil {
+		return "option " + f.inst.fullPath(f.opt.path).String()
+	}
+	return f.what
 }
 
 func (ev *Evaluator) push(f frame) { ev.stack = append(ev.stack, f) }
@@ -77,10 +90,10 @@ func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagn
 	var b strings.Builder
 	fmt.Fprintf(&b, "The value of %s depends on itself:", strings.TrimPrefix(what, "option "))
 	for _, f := range ev.stack[start:] {
-		if f.what == "" {
+		if f.name() == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "\n  %s%s", f.what, refNote(f.ref))
+		fmt.Fprintf(&b, "\n  %s%s", f.name(), refNote(f.ref))
 	}
 	fmt.Fprintf(&b, "\n  %s%s", what, refNote(ref))
 	return &hcl.Diagnostic{
@@ -120,10 +133,10 @@ func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
 		b.WriteString("\n\nEvaluation chain:")
 		for i := len(ev.stack) - 1; i >= 0; i-- {
 			f := ev.stack[i]
-			if f.what == "" {
+			if f.name() == "" {
 				continue
 			}
-			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.what, refNote(f.ref))
+			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.name(), refNote(f.ref))
 		}
 		d.Detail = b.String()
 	}

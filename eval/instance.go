@@ -23,6 +23,8 @@ type instance struct {
 
 	states     map[*declNode]*nodeState
 	bodyLocals map[*submoduleSyntax]*localSet
+	// pending counts the definitions waiting at namespaces (see drain).
+	pending int
 }
 
 // status of a memoised computation.
@@ -115,8 +117,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, 
 	v, ok, diags := inst.ev.shallowStatic(d.Value, force)
 	if !ok {
 		d.Value = wrapProps(d.Value, wrap)
-		s := inst.state(n)
-		s.pending = append(s.pending, d)
+		inst.addPending(n, d)
 		return diags
 	}
 	if !v.IsKnown() {
@@ -129,8 +130,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, 
 			diags = append(diags, dd...)
 			if !ok {
 				d.Value = wrapProps(v, wrap)
-				s := inst.state(n)
-				s.pending = append(s.pending, d)
+				inst.addPending(n, d)
 				return diags
 			}
 			if !list.IsKnown() {
@@ -161,8 +161,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, 
 	if r, ok := lib.AsRef(v); ok {
 		if !force {
 			d.Value = wrapProps(v, wrap)
-			s := inst.state(n)
-			s.pending = append(s.pending, d)
+			inst.addPending(n, d)
 			return diags
 		}
 		m, dd := r.Materialize()
@@ -191,6 +190,13 @@ func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, 
 		diags = append(diags, inst.split(c, sub, force)...)
 	}
 	return diags
+}
+
+// addPending leaves definition d waiting at namespace n.
+func (inst *instance) addPending(n *declNode, d defn) {
+	s := inst.state(n)
+	s.pending = append(s.pending, d)
+	inst.pending++
 }
 
 func appendSeq(seq []int, i int) []int {
@@ -277,6 +283,9 @@ func (inst *instance) drain(n *declNode) hcl.Diagnostics {
 		s.pending = nil
 		for _, d := range p {
 			diags = append(diags, inst.splitNamespace(n, d, nil, true)...)
+			// counted until split, so that a drain nested in this one
+			// still sees it waiting (and reports the cycle)
+			inst.pending--
 		}
 	}
 	inst.ev.late = append(inst.ev.late, diags...)
@@ -286,6 +295,9 @@ func (inst *instance) drain(n *declNode) hcl.Diagnostics {
 // drainTo drains every namespace from the root down to and including the
 // node at p.
 func (inst *instance) drainTo(p options.Path) hcl.Diagnostics {
+	if inst.pending == 0 {
+		return nil
+	}
 	diags := inst.drain(inst.root)
 	n := inst.root
 	for _, seg := range p {
@@ -321,7 +333,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.path).String(), ref)}}
 	}
 	ev := inst.ev
-	ev.push(frame{state: s, what: "option " + inst.fullPath(n.path).String(), ref: ref})
+	ev.push(frame{state: s, inst: inst, opt: n, ref: ref})
 	defer ev.pop()
 	s.status = forcing
 	ev.stats.Options++
