@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -112,7 +113,8 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		// string is meant.
 		v, diags := sc.deep(e.Wrapped)
 		if v.IsKnown() && !v.IsNull() && (v.Type() == cty.Number || v.Type() == cty.Bool) {
-			v, _ = convert.Convert(v, cty.String)
+			s, _ := toString(v)
+			v = cty.StringVal(s)
 		}
 		return v, diags
 	case *hclsyntax.TemplateExpr:
@@ -233,7 +235,7 @@ func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics
 			known = false
 			continue
 		}
-		s, err := convert.Convert(v, cty.String)
+		s, err := toString(v)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -245,7 +247,7 @@ func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics
 			known = false
 			continue
 		}
-		buf = append(buf, s.AsString()...)
+		buf = append(buf, s...)
 	}
 	if !known {
 		return cty.UnknownVal(cty.String), diags
@@ -1002,6 +1004,38 @@ func (sc *scope) evalInt(expr hclsyntax.Expression) (int, hcl.Diagnostics) {
 		})
 	}
 	return int(i), diags
+}
+
+// toString converts a known, non-null value for a string template as HCL
+// does, with fast paths for strings, bools and whole numbers (go-cty's
+// conversion formats every number through big.Float, a quarter of the
+// evaluation time of a module set that interpolates ports).
+func toString(v cty.Value) (string, error) {
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), nil
+	case cty.Bool:
+		return strconv.FormatBool(v.True()), nil
+	case cty.Number:
+		if i, ok := wholeNumber(v); ok {
+			return strconv.FormatInt(i, 10), nil
+		}
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", err
+	}
+	return s.AsString(), nil
+}
+
+// wholeNumber returns a number that is a whole int64.
+func wholeNumber(v cty.Value) (int64, bool) {
+	bf := v.AsBigFloat()
+	if !bf.IsInt() {
+		return 0, false
+	}
+	i, acc := bf.Int64()
+	return i, acc == big.Exact
 }
 
 // describeValue names the kind of a value for messages.

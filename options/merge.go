@@ -93,7 +93,7 @@ type Merged struct {
 // business (an option that is used but not defined). Unknown values
 // (cty.DynamicVal, after an error reported elsewhere) propagate silently.
 func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
-	d := discharger{loc: loc}
+	d := discharger{loc: loc, defs: make([]DefResult, 0, len(defs))}
 	for _, def := range defs {
 		d.add(def.Value, def.Range)
 	}
