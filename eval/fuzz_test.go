@@ -1,0 +1,244 @@
+package eval_test
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/options"
+)
+
+// fuzzSeeds are hand-written inputs that reach corners of the evaluator:
+// properties in odd places, cycles through locals and submodules, dynamic
+// keys, splats, for expressions, type constructors, renames, deep nesting.
+var fuzzSeeds = []string{
+	``,
+	`config {}`,
+	`option "a" { type = int }`,
+	`option "a" {
+  type = attrsOf(submodule.s)
+}
+submodule "s" {
+  option "x" {
+    type    = int
+    default = config.y + 1
+  }
+  option "y" {
+    type    = int
+    default = config.x + 1
+  }
+}
+config "a" { k = {} }`,
+	`option "l" { type = listOf(either(int, str)) }
+config {
+  l = mkMerge([mkIf(true, mkBefore([1])), mkAfter(["x"]), mkOrder(-5, [2])])
+}`,
+	`option "a" { type = attrs }
+config {
+  a = mkForce(mkIf(true, { x = 1 }))
+}`,
+	`option "a" { type = anything }
+config {
+  a = mkIf(config.a != null, 1)
+}`,
+	`option "a" {
+  type  = str
+  apply = upper(value)
+}
+config {
+  (local.k) = "x"
+}
+locals { k = "a" }`,
+	`locals {
+  a = local.b
+  b = local.a
+}
+assert {
+  condition = local.a
+  message   = "m"
+}`,
+	`option "x" { type = listOf(attrsOf(submodule.s)) }
+submodule "s" {
+  option "n" {
+    type    = str
+    default = "${name}-${root.y}"
+  }
+  config { n = mkDefault(throw("no")) }
+}
+option "y" { type = nullOr(str) }
+config {
+  x = [{ a = {} }, { b = { n = "z" } }]
+  y = null
+}`,
+	`option "a" { type = int }
+config {
+  a = [for i in range(3) : i if i > 0][*].foo
+}`,
+	`option "a.b" { type = str }
+renamed_option "c.d" { to = "a.b" }
+removed_option "e" { message = "gone" }
+config {
+  c.d = "x"
+  e   = 1
+}`,
+	`option "a" { type = oneOf([intBetween(0, 3), enum(["x"]), strMatching("[a-z]+")]) }
+config { a = mkOverride(10, 4) }`,
+	`option "a" { type = separatedString(",") }
+config { a = mkMerge([mkMerge([]), "x", mkIf(false, throw("no"))]) }`,
+	`option "a" { type = uniq(listOf(port)) }
+config "a" { when = options.a.isDefined }
+config { a = [70000] }`,
+	`option "a" {
+  type = attrsOf(attrsOf(submodule.s))
+  default = { x = { y = {} } }
+}
+submodule "s" {
+  option "v" {
+    type    = int
+    default = length(keys(root.a))
+  }
+  assert {
+    condition = config.v > 1
+    message   = "v is ${config.v}"
+  }
+}`,
+	`option "a" { type = str }
+config { a = "${config}${root}${options}" }`,
+	`option "a" { type = number }
+config { a = 1e400 * 1e400 - 1 / 0 }`,
+	`option "a" { type = lines }
+config { a = <<EOT
+  ${join("\n", [for k, v in { x = 1 } : "${k}=${v}"])}
+EOT
+}`,
+	`options "a" {
+  options "b" {
+    option "c" { type = bool }
+  }
+}
+config "a" {
+  b = { c = !config.a.b.c }
+}`,
+	`option "a" { type = attrsOf(int) }
+config {
+  a = { for k in ["x", "x"] : k => 1... }
+}`,
+	`option "\"q.r\".s" { type = int }
+config "\"q.r\"" { s = 1 }`,
+	`locals {
+  x = [local.y, { z = local.y }]
+  y = 1
+}
+option "a" { type = anything }
+config { a = local.x }`,
+	`removed_option "r" { message = "use a" }
+option "a" { type = int }
+config { a = 1 }`,
+	`option "a" { type = attrsOf(submodule.s) }
+submodule "s" {
+  locals { me = config }
+  option "c" {
+    type    = anything
+    default = [name, length(root.a)]
+  }
+}
+config { a = { for k in ["x", "y"] : k => {} } }`,
+	`option "a.b" { type = listOf(int) }
+config {
+  a = mkMerge([{ b = [1] }, mkIf(length(config.a.b) == 1, { b = [2] })])
+}`,
+	`option "a" { type = str }
+config { a = "%{for x in [1, "y"]}${x}%{endfor}%{if true}z%{else}w%{endif}" }`,
+	`option "a" { type = anything }
+option "b" {
+  type    = int
+  default = 1
+}
+config { a = [[config][0].b, config.*.b, try(config.c, 2), can(config.b)] }`,
+	`option "a" { type = attrsOf(anything) }
+config { a = { x.y = 2, x.z = 1, (upper("k")) = 3 } }`,
+	`option "a" {
+  type      = nullOr(submodule.s)
+  read_only = true
+}
+submodule "s" {
+  option "v" {
+    type    = anything
+    default = root.a
+  }
+}
+config { a = {} }`,
+	`warning {
+  condition = true
+  message   = tostring(jsondecode("[1,{\"a\":null}]"))
+}`,
+}
+
+// FuzzEvaluate evaluates one main.hcl, bare, and must never panic: errors
+// are fine.
+func FuzzEvaluate(f *testing.F) {
+	for _, p := range txtarCases(f) {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if file.Name == "main.hcl" {
+				f.Add(string(file.Data))
+			}
+		}
+	}
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
+		ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}})
+		if diags.HasErrors() {
+			return
+		}
+		ev.Check()
+		v, diags := ev.Config()
+		if diags.HasErrors() {
+			return
+		}
+		// What the CLI prints; an error (a number JSON cannot hold) is fine.
+		eval.JSON(v)
+	})
+}
+
+// txtarCases lists every testdata/**/*.txtar.
+func txtarCases(tb testing.TB) []string {
+	var out []string
+	err := filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".txtar") {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		tb.Fatalf("no txtar cases under testdata (%v)", err)
+	}
+	return out
+}
+
+// TestFuzzSeeds runs the hand-written seeds a little further than the fuzz
+// target does: one value read with Get before the whole config, which
+// forces options in another order.
+func TestFuzzSeeds(t *testing.T) {
+	for _, src := range fuzzSeeds {
+		fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
+		ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}})
+		if diags.HasErrors() {
+			continue
+		}
+		ev.Get(options.Path{"a"})
+		ev.Check()
+		ev.Config()
+	}
+}
