@@ -354,68 +354,38 @@ locals {
   }
 }
 
+locals {
+  # The typed unit kinds: their option, file suffix, and the section their
+  # own settings go to (targets have none).
+  unitKinds = [
+    { option = "targets", units = config.systemd.targets, suffix = "target", section = null },
+    { option = "services", units = config.systemd.services, suffix = "service", section = "Service" },
+    { option = "sockets", units = config.systemd.sockets, suffix = "socket", section = "Socket" },
+    { option = "timers", units = config.systemd.timers, suffix = "timer", section = "Timer" },
+    { option = "paths", units = config.systemd.paths, suffix = "path", section = "Path" },
+    { option = "slices", units = config.systemd.slices, suffix = "slice", section = "Slice" },
+    { option = "mounts", units = config.systemd.mounts, suffix = "mount", section = "Mount" },
+  ]
+}
+
+# Each typed unit becomes a unit file.
 config "systemd" {
-  units = merge(
-    {
-      for n, u in config.systemd.targets : "${n}.target" => {
-        origin     = "systemd.targets.${n}"
-        text       = systemdunit({ Unit = u.unitConfig })
+  units = merge([
+    for k in local.unitKinds : {
+      for n, u in k.units : "${n}.${k.suffix}" => {
+        origin = "systemd.${k.option}.${n}"
+        text = systemdunit(merge(
+          { Unit = u.unitConfig },
+          k.section == null ? {} : { (k.section) = u["${lower(k.section)}Config"] },
+          k.suffix != "service" || length(local.serviceEnv[n]) == 0 ? {} : {
+            Service = merge(u.serviceConfig, { Environment = local.serviceEnv[n] })
+          },
+        ))
         wantedBy   = u.wantedBy
         requiredBy = u.requiredBy
       } if u.enable
-    },
-    {
-      for n, u in config.systemd.services : "${n}.service" => {
-        origin = "systemd.services.${n}"
-        text = systemdunit({
-          Unit    = u.unitConfig
-          Service = merge(u.serviceConfig, length(local.serviceEnv[n]) == 0 ? {} : { Environment = local.serviceEnv[n] })
-        })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-    {
-      for n, u in config.systemd.sockets : "${n}.socket" => {
-        origin     = "systemd.sockets.${n}"
-        text       = systemdunit({ Unit = u.unitConfig, Socket = u.socketConfig })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-    {
-      for n, u in config.systemd.timers : "${n}.timer" => {
-        origin     = "systemd.timers.${n}"
-        text       = systemdunit({ Unit = u.unitConfig, Timer = u.timerConfig })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-    {
-      for n, u in config.systemd.paths : "${n}.path" => {
-        origin     = "systemd.paths.${n}"
-        text       = systemdunit({ Unit = u.unitConfig, Path = u.pathConfig })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-    {
-      for n, u in config.systemd.slices : "${n}.slice" => {
-        origin     = "systemd.slices.${n}"
-        text       = systemdunit({ Unit = u.unitConfig, Slice = u.sliceConfig })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-    {
-      for n, u in config.systemd.mounts : "${n}.mount" => {
-        origin     = "systemd.mounts.${n}"
-        text       = systemdunit({ Unit = u.unitConfig, Mount = u.mountConfig })
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
-      } if u.enable
-    },
-  )
+    }
+  ]...)
 }
 
 # Job scripts of services.
