@@ -197,14 +197,9 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
-			v, dd := attr.Expr.Value(nil)
-			if dd.HasErrors() || v.IsNull() || v.Type() != cty.String {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid " + attr.Name,
-					Detail:   fmt.Sprintf("The %s of an option must be a constant string.", attr.Name),
-					Subject:  attr.Expr.Range().Ptr(),
-				})
+			v, dd := constAttr(attr, cty.String, "a constant string")
+			diags = append(diags, dd...)
+			if dd.HasErrors() {
 				continue
 			}
 			if attr.Name == "description" {
@@ -213,14 +208,9 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 				d.defaultText = v.AsString()
 			}
 		case "read_only", "internal":
-			v, dd := attr.Expr.Value(nil)
-			if dd.HasErrors() || v.IsNull() || v.Type() != cty.Bool {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid " + attr.Name,
-					Detail:   fmt.Sprintf("%s must be true or false.", attr.Name),
-					Subject:  attr.Expr.Range().Ptr(),
-				})
+			v, dd := constAttr(attr, cty.Bool, "true or false")
+			diags = append(diags, dd...)
+			if dd.HasErrors() {
 				continue
 			}
 			if attr.Name == "read_only" {
@@ -267,6 +257,21 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 	}
 	d.typ = t
 	return d, diags
+}
+
+// constAttr reads an option argument that must be a constant of type ty,
+// described in words as what.
+func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() || v.IsNull() || v.Type() != ty {
+		return cty.NilVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + attr.Name,
+			Detail:   fmt.Sprintf("The %s of an option must be %s.", attr.Name, what),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return v, nil
 }
 
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.

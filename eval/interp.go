@@ -224,30 +224,13 @@ func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics
 			known = false
 			continue
 		}
-		if v.IsNull() {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid template interpolation value",
-				Detail:   "The expression result is null. Cannot include a null value in a string template.",
-				Subject:  part.Range().Ptr(),
-				Context:  e.SrcRange.Ptr(),
-			})
+		str, bad := interpolate(v, part.Range(), e.SrcRange, "The expression result")
+		if bad != nil {
+			diags = append(diags, bad)
 			known = false
 			continue
 		}
-		s, err := toString(v)
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid template interpolation value",
-				Detail:   fmt.Sprintf("Cannot include %s in a string template: %s.", describeValue(v), err),
-				Subject:  part.Range().Ptr(),
-				Context:  e.SrcRange.Ptr(),
-			})
-			known = false
-			continue
-		}
-		buf = append(buf, s...)
+		buf = append(buf, str...)
 	}
 	if !known {
 		return cty.UnknownVal(cty.String), diags
@@ -263,26 +246,39 @@ func (sc *scope) templateJoin(e *hclsyntax.TemplateJoinExpr) (cty.Value, hcl.Dia
 	var buf []byte
 	for it := tuple.ElementIterator(); it.Next(); {
 		_, v := it.Element()
-		if v.IsNull() {
-			return cty.UnknownVal(cty.String), append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid template interpolation value",
-				Detail:   "An iteration result is null. Cannot include a null value in a string template.",
-				Subject:  e.Range().Ptr(),
-			})
+		str, bad := interpolate(v, e.Range(), e.Range(), "An iteration result")
+		if bad != nil {
+			return cty.UnknownVal(cty.String), append(diags, bad)
 		}
-		s, err := convert.Convert(v, cty.String)
-		if err != nil {
-			return cty.UnknownVal(cty.String), append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid template interpolation value",
-				Detail:   fmt.Sprintf("Cannot include one of the iteration results in the string template: %s.", err),
-				Subject:  e.Range().Ptr(),
-			})
-		}
-		buf = append(buf, s.AsString()...)
+		buf = append(buf, str...)
 	}
 	return cty.StringVal(string(buf)), diags
+}
+
+// interpolate turns a value put into a string template into its text; a
+// null or a value with no string form is an error at rng. what names the
+// value in the message.
+func interpolate(v cty.Value, rng, ctx hcl.Range, what string) (string, *hcl.Diagnostic) {
+	if v.IsNull() {
+		return "", &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid template interpolation value",
+			Detail:   what + " is null. Cannot include a null value in a string template.",
+			Subject:  rng.Ptr(),
+			Context:  ctx.Ptr(),
+		}
+	}
+	str, err := toString(v)
+	if err != nil {
+		return "", &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid template interpolation value",
+			Detail:   fmt.Sprintf("Cannot include %s in a string template: %s.", describeValue(v), err),
+			Subject:  rng.Ptr(),
+			Context:  ctx.Ptr(),
+		}
+	}
+	return str, nil
 }
 
 var rootNames = []string{"config", "root", "local", "options", "name"}

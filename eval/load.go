@@ -428,12 +428,11 @@ func (m *module) decode() hcl.Diagnostics {
 			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, false)...)
 			m.submodules = append(m.submodules, s)
 		case "renamed_option":
-			if d := wantLabels(b, 1); d != nil {
-				diags = append(diags, d)
+			from, d := labelPath(b)
+			diags = append(diags, d...)
+			if from == nil {
 				continue
 			}
-			from, d := parseLabelPath(b, 0)
-			diags = append(diags, d...)
 			r := &renameSyntax{from: from, block: b}
 			attr := b.Body.Attributes["to"]
 			if attr == nil {
@@ -443,24 +442,21 @@ func (m *module) decode() hcl.Diagnostics {
 			to, d := staticPath(attr.Expr)
 			diags = append(diags, d...)
 			r.to, r.toRange = to, attr.Expr.Range()
-			if from != nil && to != nil {
+			if to != nil {
 				m.renamed = append(m.renamed, r)
 			}
 		case "removed_option":
-			if d := wantLabels(b, 1); d != nil {
-				diags = append(diags, d)
+			p, d := labelPath(b)
+			diags = append(diags, d...)
+			if p == nil {
 				continue
 			}
-			p, d := parseLabelPath(b, 0)
-			diags = append(diags, d...)
 			attr := b.Body.Attributes["message"]
 			if attr == nil {
 				diags = append(diags, missingArg(b, "message"))
 				continue
 			}
-			if p != nil {
-				m.removed = append(m.removed, &removeSyntax{path: p, block: b, message: attr.Expr})
-			}
+			m.removed = append(m.removed, &removeSyntax{path: p, block: b, message: attr.Expr})
 		}
 	}
 	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, true)...)
@@ -485,11 +481,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 	for _, b := range body.Blocks {
 		switch b.Type {
 		case "option":
-			if d := wantLabels(b, 1); d != nil {
-				diags = append(diags, d)
-				continue
-			}
-			p, d := parseLabelPath(b, 0)
+			p, d := labelPath(b)
 			diags = append(diags, d...)
 			if p == nil {
 				continue
@@ -505,11 +497,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			full := append(append([]string(nil), prefix...), p...)
 			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes})
 		case "options":
-			if d := wantLabels(b, 1); d != nil {
-				diags = append(diags, d)
-				continue
-			}
-			p, d := parseLabelPath(b, 0)
+			p, d := labelPath(b)
 			diags = append(diags, d...)
 			if p == nil {
 				continue
@@ -631,6 +619,15 @@ func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
 	return out
+}
+
+// labelPath reads the one label of a block as an option path; nil with
+// diagnostics when the block has another number of labels or a bad path.
+func labelPath(b *hclsyntax.Block) ([]string, hcl.Diagnostics) {
+	if d := wantLabels(b, 1); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
+	return parseLabelPath(b, 0)
 }
 
 func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {
