@@ -29,7 +29,7 @@ submodule "etcFile" {
     EOT
   }
   option "mode" {
-    type        = strMatching("symlink|0?[0-7]{3}")
+    type        = strMatching("symlink|0?[0-7]{3}", "file mode (such as \"0644\") or \"symlink\"")
     default     = "0644"
     description = "The file's mode, such as \"0644\" or \"0755\", or \"symlink\" for a symbolic link to `source`."
   }
