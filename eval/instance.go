@@ -317,9 +317,12 @@ func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
 		diags = append(diags, inst.drainTo(from.path[:len(from.path)-1])...)
 	}
 	s := inst.state(n)
-	defs := append([]defn(nil), s.defs...)
-	sort.SliceStable(defs, func(i, j int) bool { return seqLess(defs[i].seq, defs[j].seq) })
-	return defs, diags
+	// Sorted in place: the order is canonical, so sorting again later
+	// (isDefined, then force) keeps it.
+	if !sort.SliceIsSorted(s.defs, func(i, j int) bool { return seqLess(s.defs[i].seq, s.defs[j].seq) }) {
+		sort.SliceStable(s.defs, func(i, j int) bool { return seqLess(s.defs[i].seq, s.defs[j].seq) })
+	}
+	return s.defs, diags
 }
 
 // force evaluates option n: merges its definitions with its default, checks
