@@ -30,7 +30,10 @@ type Explanation struct {
 	Value   cty.Value
 	Defined bool
 	// Definitions lists every definition (the default first), in
-	// definition order.
+	// definition order; then, for an option inside submodule instances,
+	// the definitions switched off by a false mkIf or when above the
+	// instance (on the entry, or on the option holding it), which never
+	// reached it.
 	Definitions []DefinitionInfo
 }
 
@@ -52,7 +55,7 @@ type DefinitionInfo struct {
 // instances (systemd.services.kubelet.after), and tells where its value
 // comes from.
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
-	inst, n, diags := ev.lookupOption(p)
+	inst, n, hops, diags := ev.lookupOptionHops(p)
 	if n == nil {
 		return nil, dedupe(withoutCommandLine(diags))
 	}
@@ -93,6 +96,21 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
 	}
+	// Definitions switched off above the instance (a false when on a block
+	// that targets systemd.services.kubelet) never reach it: find them in
+	// the options that hold the instances on the way.
+	for _, h := range hops {
+		for _, d := range h.inst.state(h.opt).defs {
+			for _, leaf := range disabledLeaves(d.Value, d.Range, h.rest, nil) {
+				x.Definitions = append(x.Definitions, DefinitionInfo{
+					Range:     leaf.rng,
+					Value:     showDef(leaf.value),
+					State:     "disabled",
+					Condition: leaf.cond,
+				})
+			}
+		}
+	}
 	return x, dedupe(withoutCommandLine(diags))
 }
 
@@ -106,14 +124,30 @@ func (ev *Evaluator) IsDeclared(p options.Path) bool {
 // lookupOption finds the option node at p, forcing the options on the way
 // that hold submodule instances.
 func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Diagnostics) {
+	inst, n, _, diags := ev.lookupOptionHops(p)
+	return inst, n, diags
+}
+
+// hop is a step of a path into a submodule instance: the option (of inst)
+// whose value holds it, and the rest of the path from there on.
+type hop struct {
+	inst *instance
+	opt  *declNode
+	rest options.Path
+}
+
+// lookupOptionHops is lookupOption that also tells which options holding
+// submodule instances the path went through.
+func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []hop, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine}
 	inst, n := ev.top, ev.top.root
+	var hops []hop
 	var diags hcl.Diagnostics
 	for i := 0; i < len(p); i++ {
 		diags = append(diags, inst.drainTo(n.path)...)
 		c := n.children[p[i]]
 		if c == nil {
-			return nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
+			return nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
 		}
 		if c.rename != nil {
 			if to := lookupDecl(inst.root, c.rename.to); to != nil {
@@ -125,13 +159,14 @@ func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Dia
 			continue
 		}
 		if i == len(p)-1 {
-			return inst, c, diags
+			return inst, c, hops, diags
 		}
+		hops = append(hops, hop{inst: inst, opt: c, rest: p[i+1:]})
 		// Descend into the option's value until a submodule instance.
 		v, d := inst.value(c, rng)
 		diags = append(diags, d...)
 		if d.HasErrors() {
-			return nil, nil, diags
+			return nil, nil, nil, diags
 		}
 		j := i + 1
 		for ; j < len(p); j++ {
@@ -142,7 +177,7 @@ func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Dia
 					ref, d := pi.get()
 					diags = append(diags, d...)
 					if ref == nil {
-						return nil, nil, diags
+						return nil, nil, nil, diags
 					}
 					r = ref
 				}
@@ -152,7 +187,7 @@ func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Dia
 				}
 			}
 			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(p[j]) {
-				return nil, nil, append(diags, &hcl.Diagnostic{
+				return nil, nil, nil, append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("%q is not an option", p.String()),
 					Detail:   fmt.Sprintf("%q is a path inside the value of option %q, not an option.", p.String(), inst.fullPath(c.path).String()),
@@ -161,7 +196,7 @@ func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Dia
 			v = v.GetAttr(p[j])
 		}
 		if j == len(p) {
-			return nil, nil, append(diags, &hcl.Diagnostic{
+			return nil, nil, nil, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("%q is not an option", p.String()),
 				Detail:   fmt.Sprintf("%q is a submodule instance, not an option; ask for one of its options.", p.String()),
@@ -169,11 +204,82 @@ func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Dia
 		}
 		i = j - 1
 	}
-	return nil, nil, append(diags, &hcl.Diagnostic{
+	return nil, nil, nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("%q is a namespace, not an option", p.String()),
 		Detail:   fmt.Sprintf("Below %s there are: %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names)),
 	})
+}
+
+// disabledLeaf is a definition found below a false mkIf.
+type disabledLeaf struct {
+	value cty.Value
+	rng   hcl.Range
+	cond  hcl.Range
+}
+
+// disabledLeaves walks a definition down path, through objects written out
+// in the source and through properties, and returns the pieces that reach
+// the end of path under an mkIf whose condition is false (cond is the
+// first false one met, nil while none). It evaluates no value: a piece
+// whose shape needs evaluating is not followed.
+func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Range) []disabledLeaf {
+	for {
+		l, ok := lib.AsLazy(v)
+		if !ok {
+			break
+		}
+		if !isStatic(l) {
+			if len(path) == 0 && cond != nil {
+				return []disabledLeaf{{value: v, rng: l.Range(), cond: *cond}}
+			}
+			return nil
+		}
+		rng = l.Range()
+		nv, diags := l.Force()
+		if diags.HasErrors() {
+			return nil
+		}
+		v = nv
+	}
+	if p, ok := lib.AsProperty(v); ok {
+		switch p.Kind {
+		case lib.PropIf:
+			c := cond
+			if c == nil {
+				cv, diags := lib.Deep(p.Cond)
+				if !diags.HasErrors() && cv.IsKnown() && !cv.IsNull() && cv.Type() == cty.Bool && cv.False() {
+					r := p.CondRange
+					c = &r
+				}
+			}
+			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, c)
+		case lib.PropMerge:
+			list, diags := lib.Shallow(p.Contents)
+			if diags.HasErrors() || !list.IsKnown() || list.IsNull() || !list.CanIterateElements() {
+				return nil
+			}
+			var out []disabledLeaf
+			for it := list.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				out = append(out, disabledLeaves(e, lib.RangeOf(e, p.Range), path, cond)...)
+			}
+			return out
+		default:
+			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, cond)
+		}
+	}
+	if len(path) == 0 {
+		if cond == nil {
+			return nil
+		}
+		return []disabledLeaf{{value: v, rng: rng, cond: *cond}}
+	}
+	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(path[0]) {
+		return nil
+	}
+	e := v.GetAttr(path[0])
+	return disabledLeaves(e, lib.RangeOf(e, rng), path[1:], cond)
 }
 
 // sourceText returns the source text of a range.

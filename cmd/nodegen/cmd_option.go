@@ -222,7 +222,7 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 		fmt.Fprintln(w, "Definitions: none")
 		return
 	}
-	fmt.Fprintln(w, "Definitions, in definition order (the lowest priority number wins):")
+	fmt.Fprintln(w, "Definitions (the lowest priority number wins):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, d := range x.Definitions {
 		prio := ""
