@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -304,7 +305,18 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 		if path.IsAbs(rel) || p == ".." || strings.HasPrefix(p, "../") || !(m.dir() == "." || p == m.dir() || strings.HasPrefix(p, m.dir()+"/")) {
 			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
 		}
-		b, err := fs.ReadFile(m.src.fsys, p)
+		var b []byte
+		var err error
+		if isOSFS(m.src.fsys) {
+			// Through an os.Root, so that a symlink cannot lead out.
+			var root *os.Root
+			if root, err = os.OpenRoot("/" + m.dir()); err == nil {
+				b, err = fs.ReadFile(root.FS(), strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/"))
+				root.Close()
+			}
+		} else {
+			b, err = fs.ReadFile(m.src.fsys, p)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, cleanFSError(err))
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"sort"
 	"strconv"
 
@@ -1064,7 +1065,15 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}
-		f := lib.FileFunc(m.src.fsys, m.dir())
+		fsys, dir := m.src.fsys, m.dir()
+		if isOSFS(fsys) {
+			// On the host, read through an os.Root of the module's
+			// directory, so that a symlink cannot lead out of it either.
+			if root, err := os.OpenRoot("/" + dir); err == nil {
+				fsys, dir = root.FS(), "."
+			}
+		}
+		f := lib.FileFunc(fsys, dir)
 		ev.fileFuncs[key] = f
 		return f, true
 	}
