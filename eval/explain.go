@@ -122,13 +122,6 @@ func (ev *Evaluator) IsDeclared(p options.Path) bool {
 	return n != nil && n.opt != nil
 }
 
-// lookupOption finds the option node at p, forcing the options on the way
-// that hold submodule instances.
-func (ev *Evaluator) lookupOption(p options.Path) (*instance, *declNode, hcl.Diagnostics) {
-	inst, n, _, diags := ev.lookupOptionHops(p)
-	return inst, n, diags
-}
-
 // hop is a step of a path into a submodule instance: the option (of inst)
 // whose value holds it, and the rest of the path from there on.
 type hop struct {
@@ -137,8 +130,8 @@ type hop struct {
 	rest options.Path
 }
 
-// lookupOptionHops is lookupOption that also tells which options holding
-// submodule instances the path went through.
+// lookupOptionHops finds the option node at p, forcing the options on the
+// way that hold submodule instances, and tells which those were.
 func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []hop, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine}
 	inst, n := ev.top, ev.top.root
