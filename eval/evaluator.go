@@ -211,11 +211,12 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	case done:
 		return t.deepVal, t.deepDiags
 	case forcing:
-		what := t.what
-		if what == "" {
-			what = "expression"
-		}
-		return cty.DynamicVal, hcl.Diagnostics{t.sc.inst.ev.cycleDiag(t, what+" (a value that contains itself)", t.expr.Range())}
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "infinite recursion",
+			Detail:   "This value contains itself (an object or list holding a reference to where it is defined), so it has no complete form.",
+			Subject:  t.expr.Range().Ptr(),
+		}}
 	}
 	v, diags := t.Force()
 	if t.status != done {

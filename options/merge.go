@@ -71,6 +71,11 @@ type Merged struct {
 	Defs []DefResult
 }
 
+// MaxDepth bounds how deep MergeDefinitions follows a value (attribute
+// sets inside attribute sets), so that a value that contains itself is an
+// error rather than an endless merge.
+const MaxDepth = 500
+
 // MergeDefinitions merges the definitions of the option at loc with type t,
 // as NixOS's mergeDefinitions does:
 //
@@ -93,6 +98,16 @@ type Merged struct {
 // business (an option that is used but not defined). Unknown values
 // (cty.DynamicVal, after an error reported elsewhere) propagate silently.
 func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
+	if len(loc) > MaxDepth {
+		rng := hcl.Range{}
+		if len(defs) > 0 {
+			rng = lib.RangeOf(defs[0].Value, defs[0].Range)
+		}
+		return Merged{Value: cty.DynamicVal, Defined: true}, hcl.Diagnostics{errorAt(CodeType, loc[:8], rng,
+			"value nested too deeply",
+			fmt.Sprintf("A definition of option \"%s\" is nested more than %d levels deep; a value that contains itself (a local holding an object that refers to the local) never ends.",
+				loc[:8].String(), MaxDepth))}
+	}
 	d := discharger{loc: loc, defs: make([]DefResult, 0, len(defs))}
 	for _, def := range defs {
 		d.add(def.Value, def.Range)
