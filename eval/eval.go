@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/lib"
@@ -334,16 +333,11 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 		}
 		return out, diags
 	}
-	s, err := convert.Convert(v, cty.String)
-	if err != nil || s.IsNull() {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid message",
-			Detail:   "A message is a string or a list of strings.",
-			Subject:  expr.Range().Ptr(),
-		})
+	str, d := asString(v, expr.Range(), "Invalid message", "A message is a string or a list of strings.")
+	if d != nil {
+		return nil, append(diags, d)
 	}
-	return []string{s.AsString()}, diags
+	return []string{str}, diags
 }
 
 // removedMessage evaluates (once) the message of a removed_option.
@@ -357,16 +351,11 @@ func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
 	if diags.HasErrors() || !v.IsKnown() {
 		return "", diags
 	}
-	s, err := convert.Convert(v, cty.String)
-	if err != nil || s.IsNull() {
-		return "", append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid message",
-			Detail:   "The message of a removed_option is a string.",
-			Subject:  n.removed.message.Range().Ptr(),
-		})
+	str, d := asString(v, n.removed.message.Range(), "Invalid message", "The message of a removed_option is a string.")
+	if d != nil {
+		return "", append(diags, d)
 	}
-	return s.AsString(), diags
+	return str, diags
 }
 
 func (ev *Evaluator) instanceNote(inst *instance) string {

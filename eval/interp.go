@@ -68,16 +68,26 @@ func (sc *scope) evalString(expr hclsyntax.Expression) (string, hcl.Diagnostics)
 	if diags.HasErrors() || !v.IsKnown() {
 		return "", diags
 	}
+	str, d := asString(v, expr.Range(), "Invalid value", "A string is required here.")
+	if d != nil {
+		return "", append(diags, d)
+	}
+	return str, diags
+}
+
+// asString converts a known value to a string as HCL templates do; a null
+// or a value with no string form is the diagnostic summary/detail at rng.
+func asString(v cty.Value, rng hcl.Range, summary, detail string) (string, *hcl.Diagnostic) {
 	s, err := convert.Convert(v, cty.String)
 	if err != nil || s.IsNull() {
-		return "", append(diags, &hcl.Diagnostic{
+		return "", &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Invalid value",
-			Detail:   "A string is required here.",
-			Subject:  expr.Range().Ptr(),
-		})
+			Summary:  summary,
+			Detail:   detail,
+			Subject:  rng.Ptr(),
+		}
 	}
-	return s.AsString(), diags
+	return s.AsString(), nil
 }
 
 // evalBool evaluates an expression that must give a bool; unknown (after an

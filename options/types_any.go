@@ -1,13 +1,10 @@
 package options
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/nodegen/nodegen/lib"
 )
 
 // Anything is the type anything: any value. Attribute sets merge
@@ -88,32 +85,11 @@ func (Attrs) check(v cty.Value) bool  { return isAttrSet(v) }
 
 // Merge unions the definitions' attributes, later ones winning.
 func (t Attrs) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	unknown := false
-	last := map[string]Def{}
-	for _, d := range defs {
-		switch {
-		case !d.Value.IsKnown():
-			unknown = true
-			continue
-		case !isAttrSet(d.Value):
-			diags = append(diags, typeError(loc, t, d))
-			continue
-		}
-		attrs, ds := attributes(d.Value, d.Range)
-		diags = append(diags, ds...)
-		for _, a := range attrs {
-			last[a.name] = Def{Value: a.value, Range: lib.RangeOf(a.value, d.Range)}
-		}
-	}
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys, byKey, unknown, diags := attrsByKey(loc, t, defs)
 	out := make(map[string]cty.Value, len(keys))
 	for _, k := range keys {
-		v, ds := plain(loc, t, last[k])
+		vals := byKey[k]
+		v, ds := plain(loc, t, vals[len(vals)-1])
 		diags = append(diags, ds...)
 		out[k] = v
 	}

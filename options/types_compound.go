@@ -91,10 +91,27 @@ func (t AttrsOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 // mergeByKey is the merge of attrsOf(elem), and of anything's attribute
 // sets; t is the type for messages.
 func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	unknown := false
-	byKey := map[string][]Def{}
-	var keys []string
+	keys, byKey, unknown, diags := attrsByKey(loc, t, defs)
+	out := make(map[string]cty.Value, len(keys))
+	for _, k := range keys {
+		r, ds := MergeDefinitions(loc.Child(k), elem, byKey[k])
+		diags = append(diags, ds...)
+		if r.Defined {
+			out[k] = r.Value
+		}
+	}
+	if len(out) == 0 {
+		return unknownOr(cty.EmptyObjectVal, diags, unknown), diags
+	}
+	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
+}
+
+// attrsByKey collects the attributes of attribute-set definitions: the
+// sorted keys, and for each key its values in definition order. A
+// definition that is not an attribute set is a type error of t; unknown
+// says whether one was unknown (an error reported elsewhere).
+func attrsByKey(loc Path, t Type, defs []Def) (keys []string, byKey map[string][]Def, unknown bool, diags hcl.Diagnostics) {
+	byKey = map[string][]Def{}
 	for _, d := range defs {
 		switch {
 		case !d.Value.IsKnown():
@@ -114,18 +131,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 		}
 	}
 	sort.Strings(keys)
-	out := make(map[string]cty.Value, len(keys))
-	for _, k := range keys {
-		r, ds := MergeDefinitions(loc.Child(k), elem, byKey[k])
-		diags = append(diags, ds...)
-		if r.Defined {
-			out[k] = r.Value
-		}
-	}
-	if len(out) == 0 {
-		return unknownOr(cty.EmptyObjectVal, diags, unknown), diags
-	}
-	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
+	return keys, byKey, unknown, diags
 }
 
 // NullOr is the type nullOr(Elem): null, or a value of type Elem.
