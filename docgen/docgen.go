@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 )
 

@@ -13,9 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
+	upstream "github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -330,10 +331,24 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkHCLParse is the floor under BenchmarkParse: hclsyntax.ParseConfig
-// on every file and nothing else, on one goroutine (serial) and on
-// GOMAXPROCS goroutines (parallel).
+// BenchmarkHCLParse is the floor under BenchmarkParse: ParseConfig on every
+// file and nothing else, on one goroutine (serial) and on GOMAXPROCS
+// goroutines (parallel), with nodegen's copy of hclsyntax ("fork") and with
+// upstream's ("upstream") for comparison.
 func BenchmarkHCLParse(b *testing.B) {
+	parsers := []struct {
+		name  string
+		parse func([]byte, string, hcl.Pos) (*hcl.File, hcl.Diagnostics)
+	}{
+		{"fork", hclsyntax.ParseConfig},
+		{"upstream", upstream.ParseConfig},
+	}
+	for _, p := range parsers {
+		b.Run(p.name, func(b *testing.B) { benchHCLParse(b, p.parse) })
+	}
+}
+
+func benchHCLParse(b *testing.B, parse func([]byte, string, hcl.Pos) (*hcl.File, hcl.Diagnostics)) {
 	for _, mode := range []string{"serial", "parallel"} {
 		for _, n := range benchSizes {
 			b.Run(fmt.Sprintf("%s/%d", mode, n), func(b *testing.B) {
@@ -359,7 +374,7 @@ func BenchmarkHCLParse(b *testing.B) {
 						go func() {
 							defer wg.Done()
 							for i := w; i < len(srcs); i += workers {
-								_, d := hclsyntax.ParseConfig(srcs[i], names[i], hcl.InitialPos)
+								_, d := parse(srcs[i], names[i], hcl.InitialPos)
 								errs[w] = append(errs[w], d...)
 							}
 						}()

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 )

@@ -5,8 +5,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 // Format returns the canonical form of an HCL file. A file with syntax

@@ -8,8 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 func parseSrc(t *testing.T, src string, lookup func(string, hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
