@@ -1914,6 +1914,12 @@ func ParseStringLiteralToken(tok Token) (string, hcl.Diagnostics) {
 	}
 	var diags hcl.Diagnostics
 
+	// nodegen: without a backslash, "$" or "%" there is no escape sequence
+	// to resolve and nothing to diagnose: the literal is its bytes.
+	if bytes.IndexFunc(tok.Bytes, isStringLitSpecial) < 0 {
+		return string(tok.Bytes), nil
+	}
+
 	ret := make([]byte, 0, len(tok.Bytes))
 	slices := scanStringLit(tok.Bytes, quoted)
 
@@ -1934,6 +1940,24 @@ Slices:
 
 		// Advance the end of our range to after our token.
 		b := slice
+		if isASCII(b) {
+			// nodegen: ASCII needs no grapheme scanner (see emitToken).
+			for i := 0; i < len(b); i++ {
+				rng.End.Byte++
+				switch b[i] {
+				case '\r', '\n':
+					if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+						rng.End.Byte++
+						i++
+					}
+					rng.End.Line++
+					rng.End.Column = 1
+				default:
+					rng.End.Column++
+				}
+			}
+			b = nil
+		}
 		for len(b) > 0 {
 			adv, ch, _ := scanGraphemeClusters(b, true)
 			rng.End.Byte += adv
@@ -2226,4 +2250,10 @@ func errPlaceholderExpr(rng hcl.Range) Expression {
 		Val:      cty.DynamicVal,
 		SrcRange: rng,
 	}
+}
+
+// isStringLitSpecial reports whether r can start an escape sequence in a
+// string literal.
+func isStringLitSpecial(r rune) bool {
+	return r == '\\' || r == '$' || r == '%'
 }

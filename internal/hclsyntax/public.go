@@ -28,6 +28,7 @@ func ParseConfig(src []byte, filename string, start hcl.Pos) (*hcl.File, hcl.Dia
 	// newlines stack, since otherwise it will produce confusing downstream
 	// errors.
 	peeker.AssertEmptyIncludeNewlinesStack()
+	releaseTokens(tokens) // nodegen
 
 	return &hcl.File{
 		Body:  body,

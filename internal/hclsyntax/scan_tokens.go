@@ -4998,6 +4998,7 @@ func scanTokens(data []byte, filename string, start hcl.Pos, mode scanMode) []To
 		Bytes:     data,
 		Pos:       start,
 		StartByte: start.Byte,
+		Tokens:    pooledTokens(), // nodegen
 	}
 
 //line scan_tokens.rl:317

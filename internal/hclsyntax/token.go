@@ -6,6 +6,7 @@ package hclsyntax
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -138,6 +139,25 @@ func (f *tokenAccum) emitToken(ty TokenType, startOfs, endOfs int) {
 	end := start
 	end.Byte = endOfs + f.StartByte
 	b := f.Bytes[startOfs:endOfs]
+	if isASCII(b) {
+		// nodegen: in ASCII text every byte is a grapheme cluster of its
+		// own except CR LF, so the columns can be counted without the
+		// grapheme scanner, which costs hundreds of instructions a byte.
+		for i := 0; i < len(b); i++ {
+			switch {
+			case b[i] == '\n':
+				end.Line++
+				end.Column = 1
+			case b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n':
+				end.Line++
+				end.Column = 1
+				i++
+			default:
+				end.Column++
+			}
+		}
+		b = nil
+	}
 	for len(b) > 0 {
 		advance, seq, _ := scanGraphemeClusters(b, true)
 		if (len(seq) == 1 && seq[0] == '\n') || (len(seq) == 2 && seq[0] == '\r' && seq[1] == '\n') {
@@ -333,4 +353,40 @@ func stripUTF8BOM(src []byte) []byte {
 		return src[3:]
 	}
 	return src
+}
+
+// isASCII reports whether b holds only ASCII bytes.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenBufs holds token slices for reuse: nodegen parses thousands of files
+// in a run and the tokens of each are garbage once it is parsed, so growing
+// a fresh slice for every file cost more allocation than the syntax tree.
+var tokenBufs = sync.Pool{New: func() any { return new([]Token) }}
+
+// pooledTokens returns an empty token slice, with the capacity of one that
+// an earlier parse released.
+func pooledTokens() []Token {
+	p := tokenBufs.Get().(*[]Token)
+	ts := (*p)[:0]
+	*p = nil
+	tokenBufs.Put(p)
+	return ts
+}
+
+// releaseTokens gives ts back for reuse. The caller must hold no reference
+// into it afterwards; the syntax tree holds none (it copies ranges and keeps
+// slices of the source, not of the tokens).
+func releaseTokens(ts []Token) {
+	p := tokenBufs.Get().(*[]Token)
+	if cap(ts) > cap(*p) {
+		*p = ts[:0]
+	}
+	tokenBufs.Put(p)
 }
