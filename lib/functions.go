@@ -2,7 +2,6 @@ package lib
 
 import (
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -137,32 +136,3 @@ var ThrowFunc = function.New(&function.Spec{
 		return cty.NilVal, &ThrowError{Msg: args[0].AsString()}
 	},
 })
-
-// Call calls f as an HCL function call expression does: each argument is
-// first converted to the type of its parameter (so that a tuple is accepted
-// where a list of strings is expected), and a conversion that fails is a
-// function.ArgError for that argument. The stdlib functions rely on this
-// conversion; function.Function.Call alone does not do it.
-func Call(f function.Function, args []cty.Value) (cty.Value, error) {
-	params := f.Params()
-	varParam := f.VarParam()
-	conv := make([]cty.Value, len(args))
-	for i, arg := range args {
-		var p *function.Parameter
-		switch {
-		case i < len(params):
-			p = &params[i]
-		case varParam != nil:
-			p = varParam
-		default:
-			// Too many arguments: f.Call says so.
-			return f.Call(args)
-		}
-		v, err := convert.Convert(arg, p.Type)
-		if err != nil {
-			return cty.NilVal, function.NewArgError(i, err)
-		}
-		conv[i] = v
-	}
-	return f.Call(conv)
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty-debug/ctydebug"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
 // funcCase is one call of a library function, by its name in Functions:
@@ -336,6 +337,49 @@ func TestArgErrors(t *testing.T) {
 		var ae function.ArgError
 		if !errors.As(err, &ae) || ae.Index != c.idx {
 			t.Errorf("%s: error %#v; want an ArgError for argument %d", c.f.Description(), err, c.idx)
+		}
+	}
+}
+
+// TestCallWithoutMarks checks that Call reads the functions' specifications
+// (so it skips cty's mark walks) and that it computes what
+// function.Function.Call computes, errors included.
+func TestCallWithoutMarks(t *testing.T) {
+	if specOf(stdlib.JoinFunc) == nil {
+		t.Fatal("specOf cannot read function.Function's specification; Call goes through function.Function.Call")
+	}
+	list := cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})
+	obj := cty.ObjectVal(map[string]cty.Value{"k": list, "n": cty.NumberIntVal(3)})
+	fns := Functions()
+	tests := []struct {
+		name string
+		args []cty.Value
+	}{
+		{"join", []cty.Value{cty.StringVal(","), list}},
+		{"join", []cty.Value{cty.StringVal(","), cty.UnknownVal(cty.List(cty.String))}},
+		{"join", []cty.Value{cty.NullVal(cty.String), list}},
+		{"join", []cty.Value{cty.StringVal(",")}},
+		{"jsonencode", []cty.Value{obj}},
+		{"jsonencode", []cty.Value{cty.DynamicVal}},
+		{"length", []cty.Value{list}},
+		{"length", []cty.Value{cty.UnknownVal(cty.String)}},
+		{"merge", []cty.Value{obj, cty.ObjectVal(map[string]cty.Value{"x": cty.True})}},
+		{"keys", []cty.Value{obj}},
+		{"upper", []cty.Value{cty.StringVal("abc")}},
+		{"upper", []cty.Value{cty.StringVal("a"), cty.StringVal("b")}},
+		{"element", []cty.Value{list, cty.NumberIntVal(5)}},
+		{"throw", []cty.Value{cty.StringVal("boom")}},
+	}
+	for _, tt := range tests {
+		f := fns[tt.name]
+		got, gerr := Call(f, tt.args)
+		want, werr := callChecked(f, tt.args)
+		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Errorf("%s%v: error %v, want %v", tt.name, tt.args, gerr, werr)
+			continue
+		}
+		if gerr == nil && !got.RawEquals(want) {
+			t.Errorf("%s%v = %#v, want %#v", tt.name, tt.args, got, want)
 		}
 	}
 }
