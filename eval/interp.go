@@ -168,7 +168,7 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		if diags.HasErrors() {
 			return cty.UnknownVal(e.Op.Type), diags
 		}
-		param := e.Op.Impl.Params()[0]
+		param := lib.Params(e.Op.Impl)[0]
 		cv, err := convert.Convert(v, param.Type)
 		if err != nil {
 			return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
@@ -179,7 +179,7 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 				Context:  e.SrcRange.Ptr(),
 			})
 		}
-		r, err := e.Op.Impl.Call([]cty.Value{cv})
+		r, err := lib.Call(e.Op.Impl, []cty.Value{cv})
 		if err != nil {
 			return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -541,7 +541,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 		}
 		return cty.BoolVal(r), diags
 	}
-	params := e.Op.Impl.Params()
+	params := lib.Params(e.Op.Impl)
 	lhs, diags := sc.deep(e.LHS)
 	rhs, d := sc.deep(e.RHS)
 	diags = append(diags, d...)
@@ -571,7 +571,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	if diags.HasErrors() {
 		return cty.UnknownVal(e.Op.Type), diags
 	}
-	r, err := e.Op.Impl.Call([]cty.Value{lv, rv})
+	r, err := lib.Call(e.Op.Impl, []cty.Value{lv, rv})
 	if err != nil {
 		return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -72,6 +72,15 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 	return refined(spec, v), nil
 }
 
+// Params returns f's parameters without copying them, as
+// function.Function.Params does; the caller must not change them.
+func Params(f function.Function) []function.Parameter {
+	if spec := specOf(f); spec != nil {
+		return spec.Params
+	}
+	return f.Params()
+}
+
 // paramAt is the parameter that takes argument i.
 func paramAt(spec *function.Spec, i int) *function.Parameter {
 	if i < len(spec.Params) {

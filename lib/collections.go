@@ -2,6 +2,7 @@ package lib
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -30,6 +31,11 @@ var LengthFunc = function.New(&function.Spec{
 		v := args[0]
 		switch ty := v.Type(); {
 		case ty == cty.String:
+			// In ASCII text every byte is a grapheme cluster except
+			// CR LF, which is one: no need for the grapheme scanner.
+			if s := v.AsString(); isASCII(s) {
+				return cty.NumberIntVal(int64(len(s) - strings.Count(s, "\r\n"))), nil
+			}
 			return stdlib.Strlen(v)
 		case ty.IsObjectType():
 			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), nil
@@ -245,3 +251,13 @@ var CoalesceFunc = function.New(&function.Spec{
 		return cty.NilVal, errors.New("no argument is neither null nor an empty string")
 	},
 })
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

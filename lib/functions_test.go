@@ -234,6 +234,8 @@ func TestCollectionFunctions(t *testing.T) {
 		{fn: "keys", args: args(cty.MapVal(map[string]cty.Value{"y": num(1), "x": num(2)})), want: strs("x", "y")},
 		{fn: "keys", args: args(str("x")), wantErr: "must have map or object type"},
 		{fn: "length", args: args(str("héllo")), want: num(5)},
+		{fn: "length", args: args(str("ab\r\nc\n")), want: num(5)},
+		{fn: "length", args: args(str("e\u0301\r\n")), want: num(2)},
 		{fn: "length", args: args(tup(num(1), str("x"))), want: num(2)},
 		{fn: "length", args: args(strs("a", "b", "c")), want: num(3)},
 		{fn: "length", args: args(cty.SetVal([]cty.Value{str("a")})), want: num(1)},
