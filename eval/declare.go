@@ -26,6 +26,9 @@ type declNode struct {
 	remMod  *module
 	// renamedFrom lists the renamed paths whose definitions land here.
 	renamedFrom []*declNode
+	// topState is the top-level instance's state of the node (see
+	// instance.state); submodule instances keep theirs in a map.
+	topState *nodeState
 }
 
 func newDeclNode(p options.Path) *declNode {

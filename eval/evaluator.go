@@ -150,17 +150,24 @@ type thunk struct {
 	status status
 	val    cty.Value
 	diags  hcl.Diagnostics
+	deep   *deepState // made by ForceDeep
+	self   lib.Lazy   // the thunk itself, which its cty value points to
+}
 
-	deep      status
-	deepVal   cty.Value
-	deepDiags hcl.Diagnostics
+// deepState memoises a thunk's deeply forced value.
+type deepState struct {
+	status status
+	val    cty.Value
+	diags  hcl.Diagnostics
 }
 
 func (ev *Evaluator) thunk(expr hclsyntax.Expression, sc *scope) cty.Value {
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
-		return lib.LazyVal(&lib.Forced{Value: lit.Val, Rng: lit.SrcRange})
+		return lib.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	return lib.LazyVal(&thunk{expr: expr, sc: sc})
+	t := &thunk{expr: expr, sc: sc}
+	t.self = t
+	return lib.LazyValAt(&t.self)
 }
 
 // Force implements lib.Lazy.
@@ -207,9 +214,12 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 // local object holding the local) has no complete form: forcing it deeply
 // is an infinite recursion.
 func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
-	switch t.deep {
+	if t.deep == nil {
+		t.deep = &deepState{}
+	}
+	switch t.deep.status {
 	case done:
-		return t.deepVal, t.deepDiags
+		return t.deep.val, t.deep.diags
 	case forcing:
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -222,7 +232,7 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	if t.status != done {
 		return v, diags
 	}
-	t.deep = forcing
+	t.deep.status = forcing
 	ev := t.sc.inst.ev
 	ev.push(frame{state: t, what: t.what, ref: t.expr.Range()})
 	dv, d := lib.Deep(v)
@@ -231,8 +241,8 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		dv = cty.DynamicVal
 	}
-	t.deepVal, t.deepDiags, t.deep = dv, diags, done
-	return t.deepVal, t.deepDiags
+	*t.deep = deepState{status: done, val: dv, diags: diags}
+	return dv, diags
 }
 
 // Range implements lib.Lazy.
@@ -391,7 +401,7 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 	} else {
 		v = cty.ObjectVal(attrs)
 	}
-	v = lib.LazyVal(&lib.Forced{Value: v, Rng: c.block.DefRange()})
+	v = lib.ForcedVal(v, c.block.DefRange())
 	if c.when != nil {
 		v = lib.PropertyVal(lib.Property{
 			Kind:      lib.PropIf,

@@ -70,12 +70,28 @@ func seqLess(a, b []int) bool {
 }
 
 func (inst *instance) state(n *declNode) *nodeState {
+	if inst.st == nil {
+		// The top level is the only instance of its tree: its state
+		// lives in the node, saving a map lookup per access.
+		if n.topState == nil {
+			n.topState = &nodeState{}
+		}
+		return n.topState
+	}
 	s := inst.states[n]
 	if s == nil {
 		s = &nodeState{}
 		inst.states[n] = s
 	}
 	return s
+}
+
+// peekState is n's state if it has one.
+func (inst *instance) peekState(n *declNode) *nodeState {
+	if inst.st == nil {
+		return n.topState
+	}
+	return inst.states[n]
 }
 
 // fullPath is an option path as the user sees it: with the instance's
@@ -268,7 +284,7 @@ func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng h
 
 // drain splits the definitions waiting at namespace n, forcing them.
 func (inst *instance) drain(n *declNode) hcl.Diagnostics {
-	s := inst.states[n]
+	s := inst.peekState(n)
 	if s == nil || len(s.pending) == 0 {
 		return nil
 	}

@@ -643,7 +643,7 @@ func (n *objNode) value() cty.Value {
 	m := make(map[string]cty.Value, len(n.attrs))
 	for k, c := range n.attrs {
 		if c.attrs != nil {
-			m[k] = lib.LazyVal(&lib.Forced{Value: c.value(), Rng: c.rng})
+			m[k] = lib.ForcedVal(c.value(), c.rng)
 		} else {
 			m[k] = c.val
 		}

@@ -51,6 +51,11 @@ var RefType = cty.Capsule("configuration namespace", reflect.TypeOf((*Ref)(nil))
 // LazyVal wraps a thunk as a cty value.
 func LazyVal(l Lazy) cty.Value { return cty.CapsuleVal(LazyType, &l) }
 
+// LazyValAt wraps the thunk *p as a cty value without copying it: a thunk
+// that keeps itself in a field of its own (p pointing there) becomes a
+// value with no allocation beyond the thunk.
+func LazyValAt(p *Lazy) cty.Value { return cty.CapsuleVal(LazyType, p) }
+
 // RefVal wraps a namespace reference as a cty value.
 func RefVal(r Ref) cty.Value { return cty.CapsuleVal(RefType, &r) }
 
@@ -188,6 +193,19 @@ func RangeOf(v cty.Value, fallback hcl.Range) hcl.Range {
 type Forced struct {
 	Value cty.Value
 	Rng   hcl.Range
+}
+
+// ForcedVal is LazyVal(&Forced{Value: v, Rng: rng}) in one allocation.
+func ForcedVal(v cty.Value, rng hcl.Range) cty.Value {
+	b := &forcedBox{Forced: Forced{Value: v, Rng: rng}}
+	b.self = &b.Forced
+	return LazyValAt(&b.self)
+}
+
+// forcedBox is a Forced with the interface value that wraps it.
+type forcedBox struct {
+	Forced
+	self Lazy
 }
 
 // Force returns the value.
