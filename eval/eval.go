@@ -372,7 +372,7 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	if n.rename != nil || n.removed != nil {
 		diags = append(diags, ev.top.drainTo(n.path[:len(n.path)-1])...)
-		s := ev.top.states[n]
+		s := ev.top.peekState(n)
 		if s == nil {
 			return nil, diags
 		}
