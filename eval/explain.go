@@ -92,7 +92,9 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 			info.State = "overridden"
 		case options.Disabled:
 			info.State = "disabled"
-			info.Condition = r.CondRange
+			if r.CondRange != nil {
+				info.Condition = *r.CondRange
+			}
 		}
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)

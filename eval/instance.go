@@ -25,6 +25,17 @@ type instance struct {
 	bodyLocals map[*submoduleSyntax]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
+	// config is the reference to the instance's root, made once.
+	config cty.Value
+}
+
+// configRef is what `config` is in the instance's expressions: a reference
+// to its root namespace.
+func (inst *instance) configRef() cty.Value {
+	if inst.config == cty.NilVal {
+		inst.config = lib.RefVal(&nsRef{inst: inst, n: inst.root})
+	}
+	return inst.config
 }
 
 // status of a memoised computation.
@@ -522,7 +533,7 @@ func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 
 func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
-	attrs := map[string]cty.Value{}
+	attrs := make(map[string]cty.Value, len(r.n.names))
 	for _, name := range r.n.names {
 		c := r.n.children[name]
 		switch {

@@ -304,10 +304,9 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	case sc.vars != nil && sc.vars[rootName] != cty.NilVal:
 		v = sc.vars[rootName]
 	case rootName == "config":
-		v = lib.RefVal(&nsRef{inst: sc.inst, n: sc.inst.root})
+		v = sc.inst.configRef()
 	case rootName == "root":
-		top := sc.inst.ev.top
-		v = lib.RefVal(&nsRef{inst: top, n: top.root})
+		v = sc.inst.ev.top.configRef()
 	case rootName == "options":
 		v = lib.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
 	case rootName == "name":

@@ -54,8 +54,9 @@ type DefResult struct {
 	// Won definitions.
 	Order int
 	State DefState
-	// CondRange is where the false condition is written, for Disabled.
-	CondRange hcl.Range
+	// CondRange is where the false condition is written, for Disabled;
+	// nil for the others.
+	CondRange *hcl.Range
 }
 
 // Merged is the result of MergeDefinitions.
@@ -130,7 +131,8 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	}
 	m.Defined = true
 
-	var won []int
+	var wonBuf [4]int
+	won := wonBuf[:0]
 	for i := range m.Defs {
 		r := &m.Defs[i]
 		switch {
@@ -150,7 +152,9 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 		return m, d.diags
 	}
 
-	slices.SortStableFunc(won, func(a, b int) int { return m.Defs[a].Order - m.Defs[b].Order })
+	if len(won) > 1 {
+		slices.SortStableFunc(won, func(a, b int) int { return m.Defs[a].Order - m.Defs[b].Order })
+	}
 	survivors := make([]Def, len(won))
 	for i, w := range won {
 		survivors[i] = m.Defs[w].Def
@@ -226,7 +230,7 @@ func (d *discharger) add(v cty.Value, rng hcl.Range) {
 			d.defs = append(d.defs, DefResult{
 				Def:       Def{Value: p.Content, Range: p.Range},
 				State:     Disabled,
-				CondRange: p.CondRange,
+				CondRange: p.CondRange.Ptr(),
 			})
 		}
 	}

@@ -146,7 +146,11 @@ func TestMergeDefinitionsResults(t *testing.T) {
 	}
 	var got []row
 	for _, d := range m.Defs {
-		got = append(got, row{ShowValue(d.Value), d.Range, d.Priority, d.Order, d.State, d.CondRange})
+		var cond hcl.Range
+		if d.CondRange != nil {
+			cond = *d.CondRange
+		}
+		got = append(got, row{ShowValue(d.Value), d.Range, d.Priority, d.Order, d.State, cond})
 	}
 	want := []row{
 		{`["a"]`, at(11), lib.PriorityPlain, lib.OrderPlain, Won, hcl.Range{}},

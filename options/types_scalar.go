@@ -19,6 +19,18 @@ import (
 // mergeEqual is NixOS's mergeEqualOption: every definition must be
 // accepted by t, and all must be equal; the result is their common value.
 func mergeEqual(loc Path, t Type, defs []Def) (cty.Value, hcl.Diagnostics) {
+	if len(defs) == 1 {
+		// One definition: nothing to compare, no slice to build.
+		d := defs[0]
+		if !accepts(t, d.Value) {
+			return cty.DynamicVal, hcl.Diagnostics{typeError(loc, t, d)}
+		}
+		v, diags := plain(loc, t, d)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
+			return cty.DynamicVal, diags
+		}
+		return v, diags
+	}
 	vals, unknown, diags := checkedValues(loc, t, defs)
 	if unknown || diags.HasErrors() || len(vals) == 0 {
 		return cty.DynamicVal, diags
