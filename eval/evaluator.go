@@ -28,10 +28,13 @@ type Evaluator struct {
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk
 
-	stack  []frame
-	stats  Stats
-	late   hcl.Diagnostics // found while splitting definitions lazily
-	traced map[*hcl.Diagnostic]bool
+	stack []frame
+	// defStack holds the definitions of the options being forced (see
+	// instance.force).
+	defStack []options.Def
+	stats    Stats
+	late     hcl.Diagnostics // found while splitting definitions lazily
+	traced   map[*hcl.Diagnostic]bool
 }
 
 // Stats counts the work an evaluation did so far.

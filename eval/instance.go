@@ -2,7 +2,7 @@ package eval
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -69,6 +69,17 @@ type nodeState struct {
 type defn struct {
 	options.Def
 	seq []int
+}
+
+// seqCompare orders definitions by their seq (see seqLess).
+func seqCompare(a, b defn) int {
+	switch {
+	case seqLess(a.seq, b.seq):
+		return -1
+	case seqLess(b.seq, a.seq):
+		return 1
+	}
+	return 0
 }
 
 func seqLess(a, b []int) bool {
@@ -346,8 +357,8 @@ func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
 	s := inst.state(n)
 	// Sorted in place: the order is canonical, so sorting again later
 	// (isDefined, then force) keeps it.
-	if !sort.SliceIsSorted(s.defs, func(i, j int) bool { return seqLess(s.defs[i].seq, s.defs[j].seq) }) {
-		sort.SliceStable(s.defs, func(i, j int) bool { return seqLess(s.defs[i].seq, s.defs[j].seq) })
+	if len(s.defs) > 1 && !slices.IsSortedFunc(s.defs, seqCompare) {
+		slices.SortStableFunc(s.defs, seqCompare)
 	}
 	return s.defs, diags
 }
@@ -370,17 +381,22 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	o := n.opt
 	full := inst.fullPath(n.path)
 	defs, diags := inst.definitions(n)
-	all := make([]options.Def, 0, len(defs)+1)
+	// The definitions are gathered on a stack shared by nested forces
+	// (MergeDefinitions copies what it keeps), not in a new slice each.
+	base := len(ev.defStack)
+	defer func() { ev.defStack = ev.defStack[:base] }()
 	if o.defaultExpr != nil {
 		sc := inst.declScope(o)
-		all = append(all, options.Def{
+		ev.defStack = append(ev.defStack, options.Def{
 			Value: lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: lib.PriorityOptionDefault, Content: ev.thunk(o.defaultExpr, sc), Range: o.defaultExpr.Range()}),
 			Range: o.defaultExpr.Range(),
 		})
 	}
 	for _, d := range defs {
-		all = append(all, d.Def)
+		ev.defStack = append(ev.defStack, d.Def)
 	}
+	top := len(ev.defStack)
+	all := ev.defStack[base:top:top]
 	merged, dd := options.MergeDefinitions(full, o.typ, all)
 	diags = append(diags, dd...)
 	s.merged = merged
