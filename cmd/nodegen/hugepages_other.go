@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// useHugePages does nothing outside Linux.
+func useHugePages() {}
