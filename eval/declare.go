@@ -62,6 +62,10 @@ type optionDecl struct {
 	internal    bool
 	// more declarations of the same (submodule) option
 	also []*hclsyntax.Block
+
+	// constDefault is the default's definition when the default is a
+	// constant (see constantValue), made once for every instance.
+	constDefault *options.Def
 }
 
 // Declaration describes one option for documentation and tooling.

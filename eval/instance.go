@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 )
@@ -386,11 +387,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	base := len(ev.defStack)
 	defer func() { ev.defStack = ev.defStack[:base] }()
 	if o.defaultExpr != nil {
-		sc := inst.declScope(o)
-		ev.defStack = append(ev.defStack, options.Def{
-			Value: lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: lib.PriorityOptionDefault, Content: ev.thunk(o.defaultExpr, sc), Range: o.defaultExpr.Range()}),
-			Range: o.defaultExpr.Range(),
-		})
+		ev.defStack = append(ev.defStack, inst.defaultDef(o))
 	}
 	for _, d := range defs {
 		ev.defStack = append(ev.defStack, d.Def)
@@ -427,6 +424,49 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	s.diags = diags
 	s.status = done
 	return s
+}
+
+// defaultDef is the definition an option's default makes: its value at
+// mkOptionDefault's priority. A constant default's is made once and shared
+// by every instance.
+func (inst *instance) defaultDef(o *optionDecl) options.Def {
+	if o.constDefault != nil {
+		return *o.constDefault
+	}
+	rng := o.defaultExpr.Range()
+	var content cty.Value
+	v, constant := constantValue(o.defaultExpr)
+	if constant {
+		content = lib.ForcedVal(v, rng)
+	} else {
+		content = inst.ev.thunk(o.defaultExpr, inst.declScope(o))
+	}
+	d := options.Def{
+		Value: lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: lib.PriorityOptionDefault, Content: content, Range: rng}),
+		Range: rng,
+	}
+	if constant {
+		o.constDefault = &d
+	}
+	return d
+}
+
+// constantValue is the value of an expression that is a constant: a
+// literal, or an empty list or object.
+func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return e.Val, true
+	case *hclsyntax.TupleConsExpr:
+		if len(e.Exprs) == 0 {
+			return cty.EmptyTupleVal, true
+		}
+	case *hclsyntax.ObjectConsExpr:
+		if len(e.Items) == 0 {
+			return cty.EmptyObjectVal, true
+		}
+	}
+	return cty.NilVal, false
 }
 
 func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {

@@ -440,8 +440,17 @@ func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hc
 			Subject:  rng.Ptr(),
 		})
 	}
-	nv, d := hcl.GetAttr(v, name, &rng)
+	if v.Type().IsObjectType() && !v.IsNull() {
+		return v.GetAttr(name), diags
+	}
+	nv, d := hclGetAttr(v, name, rng)
 	return nv, append(diags, d...)
+}
+
+// hclGetAttr is hcl.GetAttr, in a function of its own so that only this
+// path pays for rng escaping to the heap.
+func hclGetAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return hcl.GetAttr(v, name, &rng)
 }
 
 func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
