@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"os"
 	"sort"
@@ -556,6 +557,9 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	if diags.HasErrors() {
 		return cty.UnknownVal(e.Op.Type), diags
 	}
+	if r, ok := fastBinary(e.Op, lhs, rhs); ok {
+		return r, diags
+	}
 	lv, err := convert.Convert(lhs, params[0].Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{
@@ -589,6 +593,74 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 		})
 	}
 	return r, diags
+}
+
+// fastBinary computes the arithmetic and comparisons of whole numbers that
+// fit in 32 bits, and the equality of strings, without cty's arbitrary
+// precision: the same results (cty's modulo truncates as Go's % does, and
+// x % 0 is x), for a fraction of the work. ok is false for anything else.
+func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+	// Types are compared with primitive types only: comparing two object
+	// types with == panics (their maps are not comparable).
+	if !l.IsKnown() || !r.IsKnown() || l.IsNull() || r.IsNull() {
+		return cty.NilVal, false
+	}
+	if l.Type() == cty.String && r.Type() == cty.String {
+		switch op {
+		case hclsyntax.OpEqual:
+			return cty.BoolVal(l.AsString() == r.AsString()), true
+		case hclsyntax.OpNotEqual:
+			return cty.BoolVal(l.AsString() != r.AsString()), true
+		}
+		return cty.NilVal, false
+	}
+	if l.Type() != cty.Number || r.Type() != cty.Number {
+		return cty.NilVal, false
+	}
+	a, ok := smallInt(l)
+	if !ok {
+		return cty.NilVal, false
+	}
+	b, ok := smallInt(r)
+	if !ok {
+		return cty.NilVal, false
+	}
+	switch op {
+	case hclsyntax.OpAdd:
+		return cty.NumberIntVal(a + b), true
+	case hclsyntax.OpSubtract:
+		return cty.NumberIntVal(a - b), true
+	case hclsyntax.OpMultiply:
+		return cty.NumberIntVal(a * b), true
+	case hclsyntax.OpModulo:
+		if b == 0 {
+			return l, true
+		}
+		return cty.NumberIntVal(a % b), true
+	case hclsyntax.OpEqual:
+		return cty.BoolVal(a == b), true
+	case hclsyntax.OpNotEqual:
+		return cty.BoolVal(a != b), true
+	case hclsyntax.OpLessThan:
+		return cty.BoolVal(a < b), true
+	case hclsyntax.OpLessThanOrEqual:
+		return cty.BoolVal(a <= b), true
+	case hclsyntax.OpGreaterThan:
+		return cty.BoolVal(a > b), true
+	case hclsyntax.OpGreaterThanOrEqual:
+		return cty.BoolVal(a >= b), true
+	}
+	return cty.NilVal, false
+}
+
+// smallInt is v as an int64 when it is a whole number of at most 32 bits,
+// so that the sum, difference and product of two cannot overflow.
+func smallInt(v cty.Value) (int64, bool) {
+	i, ok := wholeNumber(v)
+	if !ok || i < math.MinInt32 || i > math.MaxInt32 {
+		return 0, false
+	}
+	return i, true
 }
 
 // keyPath reads an object key written as a bare traversal: `a` is one key,
