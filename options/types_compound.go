@@ -1,8 +1,8 @@
 package options
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -56,7 +56,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 		for it := d.Value.ElementIterator(); it.Next(); {
 			m++
 			_, e := it.Element()
-			r, ds := MergeDefinitions(loc.Child(fmt.Sprintf("[definition %d-entry %d]", n+1, m)), t.Elem,
+			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m)+"]"), t.Elem,
 				[]Def{{Value: e, Range: lib.RangeOf(e, d.Range)}})
 			diags = append(diags, ds...)
 			if r.Defined {
