@@ -269,7 +269,7 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 // constAttr reads an option argument that must be a constant of type ty,
 // described in words as what.
 func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
-	v, diags := attr.Expr.Value(nil)
+	v, diags := constValue(attr.Expr)
 	if diags.HasErrors() || v.IsNull() || v.Type() != ty {
 		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -279,6 +279,23 @@ func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, 
 		}}
 	}
 	return v, nil
+}
+
+// constValue evaluates an expression with no variables. A literal, or a
+// quoted string with nothing interpolated (every option's description), is
+// read off the syntax tree; anything else goes through hclsyntax.
+func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return e.Val, nil
+	case *hclsyntax.TemplateExpr:
+		if len(e.Parts) == 1 {
+			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+				return lit.Val, nil
+			}
+		}
+	}
+	return e.Value(nil)
 }
 
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.
