@@ -257,13 +257,37 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 		})
 		return nil, diags
 	}
-	t, dd := options.ParseType(ta.Expr, ev.lookupSubmoduleType)
+	t, dd := ev.parseType(e.mod, ta.Expr)
 	diags = append(diags, dd...)
 	if t == nil || dd.HasErrors() {
 		return nil, diags
 	}
 	d.typ = t
 	return d, diags
+}
+
+// parseType parses an option's type expression. Modules repeat the same
+// few types (str, listOf(str), an enum), so a type that parsed without
+// diagnostics is kept by its source text for the rest of the evaluation.
+func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Type, hcl.Diagnostics) {
+	var key string
+	if m != nil && m.file != nil {
+		r := expr.Range()
+		if r.Start.Byte >= 0 && r.End.Byte <= len(m.file.Bytes) && r.Start.Byte <= r.End.Byte {
+			key = string(m.file.Bytes[r.Start.Byte:r.End.Byte])
+		}
+	}
+	if t, ok := ev.typeCache[key]; ok && key != "" {
+		return t, nil
+	}
+	t, diags := options.ParseType(expr, ev.lookupSubmoduleType)
+	if key != "" && t != nil && len(diags) == 0 {
+		if ev.typeCache == nil {
+			ev.typeCache = map[string]options.Type{}
+		}
+		ev.typeCache[key] = t
+	}
+	return t, diags
 }
 
 // constAttr reads an option argument that must be a constant of type ty,

@@ -27,6 +27,7 @@ type Evaluator struct {
 	funcs       map[string]function.Function
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk
+	typeCache   map[string]options.Type // see parseType
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

@@ -6,6 +6,7 @@ import (
 	"path"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -618,7 +619,7 @@ func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 	for _, a := range attrs {
 		out = append(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
+	slices.SortFunc(out, func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
 	return out
 }
 
