@@ -16,7 +16,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "eval",
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH | --json] [--bare] [--show-trace] MODULE.hcl...",
+		usage:   "nodegen eval [-o DIR] [-A PATH | --json] [--bare] [--show-trace] [--stats] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl",
 		args:    argsModules,
 		flags:   evalCommand,
@@ -27,6 +27,7 @@ func init() {
 type evalFlags struct {
 	bare      bool
 	showTrace bool
+	stats     bool
 }
 
 func (f *evalFlags) config(files []string) eval.Config {
@@ -50,6 +51,7 @@ func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	attr := fs.StringP("attr", "A", "", "print the value at `PATH` (a config path) as JSON; write no profile")
 	asJSON := fs.Bool("json", false, "print the whole config tree as JSON; write no profile")
 	ef.add(fs)
+	fs.BoolVar(&ef.stats, "stats", false, "print to stderr how long loading, evaluating and writing took, and how much was allocated")
 	return func(args []string, stdout, stderr io.Writer) int {
 		return runEval(args, &ef, *out, *attr, *asJSON, stdout, stderr)
 	}
@@ -71,7 +73,10 @@ func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout
 		}
 		attrPath = p
 	}
+	st := newRunStats(ef.stats)
 	ev, diags := eval.New(ef.config(args))
+	st.mark("load")
+	defer st.print(stderr, ev)
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
@@ -79,6 +84,8 @@ func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout
 	switch {
 	case attrPath != nil:
 		v, d := ev.Get(attrPath)
+		st.mark("evaluate")
+		defer st.mark("output")
 		return printValue(ev, v, append(diags, d...), stdout, stderr)
 	case asJSON:
 		warns, d := ev.Check()
@@ -88,9 +95,11 @@ func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout
 			return exitError
 		}
 		v, d := ev.Config()
+		st.mark("evaluate")
+		defer st.mark("output")
 		return printValue(ev, v, d, stdout, stderr)
 	}
-	return writeProfile(ev, out, stdout, stderr)
+	return writeProfile(ev, out, st, stdout, stderr)
 }
 
 func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {

@@ -15,8 +15,10 @@ type ctyValue = cty.Value
 
 // writeProfile checks the configuration and writes its system profile to
 // dir, atomically: on any error the previous profile stays as it was.
-func writeProfile(ev *eval.Evaluator, dir string, stdout, stderr io.Writer) int {
+func writeProfile(ev *eval.Evaluator, dir string, st *runStats, stdout, stderr io.Writer) int {
 	p, diags := profile.Build(ev)
+	st.mark("evaluate")
+	defer st.mark("write")
 	for _, w := range p.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
