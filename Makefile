@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz
+.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz pgo
 
 build:
 	$(GO) build -o bin/nodegen ./cmd/nodegen
@@ -33,9 +33,20 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# bench measures parsing and evaluation of generated module sets.
+# bench measures parsing and evaluation of generated module sets, and the
+# Kubernetes host, compiled with the profile the command is built with.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./eval/
+	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./eval/
+	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./fixtures/
+
+# pgo regenerates cmd/nodegen/default.pgo, the CPU profile that go build
+# optimises the command with (profile-guided optimisation), from the
+# benchmarks of the generated 1000-module set and of k8s-single.
+pgo:
+	@mkdir -p bin
+	$(GO) test -run '^$$' -bench 'Whole/1000$$' -benchtime 6x -cpuprofile bin/whole.pprof -o bin/eval.test ./eval/
+	$(GO) test -run '^$$' -bench K8sSingle -benchtime 60x -cpuprofile bin/k8s.pprof -o bin/fixtures.test ./fixtures/
+	$(GO) tool pprof -proto bin/whole.pprof bin/k8s.pprof > cmd/nodegen/default.pgo
 
 # fuzz runs the parse+evaluate fuzz target for a minute.
 fuzz:
