@@ -34,7 +34,13 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 	}
 	conv := make([]cty.Value, len(args))
 	for i, arg := range args {
-		v, err := convert.Convert(arg, paramAt(spec, i).Type)
+		want := paramAt(spec, i).Type
+		if want == cty.DynamicPseudoType {
+			// What convert.Convert does for this type: nothing.
+			conv[i] = arg
+			continue
+		}
+		v, err := convert.Convert(arg, want)
 		if err != nil {
 			return cty.NilVal, function.NewArgError(i, err)
 		}
