@@ -30,7 +30,9 @@ func Functions() map[string]function.Function {
 		"signum":   stdlib.SignumFunc,
 
 		// Strings.
+		"basename":    BasenameFunc,
 		"chomp":       stdlib.ChompFunc,
+		"dirname":     DirnameFunc,
 		"endswith":    EndsWithFunc,
 		"format":      stdlib.FormatFunc,
 		"formatlist":  stdlib.FormatListFunc,

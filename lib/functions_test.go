@@ -76,7 +76,7 @@ func TestFunctionsNames(t *testing.T) {
 	want := strings.Fields(`abs ceil floor log max min parseint pow signum
 		chomp format formatlist indent join lower regex regexall replace split
 		strrev substr title trim trimprefix trimsuffix trimspace upper
-		startswith endswith strcontains
+		startswith endswith strcontains dirname basename
 		alltrue anytrue chunklist coalesce coalescelist compact concat contains
 		distinct element flatten index keys length lookup merge range reverse
 		setintersection setproduct setsubtract setunion slice sort sum
@@ -179,6 +179,11 @@ func TestStringFunctions(t *testing.T) {
 		{fn: "replace", args: args(str("x"), str("/(/"), str("")), wantErr: "invalid regular expression"},
 		{fn: "split", args: args(str(","), str("a,b")), want: strs("a", "b")},
 		{fn: "strrev", args: args(str("abc")), want: str("cba")},
+		{fn: "dirname", args: args(str("/var/lib/kubernetes/ca.pem")), want: str("/var/lib/kubernetes")},
+		{fn: "dirname", args: args(str("ca.pem")), want: str(".")},
+		{fn: "dirname", args: args(str("/ca.pem")), want: str("/")},
+		{fn: "basename", args: args(str("/var/lib/kubernetes/ca.pem")), want: str("ca.pem")},
+		{fn: "basename", args: args(str("/var/lib/")), want: str("lib")},
 		{fn: "substr", args: args(str("hello"), num(1), num(3)), want: str("ell")},
 		{fn: "title", args: args(str("hello world")), want: str("Hello World")},
 		{fn: "trim", args: args(str("--x--"), str("-")), want: str("x")},

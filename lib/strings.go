@@ -1,6 +1,7 @@
 package lib
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -83,3 +84,33 @@ var ReplaceFunc = function.New(&function.Spec{
 func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {
 	return b.NotNull()
 }
+
+// DirnameFunc is dirname(path), as in Terraform: path without its last
+// element. Paths are slash-separated whatever the system nodegen runs on,
+// since they name files on the host being configured: dirname("/a/b") is
+// "/a", dirname("b") is ".".
+var DirnameFunc = function.New(&function.Spec{
+	Description: "Returns the given path without its last element.",
+	Params: []function.Parameter{
+		{Name: "path", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(path.Dir(args[0].AsString())), nil
+	},
+})
+
+// BasenameFunc is basename(path), as in Terraform: the last element of
+// path, slash-separated (see DirnameFunc).
+var BasenameFunc = function.New(&function.Spec{
+	Description: "Returns the last element of the given path.",
+	Params: []function.Parameter{
+		{Name: "path", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(path.Base(args[0].AsString())), nil
+	},
+})

@@ -14,7 +14,7 @@ locals {
         try(s.inline.authority.file.path, null),
         try(s.inline.certificate.path, null),
         try(s.inline.private_key.path, null),
-      ] : regex("^(.*)/[^/]*$", p)[0] if p != null
+      ] : dirname(p) if p != null
     ]
   ]))
 }
