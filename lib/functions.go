@@ -90,7 +90,7 @@ func Functions() map[string]function.Function {
 		"csvdecode":    stdlib.CSVDecodeFunc,
 		"iniencode":    INIEncodeFunc,
 		"jsondecode":   stdlib.JSONDecodeFunc,
-		"jsonencode":   stdlib.JSONEncodeFunc,
+		"jsonencode":   JSONEncodeFunc,
 		"md5":          MD5Func,
 		"sha1":         SHA1Func,
 		"sha256":       SHA256Func,
