@@ -28,8 +28,21 @@ const heapReserve = 256 << 20
 // used. Failures are ignored: the advice is only advice. GODEBUG=disablethp=1,
 // the Go runtime's own switch against huge pages for the heap, turns this
 // off too.
+//
+// It is done only where it helps and cannot hurt: when transparent huge
+// pages are enabled for regions that ask ("always" needs no asking,
+// "never" would not listen), and not under strict overcommit accounting
+// (vm.overcommit_memory = 2), where the reservation would count against
+// the commit limit of a small machine.
 func useHugePages() {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		return
+	}
+	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !strings.Contains(string(thp), "[madvise]") {
+		return
+	}
+	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
 		return
 	}
 	b := make([]byte, heapReserve)

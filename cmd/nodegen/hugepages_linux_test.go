@@ -13,6 +13,12 @@ func TestUseHugePages(t *testing.T) {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
 		t.Skip("GODEBUG=disablethp=1")
 	}
+	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || !strings.Contains(string(thp), "[madvise]") {
+		t.Skip("transparent huge pages are not in madvise mode here")
+	}
+	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
+		t.Skip("strict overcommit accounting")
+	}
 	useHugePages()
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
