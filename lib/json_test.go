@@ -24,8 +24,8 @@ func TestJSONEncode(t *testing.T) {
 		cty.ObjectVal(map[string]cty.Value{
 			"b": num(1), "a": cty.TupleVal([]cty.Value{str("x"), cty.True, cty.NullVal(cty.Number)}),
 			"<k>": cty.MapVal(map[string]cty.Value{"z": str("1"), "y": str("2")}),
-			"s": cty.SetVal([]cty.Value{str("q"), str("p")}),
-			"l": cty.ListVal([]cty.Value{num(3), num(2)}),
+			"s":   cty.SetVal([]cty.Value{str("q"), str("p")}),
+			"l":   cty.ListVal([]cty.Value{num(3), num(2)}),
 		}),
 		cty.UnknownVal(cty.String),
 		cty.TupleVal([]cty.Value{cty.UnknownVal(cty.Number)}),
