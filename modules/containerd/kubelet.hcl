@@ -2,8 +2,9 @@
 # the kubelet talks CRI to containerd and starts after it, and containerd
 # does the pod networking the kubelet is configured for: with kubenet it
 # writes the pod network from its CNI template (kops' usesKubenet), and it
-# reads CNI configs where the kubelet's --cni-conf-dir points. The values
-# are at mkDefault priority, so a host can say otherwise.
+# reads CNI configs where the kubelet's --cni-conf-dir points; the images
+# the kubelet seeds are imported into containerd rather than loaded into
+# docker. The values are at mkDefault priority, so a host can say otherwise.
 
 locals {
   containerd = config.services.containerd
@@ -13,6 +14,8 @@ locals {
 config "services.kubernetes.kubelet" {
   when                     = local.containerd.enable
   containerRuntimeEndpoint = mkDefault(local.containerd.runtimeEndpoint)
+  # There is no docker to load the seeded images into.
+  seedImagesWith = mkDefault("containerd")
 }
 
 config "systemd.services.kubelet" {

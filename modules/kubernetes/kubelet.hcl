@@ -66,7 +66,10 @@ locals {
   commandLine = join(" ", [for f in local.flags : f if f != ""])
 
   preStart = join("", concat(
-    flatten([for img in local.cfg.seedDockerImages : [
+    flatten([for img in local.cfg.seedDockerImages : local.cfg.seedImagesWith == "containerd" ? [
+      "echo \"Seeding containerd image: ${img}\"\n",
+      "ctr --namespace k8s.io images import ${img}\n",
+    ] : [
       "echo \"Seeding docker image: ${img}\"\n",
       "docker load <${img}\n",
     ]]),
@@ -204,6 +207,11 @@ options "services.kubernetes.kubelet" {
     type        = listOf(package)
     default     = []
     description = "List of docker images to preload on system"
+  }
+  option "seedImagesWith" {
+    type        = enum(["docker", "containerd"])
+    default     = "docker"
+    description = "What loads seedDockerImages before the kubelet starts: `docker load`, or containerd's `ctr --namespace k8s.io images import` (the namespace the kubelet's CRI reads). The containerd module chooses containerd when it is enabled."
   }
   option "taints" {
     type        = attrsOf(submodule.kubernetesTaint)

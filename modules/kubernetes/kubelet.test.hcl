@@ -174,3 +174,35 @@ run "the kubelet-wrapper runs the kubelet under rkt" {
     error_message = "rkt stop stops it"
   }
 }
+
+run "without containerd, seeded images are loaded into docker" {
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true }
+  }
+
+  assert {
+    condition     = strcontains(config.systemd.services.kubelet.preStart, "docker load </opt/kubernetes/images/pause.tar\n")
+    error_message = "without containerd the seed's docker load is kept"
+  }
+}
+
+run "on a containerd node seeded images go to containerd's k8s.io namespace" {
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true }
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+
+  assert {
+    condition     = config.services.kubernetes.kubelet.seedImagesWith == "containerd"
+    error_message = "the containerd module chooses containerd"
+  }
+  assert {
+    condition     = strcontains(config.systemd.services.kubelet.preStart, "ctr --namespace k8s.io images import /opt/kubernetes/images/pause.tar\n") && !strcontains(config.systemd.services.kubelet.preStart, "docker")
+    error_message = "images are imported with ctr, and docker is not used"
+  }
+}
