@@ -4,7 +4,8 @@
 # writes the pod network from its CNI template (kops' usesKubenet), and it
 # reads CNI configs where the kubelet's --cni-conf-dir points; the images
 # the kubelet seeds are imported into containerd rather than loaded into
-# docker. The values are at mkDefault priority, so a host can say otherwise.
+# docker, and containerd's sandbox image is the kubelet's pod-infra image.
+# The values are at mkDefault priority, so a host can say otherwise.
 
 locals {
   containerd = config.services.containerd
@@ -27,6 +28,12 @@ config "systemd.services.kubelet" {
 config "services.containerd" {
   when        = local.containerd.enable && local.kubelet.enable
   usesKubenet = mkDefault(local.kubelet.networkPlugin == "kubenet")
+  # The pods' sandbox is the kubelet's pod-infra image: "pause", the
+  # seed's, is the archive the kubelet imports (tagged pause:latest, which
+  # containerd names docker.io/library/pause:latest).
+  sandboxImage = mkIf(local.kubelet.podInfraContainerImage != null, mkDefault(
+    local.kubelet.podInfraContainerImage == "pause" ? "docker.io/library/pause:latest" : local.kubelet.podInfraContainerImage
+  ))
   settings = {
     plugins = {
       "io.containerd.grpc.v1.cri" = {

@@ -206,3 +206,56 @@ run "on a containerd node seeded images go to containerd's k8s.io namespace" {
     error_message = "images are imported with ctr, and docker is not used"
   }
 }
+
+run "containerd's sandbox image follows the kubelet's pod-infra image" {
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true }
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+
+  assert {
+    condition     = config.services.containerd.sandboxImage == "docker.io/library/pause:latest"
+    error_message = "the seed's pause is the imported pause:latest"
+  }
+  assert {
+    condition     = config.services.containerd.settings.plugins["io.containerd.grpc.v1.cri"].sandbox_image == "docker.io/library/pause:latest"
+    error_message = "config.toml gets it"
+  }
+}
+
+run "a registry pod-infra image is containerd's sandbox image" {
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, podInfraContainerImage = "registry.k8s.io/pause:3.9" }
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+
+  assert {
+    condition     = config.services.containerd.sandboxImage == "registry.k8s.io/pause:3.9"
+    error_message = "the kubelet's image is used as it is"
+  }
+}
+
+run "a host's own sandboxImage wins over the kubelet's pod-infra image" {
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true }
+  }
+  config "services.containerd" {
+    enable       = true
+    version      = "1.6.20"
+    sandboxImage = "registry.k8s.io/pause:3.9"
+  }
+
+  assert {
+    condition     = config.services.containerd.sandboxImage == "registry.k8s.io/pause:3.9"
+    error_message = "the host's definition beats the module's mkDefault"
+  }
+}
