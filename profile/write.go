@@ -69,6 +69,14 @@ var failpoint = func(stage string) error { return nil }
 // up, as if the process had died there.
 var errCrash = errors.New("simulated crash")
 
+// errExchangeUnsupported is exchangeDirs' answer where directories cannot
+// be swapped in one step; Write then swaps with two renames.
+var errExchangeUnsupported = errors.New("atomic exchange not supported")
+
+// exchange swaps two directories in one step (exchangeDirs); tests replace
+// it to exercise the two-rename swap.
+var exchange = exchangeDirs
+
 var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
 
 // Write writes p as a profile directory at dir, atomically.
@@ -82,13 +90,16 @@ var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
 // files below etc/ with their modes (set explicitly, whatever the umask),
 // symlinks as symlinks, directories 0755, and the manifest
 // nodegen-profile.json (see Manifest), all synced to disk. Last it swaps the
-// new directory into place: an existing profile at dir is renamed to
-// .DIR.old-N, the new one renamed to dir, and the old one removed; if the
-// second rename fails, the old profile is renamed back. A failed Write thus
-// leaves the previous profile as it was, and so does a crash: the sibling
-// directories a crash leaves behind are never read as the profile, and the
-// next Write removes them, after renaming the backup back to dir when a
-// crash came between the two renames.
+// new directory into place. On Linux an existing profile at dir and the new
+// one trade places in one step (renameat2 RENAME_EXCHANGE), so dir always
+// holds one whole profile, the old or the new, and the old one (now at the
+// temporary name) is removed. Where that is not supported, the old profile
+// is renamed to .DIR.old-N, the new one renamed to dir, and the old one
+// removed; if the second rename fails, the old profile is renamed back. A
+// failed Write thus leaves the previous profile as it was, and so does a
+// crash: the sibling directories a crash leaves behind are never read as
+// the profile, and the next Write removes them, after renaming the backup
+// back to dir when a crash came between the two renames.
 //
 // Write refuses to replace a dir that is not a profile: not a directory, or
 // a non-empty directory without nodegen-profile.json. Concurrent Writes in
@@ -149,6 +160,20 @@ func Write(dir string, p Profile) (err error) {
 			return err
 		}
 		return syncDir(parent)
+	}
+	switch err := exchange(tmp, abs); {
+	case err == nil:
+		// The old profile is at tmp now.
+		if err := syncDir(parent); err != nil {
+			return err
+		}
+		if err := failpoint("installed"); err != nil {
+			return err
+		}
+		_ = os.RemoveAll(tmp)
+		return nil
+	case !errors.Is(err, errExchangeUnsupported):
+		return err
 	}
 	backup := filepath.Join(parent, "."+base+".old-"+strings.TrimPrefix(filepath.Base(tmp), "."+base+".tmp-"))
 	if _, err := os.Lstat(backup); !errors.Is(err, fs.ErrNotExist) {

@@ -170,6 +170,47 @@ func setFailpoint(t *testing.T, f func(stage string) error) {
 	t.Cleanup(func() { failpoint = saved })
 }
 
+// swapModes are the two ways Write swaps a new profile into place: one
+// renameat2 RENAME_EXCHANGE where the system can, two renames elsewhere.
+var swapModes = []string{"exchange", "renames"}
+
+// setSwapMode makes Write swap with mode; "exchange" is skipped where the
+// system cannot exchange directories.
+func setSwapMode(t *testing.T, mode string) {
+	t.Helper()
+	saved := exchange
+	t.Cleanup(func() { exchange = saved })
+	switch mode {
+	case "renames":
+		exchange = func(a, b string) error { return errExchangeUnsupported }
+	case "exchange":
+		probe := t.TempDir()
+		a, b := filepath.Join(probe, "a"), filepath.Join(probe, "b")
+		if err := os.Mkdir(a, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := exchangeDirs(a, b); err != nil {
+			t.Skipf("directories cannot be exchanged here: %v", err)
+		}
+	}
+}
+
+// stagesOf leaves out the stages a swap mode does not pass: with an
+// exchange there is no backup.
+func stagesOf(mode string, stages []string) []string {
+	var out []string
+	for _, s := range stages {
+		if mode == "exchange" && s == "backup" {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func failAt(stage string, err error) func(string) error {
 	return func(s string) error {
 		if s == stage {
@@ -337,25 +378,29 @@ func TestWriteFailureKeepsOldProfile(t *testing.T) {
 		{Target: "hostname", Content: []byte("node2\n"), Mode: "0644"},
 		{Target: "zz/last", Content: []byte("z"), Mode: "0644"},
 	}}
-	for _, stage := range []string{"entry hostname", "entry zz/last", "manifest", "swap", "backup"} {
-		t.Run(stage, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "result")
-			mustWrite(t, dir, sample())
-			before := snapshot(t, dir)
-			setFailpoint(t, failAt(stage, errors.New("injected failure")))
-			err := Write(dir, newer)
-			if err == nil || !strings.Contains(err.Error(), "injected failure") {
-				t.Fatalf("Write: %v, want the injected failure", err)
-			}
-			if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
-				t.Errorf("the old profile changed (-before +after):\n%s", diff)
-			}
-			if s := siblings(t, dir); len(s) != 0 {
-				t.Errorf("left behind: %v", s)
-			}
-		})
+	for _, mode := range swapModes {
+		for _, stage := range stagesOf(mode, []string{"entry hostname", "entry zz/last", "manifest", "swap", "backup"}) {
+			t.Run(mode+"/"+stage, func(t *testing.T) {
+				setSwapMode(t, mode)
+				dir := filepath.Join(t.TempDir(), "result")
+				mustWrite(t, dir, sample())
+				before := snapshot(t, dir)
+				setFailpoint(t, failAt(stage, errors.New("injected failure")))
+				err := Write(dir, newer)
+				if err == nil || !strings.Contains(err.Error(), "injected failure") {
+					t.Fatalf("Write: %v, want the injected failure", err)
+				}
+				if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+					t.Errorf("the old profile changed (-before +after):\n%s", diff)
+				}
+				if s := siblings(t, dir); len(s) != 0 {
+					t.Errorf("left behind: %v", s)
+				}
+			})
+		}
 	}
 	t.Run("rename fails", func(t *testing.T) {
+		setSwapMode(t, "renames")
 		// The new tree cannot be renamed into place when the backup
 		// rename put something at dir again: simulate by recreating dir.
 		dir := filepath.Join(t.TempDir(), "result")
@@ -391,63 +436,72 @@ func TestWriteFailureKeepsOldProfile(t *testing.T) {
 
 func TestWriteCrashRecovery(t *testing.T) {
 	newer := Profile{Entries: []Entry{{Target: "hostname", Content: []byte("node2\n"), Mode: "0644"}}}
-	for _, stage := range []string{"entry hostname", "manifest", "swap", "backup", "installed"} {
-		t.Run(stage, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "result")
-			mustWrite(t, dir, sample())
-			before := snapshot(t, dir)
-			setFailpoint(t, failAt(stage, errCrash))
-			if err := Write(dir, newer); !errors.Is(err, errCrash) {
-				t.Fatalf("Write: %v, want the simulated crash", err)
-			}
-			setFailpoint(t, func(string) error { return nil })
-			if len(siblings(t, dir)) == 0 {
-				t.Fatal("the crash left nothing behind; the test does not test anything")
-			}
-			switch stage {
-			case "installed":
-				// The new profile was already in place.
-				if m, err := Read(dir); err != nil || len(m.Entries) != 1 {
-					t.Fatalf("Read after a crash past the swap: %v, %v", m, err)
-				}
-			case "backup":
-				// The crash came between the two renames: dir is missing
-				// until the next Write renames the backup back.
-			default:
-				// The leftover is never read as the profile.
-				if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
-					t.Errorf("the old profile changed (-before +after):\n%s", diff)
-				}
-				if m, err := Read(dir); err != nil || len(m.Entries) != 7 {
-					t.Errorf("Read after a crash: %d entries, %v", len(m.Entries), err)
-				}
-			}
+	for _, mode := range swapModes {
+		for _, stage := range stagesOf(mode, []string{"entry hostname", "manifest", "swap", "backup", "installed"}) {
+			t.Run(mode+"/"+stage, func(t *testing.T) {
+				setSwapMode(t, mode)
+				testCrashAt(t, stage, newer)
+			})
+		}
+	}
+}
 
-			// A failed Write after the crash recovers the old profile and
-			// cleans up.
-			if stage != "installed" {
-				setFailpoint(t, failAt("swap", errors.New("stop before swap")))
-				if err := Write(dir, newer); err == nil {
-					t.Fatal("no injected failure")
-				}
-				setFailpoint(t, func(string) error { return nil })
-				if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
-					t.Errorf("the old profile was not recovered (-before +after):\n%s", diff)
-				}
-				if s := siblings(t, dir); len(s) != 0 {
-					t.Errorf("left behind after the next Write: %v", s)
-				}
-			}
+// testCrashAt simulates a crash of Write at stage, then checks what a
+// reader sees and that the next Write recovers.
+func testCrashAt(t *testing.T, stage string, newer Profile) {
+	dir := filepath.Join(t.TempDir(), "result")
+	mustWrite(t, dir, sample())
+	before := snapshot(t, dir)
+	setFailpoint(t, failAt(stage, errCrash))
+	if err := Write(dir, newer); !errors.Is(err, errCrash) {
+		t.Fatalf("Write: %v, want the simulated crash", err)
+	}
+	setFailpoint(t, func(string) error { return nil })
+	if len(siblings(t, dir)) == 0 {
+		t.Fatal("the crash left nothing behind; the test does not test anything")
+	}
+	switch stage {
+	case "installed":
+		// The new profile was already in place.
+		if m, err := Read(dir); err != nil || len(m.Entries) != 1 {
+			t.Fatalf("Read after a crash past the swap: %v, %v", m, err)
+		}
+	case "backup":
+		// The crash came between the two renames: dir is missing
+		// until the next Write renames the backup back.
+	default:
+		// The leftover is never read as the profile.
+		if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+			t.Errorf("the old profile changed (-before +after):\n%s", diff)
+		}
+		if m, err := Read(dir); err != nil || len(m.Entries) != 7 {
+			t.Errorf("Read after a crash: %d entries, %v", len(m.Entries), err)
+		}
+	}
 
-			// And a good Write replaces it.
-			mustWrite(t, dir, newer)
-			if s := siblings(t, dir); len(s) != 0 {
-				t.Errorf("left behind after the next Write: %v", s)
-			}
-			if got, _ := os.ReadFile(filepath.Join(dir, "etc/hostname")); string(got) != "node2\n" {
-				t.Errorf("hostname %q", got)
-			}
-		})
+	// A failed Write after the crash recovers the old profile and
+	// cleans up.
+	if stage != "installed" {
+		setFailpoint(t, failAt("swap", errors.New("stop before swap")))
+		if err := Write(dir, newer); err == nil {
+			t.Fatal("no injected failure")
+		}
+		setFailpoint(t, func(string) error { return nil })
+		if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+			t.Errorf("the old profile was not recovered (-before +after):\n%s", diff)
+		}
+		if s := siblings(t, dir); len(s) != 0 {
+			t.Errorf("left behind after the next Write: %v", s)
+		}
+	}
+
+	// And a good Write replaces it.
+	mustWrite(t, dir, newer)
+	if s := siblings(t, dir); len(s) != 0 {
+		t.Errorf("left behind after the next Write: %v", s)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "etc/hostname")); string(got) != "node2\n" {
+		t.Errorf("hostname %q", got)
 	}
 }
 
