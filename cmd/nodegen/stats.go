@@ -63,8 +63,12 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	fmt.Fprintf(w, "stats: %.1f MB allocated in %d objects, %d collections\n",
+	fmt.Fprintf(w, "stats: %.1f MB allocated in %d objects, %d collections",
 		float64(m.TotalAlloc-s.mem0.TotalAlloc)/1e6, m.Mallocs-s.mem0.Mallocs, m.NumGC-s.mem0.NumGC)
+	if faults, rss, ok := processMemory(); ok {
+		fmt.Fprintf(w, "; %d page faults, max RSS %.1f MiB", faults, float64(rss)/(1<<20))
+	}
+	fmt.Fprintln(w)
 }
 
 func ms(d time.Duration) string {
