@@ -305,19 +305,12 @@ func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, 
 	return v, nil
 }
 
-// constValue evaluates an expression with no variables. A literal, or a
-// quoted string with nothing interpolated (every option's description), is
-// read off the syntax tree; anything else goes through hclsyntax.
+// constValue evaluates an expression with no variables. A constant (see
+// constantValue: every option's description is one) is read off the
+// syntax tree; anything else goes through hclsyntax.
 func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	switch e := e.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return e.Val, nil
-	case *hclsyntax.TemplateExpr:
-		if len(e.Parts) == 1 {
-			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
-				return lit.Val, nil
-			}
-		}
+	if v, ok := constantValue(e); ok {
+		return v, nil
 	}
 	return e.Value(nil)
 }

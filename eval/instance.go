@@ -451,12 +451,19 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	return d
 }
 
-// constantValue is the value of an expression that is a constant: a
-// literal, or an empty list or object.
+// constantValue is the value of an expression that is a constant, read
+// off the syntax tree: a literal, a quoted string with nothing
+// interpolated, or an empty list or object.
 func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		return e.Val, true
+	case *hclsyntax.TemplateExpr:
+		if len(e.Parts) == 1 {
+			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+				return lit.Val, true
+			}
+		}
 	case *hclsyntax.TupleConsExpr:
 		if len(e.Exprs) == 0 {
 			return cty.EmptyTupleVal, true
