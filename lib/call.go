@@ -28,23 +28,12 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 	if spec == nil {
 		return callChecked(f, args)
 	}
-	n := len(spec.Params)
-	if len(args) < n || (spec.VarParam == nil && len(args) > n) {
+	if !arityOK(spec.Params, spec.VarParam, len(args)) {
 		return f.Call(args) // says how many arguments it wants
 	}
-	conv := make([]cty.Value, len(args))
-	for i, arg := range args {
-		want := paramAt(spec, i).Type
-		if want == cty.DynamicPseudoType {
-			// What convert.Convert does for this type: nothing.
-			conv[i] = arg
-			continue
-		}
-		v, err := convert.Convert(arg, want)
-		if err != nil {
-			return cty.NilVal, function.NewArgError(i, err)
-		}
-		conv[i] = v
+	conv, err := convertArgs(spec.Params, spec.VarParam, args)
+	if err != nil {
+		return cty.NilVal, err
 	}
 	unknown := false
 	for i, v := range conv {
@@ -99,24 +88,43 @@ func paramAt(spec *function.Spec, i int) *function.Parameter {
 // function.Function.Call.
 func callChecked(f function.Function, args []cty.Value) (cty.Value, error) {
 	params, vp := f.Params(), f.VarParam()
+	if !arityOK(params, vp, len(args)) {
+		return f.Call(args)
+	}
+	conv, err := convertArgs(params, vp, args)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return f.Call(conv)
+}
+
+// arityOK reports whether n arguments suit the parameters.
+func arityOK(params []function.Parameter, vp *function.Parameter, n int) bool {
+	return n >= len(params) && (vp != nil || n == len(params))
+}
+
+// convertArgs converts each argument to the type of its parameter; a
+// conversion that fails is a function.ArgError for that argument. The
+// number of arguments must suit the parameters (arityOK).
+func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty.Value) ([]cty.Value, error) {
 	conv := make([]cty.Value, len(args))
 	for i, arg := range args {
-		var p *function.Parameter
-		switch {
-		case i < len(params):
-			p = &params[i]
-		case vp != nil:
-			p = vp
-		default:
-			return f.Call(args)
+		want := vp
+		if i < len(params) {
+			want = &params[i]
 		}
-		v, err := convert.Convert(arg, p.Type)
+		if want.Type == cty.DynamicPseudoType {
+			// What convert.Convert does for this type: nothing.
+			conv[i] = arg
+			continue
+		}
+		v, err := convert.Convert(arg, want.Type)
 		if err != nil {
-			return cty.NilVal, function.NewArgError(i, err)
+			return nil, function.NewArgError(i, err)
 		}
 		conv[i] = v
 	}
-	return f.Call(conv)
+	return conv, nil
 }
 
 // refined applies the function's refinements to an unknown result, as
