@@ -35,14 +35,7 @@ const heapReserve = 256 << 20
 // (vm.overcommit_memory = 2), where the reservation would count against
 // the commit limit of a small machine.
 func useHugePages() {
-	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
-		return
-	}
-	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !strings.Contains(string(thp), "[madvise]") {
-		return
-	}
-	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
+	if hugePagesSkipped() != "" {
 		return
 	}
 	b := make([]byte, heapReserve)
@@ -56,4 +49,19 @@ func useHugePages() {
 	runtime.KeepAlive(b)
 	b = nil
 	runtime.GC()
+}
+
+// hugePagesSkipped says why useHugePages does nothing here, or "".
+func hugePagesSkipped() string {
+	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
+		return "GODEBUG=disablethp=1"
+	}
+	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !strings.Contains(string(thp), "[madvise]") {
+		return "transparent huge pages are not in madvise mode"
+	}
+	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
+		return "strict overcommit accounting"
+	}
+	return ""
 }
