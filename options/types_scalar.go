@@ -21,12 +21,8 @@ import (
 func mergeEqual(loc Path, t Type, defs []Def) (cty.Value, hcl.Diagnostics) {
 	if len(defs) == 1 {
 		// One definition: nothing to compare, no slice to build.
-		d := defs[0]
-		if !accepts(t, d.Value) {
-			return cty.DynamicVal, hcl.Diagnostics{typeError(loc, t, d)}
-		}
-		v, diags := plain(loc, t, d)
-		if diags.HasErrors() || !v.IsWhollyKnown() {
+		v, ok, diags := checkedValue(loc, t, defs[0])
+		if !ok {
 			return cty.DynamicVal, diags
 		}
 		return v, diags
@@ -49,21 +45,30 @@ func mergeEqual(loc Path, t Type, defs []Def) (cty.Value, hcl.Diagnostics) {
 func checkedValues(loc Path, t Type, defs []Def) (vals []Def, unknown bool, diags hcl.Diagnostics) {
 	vals = make([]Def, 0, len(defs))
 	for _, d := range defs {
-		if !accepts(t, d.Value) {
-			diags = append(diags, typeError(loc, t, d))
-			continue
-		}
-		v, ds := plain(loc, t, d)
+		v, ok, ds := checkedValue(loc, t, d)
 		diags = append(diags, ds...)
 		switch {
-		case ds.HasErrors():
-		case !v.IsWhollyKnown():
-			unknown = true
-		default:
+		case ok:
 			vals = append(vals, Def{Value: v, Range: d.Range})
+		case !ds.HasErrors():
+			unknown = true
 		}
 	}
 	return vals, unknown, diags
+}
+
+// checkedValue checks one definition with t's shallow check and returns its
+// deep-forced plain value; ok is false after an error, or when the value
+// is not wholly known (then without one).
+func checkedValue(loc Path, t Type, d Def) (v cty.Value, ok bool, diags hcl.Diagnostics) {
+	if !accepts(t, d.Value) {
+		return cty.DynamicVal, false, hcl.Diagnostics{typeError(loc, t, d)}
+	}
+	v, diags = plain(loc, t, d)
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return cty.DynamicVal, false, diags
+	}
+	return v, true, diags
 }
 
 func isString(v cty.Value) bool { return v.Type() == cty.String && !v.IsNull() }
