@@ -1,5 +1,5 @@
 // Package containerdtest tests the services.containerd library module
-// (modules/containerd): every fixtures/containerd-* config.toml is loaded
+// (modules/virtualisation/containerd.hcl): every fixtures/containerd-* config.toml is loaded
 // by the real containerd (`containerd --config FILE config dump`) and the
 // settings the fixture set are read back from the dump; option-tree tests
 // through the eval package check merging across modules, priorities, the

@@ -12,6 +12,6 @@ import (
 var files embed.FS
 
 // FS returns the library: every .hcl file below this directory, by its
-// path relative to it (for example "kubernetes/kubelet.hcl").
+// path relative to it (for example "services/cluster/kubernetes/kubelet.hcl").
 // The evaluator reads only .hcl files from it.
 func FS() fs.FS { return files }

@@ -302,7 +302,8 @@ config "services.certmgr" {
 config "systemd.services.certmgr" {
   when     = local.cfg.enable
   wantedBy = ["cfssl-online.target"]
-  after    = ["cfssl-online.target", "kube-certmgr-bootstrap.service"]
+  # After certmgr's own ordering (network-online.target).
+  after = mkAfter(["cfssl-online.target", "kube-certmgr-bootstrap.service"])
   unitConfig = {
     ConditionPathExists = local.certmgrPaths
   }
