@@ -155,9 +155,10 @@ config "systemd.services.flannel" {
   }
 }
 
+# (Before the wait for the apiserver that the Kubernetes pki module adds.)
 config "systemd.services.flannel" {
-  when     = local.flannel.enable && local.flannel.storageBackend == "etcd"
-  preStart = <<-EOT
+  when = local.flannel.enable && local.flannel.storageBackend == "etcd"
+  preStart = mkBefore(<<-EOT
     echo "setting network configuration"
     until ${root.services.etcd.package}/bin/etcdctl set /coreos.com/network/config '${jsonencode(local.networkConfig)}'
     do
@@ -165,6 +166,7 @@ config "systemd.services.flannel" {
       sleep 1
     done
   EOT
+  )
 }
 
 config "services.etcd" {
