@@ -72,13 +72,6 @@ config "environment" {
         origin = "services.kubernetes.addonManager.bootstrapAddons.${n}"
       }
     },
-    {
-      (local.cfg.kubeconfig.target) = {
-        text   = local.cfg.kubeconfig.text
-        mode   = local.cfg.kubeconfig.mode
-        origin = "services.kubernetes.addonManager.kubeconfig"
-      }
-    },
   )
 }
 
@@ -103,12 +96,6 @@ config "systemd.services.kube-addon-manager" {
     Restart          = "on-failure"
     RestartSec       = 10
   }
-}
-
-config "services.kubernetes.addonManager.kubeconfig" {
-  when     = local.cfg.enable
-  server   = mkDefault(local.top.kubeconfig.server)
-  userName = mkDefault("addon-manager")
 }
 
 config "services.kubernetes.addonManager.bootstrapAddons" {
@@ -161,14 +148,5 @@ config "services.kubernetes.addonManager.bootstrapAddons" {
       kind = "User"
       name = local.rbacName
     }]
-  }
-}
-
-config "services.kubernetes.pki.certs" {
-  when = local.cfg.enable
-  addonManager = {
-    name   = "kube-addon-manager"
-    CN     = "system:kube-addon-manager"
-    action = "systemctl restart kube-addon-manager.service"
   }
 }

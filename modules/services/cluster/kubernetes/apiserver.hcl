@@ -319,18 +319,15 @@ config "systemd.services.kube-apiserver" {
     Restart             = "on-failure"
     RestartSec          = 5
   }
-  unitConfig = {
-    ConditionPathExists = mkIf(length(local.apiserverPaths) > 0, local.apiserverPaths)
-  }
 }
 
-config "systemd.paths.kube-apiserver" {
-  when     = local.cfg.enable && length(local.apiserverPaths) > 0
-  wantedBy = ["kube-apiserver.service"]
-  pathConfig = {
-    PathExists  = local.apiserverPaths
-    PathChanged = local.apiserverPaths
-  }
+config "services.kubernetes.lib.waitFiles" {
+  when           = local.cfg.enable
+  kube-apiserver = local.apiserverPaths
+  # etcd waits for its certificates too. (NixOS adds this whenever the
+  # apiserver is enabled, which writes an etcd.service stub on a host with an
+  # external etcd; nodegen only when services.etcd is enabled.)
+  etcd = mkIf(root.services.etcd.enable, local.etcdPaths)
 }
 
 config "environment.etc.\"kubernetes/kube-auth-policy.jsonl\"" {
@@ -349,25 +346,6 @@ config "services.etcd" {
   initialCluster           = mkDefault(["${local.top.masterAddress}=https://${local.top.masterAddress}:2380"])
   name                     = mkDefault(local.top.masterAddress)
   initialAdvertisePeerUrls = mkDefault(["https://${local.top.masterAddress}:2380"])
-}
-
-# etcd waits for its certificates too. (NixOS adds this whenever the
-# apiserver is enabled, which writes an etcd.service stub on a host with an
-# external etcd; nodegen only when services.etcd is enabled.)
-config "systemd.services.etcd" {
-  when = local.cfg.enable && root.services.etcd.enable && length(local.etcdPaths) > 0
-  unitConfig = {
-    ConditionPathExists = local.etcdPaths
-  }
-}
-
-config "systemd.paths.etcd" {
-  when     = local.cfg.enable && root.services.etcd.enable && length(local.etcdPaths) > 0
-  wantedBy = ["etcd.service"]
-  pathConfig = {
-    PathExists  = local.etcdPaths
-    PathChanged = local.etcdPaths
-  }
 }
 
 config "services.kubernetes.addonManager.bootstrapAddons" {

@@ -143,33 +143,11 @@ config "systemd.services.kube-controller-manager" {
     User             = "kubernetes"
     Group            = "kubernetes"
   }
-  unitConfig = {
-    ConditionPathExists = mkIf(length(local.controllerManagerPaths) > 0, local.controllerManagerPaths)
-  }
 }
 
-# Wait until the apiserver answers to the controller manager's credentials.
-config "systemd.services.kube-controller-manager" {
-  when     = local.cfg.enable
-  preStart = local.top.lib.waitCurl.controller-manager.script
-}
-
-config "services.kubernetes.lib.waitCurl.controller-manager" {
-  when    = local.cfg.enable
-  address = local.cfg.kubeconfig.server
-  path    = "/api"
-  cacert  = local.cfg.kubeconfig.caFile
-  cert    = local.cfg.kubeconfig.certFile
-  key     = local.cfg.kubeconfig.keyFile
-}
-
-config "systemd.paths.kube-controller-manager" {
-  when     = local.cfg.enable && length(local.controllerManagerPaths) > 0
-  wantedBy = ["kube-controller-manager.service"]
-  pathConfig = {
-    PathExists  = local.controllerManagerPaths
-    PathChanged = local.controllerManagerPaths
-  }
+config "services.kubernetes.lib.waitFiles" {
+  when                    = local.cfg.enable
+  kube-controller-manager = local.controllerManagerPaths
 }
 
 config "services.kubernetes.pki.certs" {
@@ -178,27 +156,5 @@ config "services.kubernetes.pki.certs" {
     name   = "kube-controller-manager"
     CN     = "kube-controller-manager"
     action = "systemctl restart kube-controller-manager.service"
-  }
-  controllerManagerClient = {
-    name   = "kube-controller-manager-client"
-    CN     = "system:kube-controller-manager"
-    action = "systemctl restart kube-controller-manager.service"
-  }
-}
-
-config "services.kubernetes.controllerManager.kubeconfig" {
-  when     = local.cfg.enable
-  server   = mkDefault(local.top.kubeconfig.server)
-  userName = mkDefault("kube-controller-manager")
-}
-
-config "environment" {
-  when = local.cfg.enable
-  etc = {
-    (local.cfg.kubeconfig.target) = {
-      text   = local.cfg.kubeconfig.text
-      mode   = local.cfg.kubeconfig.mode
-      origin = "services.kubernetes.controllerManager.kubeconfig"
-    }
   }
 }

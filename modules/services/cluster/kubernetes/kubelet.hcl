@@ -319,10 +319,6 @@ config "services.kubernetes.kubelet" {
     packages = local.cfg.cni.pluginsPackage != null ? [local.cfg.cni.pluginsPackage] : []
   }
   hostname = mkDefault(root.networking.fqdn)
-  kubeconfig = {
-    server   = mkDefault(local.top.kubeconfig.server)
-    userName = mkDefault("kubelet")
-  }
 }
 
 config "systemd.services.kubelet" {
@@ -341,24 +337,17 @@ config "systemd.services.kubelet" {
     ExecStart        = "${local.cfg.wrapper.enable ? local.cfg.wrapper.path : "${local.top.package}/bin/kubelet"} ${local.commandLine}"
     WorkingDirectory = local.top.dataDir
   }
-  unitConfig = {
-    ConditionPathExists = mkIf(length(local.kubeletPaths) > 0, local.kubeletPaths)
-  }
+}
+
+config "services.kubernetes.lib.waitFiles" {
+  when    = local.cfg.enable
+  kubelet = local.kubeletPaths
 }
 
 # The seed's preStart: seed the docker images, link the CNI plugins.
 config "systemd.services.kubelet" {
   when     = local.cfg.enable && length(local.cfg.seedDockerImages) + length(local.cfg.cni.packages) > 0
   preStart = local.preStart
-}
-
-config "systemd.paths.kubelet" {
-  when     = local.cfg.enable && length(local.kubeletPaths) > 0
-  wantedBy = ["kubelet.service"]
-  pathConfig = {
-    PathExists  = local.kubeletPaths
-    PathChanged = local.kubeletPaths
-  }
 }
 
 # docker starts before the kubelet: in its unit when nodegen writes it, else
@@ -408,24 +397,11 @@ config "services.kubernetes.pki.certs" {
     CN     = local.cfg.hostname
     action = "systemctl restart kubelet.service"
   }
-  kubeletClient = {
-    name   = "kubelet-client"
-    CN     = "system:node:${local.cfg.hostname}"
-    fields = { O = "system:nodes" }
-    action = "systemctl restart kubelet.service"
-  }
 }
 
 config "environment" {
   when = local.cfg.enable
   etc = merge(
-    {
-      (local.cfg.kubeconfig.target) = {
-        text   = local.cfg.kubeconfig.text
-        mode   = local.cfg.kubeconfig.mode
-        origin = "services.kubernetes.kubelet.kubeconfig"
-      }
-    },
     {
       for n, m in local.cfg.manifests : "${local.manifestPath}/${n}.json" => {
         text   = jsonencode(m)

@@ -9,12 +9,26 @@
 #   kubernetesCert        a certificate request of the pki module and the
 #                         paths of the files certmgr writes
 #   kubernetesWaitCurl    a shell loop that waits until a URL answers
+#
+# and services.kubernetes.lib.waitFiles, the files a service waits for.
 
 option "services.kubernetes.lib.waitCurl" {
   type        = attrsOf(submodule.kubernetesWaitCurl)
   default     = {}
   internal    = true
   description = "Wait loops, by name; a module reads the script of its own entry (NixOS's top.lib.mkWaitCurl)."
+}
+
+option "services.kubernetes.lib.waitFiles" {
+  type        = attrsOf(listOf(str))
+  default     = {}
+  internal    = true
+  example     = { kube-proxy = ["/var/lib/kubernetes/secrets/kube-proxy-client.pem"] }
+  description = <<-EOT
+    Files a service needs, by service name: the service starts only once they
+    all exist (ConditionPathExists), and a path unit of the same name starts it
+    when they appear and restarts it when they change. An empty list adds none.
+  EOT
 }
 
 option "services.kubernetes.kubeconfigs" {
@@ -139,6 +153,20 @@ config "environment" {
       mode   = k.mode
       origin = "services.kubernetes.kubeconfigs.${n}"
     }
+  }
+}
+
+config "systemd" {
+  services = {
+    for n, files in config.services.kubernetes.lib.waitFiles : n => {
+      unitConfig = { ConditionPathExists = files }
+    } if length(files) > 0
+  }
+  paths = {
+    for n, files in config.services.kubernetes.lib.waitFiles : n => {
+      wantedBy   = ["${n}.service"]
+      pathConfig = { PathExists = files, PathChanged = files }
+    } if length(files) > 0
   }
 }
 

@@ -304,18 +304,16 @@ config "systemd.services.certmgr" {
   wantedBy = ["cfssl-online.target"]
   # After certmgr's own ordering (network-online.target).
   after = mkAfter(["cfssl-online.target", "kube-certmgr-bootstrap.service"])
-  unitConfig = {
-    ConditionPathExists = local.certmgrPaths
-  }
 }
 
-config "systemd.paths.certmgr" {
-  when     = local.cfg.enable
-  wantedBy = ["certmgr.service"]
-  pathConfig = {
-    PathExists  = local.certmgrPaths
-    PathChanged = local.certmgrPaths
-  }
+# The services start once their certificates are there.
+config "services.kubernetes.lib.waitFiles" {
+  when               = local.cfg.enable
+  certmgr            = local.certmgrPaths
+  kube-addon-manager = mkIf(local.top.addonManager.enable, local.addonManagerPaths)
+  flannel            = mkIf(local.top.flannel.enable, local.flannelPaths)
+  kube-proxy         = mkIf(local.top.proxy.enable, local.proxyPaths)
+  kube-scheduler     = mkIf(local.top.scheduler.enable, local.schedulerPaths)
 }
 
 # The cluster-admin kubeconfig: the bootstrap addons and flannel's RBAC
@@ -352,18 +350,6 @@ config "systemd.services.kube-addon-manager" {
   when = local.cfg.enable && local.top.addonManager.enable
   serviceConfig = {
     PermissionsStartOnly = mkIf(length(local.top.addonManager.bootstrapAddons) > 0, true)
-  }
-  unitConfig = {
-    ConditionPathExists = local.addonManagerPaths
-  }
-}
-
-config "systemd.paths.kube-addon-manager" {
-  when     = local.cfg.enable && local.top.addonManager.enable
-  wantedBy = ["kube-addon-manager.service"]
-  pathConfig = {
-    PathExists  = local.addonManagerPaths
-    PathChanged = local.addonManagerPaths
   }
 }
 
@@ -411,55 +397,8 @@ config "services.kubernetes.lib.waitCurl.flannel" {
   args   = "-o - | grep podCIDR >/dev/null"
 }
 
-config "systemd.services.flannel" {
-  when = local.cfg.enable && local.top.flannel.enable
-  unitConfig = {
-    ConditionPathExists = local.flannelPaths
-  }
-}
-
-config "systemd.paths.flannel" {
-  when     = local.cfg.enable && local.top.flannel.enable
-  wantedBy = ["flannel.service"]
-  pathConfig = {
-    PathExists  = local.flannelPaths
-    PathChanged = local.flannelPaths
-  }
-}
-
-config "systemd.services.kube-proxy" {
-  when = local.cfg.enable && local.top.proxy.enable
-  unitConfig = {
-    ConditionPathExists = local.proxyPaths
-  }
-}
-
-config "systemd.paths.kube-proxy" {
-  when     = local.cfg.enable && local.top.proxy.enable
-  wantedBy = ["kube-proxy.service"]
-  pathConfig = {
-    PathExists  = local.proxyPaths
-    PathChanged = local.proxyPaths
-  }
-}
-
-config "systemd.services.kube-scheduler" {
-  when = local.cfg.enable && local.top.scheduler.enable
-  unitConfig = {
-    ConditionPathExists = local.schedulerPaths
-  }
-}
-
-config "systemd.paths.kube-scheduler" {
-  when     = local.cfg.enable && local.top.scheduler.enable
-  wantedBy = ["kube-scheduler.service"]
-  pathConfig = {
-    PathExists  = local.schedulerPaths
-    PathChanged = local.schedulerPaths
-  }
-}
-
-# Every component takes its certificates from here.
+# Every component takes its certificates from here (its kubeconfig's client
+# certificate: components.hcl).
 config "services.kubernetes.apiserver" {
   when = local.withApiserver
   etcd = {
@@ -481,16 +420,6 @@ config "services.kubernetes.controllerManager" {
   when                  = local.cfg.enable && local.top.controllerManager.enable
   serviceAccountKeyFile = mkDefault(local.cfg.certs.serviceAccount.key)
   rootCaFile            = local.cfg.certs.controllerManagerClient.caCert
-  kubeconfig = {
-    certFile = mkDefault(local.cfg.certs.controllerManagerClient.cert)
-    keyFile  = mkDefault(local.cfg.certs.controllerManagerClient.key)
-  }
-}
-
-config "services.kubernetes.scheduler.kubeconfig" {
-  when     = local.cfg.enable && local.top.scheduler.enable
-  certFile = mkDefault(local.cfg.certs.schedulerClient.cert)
-  keyFile  = mkDefault(local.cfg.certs.schedulerClient.key)
 }
 
 config "services.kubernetes.kubelet" {
@@ -498,20 +427,4 @@ config "services.kubernetes.kubelet" {
   clientCaFile = mkDefault(local.cfg.certs.kubelet.caCert)
   tlsCertFile  = mkDefault(local.cfg.certs.kubelet.cert)
   tlsKeyFile   = mkDefault(local.cfg.certs.kubelet.key)
-  kubeconfig = {
-    certFile = mkDefault(local.cfg.certs.kubeletClient.cert)
-    keyFile  = mkDefault(local.cfg.certs.kubeletClient.key)
-  }
-}
-
-config "services.kubernetes.proxy.kubeconfig" {
-  when     = local.cfg.enable && local.top.proxy.enable
-  certFile = mkDefault(local.cfg.certs.kubeProxyClient.cert)
-  keyFile  = mkDefault(local.cfg.certs.kubeProxyClient.key)
-}
-
-config "services.kubernetes.addonManager.kubeconfig" {
-  when     = local.cfg.enable && local.top.addonManager.enable
-  certFile = mkDefault(local.cfg.certs.addonManager.cert)
-  keyFile  = mkDefault(local.cfg.certs.addonManager.key)
 }
