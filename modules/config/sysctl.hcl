@@ -1,0 +1,19 @@
+# sysctl settings (as NixOS's config/sysctl.nix).
+
+options "boot" {
+  option "kernel.sysctl" {
+    type        = attrsOf(nullOr(oneOf([bool, str, int])))
+    default     = {}
+    description = "Runtime kernel parameters; true and false are written 1 and 0, null leaves a parameter out."
+    example     = { "net.ipv4.ip_forward" = 1 }
+  }
+}
+
+config "environment.etc.\"sysctl.d/60-nodegen.conf\"" {
+  when   = length([for k, v in config.boot.kernel.sysctl : k if v != null]) > 0
+  origin = "boot.kernel.sysctl"
+  text = join("", [
+    for k, v in config.boot.kernel.sysctl :
+    "${k}=${v == true ? "1" : v == false ? "0" : v}\n" if v != null
+  ])
+}
