@@ -1,6 +1,7 @@
 // Package modules holds nodegen's built-in module library: the HCL modules
 // under this directory, embedded in the binary and part of every evaluation
-// unless --bare is given.
+// unless --bare is given. README.md says how the library is laid out (as
+// NixOS's nixos/modules) and how to add a module.
 package modules
 
 import (
