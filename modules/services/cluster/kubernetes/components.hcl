@@ -79,14 +79,18 @@ config "services" {
   }
 }
 
+# (A definition for each, so that two kubeconfigs with one target conflict
+# as two definitions of that file.)
 config "environment" {
-  etc = {
-    for n, c in local.enabled : local.top[n].kubeconfig.target => {
-      text   = local.top[n].kubeconfig.text
-      mode   = local.top[n].kubeconfig.mode
-      origin = "services.kubernetes.${n}.kubeconfig"
+  etc = mkMerge([
+    for n, c in local.enabled : {
+      (local.top[n].kubeconfig.target) = {
+        text   = local.top[n].kubeconfig.text
+        mode   = local.top[n].kubeconfig.mode
+        origin = "services.kubernetes.${n}.kubeconfig"
+      }
     }
-  }
+  ])
 }
 
 config "services.kubernetes.pki" {
