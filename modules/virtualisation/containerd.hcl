@@ -23,6 +23,10 @@
 # it: SystemdCgroup is always true. Later kops releases add a branch for
 # containerd >= 2.0 (config version 3, registry config_path); the seed has
 # none, so neither has this module.
+#
+# The kubelet's side (the kubelet on containerd, containerd's CNI settings
+# and sandbox image from the kubelet's) is
+# services/cluster/kubernetes/containerd.hcl.
 
 locals {
   cfg         = config.services.containerd

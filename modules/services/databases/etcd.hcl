@@ -1,5 +1,6 @@
 # services.etcd: the key-value store of the Kubernetes master. A port of the
-# behaviour of nixpkgs' nixos/modules/services/misc/etcd.nix (early 2019).
+# behaviour of nixpkgs' nixos/modules/services/misc/etcd.nix (early 2019;
+# NixOS has since moved it here, to services/databases/etcd.nix).
 
 locals {
   etcd = config.services.etcd
