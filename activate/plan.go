@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 	"syscall"
@@ -461,4 +461,3 @@ func dedupe(list []string) []string {
 	}
 	return out
 }
-
