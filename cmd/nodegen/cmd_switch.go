@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -164,13 +165,32 @@ func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate
 	if root == "" {
 		return usageError(stderr, findCommand(name), "--root must name a directory")
 	}
-	s, err := activate.Open(activate.Options{Root: root, Log: stdout})
+	now, err := sourceDate()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
+		return exitUsage
+	}
+	s, err := activate.Open(activate.Options{Root: root, Log: stdout, Now: now})
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
 		return exitError
 	}
 	defer s.Close()
 	return body(s)
+}
+
+// sourceDate returns the clock that dates generations: SOURCE_DATE_EPOCH
+// when it is set (reproducible images), else the time of day.
+func sourceDate() (func() time.Time, error) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return time.Now, nil
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds", v)
+	}
+	return func() time.Time { return time.Unix(secs, 0) }, nil
 }
 
 func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
