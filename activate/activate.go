@@ -682,6 +682,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 	if s.units == nil {
 		return nil, nil
 	}
+	since := time.Now()
 	if err := s.units.DaemonReload(); err != nil {
 		return nil, err
 	}
@@ -733,7 +734,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
 			}
 		}
-		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10)})
+		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
 	return failed, nil
 }

@@ -596,7 +596,9 @@ func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 	return UnitStatus{"active", "running", "success"}, nil
 }
 
-func (f *fakeUnits) Journal(unit string, n int) string { return unit + ": something went wrong" }
+func (f *fakeUnits) Journal(unit string, n int, since time.Time) string {
+	return unit + ": something went wrong"
+}
 
 func TestUnitsFollowSwitchToConfiguration(t *testing.T) {
 	svc := func(extra string) string { return "[Service]\nExecStart=/bin/true\n" + extra }

@@ -202,8 +202,8 @@ type UnitManager interface {
 	WaitJobs(timeout time.Duration) (bool, error)
 	// Status reads the state of a unit.
 	Status(unit string) (UnitStatus, error)
-	// Journal returns the last n lines a unit logged.
-	Journal(unit string, n int) string
+	// Journal returns the last n lines a unit logged since a time.
+	Journal(unit string, n int, since time.Time) string
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl
@@ -327,8 +327,8 @@ func (c *Systemctl) Status(unit string) (UnitStatus, error) {
 }
 
 // Journal implements UnitManager.
-func (c *Systemctl) Journal(unit string, n int) string {
-	out, err := c.run("journalctl", "--no-pager", "-q", "-n", fmt.Sprint(n), "-u", unit)
+func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
+	out, err := c.run("journalctl", "--no-pager", "-q", "-n", fmt.Sprint(n), "-u", unit, fmt.Sprintf("--since=@%d", since.Unix()))
 	if err != nil {
 		return ""
 	}
