@@ -133,23 +133,28 @@ func printRaw(ev *eval.Evaluator, attr string, v ctyValue, diags hcl.Diagnostics
 		return exitError
 	}
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		what := "null"
-		switch t := v.Type(); {
-		case v.IsNull():
-		case t == cty.Number:
-			what = "a number"
-		case t == cty.Bool:
-			what = "a bool"
-		case t.IsListType() || t.IsTupleType() || t.IsSetType():
-			what = "a list"
-		default:
-			what = "an object"
-		}
-		fmt.Fprintf(stderr, "nodegen eval: --raw prints only strings, and %s is %s; leave out --raw to print it as JSON\n", attr, what)
+		fmt.Fprintf(stderr, "nodegen eval: --raw prints only strings, and %s is %s; leave out --raw to print it as JSON\n", attr, kindOf(v))
 		return exitError
 	}
 	io.WriteString(stdout, v.AsString())
 	return exitOK
+}
+
+// kindOf names the kind of a value that is not a string, for messages.
+func kindOf(v ctyValue) string {
+	switch t := v.Type(); {
+	case v.IsNull():
+		return "null"
+	case t == cty.Number:
+		return "a number"
+	case t == cty.Bool:
+		return "a bool"
+	case t.IsListType() || t.IsTupleType() || t.IsSetType():
+		return "a list"
+	case t.IsObjectType() || t.IsMapType():
+		return "an object"
+	}
+	return "not a known string"
 }
 
 func printWarnings(w io.Writer, warns []eval.Warning) {

@@ -22,45 +22,56 @@ func runComplete(words []string, stdout io.Writer) int {
 	if len(words) < 2 {
 		return exitOK
 	}
-	cmd, cur, prev := words[0], words[len(words)-1], words[len(words)-2]
+	c := findCommand(words[0])
+	if c == nil {
+		return exitOK
+	}
+	cur, prev := words[len(words)-1], valueFlag(c, words[len(words)-2])
 	var out []string
 	switch {
-	case cmd == "modules" && len(words) == 3 && words[1] == "cat":
+	case c.args == argsLibraryFiles && len(words) == 3 && words[1] == "cat":
 		for _, f := range libraryFiles(modules.FS()) {
 			if strings.HasPrefix(f, cur) {
 				out = append(out, f)
 			}
 		}
-	case cmd == "option" && !strings.HasPrefix(cur, "-") && !isFlagValue(prev),
-		cmd == "eval" && (prev == "-A" || prev == "--attr" || prev == "-attr"):
-		out = optionCompletions(declarationsInScope(words[1:len(words)-1]), cur)
+	case prev != nil && prev.values[0] == completeOptions,
+		prev == nil && c.args == argsModulesOption && !strings.HasPrefix(cur, "-"):
+		out = optionCompletions(declarationsInScope(c, words[1:len(words)-1]), cur)
 	}
-	for _, c := range out {
-		fmt.Fprintln(stdout, c)
+	for _, w := range out {
+		fmt.Fprintln(stdout, w)
 	}
 	return exitOK
 }
 
-// isFlagValue reports whether a word after prev is the value of a flag.
-func isFlagValue(prev string) bool {
-	switch prev {
-	case "-o", "--out", "-out", "-A", "--attr", "-attr", "--format", "-format":
-		return true
+// valueFlag returns the flag of c that word names (-o, --out, -out) if
+// that flag takes a value, so that the next word is its value; else nil.
+func valueFlag(c *command, word string) *flagInfo {
+	name, ok := strings.CutPrefix(word, "-")
+	if !ok || strings.Contains(word, "=") {
+		return nil
 	}
-	return false
+	name = strings.TrimPrefix(name, "-")
+	for _, f := range commandFlagInfo(c) {
+		if f.takesValue && (f.long == name || f.short == name) {
+			return &f
+		}
+	}
+	return nil
 }
 
 // declarationsInScope declares the options of the modules a command line
 // names (its .hcl arguments; the library unless --bare is among them). It
 // evaluates nothing: loading the modules is all completion costs.
-func declarationsInScope(args []string) []eval.Declaration {
+func declarationsInScope(c *command, args []string) []eval.Declaration {
 	var ef evalFlags
 	var files []string
 	for i, a := range args {
 		switch {
 		case a == "--bare" || a == "-bare":
 			ef.bare = true
-		case strings.HasSuffix(a, ".hcl") && (i == 0 || !isFlagValue(args[i-1])):
+		case strings.HasSuffix(a, ".hcl") && (i == 0 || valueFlag(c, args[i-1]) == nil):
 			files = append(files, a)
 		}
 	}
