@@ -40,10 +40,15 @@ func (s source) key() string {
 	return "file:" + s.path
 }
 
+// LibraryPrefix starts the file name of every library module in
+// diagnostics: the library's "kubernetes/kubelet.hcl" is
+// "<nodegen>/modules/kubernetes/kubelet.hcl".
+const LibraryPrefix = "<nodegen>/modules/"
+
 // display is the file name used in diagnostics.
 func (s source) display() string {
 	if s.lib {
-		return "<nodegen>/modules/" + s.path
+		return LibraryPrefix + s.path
 	}
 	if isOSFS(s.fsys) {
 		return displayPath(s.path)

@@ -87,17 +87,18 @@ func (u UnitChanges) empty() bool {
 // Diff compares the profiles in oldDir and newDir (both written by Write):
 // the paths added, removed and changed, with a unified diff of changed text
 // files, and what switching would do to systemd units (see UnitChanges).
+// An empty oldDir or newDir stands for a profile without entries: what a
+// first switch, or a deactivation, does.
 func Diff(oldDir, newDir string) (Changes, error) {
-	om, err := Read(oldDir)
+	oldSide, err := readSide(oldDir)
 	if err != nil {
 		return Changes{}, err
 	}
-	nm, err := Read(newDir)
+	newSide, err := readSide(newDir)
 	if err != nil {
 		return Changes{}, err
 	}
-	oldSide := &side{dir: oldDir, byPath: index(om)}
-	newSide := &side{dir: newDir, byPath: index(nm)}
+	om, nm := oldSide.manifest, newSide.manifest
 	c := Changes{
 		Added:   []ManifestEntry{},
 		Removed: []ManifestEntry{},
@@ -165,8 +166,21 @@ func Diff(oldDir, newDir string) (Changes, error) {
 
 // side is one profile of a Diff.
 type side struct {
-	dir    string
-	byPath map[string]ManifestEntry
+	dir      string
+	manifest Manifest
+	byPath   map[string]ManifestEntry
+}
+
+// readSide reads the profile in dir; "" is the empty profile.
+func readSide(dir string) (*side, error) {
+	if dir == "" {
+		return &side{byPath: map[string]ManifestEntry{}}, nil
+	}
+	m, err := Read(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &side{dir: dir, manifest: m, byPath: index(m)}, nil
 }
 
 func index(m Manifest) map[string]ManifestEntry {

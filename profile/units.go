@@ -182,6 +182,24 @@ var switchKeys = map[string]bool{
 	"X-StopOnRemoval":    true,
 	"X-OnlyManualStart":  true,
 	"RefuseManualStop":   true,
+	"X-StopIfChanged":    true,
+}
+
+// StopsIfChanged reports how switching to the profile in dir restarts unit
+// when it changed: true (the default, NixOS's stopIfChanged) when the unit
+// is stopped before the new files are put in place and started after, so
+// that its old ExecStop runs; false (X-StopIfChanged=false) when it is
+// restarted once the new files are in place.
+func StopsIfChanged(dir, unit string) (bool, error) {
+	s, err := readSide(dir)
+	if err != nil {
+		return false, err
+	}
+	settings, err := newUnitSet(s).settings(unit)
+	if err != nil {
+		return false, err
+	}
+	return settingBool(settings, "X-StopIfChanged", true), nil
 }
 
 // parseUnitSettings reads the switchKeys of a unit file's [Unit] section and

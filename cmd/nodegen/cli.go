@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
+
+	"github.com/nodegen/nodegen/eval"
 )
 
 // Exit codes.
@@ -40,12 +43,14 @@ type command struct {
 type argKind int
 
 const (
-	argsNone     argKind = iota
-	argsModules          // .hcl files
-	argsPaths            // files or directories
-	argsDirs             // directories
-	argsShells           // bash, zsh, fish
-	argsCommands         // command names
+	argsNone          argKind = iota
+	argsModules               // .hcl files
+	argsPaths                 // files or directories
+	argsDirs                  // directories
+	argsShells                // bash, zsh, fish
+	argsCommands              // command names
+	argsLibraryFiles          // cat, then a file of the built-in library
+	argsModulesOption         // .hcl files, then an option path
 )
 
 var commands []*command
@@ -100,6 +105,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "--help":
 		usage(stdout)
 		return exitOK
+	case "--version":
+		args = append([]string{"version"}, args[1:]...)
+	case completeCommand:
+		return runComplete(args[1:], stdout)
 	}
 	c := findCommand(args[0])
 	if c == nil {
@@ -138,10 +147,11 @@ const (
 	annotationComplete = "nodegen_complete"
 	completeDirs       = ":dirs"
 	completeFree       = ":free"
+	completeOptions    = ":options"
 )
 
 // completeWith says how a flag's value is completed: completeDirs,
-// completeFree, or a list of words.
+// completeFree, completeOptions (an option path), or a list of words.
 func completeWith(fs *pflag.FlagSet, name string, values ...string) {
 	_ = fs.SetAnnotation(name, annotationComplete, values)
 }
@@ -223,7 +233,9 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-// printDiags renders diagnostics with source snippets.
+// printDiags renders diagnostics with source snippets. A diagnostic that
+// points into the built-in library is followed by the command that prints
+// that file, since a user of the binary has no other way to read it.
 func printDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
@@ -235,6 +247,19 @@ func printDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) 
 			width = uint(wd)
 		}
 	}
-	wr := hcl.NewDiagnosticTextWriter(w, files, width, color)
-	_ = wr.WriteDiagnostics(diags)
+	var buf bytes.Buffer
+	wr := hcl.NewDiagnosticTextWriter(&buf, files, width, color)
+	for _, d := range diags {
+		buf.Reset()
+		_ = wr.WriteDiagnostic(d)
+		out := buf.Bytes()
+		if d.Subject != nil && strings.HasPrefix(d.Subject.Filename, eval.LibraryPrefix) {
+			out = append(bytes.TrimRight(out, "\n"), '\n')
+			if d.Detail == "" {
+				out = append(out, '\n')
+			}
+			out = fmt.Appendf(out, "To read %s: nodegen modules cat %s\n\n", d.Subject.Filename, strings.TrimPrefix(d.Subject.Filename, eval.LibraryPrefix))
+		}
+		w.Write(out)
+	}
 }

@@ -14,8 +14,11 @@ func init() {
 		name:    "completion",
 		summary: "Print a shell completion script for bash, zsh or fish.",
 		usage:   "nodegen completion bash|zsh|fish",
-		help: `Completes commands, their flags, the values of --format, and file
-arguments (.hcl modules, test files and directories, profile directories).
+		help: `Completes commands, their flags, the values of --format, file
+arguments (.hcl modules, test files and directories, profile directories),
+option paths (the PATH of "nodegen option", the value of "eval -A"; from
+the options the modules on the command line and the library declare) and
+the files of "nodegen modules cat".
 
   bash:  source <(nodegen completion bash)          # in ~/.bashrc
   zsh:   source <(nodegen completion zsh)           # in ~/.zshrc, after compinit
@@ -97,6 +100,11 @@ func bashCompletion() string {
 		names = append(names, c.name)
 	}
 	b.WriteString("# bash completion for nodegen. Load it with: source <(nodegen completion bash)\n")
+	b.WriteString("_nodegen_dynamic() {\n")
+	b.WriteString("  local IFS=$'\\n' w\n")
+	b.WriteString("  COMPREPLY+=($(nodegen " + completeCommand + " \"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null))\n")
+	b.WriteString("  for w in \"${COMPREPLY[@]}\"; do [[ $w == *. ]] && compopt -o nospace; done\n")
+	b.WriteString("}\n")
 	b.WriteString("_nodegen() {\n")
 	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"\"\n")
 	b.WriteString("  [ \"$COMP_CWORD\" -gt 0 ] && prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n")
@@ -121,6 +129,8 @@ func bashCompletion() string {
 			case completeDirs:
 				b.WriteString("      COMPREPLY=($(compgen -d -- \"$cur\"))\n")
 			case completeFree:
+			case completeOptions:
+				b.WriteString("      _nodegen_dynamic\n")
 			default:
 				fmt.Fprintf(&b, "      COMPREPLY=($(compgen -W %q -- \"$cur\"))\n", strings.Join(f.values, " "))
 			}
@@ -145,6 +155,10 @@ func bashCompletion() string {
 		switch c.args {
 		case argsModules:
 			b.WriteString(" COMPREPLY=($(compgen -d -- \"$cur\") $(compgen -f -X '!*.hcl' -- \"$cur\"))")
+		case argsModulesOption:
+			b.WriteString(" COMPREPLY=($(compgen -d -- \"$cur\") $(compgen -f -X '!*.hcl' -- \"$cur\")); _nodegen_dynamic")
+		case argsLibraryFiles:
+			b.WriteString(" if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=($(compgen -W cat -- \"$cur\")); else _nodegen_dynamic; fi")
 		case argsPaths:
 			b.WriteString(" COMPREPLY=($(compgen -f -- \"$cur\"))")
 		case argsDirs:
@@ -177,6 +191,12 @@ func zshCompletion() string {
 	cmds := sortedCommands()
 	b.WriteString("#compdef nodegen\n")
 	b.WriteString("# zsh completion for nodegen. Load it with: source <(nodegen completion zsh)\n")
+	b.WriteString("_nodegen_dynamic() {\n")
+	b.WriteString("  local -a all dotted plain\n")
+	b.WriteString("  all=(${(f)\"$(nodegen " + completeCommand + " ${words[1,CURRENT]} 2>/dev/null)\"})\n")
+	b.WriteString("  dotted=(${(M)all:#*.}) plain=(${all:#*.})\n")
+	b.WriteString("  compadd -S '' -- $dotted\n  compadd -- $plain\n")
+	b.WriteString("}\n")
 	b.WriteString("_nodegen() {\n")
 	b.WriteString("  local -a commands\n  commands=(\n")
 	for _, c := range cmds {
@@ -196,6 +216,8 @@ func zshCompletion() string {
 					action = ":" + strings.ToLower(f.long) + ":_files -/"
 				case completeFree:
 					action = ":" + strings.ToLower(f.long) + ": "
+				case completeOptions:
+					action = ":" + strings.ToLower(f.long) + ":_nodegen_dynamic"
 				default:
 					action = ":" + strings.ToLower(f.long) + ":(" + strings.Join(f.values, " ") + ")"
 				}
@@ -211,6 +233,10 @@ func zshCompletion() string {
 		switch c.args {
 		case argsModules:
 			b.WriteString(" \\\n        '*:module:_files -g \"*.hcl\"'")
+		case argsModulesOption:
+			b.WriteString(" \\\n        '*:module or option:{_files -g \"*.hcl\"; _nodegen_dynamic}'")
+		case argsLibraryFiles:
+			b.WriteString(" \\\n        '1:subcommand:(cat)' \\\n        '2:library file:_nodegen_dynamic'")
 		case argsPaths:
 			b.WriteString(" \\\n        '*:path:_files'")
 		case argsDirs:
@@ -246,6 +272,9 @@ func fishCompletion() string {
 	b.WriteString("        if test -d $f\n            echo $f/\n")
 	b.WriteString("        else if string match -q '*.hcl' -- $f\n            echo $f\n        end\n")
 	b.WriteString("    end\nend\n")
+	b.WriteString("function __nodegen_dynamic\n")
+	b.WriteString("    nodegen " + completeCommand + " (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null\n")
+	b.WriteString("end\n")
 	b.WriteString("complete -c nodegen -f\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "complete -c nodegen -n __fish_use_subcommand -a %s -d %s\n", c.name, fishQuote(c.summary))
@@ -264,6 +293,8 @@ func fishCompletion() string {
 					b.WriteString(" -r -a '(__fish_complete_directories)'")
 				case completeFree:
 					b.WriteString(" -r")
+				case completeOptions:
+					b.WriteString(" -r -a '(__nodegen_dynamic)'")
 				default:
 					fmt.Fprintf(&b, " -r -a %s", fishQuote(strings.Join(f.values, " ")))
 				}
@@ -273,6 +304,11 @@ func fishCompletion() string {
 		switch c.args {
 		case argsModules:
 			fmt.Fprintf(&b, "complete -c nodegen -n %s -a '(__nodegen_hcl_files)'\n", cond)
+		case argsModulesOption:
+			fmt.Fprintf(&b, "complete -c nodegen -n %s -a '(__nodegen_hcl_files) (__nodegen_dynamic)'\n", cond)
+		case argsLibraryFiles:
+			fmt.Fprintf(&b, "complete -c nodegen -n %s -a '(__nodegen_dynamic)'\n", cond)
+			fmt.Fprintf(&b, "complete -c nodegen -n %s -a cat\n", fishQuote("__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from cat"))
 		case argsPaths:
 			fmt.Fprintf(&b, "complete -c nodegen -n %s -F\n", cond)
 		case argsDirs:

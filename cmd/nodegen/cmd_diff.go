@@ -14,37 +14,54 @@ func init() {
 	commands = append(commands, &command{
 		name:    "diff",
 		summary: "Show what changed between two profiles, and what switching would do to units.",
-		usage:   "nodegen diff [--json] OLD NEW",
-		example: "nodegen eval host.hcl -o result-new\nnodegen diff result result-new",
+		usage:   "nodegen diff [--json] [--exit-code] OLD NEW",
+		help: `OLD and NEW are profile directories written by "nodegen eval". Exit
+status 0 when the diff could be made (and was printed), 1 on an error.
+With --exit-code, as git diff --exit-code: 0 when the profiles are the
+same, 1 when they differ, 2 on an error (a missing directory, one that
+is not a profile, a wrong argument).`,
+		example: "nodegen eval host.hcl -o result-new\nnodegen diff result result-new\nnodegen diff --exit-code result result-new || echo changed",
 		args:    argsDirs,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			asJSON := fs.Bool("json", false, "print the changes as JSON")
-			return func(args []string, stdout, stderr io.Writer) int { return runDiff(args, *asJSON, stdout, stderr) }
+			exitCode := fs.Bool("exit-code", false, "exit 0 when the profiles are the same, 1 when they differ, 2 on an error")
+			return func(args []string, stdout, stderr io.Writer) int {
+				differs, code := runDiff(args, *asJSON, stdout, stderr)
+				switch {
+				case !*exitCode:
+					return code
+				case code != exitOK:
+					return exitUsage
+				case differs:
+					return exitError
+				}
+				return exitOK
+			}
 		},
 	})
 }
 
-func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) int {
+// runDiff prints the changes between two profiles, and returns whether
+// they differ and the exit code of the command without --exit-code.
+func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) (differs bool, code int) {
 	if len(args) != 2 {
-		return usageError(stderr, findCommand("diff"), "want two profile directories, OLD and NEW")
+		return false, usageError(stderr, findCommand("diff"), "want two profile directories, OLD and NEW")
 	}
 	ch, err := profile.Diff(args[0], args[1])
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
-		return exitError
+		return false, exitError
 	}
 	if asJSON {
 		b, err := json.MarshalIndent(ch, "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
-			return exitError
+			return false, exitError
 		}
 		stdout.Write(append(b, '\n'))
-		return exitOK
-	}
-	if err := ch.WriteText(stdout); err != nil {
+	} else if err := ch.WriteText(stdout); err != nil {
 		fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
-		return exitError
+		return false, exitError
 	}
-	return exitOK
+	return !ch.Empty(), exitOK
 }

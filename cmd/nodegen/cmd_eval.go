@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/modules"
@@ -16,7 +17,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "eval",
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH | --json] [--bare] [--show-trace] [--stats] MODULE.hcl...",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json] [--bare] [--show-trace] [--stats] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl",
 		args:    argsModules,
 		flags:   evalCommand,
@@ -49,18 +50,23 @@ func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	out := fs.StringP("out", "o", "result", "where to write the profile")
 	completeWith(fs, "out", completeDirs)
 	attr := fs.StringP("attr", "A", "", "print the value at `PATH` (a config path) as JSON; write no profile")
+	completeWith(fs, "attr", completeOptions)
+	raw := fs.Bool("raw", false, "with --attr: print a string value as it is, without JSON quoting or a newline")
 	asJSON := fs.Bool("json", false, "print the whole config tree as JSON; write no profile")
 	ef.add(fs)
 	fs.BoolVar(&ef.stats, "stats", false, "print to stderr how long loading, evaluating and writing took, and how much was allocated")
 	return func(args []string, stdout, stderr io.Writer) int {
-		return runEval(args, &ef, *out, *attr, *asJSON, stdout, stderr)
+		return runEval(args, &ef, *out, *attr, *raw, *asJSON, stdout, stderr)
 	}
 }
 
-func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout, stderr io.Writer) int {
+func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, stdout, stderr io.Writer) int {
 	c := findCommand("eval")
 	if len(args) == 0 {
 		return usageError(stderr, c, "no module given")
+	}
+	if raw && attr == "" {
+		return usageError(stderr, c, "--raw needs --attr PATH")
 	}
 	if attr != "" && asJSON {
 		return usageError(stderr, c, "--attr and --json cannot be used together")
@@ -86,6 +92,9 @@ func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout
 		v, d := ev.Get(attrPath)
 		st.mark("evaluate")
 		defer st.mark("output")
+		if raw {
+			return printRaw(ev, attr, v, append(diags, d...), stdout, stderr)
+		}
 		return printValue(ev, v, append(diags, d...), stdout, stderr)
 	case asJSON:
 		warns, d := ev.Check()
@@ -114,6 +123,38 @@ func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, s
 	}
 	stdout.Write(b)
 	return exitOK
+}
+
+// printRaw prints a string value as it is, as nix eval --raw does: no
+// quotes, no escapes, no newline added. Any other value is an error.
+func printRaw(ev *eval.Evaluator, attr string, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return exitError
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		fmt.Fprintf(stderr, "nodegen eval: --raw prints only strings, and %s is %s; leave out --raw to print it as JSON\n", attr, kindOf(v))
+		return exitError
+	}
+	io.WriteString(stdout, v.AsString())
+	return exitOK
+}
+
+// kindOf names the kind of a value that is not a string, for messages.
+func kindOf(v ctyValue) string {
+	switch t := v.Type(); {
+	case v.IsNull():
+		return "null"
+	case t == cty.Number:
+		return "a number"
+	case t == cty.Bool:
+		return "a bool"
+	case t.IsListType() || t.IsTupleType() || t.IsSetType():
+		return "a list"
+	case t.IsObjectType() || t.IsMapType():
+		return "an object"
+	}
+	return "not a known string"
 }
 
 func printWarnings(w io.Writer, warns []eval.Warning) {

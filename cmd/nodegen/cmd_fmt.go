@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/hclfmt"
@@ -19,26 +20,38 @@ func init() {
 	commands = append(commands, &command{
 		name:    "fmt",
 		summary: "Format module and test files canonically.",
-		usage:   "nodegen fmt [--check] [PATH...]",
+		usage:   "nodegen fmt [--check] [--diff] [PATH...]",
 		help: `Rewrites each file in canonical form: two-space indentation by nesting,
 one space around operators, the = of neighbouring attributes aligned,
 no trailing white space, no runs of blank lines. A directory means every
 .hcl file below it (default: the current directory); "-" formats
 standard input to standard output. Prints the names of the files it
 changed; with --check it changes nothing, lists the files that would
-change and exits 1 if there are any.`,
-		example: "nodegen fmt roles/\nnodegen fmt --check modules/ fixtures/",
+change and exits 1 if there are any. --diff prints a unified diff of
+each change instead of the file's name (with --check: of each change
+that formatting would make).`,
+		example: "nodegen fmt roles/\nnodegen fmt --check modules/ fixtures/\nnodegen fmt --check --diff roles/",
 		args:    argsPaths,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			check := fs.Bool("check", false, "list the files that are not formatted, change nothing, and exit 1 if there are any")
+			showDiff := fs.Bool("diff", false, "print a unified diff of each change instead of the file's name")
 			return func(args []string, stdout, stderr io.Writer) int {
-				return runFmt(args, *check, os.Stdin, stdout, stderr)
+				return runFmt(args, *check, *showDiff, os.Stdin, stdout, stderr)
 			}
 		},
 	})
 }
 
-func runFmt(args []string, check bool, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFmt(args []string, check, showDiff bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	// changed reports a file whose formatting changes: its name, or the
+	// diff.
+	changed := func(name string, src, out []byte) {
+		if showDiff {
+			stdout.Write(diff.Diff(name+".orig", src, name, out))
+			return
+		}
+		fmt.Fprintln(stdout, name)
+	}
 	if len(args) == 1 && args[0] == "-" {
 		src, err := io.ReadAll(stdin)
 		if err != nil {
@@ -50,10 +63,12 @@ func runFmt(args []string, check bool, stdin io.Reader, stdout, stderr io.Writer
 			printDiags(stderr, map[string]*hcl.File{"<stdin>": {Bytes: src}}, diags)
 			return exitError
 		}
-		if check {
+		if check || showDiff {
 			if !bytes.Equal(src, out) {
-				fmt.Fprintln(stdout, "<stdin>")
-				return exitError
+				changed("<stdin>", src, out)
+				if check {
+					return exitError
+				}
 			}
 			return exitOK
 		}
@@ -85,7 +100,7 @@ func runFmt(args []string, check bool, stdin io.Reader, stdout, stderr io.Writer
 		if bytes.Equal(src, out) {
 			continue
 		}
-		fmt.Fprintln(stdout, name)
+		changed(name, src, out)
 		if check {
 			code = exitError
 			continue

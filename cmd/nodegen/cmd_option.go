@@ -33,7 +33,7 @@ priority and what became of it:
 
 PATH may lie inside submodule instances: systemd.services.kubelet.after.`,
 		example: "nodegen option fixtures/minimal/host.hcl networking.hostName\nnodegen option --json host.hcl systemd.services.kubelet.after",
-		args:    argsModules,
+		args:    argsModulesOption,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			var ef evalFlags
 			asJSON := fs.Bool("json", false, "print the explanation as JSON")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -33,7 +34,8 @@ error that contains the given text:
 
 Prints a line per run and each failure with its location and the values
 the condition reads, then "N passed, N failed". Exit status 1 when any run
-fails.`,
+fails; a PATH that does not exist is an error (exit status 1); no test
+files at all is not ("no test files", exit status 0).`,
 		example: "nodegen test modules/\nnodegen test -run 'kubelet' roles/node.test.hcl",
 		args:    argsPaths,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -69,6 +71,10 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen test: %s\n", err)
 		return exitError
+	}
+	if len(files) == 0 && !asJSON {
+		fmt.Fprintf(stdout, "no test files (*%s) in %s\n", modtest.Suffix, strings.Join(args, ", "))
+		return exitOK
 	}
 	rep := modtest.NewTextReport(stdout, printDiags)
 	if asJSON {

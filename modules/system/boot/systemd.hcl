@@ -150,6 +150,16 @@ submodule "systemdService" {
     default     = false
     description = "Whether the service should be reloaded, not restarted, when its definition changed."
   }
+  option "stopIfChanged" {
+    type        = bool
+    default     = true
+    description = <<-EOT
+      When the service changed during a switch: if true, it is stopped with its
+      old definition before the new files are put in place and started after;
+      if false, it is restarted in one step once the new files are in place.
+      Only applies when restartIfChanged is true.
+    EOT
+  }
 
   config "serviceConfig" {
     ExecStart     = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
@@ -160,6 +170,7 @@ submodule "systemdService" {
   }
   config "unitConfig" {
     X-ReloadIfChanged = mkIf(config.reloadIfChanged, true)
+    X-StopIfChanged   = mkIf(!config.stopIfChanged, false)
   }
 }
 

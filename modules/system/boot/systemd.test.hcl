@@ -267,3 +267,24 @@ run "a description is one line" {
   config "systemd.services.foo" { description = "two\nlines" }
   expect_error = "is not of type"
 }
+
+run "stopIfChanged false is written for the switch" {
+  config "systemd.services.web" {
+    script        = "exec /usr/bin/web"
+    stopIfChanged = false
+  }
+  assert {
+    condition     = strcontains(config.environment.etc["systemd/system/web.service"].text, "X-StopIfChanged=false")
+    error_message = "a service that is restarted in one step must say X-StopIfChanged=false"
+  }
+}
+
+run "stopIfChanged is not written by default" {
+  config "systemd.services.web" {
+    script = "exec /usr/bin/web"
+  }
+  assert {
+    condition     = !strcontains(config.environment.etc["systemd/system/web.service"].text, "X-StopIfChanged")
+    error_message = "the default (stop, then start) needs no setting"
+  }
+}

@@ -1,0 +1,749 @@
+package activate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nodegen/nodegen/profile"
+)
+
+// SwitchOptions configure an activation.
+type SwitchOptions struct {
+	// DryRun works out the plan and changes nothing.
+	DryRun bool
+	// Backup moves files in the way aside instead of refusing, and puts
+	// them back when nodegen stops managing their paths.
+	Backup bool
+	// RollbackOnFailure activates the previous generation again when a
+	// unit fails.
+	RollbackOnFailure bool
+	// JobTimeout bounds the wait for units to start; default 90 s.
+	JobTimeout time.Duration
+	// Settle is how long units are given, once their jobs are done,
+	// before their state is read; default 1 s.
+	Settle time.Duration
+	// Checked, when set, is called with the plan once the check stage
+	// passed, before anything changes (and with DryRun, before returning).
+	Checked func(*Plan)
+}
+
+func (o SwitchOptions) checked(p *Plan) {
+	if o.Checked != nil {
+		o.Checked(p)
+	}
+}
+
+// Result is what an activation did.
+type Result struct {
+	// Recovered is the interrupted activation that was completed first.
+	Recovered *Journal
+	// Plan is what was (or, with DryRun, would be) done.
+	Plan *Plan
+	// Generation is the generation activated; Unchanged says it was the
+	// active one already (the same profile).
+	Generation int
+	Unchanged  bool
+	// Failed are the units that did not come up.
+	Failed []FailedUnit
+	// RolledBack is the activation back to the previous generation, with
+	// RollbackOnFailure.
+	RolledBack *Result
+}
+
+// FailedUnit is a unit that did not come up after an activation.
+type FailedUnit struct {
+	Unit string
+	// Why is its state ("failed (Result=exit-code)") or systemd's refusal.
+	Why string
+	// Journal holds its last log lines.
+	Journal string
+}
+
+// ConflictError is a check stage that found paths it may not touch;
+// nothing was changed.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d path(s) in the way; nothing was changed:", len(e.Conflicts))
+	for _, c := range e.Conflicts {
+		fmt.Fprintf(&b, "\n  %s: %s", c.Path, c.Reason)
+	}
+	return b.String()
+}
+
+// failpoint is called at each stage of an activation; tests make it fail
+// (errCrash stops at once, as if the process died). NODEGEN_TEST_KILL_AT
+// names a stage at which the process kills itself with SIGKILL, for tests
+// that kill a real switch.
+var failpoint = func(stage string) error {
+	if os.Getenv("NODEGEN_TEST_KILL_AT") == stage {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Minute)
+	}
+	return nil
+}
+
+var errCrash = errors.New("simulated crash")
+
+// Stages of an activation, in order, as failpoint names them.
+var Stages = []string{"generation", "journal", "stop", "backup", "sysusers", "dirs", "static", "place-first", "place", "remove", "restore", "current", "state", "tmpfiles", "units", "done"}
+
+// Recover completes an activation that a crash interrupted, if the journal
+// says there is one; it returns that journal, or nil.
+func (s *System) Recover() (*Journal, error) {
+	if err := s.cleanGenerations(); err != nil {
+		return nil, err
+	}
+	j, ok, err := s.readJournal()
+	if err != nil || !ok {
+		return nil, err
+	}
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	s.logf("completing the interrupted activation of generation %d (from %d)", j.To, j.From)
+	p, err := s.plan(st, &j, j.To, "", j.Backup)
+	if err != nil {
+		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+	}
+	if len(p.Conflicts) > 0 {
+		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, &ConflictError{p.Conflicts})
+	}
+	if _, err := s.apply(p, SwitchOptions{}); err != nil {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// Pending returns the journal of an interrupted activation, if any.
+func (s *System) Pending() (*Journal, error) {
+	j, ok, err := s.readJournal()
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// Switch makes the profile in dir a new generation and activates it. A
+// profile with the same files as the active generation makes no new
+// generation: the active one is activated again, which puts back anything
+// missing. Conflicts are a *ConflictError, and change nothing.
+func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
+	res := &Result{}
+	if !o.DryRun {
+		j, err := s.Recover()
+		if err != nil {
+			return nil, err
+		}
+		res.Recovered = j
+	}
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	var interrupted *Journal
+	if o.DryRun {
+		if interrupted, err = s.Pending(); err != nil {
+			return nil, err
+		}
+	}
+	to := 0
+	if st.Generation != 0 {
+		if same, err := s.sameProfile(st.Generation, dir); err != nil {
+			return nil, err
+		} else if same {
+			to, res.Unchanged = st.Generation, true
+		}
+	}
+	p, err := s.plan(st, interrupted, to, dir, o.Backup)
+	if err != nil {
+		return nil, err
+	}
+	res.Plan = p
+	if len(p.Conflicts) > 0 {
+		return res, &ConflictError{p.Conflicts}
+	}
+	o.checked(p)
+	if o.DryRun {
+		return res, nil
+	}
+	if to == 0 {
+		if to, err = s.addGeneration(dir, st); err != nil {
+			return nil, err
+		}
+		if err := failpoint("generation"); err != nil {
+			return nil, err
+		}
+		p.To, p.journal.To = to, to
+	}
+	return s.finish(res, p, o)
+}
+
+// finish applies a plan, and rolls back when a unit failed and o asks for
+// it.
+func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) {
+	res.Generation = p.To
+	failed, err := s.apply(p, o)
+	if err != nil {
+		return res, err
+	}
+	res.Failed = failed
+	if len(failed) == 0 || !o.RollbackOnFailure {
+		return res, nil
+	}
+	s.logf("units failed: activating generation %d again", p.From)
+	st, err := s.readState()
+	if err != nil {
+		return res, err
+	}
+	back, err := s.plan(st, nil, p.From, "", o.Backup)
+	if err != nil {
+		return res, fmt.Errorf("rolling back: %w", err)
+	}
+	if len(back.Conflicts) > 0 {
+		return res, fmt.Errorf("rolling back: %w", &ConflictError{back.Conflicts})
+	}
+	rb := &Result{Plan: back, Generation: p.From}
+	o.RollbackOnFailure = false
+	o.checked(back)
+	if rb.Failed, err = s.apply(back, o); err != nil {
+		return res, fmt.Errorf("rolling back: %w", err)
+	}
+	res.RolledBack = rb
+	return res, nil
+}
+
+// sameProfile reports whether generation n holds the same profile as dir.
+func (s *System) sameProfile(n int, dir string) (bool, error) {
+	a, err := s.readFile(path.Join(generationDir(n), profile.ManifestName))
+	if err != nil {
+		return false, err
+	}
+	b, err := os.ReadFile(path.Join(dir, profile.ManifestName))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, profile.ManifestName)
+		}
+		return false, err
+	}
+	return string(a) == string(b), nil
+}
+
+// Rollback activates generation to, or with to = 0 the newest generation
+// older than the active one.
+func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
+	res := &Result{}
+	if !o.DryRun {
+		j, err := s.Recover()
+		if err != nil {
+			return nil, err
+		}
+		res.Recovered = j
+	}
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	ns, err := s.generationNumbers()
+	if err != nil {
+		return nil, err
+	}
+	if to == 0 {
+		for _, n := range ns {
+			if n < st.Generation || st.Generation == 0 {
+				to = n
+			}
+		}
+		if to == 0 {
+			if st.Generation == 0 {
+				return nil, errors.New("there is no generation to roll back to")
+			}
+			return nil, fmt.Errorf("there is no generation before generation %d", st.Generation)
+		}
+	} else if !containsInt(ns, to) {
+		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
+	}
+	p, err := s.plan(st, nil, to, "", o.Backup)
+	if err != nil {
+		return nil, err
+	}
+	res.Plan = p
+	if len(p.Conflicts) > 0 {
+		return res, &ConflictError{p.Conflicts}
+	}
+	o.checked(p)
+	if o.DryRun {
+		res.Generation = to
+		return res, nil
+	}
+	return s.finish(res, p, o)
+}
+
+// Deactivate removes everything nodegen placed below etc/, stops the units
+// the active generation had, and puts back the files it moved aside. The
+// generations are kept.
+func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
+	res := &Result{}
+	if !o.DryRun {
+		j, err := s.Recover()
+		if err != nil {
+			return nil, err
+		}
+		res.Recovered = j
+	}
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.plan(st, nil, 0, "", false)
+	if err != nil {
+		return nil, err
+	}
+	res.Plan = p
+	if len(p.Conflicts) > 0 {
+		return res, &ConflictError{p.Conflicts}
+	}
+	o.checked(p)
+	if o.DryRun {
+		return res, nil
+	}
+	o.RollbackOnFailure = false
+	return s.finish(res, p, o)
+}
+
+// GC removes all generations but the newest keep ones and the active one,
+// and returns the numbers removed.
+func (s *System) GC(keep int) ([]int, error) {
+	if _, err := s.Recover(); err != nil {
+		return nil, err
+	}
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	ns, err := s.generationNumbers()
+	if err != nil {
+		return nil, err
+	}
+	removed := []int{}
+	for i, n := range ns {
+		if n == st.Generation || i >= len(ns)-keep {
+			continue
+		}
+		if err := s.removeGeneration(n); err != nil {
+			return removed, fmt.Errorf("removing generation %d: %w", n, err)
+		}
+		removed = append(removed, n)
+	}
+	return removed, s.syncDir(generationsDir)
+}
+
+// apply carries out a checked plan; see the package doc for the stages.
+func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
+	if err := s.writeJournal(p.journal); err != nil {
+		return nil, err
+	}
+	if err := failpoint("journal"); err != nil {
+		return nil, err
+	}
+	if s.units != nil && len(p.Units.Stop) > 0 {
+		s.logf("stopping %s", strings.Join(p.Units.Stop, " "))
+		if err := s.units.Stop(p.Units.Stop); err != nil {
+			return nil, err
+		}
+	}
+	if err := failpoint("stop"); err != nil {
+		return nil, err
+	}
+	for _, rel := range p.Backup {
+		if err := s.moveAside(rel); err != nil {
+			return nil, err
+		}
+	}
+	if err := failpoint("backup"); err != nil {
+		return nil, err
+	}
+	if err := s.runConfTool(p.To, "etc/sysusers.d/", "systemd-sysusers"); err != nil {
+		return nil, err
+	}
+	if err := failpoint("sysusers"); err != nil {
+		return nil, err
+	}
+	target, err := s.resolveOwners(p.target)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range p.CreateDirs {
+		if err := s.r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("creating %s: %w", s.show(dir), unwrapPath(err))
+		}
+	}
+	if err := failpoint("dirs"); err != nil {
+		return nil, err
+	}
+	if p.To != 0 {
+		if err := s.symlinkAtomic(staticTarget(p.To), staticLink); err != nil {
+			return nil, err
+		}
+	} else if err := s.removeIfOurs(staticLink); err != nil {
+		return nil, err
+	}
+	if err := failpoint("static"); err != nil {
+		return nil, err
+	}
+	for i, t := range placementsToPlace(p, target) {
+		if err := s.place(p.To, t); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			if err := failpoint("place-first"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := failpoint("place"); err != nil {
+		return nil, err
+	}
+	for _, rel := range p.Remove {
+		if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+		}
+	}
+	if err := failpoint("remove"); err != nil {
+		return nil, err
+	}
+	for _, rel := range p.Restore {
+		if err := s.restore(rel); err != nil {
+			return nil, err
+		}
+	}
+	if err := failpoint("restore"); err != nil {
+		return nil, err
+	}
+	dirs, err := s.pruneDirs(p.journal.Dirs, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.syncAll(); err != nil {
+		return nil, err
+	}
+	if p.To != 0 {
+		if err := s.symlinkAtomic(path.Base(generationsDir)+"/"+strconv.Itoa(p.To), currentLink); err != nil {
+			return nil, err
+		}
+	} else if err := s.r.Remove(currentLink); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, unwrapPath(err)
+	}
+	if err := failpoint("current"); err != nil {
+		return nil, err
+	}
+	last := max(p.state.LastGeneration, p.To, p.From)
+	if err := s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: dirs}); err != nil {
+		return nil, err
+	}
+	if err := failpoint("state"); err != nil {
+		return nil, err
+	}
+	if err := s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create"); err != nil {
+		return nil, err
+	}
+	if err := failpoint("tmpfiles"); err != nil {
+		return nil, err
+	}
+	failed, err := s.actOnUnits(p.Units, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := failpoint("units"); err != nil {
+		return nil, err
+	}
+	if err := s.r.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, unwrapPath(err)
+	}
+	if err := s.syncDir(stateDir); err != nil {
+		return nil, err
+	}
+	return failed, failpoint("done")
+}
+
+// placementsToPlace are the resolved placements of the plan's Place list.
+func placementsToPlace(p *Plan, target []Placement) []Placement {
+	want := map[string]bool{}
+	for _, t := range p.Place {
+		want[t.Path] = true
+	}
+	var out []Placement
+	for _, t := range target {
+		if want[t.Path] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// resolveOwners gives every copy its uid and gid, now that sysusers ran.
+func (s *System) resolveOwners(target []Placement) ([]Placement, error) {
+	o := s.readOwners()
+	out := make([]Placement, len(target))
+	for i, t := range target {
+		if t.Kind == KindCopy {
+			uid, ok := o.uid(t.User)
+			if !ok {
+				return nil, fmt.Errorf("%s: user %q (from %s) does not exist", s.show(t.Path), t.User, t.Option)
+			}
+			gid, ok := o.gid(t.Group)
+			if !ok {
+				return nil, fmt.Errorf("%s: group %q (from %s) does not exist", s.show(t.Path), t.Group, t.Option)
+			}
+			t.UID, t.GID = uid, gid
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// place puts one entry of generation gen in place.
+func (s *System) place(gen int, t Placement) error {
+	if t.Kind != KindCopy {
+		return s.symlinkAtomic(t.Target, t.Path)
+	}
+	data, err := s.readFile(path.Join(generationDir(gen), t.Path))
+	if err != nil {
+		return fmt.Errorf("generation %d: %s: %w", gen, t.Path, err)
+	}
+	mode, err := parseMode(t.Mode)
+	if err != nil {
+		return err
+	}
+	return s.writeAtomic(t.Path, data, mode, t.UID, t.GID)
+}
+
+// removeIfOurs removes a symlink into the generations (etc/static).
+func (s *System) removeIfOurs(rel string) error {
+	d, err := s.inspect(rel)
+	if err != nil || d.fi == nil {
+		return err
+	}
+	if d.fi.Mode()&fs.ModeSymlink != 0 && strings.HasPrefix(d.link, "/"+generationsDir+"/") {
+		return unwrapPath(s.r.Remove(rel))
+	}
+	return nil
+}
+
+// moveAside moves the admin's file at rel to its backup.
+func (s *System) moveAside(rel string) error {
+	dst := backupPath(rel)
+	if err := s.r.MkdirAll(path.Dir(dst), 0o700); err != nil {
+		return unwrapPath(err)
+	}
+	if err := s.move(rel, dst); err != nil {
+		return fmt.Errorf("moving %s aside to %s: %w", s.show(rel), s.show(dst), err)
+	}
+	s.logf("moved %s aside to %s", s.show(rel), s.show(dst))
+	return nil
+}
+
+// restore puts the admin's file kept for rel back.
+func (s *System) restore(rel string) error {
+	if err := s.r.MkdirAll(path.Dir(rel), 0o755); err != nil {
+		return unwrapPath(err)
+	}
+	if err := s.move(backupPath(rel), rel); err != nil {
+		return fmt.Errorf("restoring %s from %s: %w", s.show(rel), s.show(backupPath(rel)), err)
+	}
+	s.logf("restored %s", s.show(rel))
+	// Remove the backup directories left empty.
+	for dir := path.Dir(backupPath(rel)); dir != backupDir && strings.HasPrefix(dir, backupDir); dir = path.Dir(dir) {
+		if s.r.Remove(dir) != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// move renames src to dst; across file systems it copies (a regular file
+// with its mode and owner, or a symlink) and then removes src.
+func (s *System) move(src, dst string) error {
+	err := s.r.Rename(src, dst)
+	if err == nil || !errors.Is(err, syscall.EXDEV) {
+		return unwrapPath(err)
+	}
+	fi, err := s.r.Lstat(src)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := s.r.Readlink(src)
+		if err != nil {
+			return unwrapPath(err)
+		}
+		if err := s.symlinkAtomic(target, dst); err != nil {
+			return err
+		}
+	case fi.Mode().IsRegular():
+		data, err := s.r.ReadFile(src)
+		if err != nil {
+			return unwrapPath(err)
+		}
+		uid, gid := -1, -1
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+		if err := s.writeAtomic(dst, data, fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky), uid, gid); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s is %s, which nodegen does not move across file systems", s.show(src), describe(onDisk{fi: fi}))
+	}
+	return unwrapPath(s.r.Remove(src))
+}
+
+// pruneDirs removes the directories nodegen created that no entry of the
+// target needs, deepest first, when they are empty, and returns those
+// still there.
+func (s *System) pruneDirs(created []string, target []Placement) ([]string, error) {
+	needed := map[string]bool{}
+	for _, t := range target {
+		for _, d := range ancestors(t.Path) {
+			needed[d] = true
+		}
+	}
+	dirs := append([]string(nil), created...)
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	var kept []string
+	for _, d := range dirs {
+		if !needed[d] {
+			err := s.r.Remove(d)
+			if err == nil || errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			// Not empty: something else lives there now.
+		}
+		if fi, err := s.r.Lstat(d); err == nil && fi.IsDir() {
+			kept = append(kept, d)
+		}
+	}
+	return dedupe(kept), nil
+}
+
+// runConfTool runs systemd-sysusers or systemd-tmpfiles on the *.conf
+// files that generation gen has in dir (given by their paths on the host:
+// with --root=DIR the tools read them as they are and apply them below
+// DIR).
+func (s *System) runConfTool(gen int, dir, tool string, args ...string) error {
+	if gen == 0 {
+		return nil
+	}
+	_, m, err := s.readGeneration(gen)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, e := range m.Entries {
+		if isConf(e, dir) {
+			files = append(files, s.show(path.Join(generationDir(gen), e.Path)))
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	bin, err := exec.LookPath(tool)
+	if err != nil {
+		return fmt.Errorf("the profile has %s files, but %s is not installed", strings.TrimSuffix(dir, "/"), tool)
+	}
+	if s.root != "/" {
+		args = append(args, "--root="+s.root)
+	}
+	cmd := exec.Command(bin, append(args, files...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s: %v\n%s", tool, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// actOnUnits reloads systemd and reloads, restarts and starts units, then
+// reads back the state of each and reports those that did not come up.
+func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
+	if s.units == nil {
+		return nil, nil
+	}
+	since := time.Now()
+	if err := s.units.DaemonReload(); err != nil {
+		return nil, err
+	}
+	refused := map[string]string{}
+	for _, job := range []struct {
+		verb  string
+		units []string
+	}{{"reload", u.Reload}, {"restart", u.Restart}, {"start", u.Start}} {
+		if len(job.units) == 0 {
+			continue
+		}
+		s.logf("%s %s", map[string]string{"reload": "reloading", "restart": "restarting", "start": "starting"}[job.verb], strings.Join(job.units, " "))
+		for unit, why := range s.units.Queue(job.verb, job.units) {
+			refused[unit] = why
+		}
+	}
+	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
+	if len(acted) == 0 {
+		return nil, nil
+	}
+	timeout := o.JobTimeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	done, err := s.units.WaitJobs(timeout)
+	if err != nil {
+		return nil, err
+	}
+	if done {
+		settle := o.Settle
+		if settle == 0 {
+			settle = time.Second
+		}
+		time.Sleep(settle)
+	}
+	var failed []FailedUnit
+	for _, unit := range acted {
+		why, bad := refused[unit]
+		if !bad {
+			st, err := s.units.Status(unit)
+			if err != nil {
+				return nil, err
+			}
+			if !st.failed() {
+				continue
+			}
+			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
+			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
+				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
+			}
+		}
+		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
+	}
+	return failed, nil
+}
+
+func containsInt(list []int, n int) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}

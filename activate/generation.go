@@ -1,0 +1,278 @@
+package activate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nodegen/nodegen/profile"
+)
+
+// generationFile is the description of a generation, beside its profile.
+const generationFile = "generation.json"
+
+// Generation describes one generation.
+type Generation struct {
+	// Number is the generation's number, from 1, never reused.
+	Number int `json:"number"`
+	// Date is when it was made, RFC 3339 in UTC.
+	Date string `json:"date"`
+	// HostName is the profile's etc/hostname, "" when it has none.
+	HostName string `json:"hostName"`
+	// ProfileHash is the sha256 of the profile's manifest: two generations
+	// with the same hash have the same files.
+	ProfileHash string `json:"profileHash"`
+	// Current is set for the active generation (not stored).
+	Current bool `json:"current"`
+}
+
+// dir is the generation's directory on the host.
+func (s *System) genDir(n int) string { return s.show(generationDir(n)) }
+
+// readGeneration reads generation n: its description and its manifest.
+func (s *System) readGeneration(n int) (Generation, profile.Manifest, error) {
+	var g Generation
+	data, err := s.readFile(path.Join(generationDir(n), generationFile))
+	if err != nil {
+		return g, profile.Manifest{}, fmt.Errorf("generation %d: %w", n, err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		return g, profile.Manifest{}, fmt.Errorf("generation %d: %s: %w", n, generationFile, err)
+	}
+	m, err := profile.Read(s.genDir(n))
+	if err != nil {
+		return g, profile.Manifest{}, fmt.Errorf("generation %d: %w", n, err)
+	}
+	return g, m, nil
+}
+
+// generationNumbers lists the numbers of the generations on the system,
+// ascending; directories that are not whole generations are left out.
+func (s *System) generationNumbers() ([]int, error) {
+	d, err := s.r.Open(generationsDir)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	var ns []int
+	for _, name := range names {
+		n, err := strconv.Atoi(name)
+		if err != nil || n <= 0 || strconv.Itoa(n) != name {
+			continue
+		}
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	return ns, nil
+}
+
+// Generations lists the generations, oldest first, marking the active one.
+func (s *System) Generations() ([]Generation, error) {
+	st, err := s.readState()
+	if err != nil {
+		return nil, err
+	}
+	ns, err := s.generationNumbers()
+	if err != nil {
+		return nil, err
+	}
+	gens := make([]Generation, 0, len(ns))
+	for _, n := range ns {
+		g, _, err := s.readGeneration(n)
+		if err != nil {
+			return nil, err
+		}
+		g.Current = n == st.Generation
+		gens = append(gens, g)
+	}
+	return gens, nil
+}
+
+// addGeneration copies the profile in dir into a new generation and
+// returns its number. Every file is checked against the manifest while it
+// is copied, so a profile changed after it was written is refused. The
+// generation is built under a temporary name and renamed into place whole.
+func (s *System) addGeneration(dir string, st State) (int, error) {
+	m, err := profile.Read(dir)
+	if err != nil {
+		return 0, err
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, profile.ManifestName))
+	if err != nil {
+		return 0, err
+	}
+	ns, err := s.generationNumbers()
+	if err != nil {
+		return 0, err
+	}
+	n := st.LastGeneration + 1
+	if len(ns) > 0 && ns[len(ns)-1] >= n {
+		n = ns[len(ns)-1] + 1
+	}
+	tmp := path.Join(generationsDir, fmt.Sprintf(".new-%d", n))
+	if err := s.r.RemoveAll(tmp); err != nil {
+		return 0, unwrapPath(err)
+	}
+	if err := s.r.MkdirAll(path.Join(tmp, "etc"), 0o755); err != nil {
+		return 0, unwrapPath(err)
+	}
+	fail := func(err error) (int, error) {
+		s.r.RemoveAll(tmp)
+		return 0, err
+	}
+	host := ""
+	for _, e := range m.Entries {
+		dst := path.Join(tmp, e.Path)
+		if err := s.r.MkdirAll(path.Dir(dst), 0o755); err != nil {
+			return fail(unwrapPath(err))
+		}
+		if e.Type == profile.TypeSymlink {
+			if err := s.r.Symlink(e.Target, dst); err != nil {
+				return fail(unwrapPath(err))
+			}
+			continue
+		}
+		data, err := readProfileFile(dir, e)
+		if err != nil {
+			return fail(err)
+		}
+		if e.Path == "etc/hostname" {
+			host = strings.TrimSpace(string(data))
+		}
+		mode, _ := parseMode(e.Mode)
+		if err := s.r.WriteFile(dst, data, 0o600); err != nil {
+			return fail(unwrapPath(err))
+		}
+		if err := s.r.Chmod(dst, mode); err != nil {
+			return fail(unwrapPath(err))
+		}
+	}
+	sum := sha256.Sum256(manifest)
+	g := Generation{
+		Number:      n,
+		Date:        s.now().UTC().Format(time.RFC3339),
+		HostName:    host,
+		ProfileHash: hex.EncodeToString(sum[:]),
+	}
+	desc, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		return fail(err)
+	}
+	if err := s.r.WriteFile(path.Join(tmp, profile.ManifestName), manifest, 0o644); err != nil {
+		return fail(unwrapPath(err))
+	}
+	if err := s.r.WriteFile(path.Join(tmp, generationFile), append(desc, '\n'), 0o644); err != nil {
+		return fail(unwrapPath(err))
+	}
+	if err := s.syncAll(); err != nil {
+		return fail(err)
+	}
+	if err := s.r.Rename(tmp, generationDir(n)); err != nil {
+		return fail(unwrapPath(err))
+	}
+	if err := s.syncDir(generationsDir); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// readProfileFile reads a file of the profile in dir and checks it against
+// its manifest entry. Only regular files are read, at most the size the
+// manifest gives.
+func readProfileFile(dir string, e profile.ManifestEntry) ([]byte, error) {
+	p := filepath.Join(dir, filepath.FromSlash(e.Path))
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() != *e.Size {
+		return nil, fmt.Errorf("%s does not match the profile's manifest (it was changed after the profile was written)", p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != e.SHA256 {
+		return nil, fmt.Errorf("%s does not match its sha256 in the profile's manifest (it was changed after the profile was written)", p)
+	}
+	return data, nil
+}
+
+// removeGeneration deletes generation n.
+func (s *System) removeGeneration(n int) error {
+	// Rename first, so that a crash never leaves half a generation under a
+	// generation's name.
+	tmp := path.Join(generationsDir, fmt.Sprintf(".old-%d", n))
+	if err := s.r.Rename(generationDir(n), tmp); err != nil {
+		return unwrapPath(err)
+	}
+	return unwrapPath(s.r.RemoveAll(tmp))
+}
+
+// cleanGenerations removes what an interrupted addGeneration or
+// removeGeneration left: .new-N and .old-N directories.
+func (s *System) cleanGenerations() error {
+	d, err := s.r.Open(generationsDir)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if strings.HasPrefix(name, ".new-") || strings.HasPrefix(name, ".old-") {
+			if err := s.r.RemoveAll(path.Join(generationsDir, name)); err != nil {
+				return unwrapPath(err)
+			}
+		}
+	}
+	return nil
+}
+
+// parseMode reads an octal mode such as "0644".
+func parseMode(m string) (fs.FileMode, error) {
+	v, err := strconv.ParseUint(m, 8, 32)
+	if err != nil || v > 0o7777 {
+		return 0, errors.New("bad mode " + strconv.Quote(m))
+	}
+	return fs.FileMode(v&0o777) | modeBits(v), nil
+}
+
+// modeBits turns the set-id and sticky bits of a numeric mode into Go's.
+func modeBits(v uint64) fs.FileMode {
+	var m fs.FileMode
+	if v&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if v&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if v&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// sameBytes reports whether the file at rel below the root has content data.
+func (s *System) sameBytes(rel string, data []byte) bool {
+	got, err := s.r.ReadFile(rel)
+	return err == nil && bytes.Equal(got, data)
+}

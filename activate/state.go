@@ -1,0 +1,135 @@
+package activate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+)
+
+// stateVersion is the version of state.json and journal.json.
+const stateVersion = 1
+
+// State is what nodegen manages on a system, as state.json records it. It
+// is written only once an activation has placed every file.
+type State struct {
+	Version int `json:"version"`
+	// Generation is the active generation; 0 when none is (never switched,
+	// or deactivated).
+	Generation int `json:"generation"`
+	// LastGeneration is the highest generation number ever used, so that
+	// numbers are never reused, even after gc.
+	LastGeneration int `json:"lastGeneration"`
+	// Entries are the paths nodegen placed, sorted by path.
+	Entries []Placement `json:"entries"`
+	// Dirs are the directories below etc/ that nodegen created, sorted;
+	// they are removed when nothing of nodegen's is left in them and they
+	// are empty.
+	Dirs []string `json:"dirs"`
+}
+
+// Placement is how one path of a profile is put in place below the root.
+type Placement struct {
+	// Path is relative to the root: "etc/motd".
+	Path string `json:"path"`
+	// Kind is KindLink, KindCopy or KindSymlink.
+	Kind string `json:"kind"`
+	// Target is the symlink's target, for KindLink and KindSymlink.
+	Target string `json:"target,omitempty"`
+	// SHA256, Mode, User and Group describe a copy; UID and GID are the
+	// owner it was given, resolved on the system when it was placed.
+	SHA256 string `json:"sha256,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+	User   string `json:"user,omitempty"`
+	Group  string `json:"group,omitempty"`
+	UID    int    `json:"uid,omitempty"`
+	GID    int    `json:"gid,omitempty"`
+	// Option is the option that produced the entry.
+	Option string `json:"option,omitempty"`
+}
+
+// Kinds of placement.
+const (
+	// KindLink is a symlink to the entry in /etc/static, for a profile file
+	// with mode 0644 owned by root:root.
+	KindLink = "link"
+	// KindCopy is a copy of the file with its mode and owner, for every
+	// other profile file (as NixOS copies environment.etc entries that
+	// have a mode, user or group).
+	KindCopy = "copy"
+	// KindSymlink is a profile symlink, placed as it is.
+	KindSymlink = "symlink"
+)
+
+// Journal records an activation under way. It is written before the first
+// change and removed after the last, so that a crash in between is found
+// and healed by the next command.
+type Journal struct {
+	Version int `json:"version"`
+	// From and To are generation numbers, 0 for none.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Backup says whether conflicting files are moved aside.
+	Backup bool `json:"backup"`
+	// Dirs are the directories the activation creates (or created).
+	Dirs []string `json:"dirs"`
+}
+
+// readState reads state.json; a missing file is the state of a system
+// nodegen never switched.
+func (s *System) readState() (State, error) {
+	var st State
+	data, err := s.readFile(stateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return State{Version: stateVersion, Entries: []Placement{}, Dirs: []string{}}, nil
+	}
+	if err != nil {
+		return State{}, err
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return State{}, fmt.Errorf("%s: %w", s.show(stateFile), err)
+	}
+	if st.Version != stateVersion {
+		return State{}, fmt.Errorf("%s: unsupported version %d", s.show(stateFile), st.Version)
+	}
+	if st.Entries == nil {
+		st.Entries = []Placement{}
+	}
+	if st.Dirs == nil {
+		st.Dirs = []string{}
+	}
+	return st, nil
+}
+
+// writeState writes state.json atomically.
+func (s *System) writeState(st State) error {
+	st.Version = stateVersion
+	sort.Slice(st.Entries, func(i, j int) bool { return st.Entries[i].Path < st.Entries[j].Path })
+	sort.Strings(st.Dirs)
+	return s.writeJSON(stateFile, st)
+}
+
+// readJournal reads journal.json; ok is false when there is none.
+func (s *System) readJournal() (j Journal, ok bool, err error) {
+	data, err := s.readFile(journalFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Journal{}, false, nil
+	}
+	if err != nil {
+		return Journal{}, false, err
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return Journal{}, false, fmt.Errorf("%s: %w", s.show(journalFile), err)
+	}
+	if j.Version != stateVersion {
+		return Journal{}, false, fmt.Errorf("%s: unsupported version %d", s.show(journalFile), j.Version)
+	}
+	return j, true, nil
+}
+
+func (s *System) writeJournal(j Journal) error {
+	j.Version = stateVersion
+	sort.Strings(j.Dirs)
+	return s.writeJSON(journalFile, j)
+}

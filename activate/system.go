@@ -1,0 +1,250 @@
+package activate
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Options configure Open.
+type Options struct {
+	// Root is the root directory of the system: "/" for the live machine,
+	// any directory for an image or a test. Default "/".
+	Root string
+	// Units acts on systemd units. Nil chooses: systemctl when Root is "/"
+	// and systemd is running, otherwise none (units are only planned).
+	Units UnitManager
+	// Log receives progress lines; nil discards them.
+	Log io.Writer
+	// Now gives the date of new generations; default time.Now.
+	Now func() time.Time
+}
+
+// System is a root directory that nodegen manages, locked for one command.
+type System struct {
+	root  string // absolute
+	r     *os.Root
+	units UnitManager
+	log   io.Writer
+	now   func() time.Time
+	lock  *os.File
+}
+
+// Open opens the system at opts.Root, creates var/lib/nodegen if needed and
+// takes its lock. Another nodegen holding the lock is an error, not a wait.
+// Close releases the lock.
+func Open(opts Options) (*System, error) {
+	root := opts.Root
+	if root == "" {
+		root = "/"
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("root %s is not a directory", root)
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, err
+	}
+	s := &System{root: abs, r: r, units: opts.Units, log: opts.Log, now: opts.Now}
+	if s.log == nil {
+		s.log = io.Discard
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.units == nil && abs == "/" && systemdRunning() {
+		s.units = &Systemctl{}
+	}
+	if err := r.MkdirAll(generationsDir, 0o755); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("creating %s: %w", s.show(generationsDir), unwrapPath(err))
+	}
+	f, err := r.OpenFile(lockFile, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("opening %s: %w", s.show(lockFile), unwrapPath(err))
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		r.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another nodegen command is changing %s (it holds %s)", s.rootName(), s.show(lockFile))
+		}
+		return nil, fmt.Errorf("locking %s: %w", s.show(lockFile), err)
+	}
+	s.lock = f
+	return s, nil
+}
+
+// Close releases the lock.
+func (s *System) Close() error {
+	if s.lock != nil {
+		syscall.Flock(int(s.lock.Fd()), syscall.LOCK_UN)
+		s.lock.Close()
+		s.lock = nil
+	}
+	return s.r.Close()
+}
+
+// Live reports whether units are acted on.
+func (s *System) Live() bool { return s.units != nil }
+
+// systemdRunning reports whether systemd is the running init system.
+func systemdRunning() bool {
+	fi, err := os.Stat("/run/systemd/system")
+	return err == nil && fi.IsDir()
+}
+
+// show turns a path relative to the root into the path a user sees.
+func (s *System) show(rel string) string {
+	return filepath.Join(s.root, filepath.FromSlash(rel))
+}
+
+// rootName names the root in messages.
+func (s *System) rootName() string {
+	if s.root == "/" {
+		return "this system"
+	}
+	return s.root
+}
+
+func (s *System) logf(format string, args ...any) {
+	fmt.Fprintf(s.log, format+"\n", args...)
+}
+
+func (s *System) readFile(rel string) ([]byte, error) {
+	data, err := s.r.ReadFile(rel)
+	return data, unwrapPath(err)
+}
+
+// writeJSON writes v as indented JSON to rel atomically: a temporary
+// sibling, synced, renamed over rel, and the directory synced.
+func (s *System) writeJSON(rel string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return s.writeAtomic(rel, append(data, '\n'), 0o644, -1, -1)
+}
+
+// writeAtomic writes a regular file at rel through a temporary sibling,
+// with mode and (when uid >= 0) owner, synced before it is renamed into
+// place.
+func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid int) error {
+	tmp := tempName(rel)
+	f, err := s.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
+	}
+	fail := func(err error) error {
+		f.Close()
+		s.r.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if uid >= 0 {
+		if err := f.Chown(uid, gid); err != nil {
+			return fail(err)
+		}
+	}
+	// Chmod after Chown: chown clears the set-id bits.
+	if err := f.Chmod(mode); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		s.r.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
+	}
+	if err := s.r.Rename(tmp, rel); err != nil {
+		s.r.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
+	}
+	return s.syncDir(path.Dir(rel))
+}
+
+// symlinkAtomic makes rel a symlink to target, replacing what is there
+// (but a directory) in one rename.
+func (s *System) symlinkAtomic(target, rel string) error {
+	tmp := tempName(rel)
+	if err := s.r.Symlink(target, tmp); err != nil {
+		return fmt.Errorf("linking %s: %w", s.show(rel), unwrapPath(err))
+	}
+	if err := s.r.Rename(tmp, rel); err != nil {
+		s.r.Remove(tmp)
+		return fmt.Errorf("linking %s: %w", s.show(rel), unwrapPath(err))
+	}
+	return nil
+}
+
+// syncDir makes the entries of a directory durable.
+func (s *System) syncDir(rel string) error {
+	d, err := s.r.Open(rel)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
+
+// syncAll makes everything written below the root durable.
+func (s *System) syncAll() error {
+	for _, rel := range []string{"etc", stateDir} {
+		d, err := s.r.Open(rel)
+		if err != nil {
+			continue
+		}
+		err = syncFS(d)
+		d.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tempName is a fresh name beside rel that nodegen alone writes:
+// .NAME.nodegen-RANDOM.
+func tempName(rel string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return path.Join(path.Dir(rel), "."+path.Base(rel)+".nodegen-"+hex.EncodeToString(b[:]))
+}
+
+// unwrapPath drops the operation and path of an *fs.PathError, which
+// messages state themselves.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

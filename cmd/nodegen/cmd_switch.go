@@ -1,0 +1,453 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nodegen/nodegen/activate"
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/profile"
+)
+
+const rootFlagUsage = "apply to the system tree at `DIR` instead of /: state under DIR/var/lib/nodegen; units are not acted on, only reported"
+
+func init() {
+	commands = append(commands,
+		&command{
+			name:    "switch",
+			summary: "Install a profile on this machine as a new generation, and start what changed.",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] PROFILE | HOST.hcl...",
+			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
+evaluated first, as nodegen eval does. The profile becomes a new
+generation under /var/lib/nodegen/generations (the same profile as the
+active generation makes none), then:
+
+  - check: every /etc path the profile places and every path the active
+    generation placed is inspected; a file nodegen does not manage, or one
+    changed since nodegen placed it, stops the switch before anything
+    changes, and all of them are listed (--backup moves them aside instead,
+    and puts them back when nodegen stops managing the path);
+  - units that are removed, or changed and stop-if-changed, are stopped;
+  - systemd-sysusers runs on the profile's sysusers.d files; /etc/static
+    points to the generation; each 0644 root:root file becomes a link
+    /etc/PATH -> /etc/static/PATH, any other file a copy with its mode and
+    owner, each symlink a symlink; what the old generation placed and the
+    new one does not is removed;
+  - the state (/var/lib/nodegen/state.json) is written, then
+    systemd-tmpfiles --create, daemon-reload, and units are reloaded,
+    restarted and started as NixOS's switch-to-configuration does
+    (restartIfChanged, reloadIfChanged, stopIfChanged; new units wanted by
+    an active target are started; removed units stopped).
+
+A unit that does not come up makes the switch exit 1, with its last journal
+lines; --rollback-on-failure then activates the previous generation again.
+A switch killed half way is completed by the next nodegen command that
+changes the system (switch, rollback, deactivate, gc).`,
+			example: "nodegen switch --dry-run fixtures/minimal/host.hcl\nnodegen eval host.hcl -o result && nodegen switch --rollback-on-failure result",
+			args:    argsModules,
+			flags:   switchCommand,
+		},
+		&command{
+			name:    "rollback",
+			summary: "Activate the previous generation again (or generation N).",
+			usage:   "nodegen rollback [--root DIR] [--to N] [--dry-run]",
+			example: "nodegen rollback\nnodegen rollback --to 3",
+			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+				root := rootFlag(fs)
+				to := fs.Int("to", 0, "the generation `N` to activate (default: the one before the active one)")
+				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
+				return func(args []string, stdout, stderr io.Writer) int {
+					if len(args) > 0 {
+						return usageError(stderr, findCommand("rollback"), "unexpected argument %q", args[0])
+					}
+					return withSystem("rollback", *root, stdout, stderr, func(s *activate.System) int {
+						res, err := s.Rollback(*to, activate.SwitchOptions{DryRun: *dry, Checked: planPrinter("rollback", s, *dry, stdout)})
+						return report("rollback", res, err, *dry, stdout, stderr)
+					})
+				}
+			},
+		},
+		&command{
+			name:    "generations",
+			summary: "List the generations installed on this machine.",
+			usage:   "nodegen generations [--root DIR] [--json]",
+			example: "nodegen generations",
+			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+				root := rootFlag(fs)
+				asJSON := fs.Bool("json", false, "print the list as JSON")
+				return func(args []string, stdout, stderr io.Writer) int {
+					if len(args) > 0 {
+						return usageError(stderr, findCommand("generations"), "unexpected argument %q", args[0])
+					}
+					return withSystem("generations", *root, stdout, stderr, func(s *activate.System) int {
+						return listGenerations(s, *asJSON, stdout, stderr)
+					})
+				}
+			},
+		},
+		&command{
+			name:    "deactivate",
+			summary: "Remove everything nodegen placed in /etc and put back the files it moved aside.",
+			usage:   "nodegen deactivate [--root DIR] [--dry-run]",
+			help: `Stops the units of the active generation, removes every /etc entry nodegen
+placed (and /etc/static, and the directories it created when they are
+empty), and restores the files that switch --backup moved aside.
+Afterwards nothing of nodegen is left in /etc. The generations stay under
+/var/lib/nodegen (nodegen switch or rollback activates one again).`,
+			example: "nodegen deactivate --dry-run\nnodegen deactivate",
+			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+				root := rootFlag(fs)
+				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
+				return func(args []string, stdout, stderr io.Writer) int {
+					if len(args) > 0 {
+						return usageError(stderr, findCommand("deactivate"), "unexpected argument %q", args[0])
+					}
+					return withSystem("deactivate", *root, stdout, stderr, func(s *activate.System) int {
+						res, err := s.Deactivate(activate.SwitchOptions{DryRun: *dry, Checked: planPrinter("deactivate", s, *dry, stdout)})
+						return report("deactivate", res, err, *dry, stdout, stderr)
+					})
+				}
+			},
+		},
+		&command{
+			name:    "gc",
+			summary: "Delete old generations, keeping the newest N and the active one.",
+			usage:   "nodegen gc [--root DIR] --keep N",
+			example: "nodegen gc --keep 5",
+			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+				root := rootFlag(fs)
+				keep := fs.Int("keep", -1, "how many of the newest generations to keep, besides the active one")
+				return func(args []string, stdout, stderr io.Writer) int {
+					c := findCommand("gc")
+					if len(args) > 0 {
+						return usageError(stderr, c, "unexpected argument %q", args[0])
+					}
+					if *keep < 0 {
+						return usageError(stderr, c, "--keep N is required (0 keeps only the active generation)")
+					}
+					return withSystem("gc", *root, stdout, stderr, func(s *activate.System) int {
+						removed, err := s.GC(*keep)
+						if err != nil {
+							fmt.Fprintf(stderr, "nodegen gc: %s\n", err)
+							return exitError
+						}
+						if len(removed) == 0 {
+							fmt.Fprintln(stdout, "no generation to remove")
+							return exitOK
+						}
+						fmt.Fprintf(stdout, "removed generation(s) %s\n", joinInts(removed))
+						return exitOK
+					})
+				}
+			},
+		},
+	)
+}
+
+func rootFlag(fs *pflag.FlagSet) *string {
+	root := fs.String("root", "/", rootFlagUsage)
+	completeWith(fs, "root", completeDirs)
+	return root
+}
+
+// withSystem opens the system at root (taking its lock) for a command.
+func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate.System) int) int {
+	if root == "" {
+		return usageError(stderr, findCommand(name), "--root must name a directory")
+	}
+	now, err := sourceDate()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
+		return exitUsage
+	}
+	s, err := activate.Open(activate.Options{Root: root, Log: stdout, Now: now})
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
+		return exitError
+	}
+	defer s.Close()
+	return body(s)
+}
+
+// sourceDate returns the clock that dates generations: SOURCE_DATE_EPOCH
+// when it is set (reproducible images), else the time of day.
+func sourceDate() (func() time.Time, error) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return time.Now, nil
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds", v)
+	}
+	return func() time.Time { return time.Unix(secs, 0) }, nil
+}
+
+func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+	var ef evalFlags
+	root := rootFlag(fs)
+	var o activate.SwitchOptions
+	fs.BoolVar(&o.DryRun, "dry-run", false, "check and print what switching would do; change nothing")
+	fs.BoolVar(&o.Backup, "backup", false, "move files in the way aside (to /var/lib/nodegen/backups) instead of refusing; they come back on rollback and deactivate")
+	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
+	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
+	ef.add(fs)
+	return func(args []string, stdout, stderr io.Writer) int {
+		c := findCommand("switch")
+		if len(args) == 0 {
+			return usageError(stderr, c, "no profile or host file given")
+		}
+		dir, cleanup, code := profileArg(args, &ef, stderr)
+		if code != exitOK {
+			return code
+		}
+		defer cleanup()
+		return withSystem("switch", *root, stdout, stderr, func(s *activate.System) int {
+			o.Checked = planPrinter("switch", s, o.DryRun, stdout)
+			res, err := s.Switch(dir, o)
+			return report("switch", res, err, o.DryRun, stdout, stderr)
+		})
+	}
+}
+
+// profileArg returns the profile directory of switch's arguments: one
+// profile directory as it is, or host files evaluated into a temporary
+// profile (removed by cleanup).
+func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cleanup func(), code int) {
+	cleanup = func() {}
+	if len(args) == 1 {
+		if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+			if _, err := profile.Read(args[0]); err != nil {
+				fmt.Fprintf(stderr, "nodegen switch: %s\n", err)
+				return "", cleanup, exitError
+			}
+			return args[0], cleanup, exitOK
+		}
+	}
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			return "", cleanup, usageError(stderr, findCommand("switch"), "%s is a directory: give one profile directory, or host .hcl files", a)
+		}
+	}
+	ev, diags := eval.New(ef.config(args))
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return "", cleanup, exitError
+	}
+	p, diags := profile.Build(ev)
+	for _, w := range p.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return "", cleanup, exitError
+	}
+	tmp, err := os.MkdirTemp("", "nodegen-switch-")
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen switch: %s\n", err)
+		return "", cleanup, exitError
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	dir = filepath.Join(tmp, "profile")
+	if err := profile.Write(dir, p); err != nil {
+		cleanup()
+		fmt.Fprintf(stderr, "nodegen switch: %s\n", err)
+		return "", func() {}, exitError
+	}
+	return dir, cleanup, exitOK
+}
+
+// report prints what an activation did (or would do) and returns the exit
+// code: 1 when it could not be done or a unit failed.
+func report(name string, res *activate.Result, err error, dry bool, stdout, stderr io.Writer) int {
+	var conflicts *activate.ConflictError
+	if errors.As(err, &conflicts) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; nothing was changed\n", name, len(conflicts.Conflicts))
+		for _, c := range conflicts.Conflicts {
+			fmt.Fprintf(stderr, "  %s: %s\n", c.Path, c.Reason)
+		}
+		return exitError
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
+		return exitError
+	}
+	if dry {
+		return exitOK
+	}
+	code := exitOK
+	if len(res.Failed) > 0 {
+		code = exitError
+		printFailed(stderr, name, res.Failed)
+	}
+	switch {
+	case res.RolledBack != nil:
+		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		if len(res.RolledBack.Failed) > 0 {
+			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
+			printFailed(stderr, name, res.RolledBack.Failed)
+		}
+	case res.Generation == 0:
+		fmt.Fprintln(stdout, "deactivated: nothing nodegen placed is left in /etc")
+	default:
+		fmt.Fprintf(stdout, "generation %d is active\n", res.Generation)
+	}
+	return code
+}
+
+func printFailed(w io.Writer, name string, failed []activate.FailedUnit) {
+	for _, f := range failed {
+		fmt.Fprintf(w, "nodegen %s: unit %s failed: %s\n", name, f.Unit, f.Why)
+		if f.Journal != "" {
+			fmt.Fprintln(w, indent(f.Journal, "    "))
+		}
+	}
+}
+
+// planPrinter returns the Checked hook that prints each plan of a command
+// (the rollback of a failed switch has one of its own).
+func planPrinter(name string, s *activate.System, dry bool, w io.Writer) func(*activate.Plan) {
+	calls := 0
+	return func(p *activate.Plan) {
+		calls++
+		if calls > 1 {
+			// The rollback of --rollback-on-failure.
+			name = "rollback"
+			fmt.Fprintln(w, "rolling back:")
+		}
+		printPlan(w, name, p, dry, s.Live())
+	}
+}
+
+// printPlan writes what an activation does: the generations, the /etc
+// paths and the units.
+func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
+	verb := ""
+	if dry {
+		verb = "would "
+	}
+	switch {
+	case p.To == 0 && name == "switch":
+		fmt.Fprintf(w, "%sactivate a new generation (active now: %s)\n", verb, genName(p.From))
+	case p.To == 0:
+		fmt.Fprintf(w, "%sdeactivate %s\n", verb, genName(p.From))
+	case p.To == p.From:
+		fmt.Fprintf(w, "the profile is that of generation %d, which is active: %sactivate it again\n", p.To, verb)
+	default:
+		fmt.Fprintf(w, "%sactivate generation %d (active now: %s)\n", verb, p.To, genName(p.From))
+	}
+	fmt.Fprintf(w, "/etc: %d to place, %d unchanged, %d to remove\n", len(p.Place), p.Unchanged, len(p.Remove))
+	for _, t := range p.Place {
+		fmt.Fprintf(w, "  place    %s (%s)\n", "/"+t.Path, describePlacement(t))
+	}
+	for _, rel := range p.Remove {
+		fmt.Fprintf(w, "  remove   /%s\n", rel)
+	}
+	for _, rel := range p.Backup {
+		fmt.Fprintf(w, "  backup   /%s (moved to /var/lib/nodegen/backups/%s)\n", rel, rel)
+	}
+	for _, rel := range p.Restore {
+		fmt.Fprintf(w, "  restore  /%s\n", rel)
+	}
+	for _, rel := range p.LeftInPlace {
+		fmt.Fprintf(w, "  keep     /%s (changed since nodegen placed it: left as it is, no longer managed)\n", rel)
+	}
+	u := p.Units
+	if u.Empty() {
+		fmt.Fprintln(w, "units: no change")
+		return
+	}
+	if live {
+		fmt.Fprintln(w, "units:")
+	} else {
+		fmt.Fprintln(w, "units (not acted on: systemd is not running for this root):")
+	}
+	for _, l := range []struct {
+		what  string
+		units []string
+	}{
+		{"stop", u.Stop},
+		{"reload", u.Reload},
+		{"restart", u.Restart},
+		{"start", u.Start},
+		{"not restarted", u.NotRestarted},
+	} {
+		if len(l.units) > 0 {
+			fmt.Fprintf(w, "  %-8s %s\n", l.what+":", strings.Join(l.units, " "))
+		}
+	}
+}
+
+func describePlacement(t activate.Placement) string {
+	switch t.Kind {
+	case activate.KindLink:
+		return "link to " + t.Target
+	case activate.KindSymlink:
+		return "symlink to " + t.Target
+	}
+	return fmt.Sprintf("copy %s %s:%s", t.Mode, t.User, t.Group)
+}
+
+func genName(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("generation %d", n)
+}
+
+func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) int {
+	gens, err := s.Generations()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen generations: %s\n", err)
+		return exitError
+	}
+	if j, err := s.Pending(); err == nil && j != nil {
+		fmt.Fprintf(stderr, "nodegen generations: the activation of generation %d (from %s) was interrupted; the next switch, rollback, deactivate or gc completes it\n", j.To, genName(j.From))
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(gens, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen generations: %s\n", err)
+			return exitError
+		}
+		stdout.Write(append(b, '\n'))
+		return exitOK
+	}
+	if len(gens) == 0 {
+		fmt.Fprintln(stdout, "no generations")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GENERATION\tDATE\tHOST\tPROFILE\tCURRENT")
+	for _, g := range gens {
+		cur := ""
+		if g.Current {
+			cur = "*"
+		}
+		host := g.HostName
+		if host == "" {
+			host = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], cur)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, " ")
+}
