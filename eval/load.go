@@ -41,8 +41,8 @@ func (s source) key() string {
 }
 
 // LibraryPrefix starts the file name of every library module in
-// diagnostics: the library's "kubernetes/kubelet.hcl" is
-// "<nodegen>/modules/kubernetes/kubelet.hcl".
+// diagnostics: the library's "services/cluster/kubernetes/kubelet.hcl" is
+// "<nodegen>/modules/services/cluster/kubernetes/kubelet.hcl".
 const LibraryPrefix = "<nodegen>/modules/"
 
 // display is the file name used in diagnostics.

@@ -24,7 +24,7 @@ evaluation unless --bare is given. "nodegen modules" lists its files, by
 their paths in the library; "nodegen modules cat PATH" prints one.
 Diagnostics name a library file as <nodegen>/modules/PATH: "nodegen
 modules cat" takes that name too.`,
-		example: "nodegen modules\nnodegen modules cat core/networking.hcl",
+		example: "nodegen modules\nnodegen modules cat config/networking.hcl",
 		args:    argsLibraryFiles,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			return runModules
@@ -44,7 +44,7 @@ func runModules(args []string, stdout, stderr io.Writer) int {
 	case args[0] != "cat":
 		return usageError(stderr, c, "unknown subcommand %q: want cat", args[0])
 	case len(args) != 2:
-		return usageError(stderr, c, "cat wants one library file, such as core/networking.hcl")
+		return usageError(stderr, c, "cat wants one library file, such as config/networking.hcl")
 	}
 	name := strings.TrimPrefix(args[1], eval.LibraryPrefix)
 	files := libraryFiles(lib)

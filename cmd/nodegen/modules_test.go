@@ -10,11 +10,11 @@ import (
 )
 
 func TestLibrarySuggestion(t *testing.T) {
-	files := []string{"core/boot.hcl", "core/networking.hcl", "services/kubelet.hcl", "virtualisation/containerd/kubelet.hcl"}
+	files := []string{"system/boot/kernel.hcl", "config/networking.hcl", "services/kubelet.hcl", "virtualisation/containerd/kubelet.hcl"}
 	tests := []struct{ name, want string }{
-		{"core/networkin.hcl", "core/networking.hcl"},
-		{"networking.hcl", "core/networking.hcl"},
-		{"system/networking.hcl", "core/networking.hcl"},
+		{"config/networkin.hcl", "config/networking.hcl"},
+		{"networking.hcl", "config/networking.hcl"},
+		{"system/networking.hcl", "config/networking.hcl"},
 		{"kubelet.hcl", ""}, // two files of that name: no guess
 		{"services/kubelt.hcl", "services/kubelet.hcl"},
 		{"nosuch.hcl", ""},
