@@ -351,9 +351,12 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	default:
 		fmt.Fprintf(w, "%sactivate generation %d (active now: %s)\n", verb, p.To, genName(p.From))
 	}
-	fmt.Fprintf(w, "/etc: %d to place, %d unchanged, %d to remove\n", len(p.Place), p.Unchanged, len(p.Remove))
+	fmt.Fprintf(w, "/etc: %d to place, %d to update, %d unchanged, %d to remove\n", len(p.Place), len(p.Updated), p.Unchanged, len(p.Remove))
 	for _, t := range p.Place {
 		fmt.Fprintf(w, "  place    %s (%s)\n", "/"+t.Path, describePlacement(t))
+	}
+	for _, rel := range p.Updated {
+		fmt.Fprintf(w, "  update   /%s (through /etc/static)\n", rel)
 	}
 	for _, rel := range p.Remove {
 		fmt.Fprintf(w, "  remove   /%s\n", rel)
