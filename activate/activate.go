@@ -655,7 +655,7 @@ func (s *System) runConfTool(gen int, dir, tool string, args ...string) error {
 	var files []string
 	for _, e := range m.Entries {
 		if isConf(e, dir) {
-			files = append(files, s.show(path.Join(generationDir(gen), e.Path)))
+			files = append(files, s.host(path.Join(generationDir(gen), e.Path)))
 		}
 	}
 	if len(files) == 0 {

@@ -37,8 +37,8 @@ type Generation struct {
 	Current bool `json:"current"`
 }
 
-// dir is the generation's directory on the host.
-func (s *System) genDir(n int) string { return s.show(generationDir(n)) }
+// genDir is the generation's directory on the host.
+func (s *System) genDir(n int) string { return s.host(generationDir(n)) }
 
 // readGeneration reads generation n: its description and its manifest.
 func (s *System) readGeneration(n int) (Generation, profile.Manifest, error) {

@@ -32,6 +32,9 @@ type Plan struct {
 	// Unchanged counts the entries already in place.
 	Place     []Placement `json:"place"`
 	Unchanged int         `json:"unchanged"`
+	// Updated are links into /etc/static that stay, whose files change
+	// with the generation.
+	Updated []string `json:"updated"`
 	// Remove are entries of the current generation that the target does
 	// not have.
 	Remove []string `json:"remove"`
@@ -201,7 +204,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	p := &Plan{
 		From: from, To: to, state: st,
-		Place: []Placement{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
+		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
 		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{},
 	}
 	p.owners = s.readOwners()
@@ -372,8 +375,24 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	if p.From != 0 {
 		fromDir = s.genDir(p.From)
 	}
-	if p.Units, err = s.planUnits(fromDir, toDir); err != nil {
+	ch, err := profile.Diff(fromDir, toDir)
+	if err != nil {
 		return nil, err
+	}
+	if p.Units, err = s.planUnits(ch, toDir); err != nil {
+		return nil, err
+	}
+	// Links into /etc/static stay as they are when their file changes:
+	// the new content comes with etc/static.
+	placing := map[string]bool{}
+	for _, t := range p.Place {
+		placing[t.Path] = true
+	}
+	for _, c := range ch.Changed {
+		if !placing[c.Path] && placementOf(c.New).Kind == KindLink && placementOf(c.Old).Kind == KindLink {
+			p.Updated = append(p.Updated, c.Path)
+			p.Unchanged--
+		}
 	}
 	sort.Slice(p.Conflicts, func(i, j int) bool { return p.Conflicts[i].Path < p.Conflicts[j].Path })
 	return p, nil

@@ -27,11 +27,15 @@ type Options struct {
 	Log io.Writer
 	// Now gives the date of new generations; default time.Now.
 	Now func() time.Time
+	// Create makes Root when it does not exist (an image built from
+	// nothing).
+	Create bool
 }
 
 // System is a root directory that nodegen manages, locked for one command.
 type System struct {
 	root  string // absolute
+	shown string // the root as the user gave it, for messages
 	r     *os.Root
 	units UnitManager
 	log   io.Writer
@@ -51,6 +55,11 @@ func Open(opts Options) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Create {
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
+		}
+	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", root, unwrapPath(err))
@@ -62,7 +71,7 @@ func Open(opts Options) (*System, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &System{root: abs, r: r, units: opts.Units, log: opts.Log, now: opts.Now}
+	s := &System{root: abs, shown: filepath.Clean(root), r: r, units: opts.Units, log: opts.Log, now: opts.Now}
 	if s.log == nil {
 		s.log = io.Discard
 	}
@@ -112,8 +121,15 @@ func systemdRunning() bool {
 	return err == nil && fi.IsDir()
 }
 
-// show turns a path relative to the root into the path a user sees.
+// show turns a path relative to the root into the path a user sees: below
+// the root as the user named it.
 func (s *System) show(rel string) string {
+	return filepath.Join(s.shown, filepath.FromSlash(rel))
+}
+
+// host turns a path relative to the root into an absolute path on the
+// host, for tools and packages that read files themselves.
+func (s *System) host(rel string) string {
 	return filepath.Join(s.root, filepath.FromSlash(rel))
 }
 
@@ -122,7 +138,7 @@ func (s *System) rootName() string {
 	if s.root == "/" {
 		return "this system"
 	}
-	return s.root
+	return s.shown
 }
 
 func (s *System) logf(format string, args ...any) {

@@ -43,11 +43,7 @@ func (u UnitPlan) Empty() bool {
 
 // planUnits works out the unit plan between two profiles ("": none), and
 // refines it against the running systemd.
-func (s *System) planUnits(fromDir, toDir string) (UnitPlan, error) {
-	ch, err := profile.Diff(fromDir, toDir)
-	if err != nil {
-		return UnitPlan{}, err
-	}
+func (s *System) planUnits(ch profile.Changes, toDir string) (UnitPlan, error) {
 	u := UnitPlan{
 		Stop: ch.Units.Stop, Reload: ch.Units.Reload, Restart: []string{},
 		Start: ch.Units.Start, NotRestarted: ch.Units.NotRestarted,

@@ -19,7 +19,7 @@ import (
 	"github.com/nodegen/nodegen/profile"
 )
 
-const rootFlagUsage = "apply to the system tree at `DIR` instead of /: state under DIR/var/lib/nodegen; units are not acted on, only reported"
+const rootFlagUsage = "apply to the system tree at `DIR` instead of / (switch creates it): state under DIR/var/lib/nodegen; units are not acted on, only reported"
 
 func init() {
 	commands = append(commands,
@@ -162,6 +162,11 @@ func rootFlag(fs *pflag.FlagSet) *string {
 
 // withSystem opens the system at root (taking its lock) for a command.
 func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate.System) int) int {
+	return openSystem(name, root, false, stdout, stderr, body)
+}
+
+// openSystem is withSystem that, with create, makes a missing root.
+func openSystem(name, root string, create bool, stdout, stderr io.Writer, body func(*activate.System) int) int {
 	if root == "" {
 		return usageError(stderr, findCommand(name), "--root must name a directory")
 	}
@@ -170,7 +175,7 @@ func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate
 		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
 		return exitUsage
 	}
-	s, err := activate.Open(activate.Options{Root: root, Log: stdout, Now: now})
+	s, err := activate.Open(activate.Options{Root: root, Log: stdout, Now: now, Create: create && root != "/"})
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, err)
 		return exitError
@@ -212,7 +217,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			return code
 		}
 		defer cleanup()
-		return withSystem("switch", *root, stdout, stderr, func(s *activate.System) int {
+		return openSystem("switch", *root, true, stdout, stderr, func(s *activate.System) int {
 			o.Checked = planPrinter("switch", s, o.DryRun, stdout)
 			res, err := s.Switch(dir, o)
 			return report("switch", res, err, o.DryRun, stdout, stderr)
@@ -346,9 +351,12 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	default:
 		fmt.Fprintf(w, "%sactivate generation %d (active now: %s)\n", verb, p.To, genName(p.From))
 	}
-	fmt.Fprintf(w, "/etc: %d to place, %d unchanged, %d to remove\n", len(p.Place), p.Unchanged, len(p.Remove))
+	fmt.Fprintf(w, "/etc: %d to place, %d to update, %d unchanged, %d to remove\n", len(p.Place), len(p.Updated), p.Unchanged, len(p.Remove))
 	for _, t := range p.Place {
 		fmt.Fprintf(w, "  place    %s (%s)\n", "/"+t.Path, describePlacement(t))
+	}
+	for _, rel := range p.Updated {
+		fmt.Fprintf(w, "  update   /%s (through /etc/static)\n", rel)
 	}
 	for _, rel := range p.Remove {
 		fmt.Fprintf(w, "  remove   /%s\n", rel)
