@@ -321,8 +321,11 @@ func (r *renderer) checkSwitchSettings(contents string, o origin) {
 		}
 	}
 	if len(found) > 0 {
-		r.warn(o, "%s only says what switching to a new profile does to the unit; Ignition provisions the machine once and never switches, so it has no effect there",
-			strings.Join(found, ", "))
+		what := "the setting " + found[0] + " only takes"
+		if len(found) > 1 {
+			what = "the settings " + strings.Join(found, ", ") + " only take"
+		}
+		r.warn(o, "%s effect when switching to a new profile; Ignition provisions the machine once and never switches, so it is left without effect", what)
 	}
 }
 

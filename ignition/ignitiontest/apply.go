@@ -12,11 +12,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/coreos/ignition/v2/config/shared/parse"
 	"github.com/coreos/ignition/v2/config/v3_5"
 	"github.com/coreos/ignition/v2/config/v3_5/types"
+	"github.com/google/go-cmp/cmp"
 	"github.com/vincent-petithory/dataurl"
+
+	"github.com/nodegen/nodegen/profile"
 )
 
 // Parse parses and validates a config of any version up to 3.5.0 as
@@ -193,6 +197,69 @@ func Snapshot(root string) (map[string]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// RoundTrip checks that config, a config of any version up to 3.5.0,
+// describes the profile p: the ignition module parses and validates it
+// without a word, and what it writes (Apply) is what writing p as a
+// profile writes below etc/, byte for byte, with the same modes, link
+// targets and owners. It reports what differs through t.
+func RoundTrip(t testing.TB, p profile.Profile, config []byte) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "result")
+	if err := profile.Write(dir, p); err != nil {
+		t.Fatal(err)
+	}
+	wantTree, wantOwners, err := profileTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Parse(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	owners, err := Apply(cfg, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Snapshot(filepath.Join(root, "etc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantTree, tree); diff != "" {
+		t.Errorf("written out, the config differs from the profile (-profile +config):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantOwners, owners); diff != "" {
+		t.Errorf("owners differ (-profile +config):\n%s", diff)
+	}
+}
+
+// profileTree reads the profile in dir as Apply leaves a config's tree:
+// the Snapshot of its etc/, and the owners of its files (from the
+// manifest) and directories (root's, as installing the profile makes
+// them), by path below the profile ("etc/hostname").
+func profileTree(dir string) (tree, owners map[string]string, err error) {
+	tree, err = Snapshot(filepath.Join(dir, "etc"))
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := profile.Read(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	owners = map[string]string{}
+	for _, e := range m.Entries {
+		if e.Type == profile.TypeFile {
+			owners[e.Path] = e.Owner()
+		}
+	}
+	for p, kind := range tree {
+		if strings.HasPrefix(kind, "directory") {
+			owners["etc/"+p] = "root:root"
+		}
+	}
+	return tree, owners, nil
 }
 
 func name(s *string) string {
