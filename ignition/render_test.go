@@ -198,8 +198,8 @@ func TestRender(t *testing.T) {
 		want: summary{
 			Files: []string{"/etc/sysusers.d/a.conf 0644 root:root", "/etc/sysusers.d/b.conf 0644 root:root"},
 			Users: []string{
-				`{"gecos":"Service user","groups":["extra"],"homeDir":"/","name":"svc","noCreateHome":true,"primaryGroup":"grp","shell":"/bin/sh","system":true,"uid":301}`,
-				`{"homeDir":"/","name":"pathuid","noCreateHome":true,"shell":"/usr/sbin/nologin","system":true}`,
+				`{"gecos":"Service user","groups":["extra"],"name":"svc","noCreateHome":true,"primaryGroup":"grp","shell":"/bin/sh","system":true,"uid":301}`,
+				`{"name":"pathuid","noCreateHome":true,"shell":"/usr/sbin/nologin","system":true}`,
 			},
 			Groups:      []string{`{"gid":300,"name":"grp","system":true}`, `{"name":"pathgid","system":true}`},
 			Directories: 1,

@@ -19,9 +19,11 @@ const nologin = "/usr/sbin/nologin"
 // a name winning:
 //
 //   - u NAME ID GECOS HOME SHELL: a system user, with no home directory
-//     created; HOME defaults to / and SHELL to nologin, as in sysusers; ID
-//     is a uid, or uid:group for its primary group (else useradd makes a
-//     group of the user's name, as sysusers does);
+//     created; SHELL defaults to nologin, as in sysusers, but HOME is left
+//     to useradd (sysusers' default, /, would make Ignition move the home
+//     of a user the image has to /); ID is a uid, or uid:group for its
+//     primary group (else useradd makes a group of the user's name, as
+//     sysusers does);
 //   - g NAME ID: a system group;
 //   - m USER GROUP: GROUP among the supplementary groups of USER, when the
 //     profile declares USER (Ignition would replace the groups of a user
@@ -68,7 +70,7 @@ func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]boo
 					System:       ptr(true),
 					NoCreateHome: ptr(true),
 					Gecos:        optional(f[3]),
-					HomeDir:      ptr(orDefault(f[4], "/")),
+					HomeDir:      optional(f[4]),
 					Shell:        ptr(orDefault(f[5], nologin)),
 				}
 				uid, group, _ := strings.Cut(f[2], ":")
