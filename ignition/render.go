@@ -305,7 +305,7 @@ func installMakes(name, contents string, links []profile.Entry) bool {
 
 // switchSettings are the [Unit] settings that only say what switching from
 // one profile to another does to the unit (nodegen diff).
-var switchSettings = []string{"X-RestartIfChanged", "X-ReloadIfChanged", "X-StopOnRemoval", "X-OnlyManualStart"}
+var switchSettings = []string{"X-RestartIfChanged", "X-ReloadIfChanged", "X-StopIfChanged", "X-StopOnRemoval", "X-OnlyManualStart"}
 
 // checkSwitchSettings warns about a unit's switchSettings: Ignition
 // provisions once and never switches.
