@@ -30,9 +30,9 @@ func encode(cfg any) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// prune copies the next JSON value of dec to out, leaving out object
-// members whose value is an empty object or array; it reports whether the
-// value itself is such an empty one (and then writes nothing).
+// prune copies the next JSON value of dec to out, leaving out the object
+// members whose value is an empty object or array, and reports whether the
+// value itself is such an empty one.
 func prune(dec *json.Decoder, out *bytes.Buffer) (empty bool, err error) {
 	tok, err := dec.Token()
 	if err != nil {
@@ -42,10 +42,17 @@ func prune(dec *json.Decoder, out *bytes.Buffer) (empty bool, err error) {
 	if !ok {
 		return false, writeScalar(out, tok)
 	}
-	var body bytes.Buffer
+	closing := byte('}')
+	if delim == '[' {
+		closing = ']'
+	}
+	out.WriteByte(byte(delim))
 	n := 0
 	for dec.More() {
 		var member bytes.Buffer
+		if n > 0 {
+			member.WriteByte(',')
+		}
 		if delim == '{' {
 			key, err := dec.Token()
 			if err != nil {
@@ -63,31 +70,14 @@ func prune(dec *json.Decoder, out *bytes.Buffer) (empty bool, err error) {
 		if e && delim == '{' {
 			continue
 		}
-		if e {
-			member.WriteString("{}")
-		}
-		if n > 0 {
-			body.WriteByte(',')
-		}
-		body.Write(member.Bytes())
+		out.Write(member.Bytes())
 		n++
 	}
 	if _, err := dec.Token(); err != nil { // the closing delimiter
 		return false, err
 	}
-	if n == 0 {
-		return true, nil
-	}
-	if delim == '{' {
-		out.WriteByte('{')
-		out.Write(body.Bytes())
-		out.WriteByte('}')
-	} else {
-		out.WriteByte('[')
-		out.Write(body.Bytes())
-		out.WriteByte(']')
-	}
-	return false, nil
+	out.WriteByte(closing)
+	return n == 0, nil
 }
 
 // writeScalar writes a string, number, boolean or null token.
