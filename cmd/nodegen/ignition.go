@@ -25,10 +25,10 @@ type ignitionFlags struct {
 }
 
 func (f *ignitionFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&f.format, "format", formatProfile, "what to write: `profile` (a profile directory) or ignition (an Ignition config for Flatcar or Fedora CoreOS)")
+	fs.StringVar(&f.format, "format", formatProfile, "output `FORMAT`: profile (a profile directory) or ignition (an Ignition config for Flatcar or Fedora CoreOS)")
 	completeWith(fs, "format", formatProfile, formatIgnition)
 	fs.StringVar(&f.version, "ignition-version", ignition.DefaultVersion,
-		"the Ignition config `version` of --format ignition: 3.4.0 (Flatcar) or 3.5.0 (Fedora CoreOS)")
+		"the Ignition config `VERSION` of --format ignition: 3.4.0 (Flatcar) or 3.5.0 (Fedora CoreOS)")
 	completeWith(fs, "ignition-version", ignition.Versions...)
 }
 
