@@ -24,10 +24,11 @@ import (
 // each hierarchy nspawn uses (the named "systemd" hierarchy of cgroup v1
 // and hybrid hosts, and the unified one) and returns their directories.
 func machineCgroups(name string) ([]string, error) {
-	parents, err := ownCgroups()
+	parents, unified, err := ownCgroups()
 	if err != nil {
 		return nil, err
 	}
+	removeAbandonedCgroups(parents, unified)
 	var dirs []string
 	for _, parent := range parents {
 		dir := filepath.Join(parent, name)
@@ -40,14 +41,46 @@ func machineCgroups(name string) ([]string, error) {
 	return dirs, nil
 }
 
+// abandonedAge is how old a machine's cgroup with no process in it must be
+// to be taken for the leftover of a killed test process; a machine being
+// booted moves into its cgroups right after making them.
+const abandonedAge = 10 * time.Minute
+
+// removeAbandonedCgroups removes the machine cgroups (ngt-*) below parents
+// that test processes killed before their cleanup left behind: those that
+// the unified hierarchy reports empty (no process in the whole tree) and
+// that are older than abandonedAge. unified is the parent in the unified
+// hierarchy; without one ("") it cannot tell and removes nothing.
+func removeAbandonedCgroups(parents []string, unified string) {
+	if unified == "" {
+		return
+	}
+	machines, _ := filepath.Glob(filepath.Join(unified, "ngt-*"))
+	for _, dir := range machines {
+		info, err := os.Stat(dir)
+		if err != nil || time.Since(info.ModTime()) < abandonedAge {
+			continue
+		}
+		events, err := os.ReadFile(filepath.Join(dir, "cgroup.events"))
+		if err != nil || !strings.Contains(string(events), "populated 0") {
+			continue
+		}
+		var trees []string
+		for _, parent := range parents {
+			trees = append(trees, filepath.Join(parent, filepath.Base(dir)))
+		}
+		removeCgroupTrees(trees)
+	}
+}
+
 // ownCgroups returns the directories of this process's cgroups in the
-// hierarchies systemd manages, read from /proc/self/cgroup.
-func ownCgroups() ([]string, error) {
+// hierarchies systemd manages, read from /proc/self/cgroup, and among them
+// the one in the unified hierarchy ("" when there is none).
+func ownCgroups() (dirs []string, unified string, err error) {
 	data, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	var dirs []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		fields := strings.SplitN(line, ":", 3)
 		if len(fields) != 3 {
@@ -65,14 +98,19 @@ func ownCgroups() ([]string, error) {
 		default:
 			continue
 		}
-		if isDir(mount) {
-			dirs = append(dirs, filepath.Join(mount, fields[2]))
+		if !isDir(mount) {
+			continue
+		}
+		dir := filepath.Join(mount, fields[2])
+		dirs = append(dirs, dir)
+		if fields[1] == "" {
+			unified = dir
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, errors.New("found no systemd or unified cgroup hierarchy in /proc/self/cgroup")
+		return nil, "", errors.New("found no systemd or unified cgroup hierarchy in /proc/self/cgroup")
 	}
-	return dirs, nil
+	return dirs, unified, nil
 }
 
 // removeCgroups removes the cgroup directories dirs with every cgroup

@@ -93,7 +93,8 @@ type Machine struct {
 // systemd, a bounded wait until it has stopped every unit, then SIGKILL),
 // waits for nspawn and removes the cgroups left behind. On failure it calls t.Fatal with nspawn's log.
 // Should the test process die without the cleanup, the machine is still
-// stopped once the test's deadline (go test -timeout) has passed.
+// stopped once the test's deadline (go test -timeout) has passed, and a
+// later Boot removes its cgroups.
 func Boot(t testing.TB, opts Options) *Machine {
 	t.Helper()
 	root := Rootfs(t)

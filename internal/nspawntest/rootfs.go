@@ -87,13 +87,14 @@ func requireNspawn(t testing.TB) {
 		missing = append(missing, fmt.Sprintf("root (running as uid %d)", uid))
 	}
 	for _, tool := range missingTools("systemd-nspawn", "nsenter") {
-		missing = append(missing, "the "+tool+" command")
+		pkg := map[string]string{"systemd-nspawn": "systemd-container", "nsenter": "util-linux"}[tool]
+		missing = append(missing, fmt.Sprintf("the %s command (package %s)", tool, pkg))
 	}
 	if !isDir("/sys/fs/cgroup") {
 		missing = append(missing, "/sys/fs/cgroup")
 	}
 	if len(missing) > 0 {
-		unavailable(t, "cannot boot systemd in systemd-nspawn: this needs %s (install systemd-container for systemd-nspawn)", strings.Join(missing, ", "))
+		unavailable(t, "cannot boot systemd in systemd-nspawn: this needs %s", strings.Join(missing, ", "))
 	}
 }
 
