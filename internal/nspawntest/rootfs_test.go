@@ -18,6 +18,7 @@ type fakeRoot struct {
 	calls atomic.Int32
 }
 
+// build makes the tiny tree in root.
 func (f *fakeRoot) build(root string) error {
 	f.calls.Add(1)
 	// Give the other makers time to reach the lock while this one holds it.
