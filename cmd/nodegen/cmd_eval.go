@@ -17,8 +17,8 @@ func init() {
 	commands = append(commands, &command{
 		name:    "eval",
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json] [--bare] [--show-trace] [--stats] MODULE.hcl...",
-		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--stats] MODULE.hcl...",
+		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
 		args:    argsModules,
 		flags:   evalCommand,
 	})
@@ -47,15 +47,20 @@ func (f *evalFlags) add(fs *pflag.FlagSet) {
 
 func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
-	out := fs.StringP("out", "o", "result", "where to write the profile")
+	out := fs.StringP("out", "o", "result", "where to write the profile (with --format ignition: the config file, else stdout)")
 	completeWith(fs, "out", completeDirs)
 	attr := fs.StringP("attr", "A", "", "print the value at `PATH` (a config path) as JSON; write no profile")
 	completeWith(fs, "attr", completeOptions)
 	raw := fs.Bool("raw", false, "with --attr: print a string value as it is, without JSON quoting or a newline")
 	asJSON := fs.Bool("json", false, "print the whole config tree as JSON; write no profile")
+	var ign ignitionFlags
+	ign.add(fs)
 	ef.add(fs)
 	fs.BoolVar(&ef.stats, "stats", false, "print to stderr how long loading, evaluating and writing took, and how much was allocated")
 	return func(args []string, stdout, stderr io.Writer) int {
+		if code, done := ign.run(fs, args, &ef, *attr != "" || *asJSON, stdout, stderr); done {
+			return code
+		}
 		return runEval(args, &ef, *out, *attr, *raw, *asJSON, stdout, stderr)
 	}
 }

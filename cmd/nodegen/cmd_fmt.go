@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -154,10 +155,13 @@ func hclFiles(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// writeFileAtomic replaces a file's content, keeping its mode.
+// writeFileAtomic replaces a file's content, keeping its mode, or creates
+// it with mode 0644.
 func writeFileAtomic(name string, data []byte) error {
-	st, err := os.Stat(name)
-	if err != nil {
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(name); err == nil {
+		mode = st.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
@@ -169,7 +173,7 @@ func writeFileAtomic(name string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

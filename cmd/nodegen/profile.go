@@ -16,14 +16,9 @@ type ctyValue = cty.Value
 // writeProfile checks the configuration and writes its system profile to
 // dir, atomically: on any error the previous profile stays as it was.
 func writeProfile(ev *eval.Evaluator, dir string, st *runStats, stdout, stderr io.Writer) int {
-	p, diags := profile.Build(ev)
-	st.mark("evaluate")
+	p, ok := buildProfile(ev, st, stderr)
 	defer st.mark("write")
-	for _, w := range p.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
-	if diags.HasErrors() {
-		printDiags(stderr, ev.Files(), diags)
+	if !ok {
 		return exitError
 	}
 	if err := profile.Write(dir, p); err != nil {
@@ -43,4 +38,19 @@ func writeProfile(ev *eval.Evaluator, dir string, st *runStats, stdout, stderr i
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d files (%d units), %d symlinks, %d warnings\n", dir, files, units, links, len(p.Warnings))
 	return exitOK
+}
+
+// buildProfile evaluates the profile and prints its warnings and errors;
+// ok is false when there were errors.
+func buildProfile(ev *eval.Evaluator, st *runStats, stderr io.Writer) (p profile.Profile, ok bool) {
+	p, diags := profile.Build(ev)
+	st.mark("evaluate")
+	for _, w := range p.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return p, false
+	}
+	return p, true
 }

@@ -1,0 +1,201 @@
+package ignition
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/coreos/ignition/v2/config/v3_4/types"
+
+	"github.com/nodegen/nodegen/profile"
+)
+
+// nologin is the shell systemd-sysusers gives a user whose line has none.
+const nologin = "/usr/sbin/nologin"
+
+// passwd fills in passwd from the profile's sysusers.d files, read in
+// order of their names as systemd-sysusers reads them, the first line for
+// a name winning:
+//
+//   - u NAME ID GECOS HOME SHELL: a system user, with no home directory
+//     created; SHELL defaults to nologin, as in sysusers, but HOME is left
+//     to useradd (sysusers' default, /, would make Ignition move the home
+//     of a user the image has to /); ID is a uid, or uid:group for its
+//     primary group (else useradd makes a group of the user's name, as
+//     sysusers does);
+//   - g NAME ID: a system group;
+//   - m USER GROUP: GROUP among the supplementary groups of USER, when the
+//     profile declares USER (Ignition would replace the groups of a user
+//     the image has).
+//
+// What has no Ignition equivalent is left to systemd-sysusers, which reads
+// the same files at boot, with a warning. passwd returns the users and the
+// groups it declared.
+func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]bool) {
+	users, groups = map[string]bool{}, map[string]bool{}
+	userIndex := map[string]int{}
+	type membership struct {
+		user, group string
+		at          origin
+	}
+	var members []membership
+	pw := &r.cfg.Passwd
+	for _, e := range entries {
+		if path.Dir(e.Target) != "sysusers.d" || path.Ext(e.Target) != ".conf" || e.Mode == profile.TypeSymlink {
+			continue
+		}
+		for n, line := range strings.Split(string(e.Content), "\n") {
+			at := origin{target: fmt.Sprintf("%s:%d", e.Target, n+1), option: e.Option}
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			f, err := sysusersFields(line)
+			if err != nil {
+				r.warn(at, "%s; the line is left to systemd-sysusers", err)
+				continue
+			}
+			if strings.Contains(strings.Join(f[1:], ""), "%") {
+				r.warn(at, "specifiers (%%) are expanded by systemd-sysusers only; the line is left to it")
+				continue
+			}
+			switch f[0] {
+			case "u", "u!":
+				if users[f[1]] {
+					continue
+				}
+				u := types.PasswdUser{
+					Name:         f[1],
+					System:       ptr(true),
+					NoCreateHome: ptr(true),
+					Gecos:        optional(f[3]),
+					HomeDir:      optional(f[4]),
+					Shell:        ptr(orDefault(f[5], nologin)),
+				}
+				uid, group, _ := strings.Cut(f[2], ":")
+				switch id, err := strconv.Atoi(uid); {
+				case uid == "-":
+				case err == nil && id >= 0:
+					u.UID = ptr(id)
+				default:
+					r.warn(at, "the uid %q (not a number) is chosen by systemd-sysusers only; Ignition lets useradd choose one", uid)
+				}
+				if group != "" {
+					u.PrimaryGroup = ptr(group)
+				}
+				users[f[1]] = true
+				groups[f[1]] = true
+				userIndex[f[1]] = len(pw.Users)
+				r.origins[fmt.Sprintf("passwd.users.%d", len(pw.Users))] = at
+				pw.Users = append(pw.Users, u)
+			case "g":
+				if groups[f[1]] {
+					continue
+				}
+				g := types.PasswdGroup{Name: f[1], System: ptr(true)}
+				switch id, err := strconv.Atoi(f[2]); {
+				case f[2] == "-":
+				case err == nil && id >= 0:
+					g.Gid = ptr(id)
+				default:
+					r.warn(at, "the gid %q (not a number) is chosen by systemd-sysusers only; Ignition lets groupadd choose one", f[2])
+				}
+				groups[f[1]] = true
+				r.origins[fmt.Sprintf("passwd.groups.%d", len(pw.Groups))] = at
+				pw.Groups = append(pw.Groups, g)
+			case "m":
+				members = append(members, membership{f[1], f[2], at})
+			case "r":
+				r.warn(at, "id ranges have no Ignition equivalent; they are left to systemd-sysusers, and useradd picks the ids of the users Ignition creates")
+			default:
+				r.warn(at, "%q lines have no Ignition equivalent; the line is left to systemd-sysusers", f[0])
+			}
+		}
+	}
+	for _, m := range members {
+		i, ok := userIndex[m.user]
+		if !ok {
+			r.warn(m.at, "user %q is not declared by the profile: adding it to group %q is left to systemd-sysusers at boot (Ignition would replace the groups of a user the image has)", m.user, m.group)
+			continue
+		}
+		if g := types.Group(m.group); !containsGroup(pw.Users[i].Groups, g) {
+			pw.Users[i].Groups = append(pw.Users[i].Groups, g)
+		}
+	}
+	return users, groups
+}
+
+func containsGroup(gs []types.Group, g types.Group) bool {
+	for _, x := range gs {
+		if x == g {
+			return true
+		}
+	}
+	return false
+}
+
+// sysusersFields splits a sysusers.d line into its six fields (type, name,
+// id, gecos, home, shell), missing ones "-": words separated by white
+// space, which double or single quotes keep together and a backslash
+// escapes. It is an error when the line has fewer than two fields or more
+// than six, or an unterminated quote.
+func sysusersFields(line string) ([]string, error) {
+	var fields []string
+	var word strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, c := range line {
+		switch {
+		case escaped:
+			word.WriteRune(c)
+			escaped = false
+		case c == '\\':
+			escaped, inWord = true, true
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(c)
+		case c == '"' || c == '\'':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t':
+			if inWord {
+				fields = append(fields, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, fmt.Errorf("unterminated quote or escape in %q", line)
+	}
+	if inWord {
+		fields = append(fields, word.String())
+	}
+	if len(fields) < 2 || len(fields) > 6 {
+		return nil, fmt.Errorf("a sysusers.d line has 2 to 6 fields, not %d: %q", len(fields), line)
+	}
+	for len(fields) < 6 {
+		fields = append(fields, "-")
+	}
+	return fields, nil
+}
+
+// optional is nil for sysusers' "-" (or nothing), else s.
+func optional(s string) *string {
+	if s == "-" || s == "" {
+		return nil
+	}
+	return &s
+}
+
+func orDefault(s, def string) string {
+	if s == "-" || s == "" {
+		return def
+	}
+	return s
+}
