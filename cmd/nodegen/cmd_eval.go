@@ -62,6 +62,9 @@ func runEval(args []string, ef *evalFlags, out, attr string, asJSON bool, stdout
 	if len(args) == 0 {
 		return usageError(stderr, c, "no module given")
 	}
+	if out == "" {
+		return usageError(stderr, c, "-o needs a directory, not an empty string")
+	}
 	if attr != "" && asJSON {
 		return usageError(stderr, c, "--attr and --json cannot be used together")
 	}
