@@ -37,7 +37,10 @@
 // .nodegen-unfinished whose content names that very directory (a profile
 // still being built: Write puts the marker in first and removes it once
 // the profile is whole), or it is a whole profile by the test above (a
-// finished new profile, or the old one). Any other file or directory is
+// finished new profile, or the old one). When Write removes such a
+// directory it puts the marker in first and removes it last, so that a
+// removal cut short leaves a directory that is still provably a Write's.
+// Any other file or directory is
 // left alone, whatever its name (the .result.tmp-N and .result.old-N of
 // earlier versions of nodegen included).
 package profile

@@ -182,3 +182,22 @@ func checkProfile(dir string) error {
 	}
 	return nil
 }
+
+// removeOwnDir removes dir, a directory Write made (a profile, whole or
+// not), so that a crash midway leaves something the next Write can still
+// prove a Write left: it marks dir first (see markerName), then removes
+// etc/, the manifest, and last the marker with the directory.
+func removeOwnDir(dir string) error {
+	marker := filepath.Join(dir, markerName)
+	os.Remove(marker) // the marker is written afresh: writeFile needs a new file
+	if err := writeFile(marker, markerContent(dir), 0o644); err != nil {
+		return os.RemoveAll(dir)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "etc")); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.RemoveAll(dir)
+}

@@ -139,8 +139,8 @@ func Read(dir string) (Manifest, error) {
 				return bad("a file needs sha256 and size")
 			}
 		case TypeSymlink:
-			if e.Target == "" {
-				return bad("a symlink needs a target")
+			if !validLink(e.Target) {
+				return bad("a symlink needs an absolute target without control characters")
 			}
 		default:
 			return bad("unknown type %q", e.Type)

@@ -134,13 +134,14 @@ func Write(dir string, p Profile) (err error) {
 		return err
 	}
 
+	shown := printable(dir) // in messages
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
 	parent, base := filepath.Dir(abs), filepath.Base(abs)
 	if base == "." || base == string(filepath.Separator) || base == ".." {
-		return fmt.Errorf("cannot write a profile to %s", dir)
+		return fmt.Errorf("cannot write a profile to %s", shown)
 	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -151,7 +152,7 @@ func Write(dir string, p Profile) (err error) {
 	if err := recoverSiblings(parent, base); err != nil {
 		return err
 	}
-	exists, err := checkReplaceable(abs, dir)
+	exists, err := checkReplaceable(abs, shown)
 	if err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func Write(dir string, p Profile) (err error) {
 	}
 	defer func() {
 		if err != nil && !errors.Is(err, errCrash) {
-			os.RemoveAll(tmp)
+			removeOwnDir(tmp)
 		}
 	}()
 	marker := filepath.Join(tmp, markerName)
@@ -174,7 +175,7 @@ func Write(dir string, p Profile) (err error) {
 		return err
 	}
 	if err := buildTree(tmp, entries, manifest); err != nil {
-		return fmt.Errorf("writing profile %s: %w", dir, err)
+		return fmt.Errorf("writing profile %s: %w", shown, err)
 	}
 	// Whole now, the new profile is recognised by its manifest.
 	if err := os.Remove(marker); err != nil {
@@ -199,7 +200,7 @@ func Write(dir string, p Profile) (err error) {
 		if err := failpoint("installed"); err != nil {
 			return err
 		}
-		_ = os.RemoveAll(tmp)
+		_ = removeOwnDir(tmp)
 		return nil
 	case !errors.Is(err, errExchangeUnsupported):
 		return err
@@ -234,7 +235,7 @@ func Write(dir string, p Profile) (err error) {
 	}
 	// The new profile is in place; a backup left behind here is removed by
 	// the next Write.
-	_ = os.RemoveAll(backup)
+	_ = removeOwnDir(backup)
 	return nil
 }
 
@@ -258,8 +259,8 @@ func validate(in []Entry) ([]Entry, error) {
 		}
 		switch {
 		case e.Mode == TypeSymlink:
-			if !strings.HasPrefix(e.Link, "/") || strings.ContainsRune(e.Link, 0) {
-				bad("a symlink needs an absolute link target, not %q", e.Link)
+			if !validLink(e.Link) {
+				bad("a symlink needs an absolute link target without control characters, not %q", e.Link)
 			}
 			if len(e.Content) > 0 {
 				bad("a symlink cannot have content")
@@ -329,6 +330,13 @@ func kindOf(e Entry) string {
 	return "file"
 }
 
+// validLink reports whether link is a valid symlink target in a profile:
+// absolute, and without control characters (which a file name may have,
+// but which would print as something else).
+func validLink(link string) bool {
+	return strings.HasPrefix(link, "/") && strings.IndexFunc(link, unicode.IsControl) < 0
+}
+
 // maxNameLen is the longest file name (one element of a path) that Linux
 // file systems allow, in bytes.
 const maxNameLen = 255
@@ -368,6 +376,7 @@ func checkTarget(target string) string {
 
 // checkReplaceable reports whether abs exists, and refuses to go on when it
 // exists but is not a profile (see checkProfile) or an empty directory.
+// Errors call it dir.
 func checkReplaceable(abs, dir string) (bool, error) {
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -443,7 +452,7 @@ func recoverSiblings(parent, base string) error {
 		if !leftBehind(d) {
 			continue
 		}
-		if err := os.RemoveAll(d); err != nil {
+		if err := removeOwnDir(d); err != nil {
 			return fmt.Errorf("removing a leftover of an interrupted write: %w", err)
 		}
 	}

@@ -348,6 +348,7 @@ func TestWriteValidation(t *testing.T) {
 		{"setuid", Entry{Target: "x", Mode: "4755", Option: "opt.suid"}, `bad mode "4755"`},
 		{"no mode", Entry{Target: "x", Option: "opt.nomode"}, `bad mode ""`},
 		{"relative link", Entry{Target: "x", Mode: "symlink", Link: "rel", Option: "opt.link"}, "absolute link target"},
+		{"link with newline", Entry{Target: "x", Mode: "symlink", Link: "/a\nb", Option: "opt.linknl"}, `without control characters, not "/a\nb"`},
 		{"link on file", Entry{Target: "x", Mode: "0644", Link: "/a", Option: "opt.fl"}, "only for mode"},
 		{"content on link", Entry{Target: "x", Mode: "symlink", Link: "/a", Content: []byte("x"), Option: "opt.cl"}, "cannot have content"},
 		{"bad user", Entry{Target: "x", Mode: "0644", User: "a b", Option: "opt.user"}, `bad user "a b"`},
@@ -713,6 +714,8 @@ func TestRead(t *testing.T) {
 		`{"version": 2, "entries": [], "warnings": []}`,
 		`{"version": 1, "entries": [{"path": "x", "type": "file", "sha256": "` + strings.Repeat("0", 64) + `", "size": 0}]}`,
 		`{"version": 1, "entries": [{"path": "etc/x", "type": "fifo"}]}`,
+		`{"version": 1, "entries": [{"path": "etc/x", "type": "symlink", "target": "relative"}]}`,
+		`{"version": 1, "entries": [{"path": "etc/x", "type": "symlink", "target": "/a\nb"}]}`,
 		`{"version": 1, "entries": [{"path": "etc/b", "type": "symlink", "target": "/b"}, {"path": "etc/a", "type": "symlink", "target": "/a"}]}`,
 		`{"version": 1,`,
 	} {
