@@ -177,8 +177,13 @@ func Write(dir string, p Profile) (err error) {
 	if err := buildTree(tmp, entries, manifest); err != nil {
 		return fmt.Errorf("writing profile %s: %w", shown, err)
 	}
-	// Whole now, the new profile is recognised by its manifest.
+	// Whole now, the new profile is recognised by its manifest. The
+	// removal is synced before the swap, so that no power loss installs a
+	// profile with the marker in it.
 	if err := os.Remove(marker); err != nil {
+		return err
+	}
+	if err := syncDir(tmp); err != nil {
 		return err
 	}
 	if err := failpoint("swap"); err != nil {
