@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -193,7 +192,7 @@ func index(m Manifest) map[string]ManifestEntry {
 
 // content reads a file of the profile and checks it against the manifest.
 func (s *side) content(e ManifestEntry) ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(e.Path)))
+	data, err := readRegular(filepath.Join(s.dir, filepath.FromSlash(e.Path)), *e.Size)
 	if err != nil {
 		return nil, err
 	}

@@ -108,7 +108,7 @@ func (m Manifest) encode() ([]byte, error) {
 // formed: a known version, entries below etc/ sorted by path, each once,
 // with a known type.
 func Read(dir string) (Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := readRegular(filepath.Join(dir, ManifestName), maxManifestSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Manifest{}, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, ManifestName)
@@ -139,8 +139,8 @@ func Read(dir string) (Manifest, error) {
 				return bad("a file needs sha256 and size")
 			}
 		case TypeSymlink:
-			if e.Target == "" {
-				return bad("a symlink needs a target")
+			if !validLink(e.Target) {
+				return bad("a symlink needs an absolute target without control characters")
 			}
 		default:
 			return bad("unknown type %q", e.Type)
