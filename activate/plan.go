@@ -54,8 +54,13 @@ type Plan struct {
 	Conflicts []Conflict `json:"conflicts"`
 	// Units is what happens to systemd units.
 	Units UnitPlan `json:"units"`
+	// Download are the assets not in the cache yet, and Install the
+	// packages not installed yet.
+	Download []string `json:"download"`
+	Install  []string `json:"install"`
 
-	target  []Placement // every entry of the target generation
+	target   []Placement      // every entry of the target generation
+	manifest profile.Manifest // the target generation's manifest
 	state   State       // the state the plan starts from
 	journal Journal     // what the activation writes before changing anything
 	owners  *owners
@@ -112,7 +117,7 @@ func placements(m profile.Manifest, o *owners) []Placement {
 		}
 		ps = append(ps, p)
 	}
-	return ps
+	return append(ps, assetPlacements(m)...)
 }
 
 // onDisk is what a path holds now.
@@ -205,7 +210,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	p := &Plan{
 		From: from, To: to, state: st,
 		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
-		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{},
+		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
 	if toDir == "" && to != 0 {
@@ -226,6 +231,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		}
 	}
 	p.target = placements(toM, p.owners)
+	p.manifest = toM
 
 	mine := known{}
 	mine.add(st.Entries)

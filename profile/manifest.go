@@ -35,6 +35,10 @@ type Manifest struct {
 	Entries []ManifestEntry `json:"entries"`
 	// Warnings are the evaluation's warnings, sorted, each once.
 	Warnings []string `json:"warnings"`
+	// Assets are the release files the profile installs, sorted by name,
+	// and Packages the distribution packages it needs, sorted by name.
+	Assets   []Asset   `json:"assets,omitempty"`
+	Packages []Package `json:"packages,omitempty"`
 }
 
 // ManifestEntry describes one path of a profile.
@@ -145,6 +149,9 @@ func Read(dir string) (Manifest, error) {
 		default:
 			return bad("unknown type %q", e.Type)
 		}
+	}
+	if _, _, err := validateBinaries(m.Assets, m.Packages); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
 	}
 	if m.Entries == nil {
 		m.Entries = []ManifestEntry{}

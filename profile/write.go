@@ -43,6 +43,9 @@ type Entry struct {
 type Profile struct {
 	Entries  []Entry
 	Warnings []string
+	// Assets and Packages are the binaries the profile needs (see Asset).
+	Assets   []Asset
+	Packages []Package
 }
 
 // EntryError is an invalid entry given to Write.
@@ -129,7 +132,13 @@ func Write(dir string, p Profile) (err error) {
 	if err != nil {
 		return err
 	}
-	manifest, err := newManifest(entries, p.Warnings).encode()
+	assets, packages, err := validateBinaries(p.Assets, p.Packages)
+	if err != nil {
+		return err
+	}
+	m := newManifest(entries, p.Warnings)
+	m.Assets, m.Packages = assets, packages
+	manifest, err := m.encode()
 	if err != nil {
 		return err
 	}
