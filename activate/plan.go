@@ -61,9 +61,9 @@ type Plan struct {
 
 	target   []Placement      // every entry of the target generation
 	manifest profile.Manifest // the target generation's manifest
-	state   State       // the state the plan starts from
-	journal Journal     // what the activation writes before changing anything
-	owners  *owners
+	state    State            // the state the plan starts from
+	journal  Journal          // what the activation writes before changing anything
+	owners   *owners
 }
 
 // known are the placements nodegen may have made at each path: those the
