@@ -251,8 +251,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		for _, d := range interrupted.Dirs {
 			dirs[d] = true
 		}
+		if interrupted.To == to {
+			// Completing it: what it placed before it stopped is ours.
+			mine.add(p.target)
+		}
 	}
-	mine.add(p.target)
 
 	// etc/static is nodegen's when it is absent or points into the
 	// generations.
@@ -302,7 +305,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		switch {
 		case d.fi == nil:
 			p.Place = append(p.Place, t)
-		case s.holds(d, t):
+		case s.holds(d, t) && (t.Kind == KindLink || s.holdsAny(d, mine[t.Path])):
+			// A link into /etc/static is nodegen's whoever placed it; a
+			// file or symlink that merely looks like the entry is the
+			// admin's unless nodegen placed it (it would be deleted with
+			// the entry).
 			p.Unchanged++
 		case s.holdsAny(d, mine[t.Path]):
 			p.Place = append(p.Place, t)
