@@ -17,6 +17,7 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Config says what to evaluate.
@@ -192,11 +193,11 @@ func (ev *Evaluator) Files() map[string]*hcl.File { return ev.loader.files }
 func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
 	sc := &scope{inst: ev.top}
-	v := lib.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
+	v := property.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics
 	for i, seg := range p {
 		var d hcl.Diagnostics
-		v, d = lib.Shallow(v)
+		v, d = property.Shallow(v)
 		diags = append(diags, d...)
 		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
 			diags = append(diags, &hcl.Diagnostic{
@@ -212,7 +213,7 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 			break
 		}
 	}
-	dv, d := lib.Deep(v)
+	dv, d := property.Deep(v)
 	diags = append(diags, d...)
 	return dv, dedupe(withoutCommandLine(diags))
 }
@@ -377,7 +378,7 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 			return nil, diags
 		}
 		for _, d := range s.defs {
-			live, dd := survives(d.Value, d.Range)
+			live, dd := lives(n.path, d.Def)
 			diags = append(diags, dd...)
 			if !live {
 				continue

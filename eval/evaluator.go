@@ -9,8 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
-	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Evaluator holds one evaluation: the modules, their option tree and the
@@ -154,8 +154,8 @@ type thunk struct {
 	status status
 	val    cty.Value
 	diags  hcl.Diagnostics
-	deep   *deepState // made by ForceDeep
-	self   lib.Lazy   // the thunk itself, which its cty value points to
+	deep   *deepState    // made by ForceDeep
+	self   property.Lazy // the thunk itself, which its cty value points to
 }
 
 // deepState memoises a thunk's deeply forced value.
@@ -167,14 +167,14 @@ type deepState struct {
 
 func (ev *Evaluator) thunk(expr hclsyntax.Expression, sc *scope) cty.Value {
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
-		return lib.ForcedVal(lit.Val, lit.SrcRange)
+		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
 	t := &thunk{expr: expr, sc: sc}
 	t.self = t
-	return lib.LazyValAt(&t.self)
+	return property.LazyValAt(&t.self)
 }
 
-// Force implements lib.Lazy.
+// Force implements property.Lazy.
 func (t *thunk) Force() (cty.Value, hcl.Diagnostics) {
 	return t.forceAt(t.expr.Range())
 }
@@ -204,7 +204,7 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	ev.stats.Thunks++
 	ev.push(frame{state: t, what: t.what, ref: ref})
 	v, diags := t.sc.eval(t.expr)
-	v2, d := lib.Shallow(v)
+	v2, d := property.Shallow(v)
 	diags = append(diags, d...)
 	ev.pop()
 	if diags.HasErrors() {
@@ -214,7 +214,7 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	return t.val, t.diags
 }
 
-// ForceDeep implements lib.DeepForcer. A value that contains itself (a
+// ForceDeep implements property.DeepForcer. A value that contains itself (a
 // local object holding the local) has no complete form: forcing it deeply
 // is an infinite recursion.
 func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
@@ -239,7 +239,7 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	t.deep.status = forcing
 	ev := t.sc.inst.ev
 	ev.push(frame{state: t, what: t.what, ref: t.expr.Range()})
-	dv, d := lib.Deep(v)
+	dv, d := property.Deep(v)
 	ev.pop()
 	diags = append(append(hcl.Diagnostics(nil), diags...), d...)
 	if diags.HasErrors() {
@@ -249,15 +249,15 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	return dv, diags
 }
 
-// Range implements lib.Lazy.
+// Range implements property.Lazy.
 func (t *thunk) Range() hcl.Range { return t.expr.Range() }
 
 // isStatic reports whether forcing a thunk only builds structure
 // (objects, lists, properties) without reading any option: such thunks may
 // be forced while definitions are being split.
-func isStatic(l lib.Lazy) bool {
+func isStatic(l property.Lazy) bool {
 	switch t := l.(type) {
-	case *lib.Forced:
+	case *property.Forced:
 		return true
 	case *thunk:
 		return staticExpr(t.expr)
@@ -286,11 +286,13 @@ func staticExpr(e hclsyntax.Expression) bool {
 	case *hclsyntax.TupleConsExpr, *hclsyntax.LiteralValueExpr:
 		return true
 	case *hclsyntax.FunctionCallExpr:
-		switch e.Name {
-		case "mkIf", "mkMerge", "mkDefault", "mkForce", "mkOptionDefault", "mkBefore", "mkAfter":
-			return true
-		case "mkOverride", "mkOrder":
-			if len(e.Args) == 2 {
+		// A special form only wraps its arguments in thunks; mkOverride and
+		// mkOrder evaluate their number, static when written as one.
+		if f, ok := property.FormNamed(e.Name); ok {
+			if !f.Number {
+				return true
+			}
+			if len(e.Args) == f.Args {
 				_, ok := e.Args[0].(*hclsyntax.LiteralValueExpr)
 				return ok
 			}
@@ -299,22 +301,22 @@ func staticExpr(e hclsyntax.Expression) bool {
 	return false
 }
 
-// shallowStatic forces v while that is safe during splitting (or always,
-// with force). ok is false when v must wait.
-func (ev *Evaluator) shallowStatic(v cty.Value, force bool) (cty.Value, bool, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	for {
-		l, ok := lib.AsLazy(v)
-		if !ok {
-			return v, true, diags
-		}
-		if !force && !isStatic(l) {
-			return v, false, diags
-		}
-		nv, d := l.Force()
-		diags = append(diags, d...)
-		v = nv
+// staticForcer forces the thunks that are safe to force while definitions
+// are split (isStatic), or every thunk with force.
+func (ev *Evaluator) staticForcer(force bool) property.Forcer {
+	if force {
+		return nil
 	}
+	return forceStatic
+}
+
+// forceStatic forces l if it is static (see isStatic).
+func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
+	if !isStatic(l) {
+		return cty.NilVal, false, nil
+	}
+	v, diags := l.Force()
+	return v, true, diags
 }
 
 // localSet is the locals of one module (or one submodule body in one
@@ -405,10 +407,10 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 	} else {
 		v = cty.ObjectVal(attrs)
 	}
-	v = lib.ForcedVal(v, c.block.DefRange())
+	v = property.ForcedVal(v, c.block.DefRange())
 	if c.when != nil {
-		v = lib.PropertyVal(lib.Property{
-			Kind:      lib.PropIf,
+		v = property.PropertyVal(property.Property{
+			Kind:      property.KindIf,
 			Cond:      ev.thunk(c.when.Expr, sc),
 			CondRange: c.when.Expr.Range(),
 			Content:   v,
@@ -428,7 +430,7 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 // The instance is made when it is first read, so that merging an
 // attrsOf(submodule) option costs nothing per entry until the entry is used.
 func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []options.Def) (cty.Value, hcl.Diagnostics) {
-	return lib.RefVal(&pendingInstance{ev: ev, names: names, loc: loc, defs: defs}), nil
+	return property.RefVal(&pendingInstance{ev: ev, names: names, loc: loc, defs: defs}), nil
 }
 
 // pendingInstance is a submodule instance not made yet.
@@ -452,7 +454,7 @@ func (p *pendingInstance) get() (*nsRef, hcl.Diagnostics) {
 	return p.ref, p.diags
 }
 
-// Attr implements lib.Ref.
+// Attr implements property.Ref.
 func (p *pendingInstance) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	r, diags := p.get()
 	if r == nil {
@@ -462,7 +464,7 @@ func (p *pendingInstance) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl
 	return v, ok, append(diags, d...)
 }
 
-// Keys implements lib.Ref.
+// Keys implements property.Ref.
 func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
 	r, diags := p.get()
 	if r == nil {
@@ -472,7 +474,7 @@ func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
 	return k, append(diags, d...)
 }
 
-// Materialize implements lib.Ref.
+// Materialize implements property.Ref.
 func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
 	r, diags := p.get()
 	if r == nil {

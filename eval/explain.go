@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Explanation is everything known about one option: its declaration, its
@@ -79,7 +79,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		}
 	}
 	if s.defined {
-		v, d := lib.Deep(s.value)
+		v, d := property.Deep(s.value)
 		diags = append(diags, d...)
 		x.Value = v
 	}
@@ -166,9 +166,9 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 		}
 		j := i + 1
 		for ; j < len(p); j++ {
-			v, d = lib.Shallow(v)
+			v, d = property.Shallow(v)
 			diags = append(diags, d...)
-			if r, ok := lib.AsRef(v); ok {
+			if r, ok := property.AsRef(v); ok {
 				if pi, ok := r.(*pendingInstance); ok {
 					ref, d := pi.get()
 					diags = append(diags, d...)
@@ -218,64 +218,50 @@ type disabledLeaf struct {
 // in the source and through properties, and returns the pieces that reach
 // the end of path under an mkIf whose condition is false (cond is the
 // first false one met, nil while none). It evaluates no value: a piece
-// whose shape needs evaluating is not followed.
+// whose shape needs evaluating is not followed. The properties are
+// discharged as merging does (property.Decide), and below a false
+// condition pushed down (property.PushDown: no other condition matters).
 func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Range) []disabledLeaf {
-	for {
-		l, ok := lib.AsLazy(v)
-		if !ok {
-			break
-		}
-		if !isStatic(l) {
-			if len(path) == 0 && cond != nil {
-				return []disabledLeaf{{value: v, rng: l.Range(), cond: *cond}}
-			}
-			return nil
-		}
-		rng = l.Range()
-		nv, diags := l.Force()
-		if diags.HasErrors() {
-			return nil
-		}
-		v = nv
+	dis := property.Discharger{Force: forceStatic}
+	if cond != nil {
+		dis.Mode = property.PushDown
 	}
-	if p, ok := lib.AsProperty(v); ok {
-		switch p.Kind {
-		case lib.PropIf:
-			c := cond
-			if c == nil {
-				cv, diags := lib.Deep(p.Cond)
-				if !diags.HasErrors() && cv.IsKnown() && !cv.IsNull() && cv.Type() == cty.Bool && cv.False() {
-					r := p.CondRange
-					c = &r
-				}
-			}
-			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, c)
-		case lib.PropMerge:
-			list, diags := lib.Shallow(p.Contents)
-			if diags.HasErrors() || !list.IsKnown() || list.IsNull() || !list.CanIterateElements() {
-				return nil
-			}
-			var out []disabledLeaf
-			for it := list.ElementIterator(); it.Next(); {
-				_, e := it.Element()
-				out = append(out, disabledLeaves(e, lib.RangeOf(e, p.Range), path, cond)...)
-			}
-			return out
-		default:
-			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, cond)
-		}
-	}
-	if len(path) == 0 {
-		if cond == nil {
-			return nil
-		}
-		return []disabledLeaf{{value: v, rng: rng, cond: *cond}}
-	}
-	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(path[0]) {
+	dis.Add(v, rng)
+	if dis.Diags.HasErrors() {
 		return nil
 	}
-	e := v.GetAttr(path[0])
-	return disabledLeaves(e, lib.RangeOf(e, rng), path[1:], cond)
+	var out []disabledLeaf
+	for _, part := range dis.Parts {
+		switch part.Fate {
+		case property.Waiting:
+			if len(path) == 0 && cond != nil {
+				out = append(out, disabledLeaf{value: part.Value, rng: part.Range, cond: *cond})
+			}
+			continue
+		case property.Dropped:
+			c := part.Cond
+			out = append(out, disabledLeaves(part.Value, part.Range, path, &c)...)
+			continue
+		}
+		if p, ok := property.AsProperty(part.Value); ok {
+			// an mkOverride or mkOrder, kept by property.Decide
+			out = append(out, disabledLeaves(p.Content, p.Range, path, cond)...)
+			continue
+		}
+		if len(path) == 0 {
+			if cond != nil {
+				out = append(out, disabledLeaf{value: part.Value, rng: part.Range, cond: *cond})
+			}
+			continue
+		}
+		w := part.Value
+		if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() || !w.Type().HasAttribute(path[0]) {
+			continue
+		}
+		e := w.GetAttr(path[0])
+		out = append(out, disabledLeaves(e, part.Range, path[1:], cond)...)
+	}
+	return out
 }
 
 // sourceText returns the source text of a range.

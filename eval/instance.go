@@ -9,8 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
-	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // instance is one evaluation of an option tree: the top-level
@@ -34,7 +34,7 @@ type instance struct {
 // to its root namespace.
 func (inst *instance) configRef() cty.Value {
 	if inst.config == cty.NilVal {
-		inst.config = lib.RefVal(&nsRef{inst: inst, n: inst.root})
+		inst.config = property.RefVal(&nsRef{inst: inst, n: inst.root})
 	}
 	return inst.config
 }
@@ -146,87 +146,65 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 		}
 		return nil
 	}
-	return inst.splitNamespace(n, d, nil, force)
+	return inst.splitNamespace(n, d, force)
 }
 
-// splitNamespace splits d at namespace n, with wrap the properties pushed
-// down from above (outermost first) that still have to be put around each
-// piece.
-func (inst *instance) splitNamespace(n *declNode, d defn, wrap []*lib.Property, force bool) hcl.Diagnostics {
-	v, ok, diags := inst.ev.shallowStatic(d.Value, force)
-	if !ok {
-		d.Value = wrapProps(d.Value, wrap)
-		inst.addPending(n, d)
-		return diags
+// splitNamespace splits d at namespace n: its properties are pushed down
+// (property.PushDown) and each part, an object, is distributed over the
+// children of n.
+func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagnostics {
+	loc := inst.fullPath(n.path)
+	dis := property.Discharger{
+		Mode:   property.PushDown,
+		Force:  inst.ev.staticForcer(force),
+		Report: func(p property.Problem) *hcl.Diagnostic { return options.PropertyError(loc, p) },
 	}
-	if !v.IsKnown() {
-		return diags
-	}
-	if p, ok := lib.AsProperty(v); ok {
-		switch p.Kind {
-		case lib.PropMerge:
-			list, ok, dd := inst.ev.shallowStatic(p.Contents, force)
-			diags = append(diags, dd...)
-			if !ok {
-				d.Value = wrapProps(v, wrap)
-				inst.addPending(n, d)
-				return diags
-			}
-			if !list.IsKnown() {
-				return diags
-			}
-			if list.IsNull() || !(list.Type().IsTupleType() || list.Type().IsListType()) {
-				return append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid mkMerge",
-					Detail:   "mkMerge takes a list of definitions.",
-					Subject:  p.Range.Ptr(),
-				})
-			}
-			i := 0
-			for it := list.ElementIterator(); it.Next(); i++ {
-				_, e := it.Element()
-				sub := defn{Def: options.Def{Value: e, Range: lib.RangeOf(e, p.Range)}, seq: appendSeq(d.seq, i)}
-				diags = append(diags, inst.splitNamespace(n, sub, wrap, force)...)
-			}
-			return diags
-		default:
-			sub := d
-			sub.Value = p.Content
-			sub.Range = lib.RangeOf(p.Content, d.Range)
-			return append(diags, inst.splitNamespace(n, sub, append(wrap[:len(wrap):len(wrap)], p), force)...)
+	dis.Add(d.Value, d.Range)
+	diags := dis.Diags
+	for _, part := range dis.Parts {
+		seq := d.seq
+		if part.Index != nil {
+			seq = append(append(make([]int, 0, len(seq)+len(part.Index)), seq...), part.Index...)
 		}
-	}
-	if r, ok := lib.AsRef(v); ok {
-		if !force {
-			d.Value = wrapProps(v, wrap)
-			inst.addPending(n, d)
-			return diags
-		}
-		m, dd := r.Materialize()
-		diags = append(diags, dd...)
-		v = m
-	}
-	ty := v.Type()
-	if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
-			Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.path))), listNames(n.names), options.ShowValue(v)),
-			Subject:  d.Range.Ptr(),
-		})
-	}
-	for it := v.ElementIterator(); it.Next(); {
-		k, e := it.Element()
-		name := k.AsString()
-		c := n.children[name]
-		rng := lib.RangeOf(e, d.Range)
-		if c == nil {
-			diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
+		v := part.Value
+		if part.Fate == property.Waiting {
+			inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
 			continue
 		}
-		sub := defn{Def: options.Def{Value: wrapProps(e, wrap), Range: rng}, seq: d.seq}
-		diags = append(diags, inst.split(c, sub, force)...)
+		if !v.IsKnown() {
+			continue
+		}
+		if r, ok := property.AsRef(v); ok {
+			if !force {
+				inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
+				continue
+			}
+			m, dd := r.Materialize()
+			diags = append(diags, dd...)
+			v = m
+		}
+		ty := v.Type()
+		if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("%q is a namespace, not an option", loc.String()),
+				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(loc)), listNames(n.names), options.ShowValue(v)),
+				Subject:  part.Range.Ptr(),
+			})
+			continue
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			name := k.AsString()
+			c := n.children[name]
+			rng := property.RangeOf(e, part.Range)
+			if c == nil {
+				diags = append(diags, inst.ev.notExist(loc.Child(name), n, name, rng, true))
+				continue
+			}
+			sub := defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq}
+			diags = append(diags, inst.split(c, sub, force)...)
+		}
 	}
 	return diags
 }
@@ -238,23 +216,16 @@ func (inst *instance) addPending(n *declNode, d defn) {
 	inst.pending++
 }
 
-func appendSeq(seq []int, i int) []int {
-	out := make([]int, len(seq)+1)
-	copy(out, seq)
-	out[len(seq)] = i
-	return out
-}
-
 // wrapProps puts the properties around v, the first outermost. A property
 // pushed down takes v's range, so that a definition under a `when` or an
 // mkForce of a whole object is shown where it is written.
-func wrapProps(v cty.Value, wrap []*lib.Property) cty.Value {
+func wrapProps(v cty.Value, wrap []*property.Property) cty.Value {
 	for i := len(wrap) - 1; i >= 0; i-- {
 		p := *wrap[i]
-		p.Range = lib.RangeOf(v, p.Range)
+		p.Range = property.RangeOf(v, p.Range)
 		p.Content = v
 		p.Contents = cty.NilVal
-		v = lib.PropertyVal(p)
+		v = property.PropertyVal(p)
 	}
 	return v
 }
@@ -321,7 +292,7 @@ func (inst *instance) drain(n *declNode) hcl.Diagnostics {
 		p := s.pending
 		s.pending = nil
 		for _, d := range p {
-			diags = append(diags, inst.splitNamespace(n, d, nil, true)...)
+			diags = append(diags, inst.splitNamespace(n, d, true)...)
 			// counted until split, so that a drain nested in this one
 			// still sees it waiting (and reports the cycle)
 			inst.pending--
@@ -413,7 +384,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
 		v, dd := sc.eval(o.apply)
 		diags = append(diags, dd...)
-		v, dd = lib.Shallow(v)
+		v, dd = property.Shallow(v)
 		diags = append(diags, dd...)
 		s.value = v
 	}
@@ -437,12 +408,12 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	var content cty.Value
 	v, constant := constantValue(o.defaultExpr)
 	if constant {
-		content = lib.ForcedVal(v, rng)
+		content = property.ForcedVal(v, rng)
 	} else {
 		content = inst.ev.thunk(o.defaultExpr, inst.declScope(o))
 	}
 	d := options.Def{
-		Value: lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: lib.PriorityOptionDefault, Content: content, Range: rng}),
+		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
 		Range: rng,
 	}
 	if constant {
@@ -491,9 +462,9 @@ func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {
 }
 
 func showDef(v cty.Value) string {
-	if _, ok := lib.AsLazy(v); ok {
-		if f, ok := v.EncapsulatedValue().(*lib.Lazy); ok {
-			if fv, ok := (*f).(*lib.Forced); ok {
+	if _, ok := property.AsLazy(v); ok {
+		if f, ok := v.EncapsulatedValue().(*property.Lazy); ok {
+			if fv, ok := (*f).(*property.Forced); ok {
 				return options.ShowValue(fv.Value)
 			}
 			if t, ok := (*f).(*thunk); ok && t.status == done {
@@ -529,7 +500,7 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 			Subject:  rng.Ptr(),
 		}}
 	}
-	return lib.RefVal(&nsRef{inst: inst, n: c}), nil
+	return property.RefVal(&nsRef{inst: inst, n: c}), nil
 }
 
 func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
@@ -547,7 +518,7 @@ type nsRef struct {
 	n    *declNode
 }
 
-// Attr implements lib.Ref.
+// Attr implements property.Ref.
 func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	c := r.n.children[name]
@@ -558,7 +529,7 @@ func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnosti
 	return v, true, append(diags, d...)
 }
 
-// Keys implements lib.Ref: every namespace and every option with a value.
+// Keys implements property.Ref: every namespace and every option with a value.
 func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	var out []string
@@ -578,7 +549,7 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 	return out, diags
 }
 
-// Materialize implements lib.Ref: every option that has a value, forced.
+// Materialize implements property.Ref: every option that has a value, forced.
 // The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	s := r.inst.state(r.n)
@@ -606,7 +577,7 @@ func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
 			if !s.defined {
 				continue
 			}
-			v, d := lib.Deep(s.value)
+			v, d := property.Deep(s.value)
 			diags = append(diags, d...)
 			attrs[name] = v
 		case c.isNamespace():

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // scope is what an expression can see: the instance whose options `config`
@@ -55,7 +56,7 @@ func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
 // deep evaluates expr and forces the result completely.
 func (sc *scope) deep(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := sc.eval(expr)
-	dv, d := lib.Deep(v)
+	dv, d := property.Deep(v)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -309,7 +310,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	case rootName == "root":
 		v = sc.inst.ev.top.configRef()
 	case rootName == "options":
-		v = lib.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
+		v = property.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
 	case rootName == "name":
 		if sc.inst.name == cty.NilVal {
 			return cty.DynamicVal, hcl.Diagnostics{{
@@ -414,15 +415,15 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 }
 
 func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	v, diags := lib.Shallow(v)
+	v, diags := property.Shallow(v)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if r, ok := lib.AsRef(v); ok {
+	if r, ok := property.AsRef(v); ok {
 		nv, _, d := r.Attr(name, rng)
 		return nv, append(diags, d...)
 	}
-	if _, ok := lib.AsProperty(v); ok {
+	if _, ok := property.AsProperty(v); ok {
 		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
 	}
 	if !v.IsKnown() {
@@ -455,11 +456,11 @@ func hclGetAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnos
 }
 
 func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	coll, diags := lib.Shallow(coll)
+	coll, diags := property.Shallow(coll)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if r, ok := lib.AsRef(coll); ok {
+	if r, ok := property.AsRef(coll); ok {
 		if !key.IsKnown() {
 			return cty.DynamicVal, diags
 		}
@@ -474,7 +475,7 @@ func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.
 		nv, _, d := r.Attr(key.AsString(), rng)
 		return nv, append(diags, d...)
 	}
-	if _, ok := lib.AsProperty(coll); ok {
+	if _, ok := property.AsProperty(coll); ok {
 		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
 	}
 	nv, d := hcl.Index(coll, key, &rng)
@@ -723,7 +724,7 @@ func (n *objNode) value() cty.Value {
 	m := make(map[string]cty.Value, len(n.attrs))
 	for k, c := range n.attrs {
 		if c.attrs != nil {
-			m[k] = lib.ForcedVal(c.value(), c.rng)
+			m[k] = property.ForcedVal(c.value(), c.rng)
 		} else {
 			m[k] = c.val
 		}
@@ -779,11 +780,11 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	coll, d := lib.Shallow(coll)
+	coll, d := property.Shallow(coll)
 	diags = append(diags, d...)
 	type kv struct{ k, v cty.Value }
 	var items []kv
-	if r, ok := lib.AsRef(coll); ok {
+	if r, ok := property.AsRef(coll); ok {
 		keys, d := r.Keys()
 		diags = append(diags, d...)
 		for _, k := range keys {
@@ -895,48 +896,10 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			Subject:  rng.Ptr(),
 		}
 	}
+	if form, ok := property.FormNamed(e.Name); ok {
+		return sc.specialForm(form, e)
+	}
 	switch e.Name {
-	case "mkIf":
-		if d := argc(2); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		return lib.PropertyVal(lib.Property{Kind: lib.PropIf, Cond: ev.thunk(e.Args[0], sc), CondRange: e.Args[0].Range(), Content: ev.thunk(e.Args[1], sc), Range: rng}), nil
-	case "mkMerge":
-		if d := argc(1); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		return lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: ev.thunk(e.Args[0], sc), Range: rng}), nil
-	case "mkOverride", "mkOrder":
-		if d := argc(2); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		n, diags := sc.evalInt(e.Args[0])
-		if diags.HasErrors() {
-			return cty.DynamicVal, diags
-		}
-		p := lib.Property{Kind: lib.PropOverride, Priority: n, Content: ev.thunk(e.Args[1], sc), Range: rng}
-		if e.Name == "mkOrder" {
-			p.Kind, p.Priority, p.Order = lib.PropOrder, 0, n
-		}
-		return lib.PropertyVal(p), diags
-	case "mkDefault", "mkForce", "mkOptionDefault", "mkBefore", "mkAfter":
-		if d := argc(1); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		p := lib.Property{Kind: lib.PropOverride, Content: ev.thunk(e.Args[0], sc), Range: rng}
-		switch e.Name {
-		case "mkDefault":
-			p.Priority = lib.PriorityDefault
-		case "mkForce":
-			p.Priority = lib.PriorityForce
-		case "mkOptionDefault":
-			p.Priority = lib.PriorityOptionDefault
-		case "mkBefore":
-			p.Kind, p.Order = lib.PropOrder, lib.OrderBefore
-		case "mkAfter":
-			p.Kind, p.Order = lib.PropOrder, lib.OrderAfter
-		}
-		return lib.PropertyVal(p), nil
 	case "try":
 		if len(e.Args) == 0 {
 			return cty.DynamicVal, hcl.Diagnostics{{
@@ -1026,7 +989,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		})
 	}
 	for i, a := range args {
-		if _, ok := lib.AsProperty(a); ok {
+		if _, ok := property.AsProperty(a); ok {
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
 		}
 	}
@@ -1055,6 +1018,36 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		})
 	}
 	return v, diags
+}
+
+// specialForm evaluates a call of a special form (mkIf and co.): a
+// property whose arguments are thunks. Only the number of mkOverride and
+// mkOrder is evaluated now.
+func (sc *scope) specialForm(form *property.Form, e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics) {
+	rng := e.Range()
+	if len(e.Args) != form.Args || e.ExpandFinal {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Wrong number of arguments",
+			Detail:   fmt.Sprintf("%s takes %d argument(s).", e.Name, form.Args),
+			Subject:  rng.Ptr(),
+		}}
+	}
+	args := e.Args
+	var n int
+	var diags hcl.Diagnostics
+	if form.Number {
+		n, diags = sc.evalInt(args[0])
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		args = args[1:]
+	}
+	thunks := make([]cty.Value, len(args))
+	for i, a := range args {
+		thunks[i] = sc.inst.ev.thunk(a, sc)
+	}
+	return property.PropertyVal(form.Make(n, thunks, args[0].Range(), rng)), diags
 }
 
 // callFunction calls fn, turning a panic inside it into an error.
@@ -1140,9 +1133,9 @@ func describeValue(v cty.Value) string {
 		return "an object"
 	case v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType():
 		return "a list"
-	case v.Type() == lib.RefType:
+	case v.Type() == property.RefType:
 		return "a configuration namespace"
-	case v.Type() == lib.PropertyType:
+	case v.Type() == property.PropertyType:
 		return "a definition property"
 	}
 	return v.Type().FriendlyName()
@@ -1172,7 +1165,10 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 }
 
 func (ev *Evaluator) functionNames() []string {
-	names := append(sortedKeys(ev.funcs), "file", "mkIf", "mkMerge", "mkOverride", "mkDefault", "mkForce", "mkOptionDefault", "mkOrder", "mkBefore", "mkAfter", "try", "can")
+	names := append(sortedKeys(ev.funcs), "file", "try", "can")
+	for _, f := range property.Forms {
+		names = append(names, f.Name)
+	}
 	sort.Strings(names)
 	return names
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/property"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -261,7 +263,7 @@ func TestJSONEncodeGolden(t *testing.T) {
 }
 
 func TestEncodeErrors(t *testing.T) {
-	lazy := cty.CapsuleVal(LazyType, new(Lazy))
+	lazy := cty.CapsuleVal(property.LazyType, new(property.Lazy))
 	for _, c := range []struct {
 		name string
 		f    function.Function

@@ -13,9 +13,9 @@ import (
 //
 // The map is new on every call, so the caller may add to it. It does not
 // hold "file", which depends on the module (see FileFunc), nor the special
-// forms that the evaluator handles itself: try, can, mkIf, mkMerge,
-// mkOverride, mkDefault, mkForce, mkOptionDefault, mkOrder, mkBefore and
-// mkAfter.
+// forms that the evaluator handles itself: try, can, and the definition
+// properties of property.Forms (mkIf, mkMerge, mkOverride and the
+// others).
 func Functions() map[string]function.Function {
 	return map[string]function.Function{
 		// Numbers.

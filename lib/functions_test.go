@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty-debug/ctydebug"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/property"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -336,7 +338,7 @@ func TestArgErrors(t *testing.T) {
 		{ReplaceFunc, args(str("x"), str("/(/"), str("")), 1},
 		{IndexFunc, args(tup(str("a")), str("b")), 1},
 		{SumFunc, args(tup(str("x"))), 0},
-		{YAMLEncodeFunc, args(tup(cty.CapsuleVal(LazyType, new(Lazy)))), 0},
+		{YAMLEncodeFunc, args(tup(cty.CapsuleVal(property.LazyType, new(property.Lazy)))), 0},
 		{TOMLEncodeFunc, args(str("x")), 0},
 		{INIEncodeFunc, args(str("x")), 0},
 	} {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/property"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -81,7 +83,7 @@ var unitSpaceJoined = map[string]bool{
 // Thunks and namespace references inside sections are forced first. The
 // result ends in a newline, unless no section has a key, when it is empty.
 func RenderUnit(sections cty.Value) (string, error) {
-	v, diags := Deep(sections)
+	v, diags := property.Deep(sections)
 	if diags.HasErrors() {
 		return "", diags
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // ErrorCode classifies the diagnostics of this package, so that callers can
@@ -96,7 +96,7 @@ func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
 
 // strayPropertyError reports a property left inside a value whose type
 // does not merge its parts.
-func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
+func strayPropertyError(loc Path, t Type, p *property.Property) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, p.Range,
 		fmt.Sprintf("%s inside a value of option \"%s\"", p.Kind, loc.String()),
 		fmt.Sprintf("The option \"%s\" is of type \"%s\", which takes the value as it is: %s has no meaning inside it. Properties (mkIf, mkMerge, mkOverride, mkOrder) apply to a whole definition, to the elements of listOf and to the attributes of attrsOf and anything.",
@@ -104,7 +104,7 @@ func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
 }
 
 // nestingError reports a property inside one that must be inside it.
-func nestingError(loc Path, inner *lib.Property, outer lib.PropertyKind) *hcl.Diagnostic {
+func nestingError(loc Path, inner *property.Property, outer property.Kind) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, inner.Range,
 		fmt.Sprintf("%s cannot be used inside %s", inner.Kind, outer),
 		fmt.Sprintf("In this definition of option \"%s\", %s is inside %s. Properties nest in this order, as in NixOS: mkMerge and mkIf outside, then mkOverride (mkForce, mkDefault, mkOptionDefault), then mkOrder (mkBefore, mkAfter), each at most once. Move the %s outside the %s, as in mkIf(c, mkForce(mkBefore(v))).",

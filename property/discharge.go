@@ -1,0 +1,220 @@
+package property
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Mode says what a Discharger does with mkIf, mkOverride and mkOrder.
+type Mode uint8
+
+// The modes.
+const (
+	// Decide evaluates the condition of every mkIf and drops what a false
+	// one holds; mkOverride and mkOrder stay on the part that they wrap,
+	// which is kept with mkOverride's priority. This is NixOS's
+	// dischargeProperties, what merging an option's definitions does.
+	Decide Mode = iota
+	// PushDown decides no condition: mkIf, mkOverride and mkOrder are taken
+	// off and listed in the part's Wrap, to be put back around each of its
+	// attributes. This is NixOS's pushDownProperties, what splitting a
+	// definition over a namespace does.
+	PushDown
+)
+
+// Fate says what became of a part of a definition.
+type Fate uint8
+
+// The fates.
+const (
+	// Kept: the part takes part, at its Priority.
+	Kept Fate = iota
+	// Dropped: the part is under an mkIf whose condition (at Cond) is
+	// false. Its Value is the body of that mkIf, never evaluated.
+	Dropped
+	// Waiting: the part is a thunk (or an mkMerge whose list is one) that
+	// the Forcer would not force now.
+	Waiting
+)
+
+// String returns "kept", "dropped" or "waiting".
+func (f Fate) String() string {
+	switch f {
+	case Kept:
+		return "kept"
+	case Dropped:
+		return "dropped"
+	}
+	return "waiting"
+}
+
+// Part is one part of a definition after mkMerge was expanded and, in
+// Decide mode, mkIf decided.
+type Part struct {
+	// Value is the part: forced to its top (for Kept), without its mkIf
+	// and mkMerge (in Decide mode it may still be an mkOverride or an
+	// mkOrder). Range is the innermost source range known for it.
+	Value cty.Value
+	Range hcl.Range
+	// Wrap lists the properties taken off above the part in PushDown mode,
+	// outermost first. The slice may be shared: do not change it.
+	Wrap []*Property
+	// Priority is mkOverride's priority when Value is one (Decide mode),
+	// else PriorityPlain.
+	Priority int
+	Fate     Fate
+	// Cond is where the false condition of a Dropped part is written.
+	Cond hcl.Range
+	// Index is the part's place in the mkMerge lists it came through,
+	// outermost first; nil outside any.
+	Index []int
+}
+
+// ProblemKind says what is wrong with an ill-formed property.
+type ProblemKind uint8
+
+// The problems.
+const (
+	// NonBool: the condition of an mkIf is not true or false.
+	NonBool ProblemKind = iota + 1
+	// NonList: the argument of mkMerge is not a list.
+	NonList
+)
+
+// Problem is an ill-formed property met while discharging a definition.
+type Problem struct {
+	Kind ProblemKind
+	// Property is the mkIf or mkMerge.
+	Property *Property
+	// Value is its condition (forced deeply) or its argument (forced to its
+	// top).
+	Value cty.Value
+}
+
+// Forcer forces one step of a thunk for a Discharger. ok is false when the
+// thunk must not be forced now (v is then ignored); the part waits.
+type Forcer func(Lazy) (v cty.Value, ok bool, diags hcl.Diagnostics)
+
+// Discharger takes definitions apart: Add appends the parts of one
+// definition to Parts. It is the one place where the properties of a
+// definition are applied; merging, splitting, isDefined and `nodegen
+// option` all use it.
+type Discharger struct {
+	Mode Mode
+	// Force forces thunks; nil forces every thunk.
+	Force Forcer
+	// Report turns a Problem into the diagnostic its caller shows; nil
+	// drops problems (Problems still lists them).
+	Report func(Problem) *hcl.Diagnostic
+
+	Parts    []Part
+	Problems []Problem
+	// Diags are the diagnostics of forcing thunks and conditions, and the
+	// reported problems, in the order met.
+	Diags hcl.Diagnostics
+}
+
+// Add discharges the definition v, written at rng.
+func (d *Discharger) Add(v cty.Value, rng hcl.Range) { d.add(v, rng, nil, nil) }
+
+// force forces v to its top and returns it with the innermost range known
+// for it; ok is false when the Forcer would not force it.
+func (d *Discharger) force(v cty.Value, rng hcl.Range) (cty.Value, hcl.Range, bool) {
+	rng = RangeOf(v, rng)
+	for {
+		l, ok := AsLazy(v)
+		if !ok {
+			break
+		}
+		var diags hcl.Diagnostics
+		if d.Force == nil {
+			v, diags = l.Force()
+		} else {
+			fv, forced, fd := d.Force(l)
+			if !forced {
+				return v, rng, false
+			}
+			v, diags = fv, fd
+		}
+		d.Diags = append(d.Diags, diags...)
+	}
+	return v, RangeOf(v, rng), true
+}
+
+func (d *Discharger) problem(kind ProblemKind, p *Property, v cty.Value) {
+	pr := Problem{Kind: kind, Property: p, Value: v}
+	d.Problems = append(d.Problems, pr)
+	if d.Report != nil {
+		d.Diags = append(d.Diags, d.Report(pr))
+	}
+}
+
+func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []int) {
+	v, rng, ok := d.force(v, rng)
+	if !ok {
+		d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, Fate: Waiting, Index: index})
+		return
+	}
+	p, isProp := AsProperty(v)
+	if !v.IsKnown() || !isProp || (d.Mode == Decide && (p.Kind == KindOverride || p.Kind == KindOrder)) {
+		prio := PriorityPlain
+		if isProp && p.Kind == KindOverride {
+			prio = p.Priority
+		}
+		d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: prio, Index: index})
+		return
+	}
+	switch {
+	case p.Kind == KindMerge:
+		list, _, ok := d.force(p.Contents, p.Range)
+		switch {
+		case !ok:
+			d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, Fate: Waiting, Index: index})
+		case !list.IsKnown():
+			d.add(cty.DynamicVal, p.Range, wrap, index)
+		case list.IsNull() || !(list.Type().IsTupleType() || list.Type().IsListType()):
+			d.problem(NonList, p, list)
+		default:
+			i := 0
+			for it := list.ElementIterator(); it.Next(); i++ {
+				_, e := it.Element()
+				d.add(e, p.Range, wrap, appendIndex(index, i))
+			}
+		}
+	case p.Kind == KindIf && d.Mode == Decide:
+		c, diags := Deep(p.Cond)
+		d.Diags = append(d.Diags, diags...)
+		switch {
+		case !c.IsKnown():
+			d.add(cty.DynamicVal, p.Range, wrap, index)
+		case c.IsNull() || c.Type() != cty.Bool:
+			d.problem(NonBool, p, c)
+		case c.True():
+			d.add(p.Content, p.Range, wrap, index)
+		default:
+			d.Parts = append(d.Parts, Part{Value: p.Content, Range: p.Range, Wrap: wrap, Fate: Dropped, Cond: p.CondRange, Index: index})
+		}
+	default:
+		// PushDown: the property goes around each attribute of what it
+		// holds.
+		d.add(p.Content, p.Range, append(wrap[:len(wrap):len(wrap)], p), index)
+	}
+}
+
+func appendIndex(index []int, i int) []int {
+	out := make([]int, len(index)+1)
+	copy(out, index)
+	out[len(index)] = i
+	return out
+}
+
+// Live reports whether some part of the definitions added so far is not
+// Dropped: whether the option they define is defined.
+func (d *Discharger) Live() bool {
+	for _, p := range d.Parts {
+		if p.Fate != Dropped {
+			return true
+		}
+	}
+	return false
+}
