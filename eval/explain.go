@@ -227,7 +227,7 @@ func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Ran
 		dis.Mode = property.PushDown
 	}
 	dis.Add(v, rng)
-	if dis.Diags.HasErrors() {
+	if dis.HasErrors() {
 		return nil
 	}
 	var out []disabledLeaf
@@ -239,8 +239,7 @@ func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Ran
 			}
 			continue
 		case property.Dropped:
-			c := part.Cond
-			out = append(out, disabledLeaves(part.Value, part.Range, path, &c)...)
+			out = append(out, disabledLeaves(part.Value, part.Range, path, part.Cond)...)
 			continue
 		}
 		if p, ok := property.AsProperty(part.Value); ok {

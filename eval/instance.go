@@ -153,14 +153,12 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 // (property.PushDown) and each part, an object, is distributed over the
 // children of n.
 func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagnostics {
-	loc := inst.fullPath(n.path)
-	dis := property.Discharger{
-		Mode:   property.PushDown,
-		Force:  inst.ev.staticForcer(force),
-		Report: func(p property.Problem) *hcl.Diagnostic { return options.PropertyError(loc, p) },
-	}
+	dis := property.Discharger{Mode: property.PushDown, Force: inst.ev.staticForcer(force), Indexed: true}
 	dis.Add(d.Value, d.Range)
 	diags := dis.Diags
+	if len(dis.Problems) > 0 {
+		diags = options.PropertyErrors(inst.fullPath(n.path), &dis)
+	}
 	for _, part := range dis.Parts {
 		seq := d.seq
 		if part.Index != nil {
@@ -187,8 +185,8 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 		if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("%q is a namespace, not an option", loc.String()),
-				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(loc)), listNames(n.names), options.ShowValue(v)),
+				Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
+				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.path))), listNames(n.names), options.ShowValue(v)),
 				Subject:  part.Range.Ptr(),
 			})
 			continue
@@ -199,7 +197,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
 			if c == nil {
-				diags = append(diags, inst.ev.notExist(loc.Child(name), n, name, rng, true))
+				diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
 				continue
 			}
 			sub := defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq}

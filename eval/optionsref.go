@@ -122,7 +122,7 @@ func survives(loc options.Path, defs []defn) (bool, hcl.Diagnostics) {
 // (property.Decide) and says whether some part of it is left: the same
 // answer, and the same errors, as the option's value gives.
 func lives(loc options.Path, d options.Def) (bool, hcl.Diagnostics) {
-	dis := property.Discharger{Report: func(p property.Problem) *hcl.Diagnostic { return options.PropertyError(loc, p) }}
+	var dis property.Discharger
 	dis.Add(d.Value, d.Range)
-	return dis.Live() && !dis.Diags.HasErrors(), dis.Diags
+	return dis.Live() && !dis.HasErrors(), options.PropertyErrors(loc, &dis)
 }

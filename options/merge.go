@@ -109,7 +109,7 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 			fmt.Sprintf("A definition of option \"%s\" is nested more than %d levels deep; a value that contains itself (a local holding an object that refers to the local) never ends.",
 				loc[:8].String(), MaxDepth))}
 	}
-	d := property.Discharger{Parts: make([]property.Part, 0, len(defs)), Report: func(p property.Problem) *hcl.Diagnostic { return PropertyError(loc, p) }}
+	d := property.Discharger{Parts: make([]property.Part, 0, len(defs))}
 	for _, def := range defs {
 		d.Add(def.Value, def.Range)
 	}
@@ -117,13 +117,13 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	for i, p := range d.Parts {
 		r := DefResult{Def: Def{Value: p.Value, Range: p.Range}, Priority: p.Priority}
 		if p.Fate == property.Dropped {
-			r.State, r.Priority, r.CondRange = Disabled, 0, p.Cond.Ptr()
+			r.State, r.Priority, r.CondRange = Disabled, 0, p.Cond
 		}
 		m.Defs[i] = r
 	}
-	if d.Diags.HasErrors() {
+	if d.HasErrors() {
 		m.Value, m.Defined = cty.DynamicVal, true
-		return m, d.Diags
+		return m, PropertyErrors(loc, &d)
 	}
 
 	st := stripper{loc: loc, diags: d.Diags}
@@ -176,10 +176,25 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	return m, diags
 }
 
-// PropertyError is the diagnostic of an ill-formed property in a
-// definition of the option (or namespace) at loc: the one message for it,
-// whoever meets it.
-func PropertyError(loc Path, p property.Problem) *hcl.Diagnostic {
+// PropertyErrors returns the diagnostics of discharging definitions of the
+// option (or namespace) at loc: d.Diags, with the problems d met in their
+// places. It is the one message of an ill-formed property, whoever meets
+// it.
+func PropertyErrors(loc Path, d *property.Discharger) hcl.Diagnostics {
+	if len(d.Problems) == 0 {
+		return d.Diags
+	}
+	out := make(hcl.Diagnostics, 0, len(d.Diags)+len(d.Problems))
+	next := 0
+	for _, p := range d.Problems {
+		out = append(append(out, d.Diags[next:p.At]...), propertyError(loc, p))
+		next = p.At
+	}
+	return append(out, d.Diags[next:]...)
+}
+
+// propertyError is the diagnostic of an ill-formed property.
+func propertyError(loc Path, p property.Problem) *hcl.Diagnostic {
 	if p.Kind == property.NonBool {
 		return errorAt(CodeCondition, loc, p.Property.CondRange,
 			"mkIf called with a non-boolean condition",

@@ -63,10 +63,12 @@ type Part struct {
 	// else PriorityPlain.
 	Priority int
 	Fate     Fate
-	// Cond is where the false condition of a Dropped part is written.
-	Cond hcl.Range
+	// Cond is where the false condition of a Dropped part is written; nil
+	// for the other parts.
+	Cond *hcl.Range
 	// Index is the part's place in the mkMerge lists it came through,
-	// outermost first; nil outside any.
+	// outermost first, when the Discharger tracks it (Indexed); nil
+	// outside any.
 	Index []int
 }
 
@@ -89,6 +91,9 @@ type Problem struct {
 	// Value is its condition (forced deeply) or its argument (forced to its
 	// top).
 	Value cty.Value
+	// At is where its diagnostic goes in the Discharger's Diags: before
+	// Diags[At], after the diagnostics of forcing what came before.
+	At int
 }
 
 // Forcer forces one step of a thunk for a Discharger. ok is false when the
@@ -103,16 +108,23 @@ type Discharger struct {
 	Mode Mode
 	// Force forces thunks; nil forces every thunk.
 	Force Forcer
-	// Report turns a Problem into the diagnostic its caller shows; nil
-	// drops problems (Problems still lists them).
-	Report func(Problem) *hcl.Diagnostic
+	// Indexed says to set Part.Index.
+	Indexed bool
 
-	Parts    []Part
+	// Parts are the parts of the definitions added, in order. A caller
+	// may give Parts a buffer to append to.
+	Parts []Part
+	// Problems are the ill-formed properties met, with no part for them;
+	// the caller turns them into diagnostics (the same ones whoever asks:
+	// options.PropertyErrors).
 	Problems []Problem
-	// Diags are the diagnostics of forcing thunks and conditions, and the
-	// reported problems, in the order met.
+	// Diags are the diagnostics of forcing thunks and conditions.
 	Diags hcl.Diagnostics
 }
+
+// HasErrors reports whether discharging met an error: a diagnostic or a
+// problem.
+func (d *Discharger) HasErrors() bool { return len(d.Problems) > 0 || d.Diags.HasErrors() }
 
 // Add discharges the definition v, written at rng.
 func (d *Discharger) Add(v cty.Value, rng hcl.Range) { d.add(v, rng, nil, nil) }
@@ -142,11 +154,7 @@ func (d *Discharger) force(v cty.Value, rng hcl.Range) (cty.Value, hcl.Range, bo
 }
 
 func (d *Discharger) problem(kind ProblemKind, p *Property, v cty.Value) {
-	pr := Problem{Kind: kind, Property: p, Value: v}
-	d.Problems = append(d.Problems, pr)
-	if d.Report != nil {
-		d.Diags = append(d.Diags, d.Report(pr))
-	}
+	d.Problems = append(d.Problems, Problem{Kind: kind, Property: p, Value: v, At: len(d.Diags)})
 }
 
 func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []int) {
@@ -178,7 +186,11 @@ func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []i
 			i := 0
 			for it := list.ElementIterator(); it.Next(); i++ {
 				_, e := it.Element()
-				d.add(e, p.Range, wrap, appendIndex(index, i))
+				sub := index
+				if d.Indexed {
+					sub = appendIndex(index, i)
+				}
+				d.add(e, p.Range, wrap, sub)
 			}
 		}
 	case p.Kind == KindIf && d.Mode == Decide:
@@ -192,7 +204,7 @@ func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []i
 		case c.True():
 			d.add(p.Content, p.Range, wrap, index)
 		default:
-			d.Parts = append(d.Parts, Part{Value: p.Content, Range: p.Range, Wrap: wrap, Fate: Dropped, Cond: p.CondRange, Index: index})
+			d.Parts = append(d.Parts, Part{Value: p.Content, Range: p.Range, Wrap: wrap, Fate: Dropped, Cond: &p.CondRange, Index: index})
 		}
 	default:
 		// PushDown: the property goes around each attribute of what it

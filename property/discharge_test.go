@@ -102,7 +102,7 @@ func TestDischarger(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Discharger{Mode: tt.mode}
+			d := Discharger{Mode: tt.mode, Indexed: true}
 			if tt.static {
 				d.Force = func(l Lazy) (cty.Value, bool, hcl.Diagnostics) {
 					if l.Range().Start.Line >= 50 {
