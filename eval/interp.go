@@ -551,7 +551,6 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 		}
 		return cty.BoolVal(r), diags
 	}
-	params := lib.Params(e.Op.Impl)
 	lhs, diags := sc.deep(e.LHS)
 	rhs, d := sc.deep(e.RHS)
 	diags = append(diags, d...)
@@ -561,6 +560,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	if r, ok := fastBinary(e.Op, lhs, rhs); ok {
 		return r, diags
 	}
+	params := lib.Params(e.Op.Impl)
 	lv, err := convert.Convert(lhs, params[0].Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{

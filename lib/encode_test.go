@@ -2,16 +2,15 @@ package lib
 
 import (
 	"encoding/json"
-
-	"github.com/pelletier/go-toml/v2"
-	"gopkg.in/yaml.v3"
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"gopkg.in/yaml.v3"
 
 	"github.com/nodegen/nodegen/property"
-	"github.com/zclconf/go-cty/cty/function"
 )
 
 // encodeFixture is one value that exercises every encoder: nested objects,

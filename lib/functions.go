@@ -124,7 +124,7 @@ func (e *ThrowError) Error() string { return e.Msg }
 // ThrowFunc is throw(msg): it always fails, with a *ThrowError holding msg.
 // Since the evaluator evaluates only what it needs, the error is raised only
 // where the call is evaluated, as in Nix.
-var ThrowFunc = function.New(&function.Spec{
+var ThrowFunc = native(&function.Spec{
 	Description: "Raises an error with the given message.",
 	Params: []function.Parameter{
 		{

@@ -9,10 +9,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/nodegen/nodegen/property"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 // SystemdUnitFunc renders a systemd unit file from an object of sections; it
@@ -23,7 +23,7 @@ import (
 //	  Service = { ExecStart = "/bin/x", Environment = { A = "1" } }
 //	  Install = { WantedBy = ["multi-user.target"] }
 //	})
-var SystemdUnitFunc = function.New(&function.Spec{
+var SystemdUnitFunc = native(&function.Spec{
 	Description: "Renders a systemd unit file from an object of sections, each an object of keys.",
 	Params: []function.Parameter{{
 		Name:             "sections",
