@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -303,78 +302,4 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 		return b, nil
 	}
 	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
-}
-
-// Declarations lists every option in scope, for documentation: the
-// top-level options and, below options whose type holds a submodule, the
-// submodule's options with placeholders (<name> for an attribute of an
-// attrsOf, * for an element of a list), sorted by path.
-func (ev *Evaluator) Declarations() []Declaration {
-	var out []Declaration
-	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
-		d := Declaration{
-			Path:        p,
-			Type:        o.typ.Description(),
-			Description: o.description,
-			ReadOnly:    o.readOnly,
-			Internal:    o.internal,
-			Range:       o.block.DefRange(),
-		}
-		if o.defaultExpr != nil {
-			d.HasDefault = true
-			d.Default, d.DefaultIsText = o.defaultText, o.defaultText != ""
-			if d.Default == "" {
-				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
-			}
-		}
-		if o.example != nil {
-			d.Example = sourceText(ev.Files(), o.example.Range())
-		}
-		out = append(out, d)
-	}, nil)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
-	return out
-}
-
-// walkOptions calls visit for every option below n, prefix in front of its
-// path, and descends into the submodules of its type with placeholders
-// (<name> for an attribute of an attrsOf, * for an element of a list).
-// built, when not nil, is called with every submodule tree met.
-func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
-	if o := n.opt; o != nil {
-		p := prefix.Join(n.path)
-		visit(o, p)
-		ev.walkType(o.typ, p, seen, visit, built)
-		return
-	}
-	for _, name := range n.names {
-		ev.walkOptions(n.children[name], prefix, seen, visit, built)
-	}
-}
-
-func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
-	switch t := t.(type) {
-	case options.AttrsOf:
-		ev.walkType(t.Elem, p.Child("<name>"), seen, visit, built)
-	case options.ListOf:
-		ev.walkType(t.Elem, p.Child("*"), seen, visit, built)
-	case options.NullOr:
-		ev.walkType(t.Elem, p, seen, visit, built)
-	case options.Uniq:
-		ev.walkType(t.Elem, p, seen, visit, built)
-	case options.Submodule:
-		key := strings.Join(t.Names, "\x00")
-		if seen[key] {
-			return // a recursive submodule
-		}
-		seen[key] = true
-		defer delete(seen, key)
-		st := ev.submoduleTypeAt(t.Names, p)
-		if built != nil {
-			built(st)
-		}
-		if st.root != nil {
-			ev.walkOptions(st.root, p, seen, visit, built)
-		}
-	}
 }

@@ -1172,3 +1172,78 @@ func (ev *Evaluator) functionNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// localSet is the locals of one module (or one submodule body in one
+// instance).
+type localSet struct {
+	attrs  map[string]*hclsyntax.Attribute
+	thunks map[string]*thunk
+	sc     *scope
+	parent *localSet
+}
+
+func newLocalSet(attrs []*hclsyntax.Attribute, sc *scope, parent *localSet) *localSet {
+	ls := &localSet{attrs: map[string]*hclsyntax.Attribute{}, thunks: map[string]*thunk{}, sc: sc, parent: parent}
+	for _, a := range attrs {
+		ls.attrs[a.Name] = a
+	}
+	sc.locals = ls
+	return ls
+}
+
+func (ls *localSet) get(name string) (*thunk, bool) {
+	for s := ls; s != nil; s = s.parent {
+		if t, ok := s.thunks[name]; ok {
+			return t, true
+		}
+		if a, ok := s.attrs[name]; ok {
+			t := &thunk{expr: a.Expr, sc: s.sc, what: "local." + name}
+			s.thunks[name] = t
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func (ls *localSet) names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for s := ls; s != nil; s = s.parent {
+		for n := range s.attrs {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// topScope is the scope of a top-level module's expressions.
+func (ev *Evaluator) topScope(m *module) *scope {
+	if ls, ok := ev.modLocals[m]; ok {
+		return ls.sc
+	}
+	sc := &scope{inst: ev.top, mod: m}
+	ev.modLocals[m] = newLocalSet(m.locals, sc, nil)
+	return sc
+}
+
+// bodyScope is the scope of a submodule body's expressions in inst.
+func (inst *instance) bodyScope(body *submoduleSyntax) *scope {
+	if ls, ok := inst.bodyLocals[body]; ok {
+		return ls.sc
+	}
+	sc := &scope{inst: inst, mod: body.mod}
+	parent := inst.ev.topScope(body.mod).locals
+	inst.bodyLocals[body] = newLocalSet(body.locals, sc, parent)
+	return sc
+}
+
+// declScope is the scope of an option declaration's default and apply.
+func (inst *instance) declScope(o *optionDecl) *scope {
+	if o.body != nil && inst.st != nil {
+		return inst.bodyScope(o.body)
+	}
+	return inst.ev.topScope(o.mod)
+}

@@ -39,33 +39,6 @@ func (inst *instance) configRef() cty.Value {
 	return inst.config
 }
 
-// status of a memoised computation.
-type status uint8
-
-const (
-	unforced status = iota
-	forcing
-	done
-)
-
-// nodeState is what an instance knows about one node of its option tree.
-type nodeState struct {
-	defs     []defn // definitions of an option (or of a renamed/removed path)
-	pending  []defn // definitions of a namespace not yet split
-	draining bool
-
-	status  status
-	value   cty.Value
-	defined bool
-	merged  options.Merged
-	diags   hcl.Diagnostics
-
-	// the materialized value of a namespace (see nsRef.Materialize)
-	matStatus status
-	matValue  cty.Value
-	matDiags  hcl.Diagnostics
-}
-
 // defn is a definition with its place in definition order.
 type defn struct {
 	options.Def
@@ -333,262 +306,194 @@ func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
 	return s.defs, diags
 }
 
-// force evaluates option n: merges its definitions with its default, checks
-// them against its type and applies apply. ref is where it is needed from.
-func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
-	s := inst.state(n)
-	switch s.status {
-	case done:
-		return s
-	case forcing:
-		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.path).String(), ref)}}
+// isStatic reports whether forcing a thunk only builds structure
+// (objects, lists, properties) without reading any option: such thunks may
+// be forced while definitions are being split.
+func isStatic(l property.Lazy) bool {
+	switch t := l.(type) {
+	case *property.Forced:
+		return true
+	case *thunk:
+		return staticExpr(t.expr)
 	}
-	ev := inst.ev
-	ev.push(frame{state: s, inst: inst, opt: n, ref: ref})
-	defer ev.pop()
-	s.status = forcing
-	ev.stats.Options++
-	o := n.opt
-	full := inst.fullPath(n.path)
-	defs, diags := inst.definitions(n)
-	// The definitions are gathered on a stack shared by nested forces
-	// (MergeDefinitions copies what it keeps), not in a new slice each.
-	base := len(ev.defStack)
-	defer func() { ev.defStack = ev.defStack[:base] }()
-	if o.defaultExpr != nil {
-		ev.defStack = append(ev.defStack, inst.defaultDef(o))
-	}
-	for _, d := range defs {
-		ev.defStack = append(ev.defStack, d.Def)
-	}
-	top := len(ev.defStack)
-	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitions(full, o.typ, all)
-	diags = append(diags, dd...)
-	s.merged = merged
-	s.value, s.defined = merged.Value, merged.Defined
-	if o.readOnly {
-		var live []options.DefResult
-		for _, r := range merged.Defs {
-			if r.State != options.Disabled {
-				live = append(live, r)
-			}
-		}
-		if len(live) > 1 {
-			diags = append(diags, readOnlyDiag(full, live))
-		}
-	}
-	if s.defined && o.apply != nil && !diags.HasErrors() {
-		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
-		v, dd := sc.eval(o.apply)
-		diags = append(diags, dd...)
-		v, dd = property.Shallow(v)
-		diags = append(diags, dd...)
-		s.value = v
-	}
-	if diags.HasErrors() {
-		s.value = cty.DynamicVal
-	}
-	ev.addTrace(diags)
-	s.diags = diags
-	s.status = done
-	return s
+	return false
 }
 
-// defaultDef is the definition an option's default makes: its value at
-// mkOptionDefault's priority. A constant default's is made once and shared
-// by every instance.
-func (inst *instance) defaultDef(o *optionDecl) options.Def {
-	if o.constDefault != nil {
-		return *o.constDefault
-	}
-	rng := o.defaultExpr.Range()
-	var content cty.Value
-	v, constant := constantValue(o.defaultExpr)
-	if constant {
-		content = property.ForcedVal(v, rng)
-	} else {
-		content = inst.ev.thunk(o.defaultExpr, inst.declScope(o))
-	}
-	d := options.Def{
-		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
-		Range: rng,
-	}
-	if constant {
-		o.constDefault = &d
-	}
-	return d
-}
-
-// constantValue is the value of an expression that is a constant, read
-// off the syntax tree: a literal, a quoted string with nothing
-// interpolated, or an empty list or object.
-func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
+func staticExpr(e hclsyntax.Expression) bool {
 	switch e := e.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return e.Val, true
-	case *hclsyntax.TemplateExpr:
-		if len(e.Parts) == 1 {
-			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
-				return lit.Val, true
-			}
-		}
-	case *hclsyntax.TupleConsExpr:
-		if len(e.Exprs) == 0 {
-			return cty.EmptyTupleVal, true
-		}
+	case *hclsyntax.ParenthesesExpr:
+		return staticExpr(e.Expression)
 	case *hclsyntax.ObjectConsExpr:
-		if len(e.Items) == 0 {
-			return cty.EmptyObjectVal, true
-		}
-	}
-	return cty.NilVal, false
-}
-
-func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {
-	var b strings.Builder
-	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
-	for _, d := range defs {
-		fmt.Fprintf(&b, "\n  - %s: %s", rangeString(d.Range), showDef(d.Value))
-	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("option %q is read-only", full.String()),
-		Detail:   b.String(),
-		Subject:  defs[len(defs)-1].Range.Ptr(),
-	}
-}
-
-func showDef(v cty.Value) string {
-	if _, ok := property.AsLazy(v); ok {
-		if f, ok := v.EncapsulatedValue().(*property.Lazy); ok {
-			if fv, ok := (*f).(*property.Forced); ok {
-				return options.ShowValue(fv.Value)
+		for _, item := range e.Items {
+			k, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr)
+			if !ok || k.ForceNonLiteral {
+				return false
 			}
-			if t, ok := (*f).(*thunk); ok && t.status == done {
-				return options.ShowValue(t.val)
+			if hcl.ExprAsKeyword(k.Wrapped) != "" {
+				continue
+			}
+			if _, ok := keyPath(k.Wrapped); !ok {
+				return false
+			}
+		}
+		return true
+	case *hclsyntax.TupleConsExpr, *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.FunctionCallExpr:
+		// A special form only wraps its arguments in thunks; mkOverride and
+		// mkOrder evaluate their number, static when written as one.
+		if f, ok := property.FormNamed(e.Name); ok {
+			if !f.Number {
+				return true
+			}
+			if len(e.Args) == f.Args {
+				_, ok := e.Args[0].(*hclsyntax.LiteralValueExpr)
+				return ok
 			}
 		}
 	}
-	return options.ShowValue(v)
+	return false
 }
 
-// value returns the value of node c for a reader at rng: an option's value,
-// a namespace reference, or the target of a renamed option.
-func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	switch {
-	case c.opt != nil:
-		s := inst.force(c, rng)
-		if !s.defined && !s.diags.HasErrors() {
-			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
-		}
-		return s.value, s.diags
-	case c.rename != nil:
-		to := lookupDecl(inst.root, c.rename.to)
-		if to == nil {
-			return cty.DynamicVal, nil
-		}
-		return inst.value(to, rng)
-	case c.removed != nil:
-		msg, _ := inst.ev.removedMessage(c)
-		return cty.DynamicVal, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("option %q was removed", inst.fullPath(c.path).String()),
-			Detail:   msg,
-			Subject:  rng.Ptr(),
-		}}
+// staticForcer forces the thunks that are safe to force while definitions
+// are split (isStatic), or every thunk with force.
+func (ev *Evaluator) staticForcer(force bool) property.Forcer {
+	if force {
+		return nil
 	}
-	return property.RefVal(&nsRef{inst: inst, n: c}), nil
+	return forceStatic
 }
 
-func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
-		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), rangeString(o.block.DefRange())),
-		Subject:  rng.Ptr(),
+// forceStatic forces l if it is static (see isStatic).
+func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
+	if !isStatic(l) {
+		return cty.NilVal, false, nil
 	}
+	v, diags := l.Force()
+	return v, true, diags
 }
 
-// nsRef is a lazy reference to a namespace of an instance.
-type nsRef struct {
-	inst *instance
-	n    *declNode
+// configValue builds the definition a config block makes: an object of
+// thunks below its prefix, under an mkIf when it has a `when`.
+func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
+	attrs := make(map[string]cty.Value, len(c.attrs))
+	for _, a := range c.attrs {
+		attrs[a.Name] = ev.thunk(a.Expr, sc)
+	}
+	var v cty.Value
+	if len(attrs) == 0 {
+		v = cty.EmptyObjectVal
+	} else {
+		v = cty.ObjectVal(attrs)
+	}
+	v = property.ForcedVal(v, c.block.DefRange())
+	if c.when != nil {
+		v = property.PropertyVal(property.Property{
+			Kind:      property.KindIf,
+			Cond:      ev.thunk(c.when.Expr, sc),
+			CondRange: c.when.Expr.Range(),
+			Content:   v,
+			Range:     c.when.SrcRange,
+		})
+	}
+	for i := len(c.prefix) - 1; i >= 0; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
+	}
+	return v
+}
+
+// Instantiate implements options.Instantiator: it creates a submodule
+// instance whose definitions are defs (in definition order) followed by
+// the submodule bodies' own config blocks.
+//
+// The instance is made when it is first read, so that merging an
+// attrsOf(submodule) option costs nothing per entry until the entry is used.
+func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []options.Def) (cty.Value, hcl.Diagnostics) {
+	return property.RefVal(&pendingInstance{ev: ev, names: names, loc: loc, defs: defs}), nil
+}
+
+// pendingInstance is a submodule instance not made yet.
+type pendingInstance struct {
+	ev    *Evaluator
+	names []string
+	loc   options.Path
+	defs  []options.Def
+
+	ref   *nsRef
+	diags hcl.Diagnostics
+}
+
+func (p *pendingInstance) get() (*nsRef, hcl.Diagnostics) {
+	if p.ref == nil && p.diags == nil {
+		p.ref, p.diags = p.ev.instantiate(p.names, p.loc, p.defs)
+		if p.diags == nil {
+			p.diags = hcl.Diagnostics{}
+		}
+	}
+	return p.ref, p.diags
 }
 
 // Attr implements property.Ref.
-func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
-	c := r.n.children[name]
-	if c == nil {
-		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
+func (p *pendingInstance) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, false, diags
 	}
-	v, d := r.inst.value(c, rng)
-	return v, true, append(diags, d...)
+	v, ok, d := r.Attr(name, rng)
+	return v, ok, append(diags, d...)
 }
 
-// Keys implements property.Ref: every namespace and every option with a value.
-func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
-	var out []string
-	for _, name := range r.n.names {
-		c := r.n.children[name]
-		switch {
-		case c.opt != nil:
-			s := r.inst.force(c, c.opt.block.DefRange())
-			diags = append(diags, s.diags...)
-			if s.defined {
-				out = append(out, name)
-			}
-		case c.isNamespace():
-			out = append(out, name)
+// Keys implements property.Ref.
+func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return nil, diags
+	}
+	k, d := r.Keys()
+	return k, append(diags, d...)
+}
+
+// Materialize implements property.Ref.
+func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, diags
+	}
+	v, d := r.Materialize()
+	return v, append(diags, d...)
+}
+
+func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []options.Def) (*nsRef, hcl.Diagnostics) {
+	st := ev.submoduleType(names)
+	var diags hcl.Diagnostics
+	if st.root == nil {
+		return nil, st.diags
+	}
+	inst := &instance{
+		ev:         ev,
+		root:       st.root,
+		st:         st,
+		loc:        loc,
+		states:     map[*declNode]*nodeState{},
+		bodyLocals: map[*submoduleSyntax]*localSet{},
+	}
+	if len(loc) > 0 {
+		inst.name = cty.StringVal(loc[len(loc)-1])
+	}
+	ev.instances = append(ev.instances, inst)
+	ev.stats.Instances++
+	// Inside an instance the definitions come in reverse: the instance is
+	// an evaluation whose module list is its definitions.
+	n := len(defs)
+	for i, d := range defs {
+		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{n - 1 - i}}, false)...)
+	}
+	for j, body := range st.bodies {
+		sc := inst.bodyScope(body)
+		for k, c := range body.configs {
+			v := ev.configValue(c, sc)
+			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{n + j, k}}, false)...)
 		}
 	}
-	return out, diags
-}
-
-// Materialize implements property.Ref: every option that has a value, forced.
-// The result is memoised.
-func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	s := r.inst.state(r.n)
-	switch s.matStatus {
-	case done:
-		return s.matValue, s.matDiags
-	case forcing:
-		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(s, "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
-	}
-	s.matStatus = forcing
-	s.matValue, s.matDiags = r.materialize()
-	s.matStatus = done
-	return s.matValue, s.matDiags
-}
-
-func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
-	attrs := make(map[string]cty.Value, len(r.n.names))
-	for _, name := range r.n.names {
-		c := r.n.children[name]
-		switch {
-		case c.opt != nil:
-			s := r.inst.force(c, c.opt.block.DefRange())
-			diags = append(diags, s.diags...)
-			if !s.defined {
-				continue
-			}
-			v, d := property.Deep(s.value)
-			diags = append(diags, d...)
-			attrs[name] = v
-		case c.isNamespace():
-			v, d := (&nsRef{inst: r.inst, n: c}).Materialize()
-			diags = append(diags, d...)
-			if v.IsKnown() && v.LengthInt() == 0 {
-				continue
-			}
-			attrs[name] = v
-		}
-	}
-	if len(attrs) == 0 {
-		return cty.EmptyObjectVal, diags
-	}
-	return cty.ObjectVal(attrs), diags
+	return &nsRef{inst: inst, n: inst.root}, diags
 }
