@@ -2,10 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -269,37 +265,4 @@ func sourceText(files map[string]*hcl.File, r hcl.Range) string {
 		return ""
 	}
 	return string(f.Bytes[r.Start.Byte:r.End.Byte])
-}
-
-// ReadModuleFile reads a file named relative to the module that holds the
-// source range rng (a definition's range): how a definition such as
-// `source = "./motd"` names a file next to its module. The file must lie
-// below that module's directory.
-func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
-	for _, m := range ev.mods {
-		if m.src.display() != rng.Filename {
-			continue
-		}
-		p := path.Clean(path.Join(m.dir(), rel))
-		if path.IsAbs(rel) || p == ".." || strings.HasPrefix(p, "../") || !(m.dir() == "." || p == m.dir() || strings.HasPrefix(p, m.dir()+"/")) {
-			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
-		}
-		var b []byte
-		var err error
-		if isOSFS(m.src.fsys) {
-			// Through an os.Root, so that a symlink cannot lead out.
-			var root *os.Root
-			if root, err = os.OpenRoot("/" + m.dir()); err == nil {
-				b, err = fs.ReadFile(root.FS(), strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/"))
-				root.Close()
-			}
-		} else {
-			b, err = fs.ReadFile(m.src.fsys, p)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, cleanFSError(err))
-		}
-		return b, nil
-	}
-	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
 }

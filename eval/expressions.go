@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"sort"
 	"strconv"
 
@@ -1148,15 +1147,7 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}
-		fsys, dir := m.src.fsys, m.dir()
-		if isOSFS(fsys) {
-			// On the host, read through an os.Root of the module's
-			// directory, so that a symlink cannot lead out of it either.
-			if root, err := os.OpenRoot("/" + dir); err == nil {
-				fsys, dir = root.FS(), "."
-			}
-		}
-		f := lib.FileFunc(fsys, dir)
+		f := lib.FileFunc(moduleFiles(m))
 		ev.fileFuncs[key] = f
 		return f, true
 	}
