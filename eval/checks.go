@@ -81,7 +81,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		if warns[i].Message != warns[j].Message {
 			return warns[i].Message < warns[j].Message
 		}
-		return rangeString(warns[i].Range) < rangeString(warns[j].Range)
+		return options.ShowPos(warns[i].Range) < options.ShowPos(warns[j].Range)
 	})
 	return warns, dedupe(diags)
 }

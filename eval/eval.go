@@ -127,7 +127,7 @@ func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("submodule %q is already declared", s.name),
-					Detail:   fmt.Sprintf("The submodule %q is declared here and at %s. Submodule names are global to an evaluation.", s.name, rangeString(prev.block.DefRange())),
+					Detail:   fmt.Sprintf("The submodule %q is declared here and at %s. Submodule names are global to an evaluation.", s.name, options.ShowPos(prev.block.DefRange())),
 					Subject:  s.block.DefRange().Ptr(),
 				})
 				continue
@@ -197,7 +197,7 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate local",
-				Detail:   fmt.Sprintf("The local %q is already declared at %s.", a.Name, rangeString(prev)),
+				Detail:   fmt.Sprintf("The local %q is already declared at %s.", a.Name, options.ShowPos(prev)),
 				Subject:  a.NameRange.Ptr(),
 			})
 			continue

@@ -38,9 +38,9 @@ type DefinitionInfo struct {
 	Range    hcl.Range
 	Value    string // the value as shown in messages
 	Priority int
-	// State is "won", "overridden" (lost on priority) or "disabled" (an
-	// mkIf or when was false).
-	State string
+	// State is what became of the definition: options.Won, Overridden
+	// (lost on priority) or Disabled (an mkIf or when was false).
+	State options.DefState
 	// Condition is the false condition of a disabled definition.
 	Condition hcl.Range
 	// IsDefault is true for the option's default.
@@ -79,17 +79,9 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		x.Value = v
 	}
 	for i, r := range s.merged.Defs {
-		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority}
-		switch r.State {
-		case options.Won:
-			info.State = "won"
-		case options.Overridden:
-			info.State = "overridden"
-		case options.Disabled:
-			info.State = "disabled"
-			if r.CondRange != nil {
-				info.Condition = *r.CondRange
-			}
+		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority, State: r.State}
+		if r.CondRange != nil {
+			info.Condition = *r.CondRange
 		}
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
@@ -103,13 +95,25 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 				x.Definitions = append(x.Definitions, DefinitionInfo{
 					Range:     leaf.rng,
 					Value:     showDef(leaf.value),
-					State:     "disabled",
+					State:     options.Disabled,
 					Condition: leaf.cond,
 				})
 			}
 		}
 	}
 	return x, dedupe(withoutCommandLine(diags))
+}
+
+// Winning returns the definition that won, the last one when several
+// were merged: the definition whose module names a file relative to
+// itself (see ReadModuleFile). ok is false when none won.
+func (x *Explanation) Winning() (d DefinitionInfo, ok bool) {
+	for _, def := range x.Definitions {
+		if def.State == options.Won {
+			d, ok = def, true
+		}
+	}
+	return d, ok
 }
 
 // IsDeclared tells whether an option is declared at p in the top-level

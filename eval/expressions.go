@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -704,7 +705,7 @@ func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range) *hcl.Diagnos
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate object attribute",
-				Detail:   fmt.Sprintf("The attribute %q is already set at %s.", k, rangeString(next.rng)),
+				Detail:   fmt.Sprintf("The attribute %q is already set at %s.", k, options.ShowPos(next.rng)),
 				Subject:  rng.Ptr(),
 			}
 		}

@@ -155,7 +155,7 @@ func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
 	for _, d := range defs {
-		fmt.Fprintf(&b, "\n  - %s: %s", rangeString(d.Range), showDef(d.Value))
+		fmt.Fprintf(&b, "\n  - %s: %s", options.ShowPos(d.Range), showDef(d.Value))
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
@@ -211,7 +211,7 @@ func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Ran
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
-		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), rangeString(o.block.DefRange())),
+		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(o.block.DefRange())),
 		Subject:  rng.Ptr(),
 	}
 }
@@ -364,7 +364,7 @@ func refNote(r hcl.Range) string {
 	case commandLine:
 		return " (requested on the command line)"
 	}
-	return fmt.Sprintf(" (referenced at %s)", rangeString(r))
+	return fmt.Sprintf(" (referenced at %s)", options.ShowPos(r))
 }
 
 // addTrace appends the evaluation chain to new error diagnostics when

@@ -157,7 +157,7 @@ func explainAnswer(ev *eval.Evaluator, p options.Path) (string, hcl.Diagnostics)
 	}
 	disabled := 0
 	for _, d := range x.Definitions {
-		if fmt.Sprint(d.State) == "disabled" {
+		if d.State == options.Disabled {
 			disabled++
 		}
 	}

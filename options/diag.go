@@ -50,8 +50,9 @@ func errorAt(code ErrorCode, loc Path, rng hcl.Range, summary, detail string) *h
 	}
 }
 
-// showPos renders where a definition was written as file:line:col.
-func showPos(rng hcl.Range) string {
+// ShowPos renders where a range starts as file:line:col, as every message
+// and listing of nodegen shows a place in a file.
+func ShowPos(rng hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", rng.Filename, rng.Start.Line, rng.Start.Column)
 }
 
@@ -59,7 +60,7 @@ func showPos(rng hcl.Range) string {
 func listDefs(defs []Def) string {
 	var b strings.Builder
 	for _, d := range defs {
-		fmt.Fprintf(&b, "\n- %s: %s", showPos(d.Range), showForced(d.Value))
+		fmt.Fprintf(&b, "\n- %s: %s", ShowPos(d.Range), showForced(d.Value))
 	}
 	return b.String()
 }
@@ -71,7 +72,7 @@ func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
 		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
 		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.",
-			loc.String(), t.Description(), showPos(d.Range), showForced(d.Value)))
+			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value)))
 }
 
 // conflictError is the error for definitions that a type cannot merge.
