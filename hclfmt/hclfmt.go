@@ -5,14 +5,18 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
-
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 // Format returns the canonical form of an HCL file. A file with syntax
 // errors is not formatted: Format returns the errors, with filename in
 // their ranges.
+//
+// Format checks, lexes and formats with one parser: upstream's hclsyntax,
+// which hclwrite is built on, not nodegen's copy of it
+// (internal/hclsyntax, which evaluation uses and which is tied to the same
+// hcl version).
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 	if _, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos); diags.HasErrors() {
