@@ -126,19 +126,30 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 // (property.PushDown) and each part, an object, is distributed over the
 // children of n.
 func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagnostics {
-	dis := property.Discharger{Mode: property.PushDown, Force: inst.ev.staticForcer(force), Indexed: true}
+	// The parts are gathered on a stack shared by nested splits, not in a
+	// new slice each (as instance.force gathers definitions). Only while
+	// nothing but static thunks is forced: forcing any other may split
+	// definitions (reading an option drains namespaces) before Add returns.
+	ev := inst.ev
+	base := len(ev.partStack)
+	defer func() { ev.partStack = ev.partStack[:base] }()
+	dis := property.Discharger{Mode: property.PushDown, Force: ev.staticForcer(force), Indexed: true}
+	if !force {
+		dis.Parts = ev.partStack[base:base]
+	}
 	dis.Add(d.Value, d.Range)
+	ev.partStack = append(ev.partStack[:base], dis.Parts...)
 	diags := dis.Diags
 	if len(dis.Problems) > 0 {
 		diags = options.PropertyErrors(inst.fullPath(n.path), &dis)
 	}
-	for _, part := range dis.Parts {
+	for _, part := range ev.partStack[base:] {
 		seq := d.seq
 		if part.Index != nil {
 			seq = append(append(make([]int, 0, len(seq)+len(part.Index)), seq...), part.Index...)
 		}
 		v := part.Value
-		if part.Fate == property.Waiting {
+		if part.State == property.Waiting {
 			inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Config says what to evaluate.
@@ -263,9 +264,12 @@ type Evaluator struct {
 	// defStack holds the definitions of the options being forced (see
 	// instance.force).
 	defStack []options.Def
-	stats    Stats
-	late     hcl.Diagnostics // found while splitting definitions lazily
-	traced   map[*hcl.Diagnostic]bool
+	// partStack holds the parts of the definitions being split (see
+	// instance.splitNamespace).
+	partStack []property.Part
+	stats     Stats
+	late      hcl.Diagnostics // found while splitting definitions lazily
+	traced    map[*hcl.Diagnostic]bool
 }
 
 // Stats counts the work an evaluation did so far.

@@ -38,9 +38,9 @@ type DefinitionInfo struct {
 	Range    hcl.Range
 	Value    string // the value as shown in messages
 	Priority int
-	// State is what became of the definition: options.Won, Overridden
+	// State is what became of the definition: property.Won, Overridden
 	// (lost on priority) or Disabled (an mkIf or when was false).
-	State options.DefState
+	State property.State
 	// Condition is the false condition of a disabled definition.
 	Condition hcl.Range
 	// IsDefault is true for the option's default.
@@ -80,8 +80,8 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	}
 	for i, r := range s.merged.Defs {
 		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority, State: r.State}
-		if r.CondRange != nil {
-			info.Condition = *r.CondRange
+		if r.Cond != nil {
+			info.Condition = *r.Cond
 		}
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
@@ -95,7 +95,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 				x.Definitions = append(x.Definitions, DefinitionInfo{
 					Range:     leaf.rng,
 					Value:     showDef(leaf.value),
-					State:     options.Disabled,
+					State:     property.Disabled,
 					Condition: leaf.cond,
 				})
 			}
@@ -109,7 +109,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 // itself (see ReadModuleFile). ok is false when none won.
 func (x *Explanation) Winning() (d DefinitionInfo, ok bool) {
 	for _, def := range x.Definitions {
-		if def.State == options.Won {
+		if def.State == property.Won {
 			d, ok = def, true
 		}
 	}
@@ -231,13 +231,13 @@ func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Ran
 	}
 	var out []disabledLeaf
 	for _, part := range dis.Parts {
-		switch part.Fate {
+		switch part.State {
 		case property.Waiting:
 			if len(path) == 0 && cond != nil {
 				out = append(out, disabledLeaf{value: part.Value, rng: part.Range, cond: *cond})
 			}
 			continue
-		case property.Dropped:
+		case property.Disabled:
 			out = append(out, disabledLeaves(part.Value, part.Range, path, part.Cond)...)
 			continue
 		}

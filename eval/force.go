@@ -74,9 +74,9 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	s.merged = merged
 	s.value, s.defined = merged.Value, merged.Defined
 	if o.readOnly {
-		var live []options.DefResult
+		var live []property.Part
 		for _, r := range merged.Defs {
-			if r.State != options.Disabled {
+			if r.State != property.Disabled {
 				live = append(live, r)
 			}
 		}
@@ -151,7 +151,7 @@ func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
 	return cty.NilVal, false
 }
 
-func readOnlyDiag(full options.Path, defs []options.DefResult) *hcl.Diagnostic {
+func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
 	for _, d := range defs {

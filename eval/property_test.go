@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // TestPropertyUses feeds every special form, well and badly formed,
@@ -157,7 +158,7 @@ func explainAnswer(ev *eval.Evaluator, p options.Path) (string, hcl.Diagnostics)
 	}
 	disabled := 0
 	for _, d := range x.Definitions {
-		if d.State == options.Disabled {
+		if d.State == property.Disabled {
 			disabled++
 		}
 	}

@@ -10,55 +10,6 @@ import (
 	"github.com/nodegen/nodegen/property"
 )
 
-// DefState says what became of a definition in MergeDefinitions.
-type DefState uint8
-
-// The definition states.
-const (
-	// Won: the definition has the winning priority and took part in the
-	// merge.
-	Won DefState = iota
-	// Overridden: another definition has a lower priority number.
-	Overridden
-	// Disabled: an mkIf around the definition had a false condition.
-	Disabled
-)
-
-// String returns "won", "overridden" or "disabled".
-func (s DefState) String() string {
-	switch s {
-	case Won:
-		return "won"
-	case Overridden:
-		return "overridden"
-	case Disabled:
-		return "disabled"
-	}
-	return fmt.Sprintf("DefState(%d)", uint8(s))
-}
-
-// DefResult is one definition after its properties were applied: one
-// element of Merged.Defs.
-type DefResult struct {
-	// Def is the definition. For a Won one, Value is what was merged (with
-	// its properties stripped, not a thunk at the top) and Range the
-	// innermost range known for it. For an Overridden one, Value is the
-	// definition without its mkOverride, unforced. For a Disabled one,
-	// Value is the body of the false mkIf, never evaluated, and Range the
-	// mkIf call.
-	Def
-	// Priority is the definition's priority (property.PriorityPlain without
-	// mkOverride), for Won and Overridden definitions.
-	Priority int
-	// Order is the definition's mkOrder (property.OrderPlain without one), for
-	// Won definitions.
-	Order int
-	State DefState
-	// CondRange is where the false condition is written, for Disabled;
-	// nil for the others.
-	CondRange *hcl.Range
-}
-
 // Merged is the result of MergeDefinitions.
 type Merged struct {
 	// Value is the merged value; cty.NilVal when Defined is false, and
@@ -68,8 +19,9 @@ type Merged struct {
 	// failed to merge: see the diagnostics).
 	Defined bool
 	// Defs lists every definition, after mkMerge was expanded, in
-	// definition order, with what became of it.
-	Defs []DefResult
+	// definition order, with what became of it: property.Won (merged,
+	// Value without its properties, Order set), Overridden or Disabled.
+	Defs []property.Part
 }
 
 // MaxDepth bounds how deep MergeDefinitions follows a value (attribute
@@ -113,44 +65,22 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	for _, def := range defs {
 		d.Add(def.Value, def.Range)
 	}
-	m := Merged{Defs: make([]DefResult, len(d.Parts))}
-	for i, p := range d.Parts {
-		r := DefResult{Def: Def{Value: p.Value, Range: p.Range}, Priority: p.Priority}
-		if p.Fate == property.Dropped {
-			r.State, r.Priority, r.CondRange = Disabled, 0, p.Cond
-		}
-		m.Defs[i] = r
-	}
+	m := Merged{Defs: d.Parts}
 	if d.HasErrors() {
 		m.Value, m.Defined = cty.DynamicVal, true
 		return m, PropertyErrors(loc, &d)
 	}
-
-	st := stripper{loc: loc, diags: d.Diags}
-	best, found := 0, false
-	for _, r := range m.Defs {
-		if r.State != Disabled && (!found || r.Priority < best) {
-			best, found = r.Priority, true
-		}
-	}
-	if !found {
+	if !d.Override() {
 		m.Value = cty.NilVal
-		return m, st.diags
+		return m, d.Diags
 	}
 	m.Defined = true
 
+	st := stripper{loc: loc, diags: d.Diags}
 	var wonBuf [4]int
 	won := wonBuf[:0]
 	for i := range m.Defs {
-		r := &m.Defs[i]
-		switch {
-		case r.State == Disabled:
-		case r.Priority != best:
-			r.State = Overridden
-			if p, ok := property.AsProperty(r.Value); ok && p.Kind == property.KindOverride {
-				r.Value, r.Range = p.Content, property.RangeOf(p.Content, p.Range)
-			}
-		default:
+		if r := &m.Defs[i]; r.State == property.Won {
 			st.strip(r)
 			won = append(won, i)
 		}
@@ -165,7 +95,7 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	}
 	survivors := make([]Def, len(won))
 	for i, w := range won {
-		survivors[i] = m.Defs[w].Def
+		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range}
 	}
 	v, diags := t.Merge(loc, survivors)
 	diags = append(st.diags, diags...)
@@ -225,7 +155,7 @@ func (d *stripper) force(v cty.Value, rng hcl.Range) (cty.Value, hcl.Range) {
 // strip removes the mkOverride and mkOrder at the top of a winning
 // definition, sets its order and forces what they wrap. A property where
 // NixOS's order allows none is an error.
-func (d *stripper) strip(r *DefResult) {
+func (d *stripper) strip(r *property.Part) {
 	v, rng := r.Value, r.Range
 	if p, ok := property.AsProperty(v); ok && p.Kind == property.KindOverride {
 		v, rng = d.force(p.Content, p.Range)

@@ -141,29 +141,29 @@ func TestMergeDefinitionsResults(t *testing.T) {
 		Range     hcl.Range
 		Priority  int
 		Order     int
-		State     DefState
+		State     property.State
 		CondRange hcl.Range
 	}
 	var got []row
 	for _, d := range m.Defs {
 		var cond hcl.Range
-		if d.CondRange != nil {
-			cond = *d.CondRange
+		if d.Cond != nil {
+			cond = *d.Cond
 		}
 		got = append(got, row{ShowValue(d.Value), d.Range, d.Priority, d.Order, d.State, cond})
 	}
 	want := []row{
-		{`["a"]`, at(11), property.PriorityPlain, property.OrderPlain, Won, hcl.Range{}},
-		{`["off"]`, at(51), 0, 0, Disabled, at(50)},
-		{`["lost"]`, at(53), property.PriorityDefault, 0, Overridden, hcl.Range{}},
-		{`["b"]`, at(54), property.PriorityPlain, property.OrderBefore, Won, hcl.Range{}},
-		{`["c"]`, at(51), property.PriorityPlain, property.OrderPlain, Won, hcl.Range{}},
+		{`["a"]`, at(11), property.PriorityPlain, property.OrderPlain, property.Won, hcl.Range{}},
+		{`["off"]`, at(51), 0, 0, property.Disabled, at(50)},
+		{`["lost"]`, at(53), property.PriorityDefault, 0, property.Overridden, hcl.Range{}},
+		{`["b"]`, at(54), property.PriorityPlain, property.OrderBefore, property.Won, hcl.Range{}},
+		{`["c"]`, at(51), property.PriorityPlain, property.OrderPlain, property.Won, hcl.Range{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Defs (-want +got):\n%s", diff)
 	}
-	if Won.String() != "won" || Disabled.String() != "disabled" || Overridden.String() != "overridden" {
-		t.Errorf("DefState strings")
+	if property.Won.String() != "won" || property.Disabled.String() != "disabled" || property.Overridden.String() != "overridden" {
+		t.Errorf("State strings")
 	}
 }
 

@@ -22,28 +22,33 @@ const (
 	PushDown
 )
 
-// Fate says what became of a part of a definition.
-type Fate uint8
+// State says what became of a part of a definition.
+type State uint8
 
-// The fates.
+// The states.
 const (
-	// Kept: the part takes part, at its Priority.
-	Kept Fate = iota
-	// Dropped: the part is under an mkIf whose condition (at Cond) is
-	// false. Its Value is the body of that mkIf, never evaluated.
-	Dropped
+	// Won: the part takes part in the merge, at its Priority. Before
+	// Override, every part that survived its mkIfs has won.
+	Won State = iota
+	// Overridden: another part has a lower priority number (Override).
+	Overridden
+	// Disabled: the part is under an mkIf whose condition (at Cond) is
+	// false.
+	Disabled
 	// Waiting: the part is a thunk (or an mkMerge whose list is one) that
 	// the Forcer would not force now.
 	Waiting
 )
 
-// String returns "kept", "dropped" or "waiting".
-func (f Fate) String() string {
-	switch f {
-	case Kept:
-		return "kept"
-	case Dropped:
-		return "dropped"
+// String returns "won", "overridden", "disabled" or "waiting".
+func (s State) String() string {
+	switch s {
+	case Won:
+		return "won"
+	case Overridden:
+		return "overridden"
+	case Disabled:
+		return "disabled"
 	}
 	return "waiting"
 }
@@ -51,19 +56,25 @@ func (f Fate) String() string {
 // Part is one part of a definition after mkMerge was expanded and, in
 // Decide mode, mkIf decided.
 type Part struct {
-	// Value is the part: forced to its top (for Kept), without its mkIf
+	// Value is the part: forced to its top (for Won), without its mkIf
 	// and mkMerge (in Decide mode it may still be an mkOverride or an
-	// mkOrder). Range is the innermost source range known for it.
+	// mkOrder, which the merge then strips). For an Overridden part, the
+	// part without its mkOverride, unforced; for a Disabled one, the body
+	// of the false mkIf, never evaluated. Range is the innermost source
+	// range known for it (for a Disabled part, the mkIf call).
 	Value cty.Value
 	Range hcl.Range
 	// Wrap lists the properties taken off above the part in PushDown mode,
 	// outermost first. The slice may be shared: do not change it.
 	Wrap []*Property
 	// Priority is mkOverride's priority when Value is one (Decide mode),
-	// else PriorityPlain.
+	// else PriorityPlain; 0 for a Disabled part.
 	Priority int
-	Fate     Fate
-	// Cond is where the false condition of a Dropped part is written; nil
+	// Order is the part's mkOrder (OrderPlain without one), for a Won
+	// part once the merge has taken its properties off; else 0.
+	Order int
+	State State
+	// Cond is where the false condition of a Disabled part is written; nil
 	// for the other parts.
 	Cond *hcl.Range
 	// Index is the part's place in the mkMerge lists it came through,
@@ -160,7 +171,7 @@ func (d *Discharger) problem(kind ProblemKind, p *Property, v cty.Value) {
 func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []int) {
 	v, rng, ok := d.force(v, rng)
 	if !ok {
-		d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, Fate: Waiting, Index: index})
+		d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, State: Waiting, Index: index})
 		return
 	}
 	p, isProp := AsProperty(v)
@@ -177,7 +188,7 @@ func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []i
 		list, _, ok := d.force(p.Contents, p.Range)
 		switch {
 		case !ok:
-			d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, Fate: Waiting, Index: index})
+			d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, State: Waiting, Index: index})
 		case !list.IsKnown():
 			d.add(cty.DynamicVal, p.Range, wrap, index)
 		case list.IsNull() || !(list.Type().IsTupleType() || list.Type().IsListType()):
@@ -204,7 +215,7 @@ func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []i
 		case c.True():
 			d.add(p.Content, p.Range, wrap, index)
 		default:
-			d.Parts = append(d.Parts, Part{Value: p.Content, Range: p.Range, Wrap: wrap, Fate: Dropped, Cond: &p.CondRange, Index: index})
+			d.Parts = append(d.Parts, Part{Value: p.Content, Range: p.Range, Wrap: wrap, State: Disabled, Cond: &p.CondRange, Index: index})
 		}
 	default:
 		// PushDown: the property goes around each attribute of what it
@@ -221,12 +232,39 @@ func appendIndex(index []int, i int) []int {
 }
 
 // Live reports whether some part of the definitions added so far is not
-// Dropped: whether the option they define is defined.
+// Disabled: whether the option they define is defined.
 func (d *Discharger) Live() bool {
 	for _, p := range d.Parts {
-		if p.Fate != Dropped {
+		if p.State != Disabled {
 			return true
 		}
 	}
 	return false
+}
+
+// Override keeps the parts with the lowest priority number, as NixOS's
+// filterOverrides does: the other parts that survived their mkIfs become
+// Overridden, and lose their mkOverride (what it holds is not forced). It
+// reports whether any part is left to merge.
+func (d *Discharger) Override() bool {
+	if len(d.Parts) == 1 {
+		return d.Parts[0].State != Disabled
+	}
+	best, found := 0, false
+	for _, p := range d.Parts {
+		if p.State != Disabled && (!found || p.Priority < best) {
+			best, found = p.Priority, true
+		}
+	}
+	for i := range d.Parts {
+		p := &d.Parts[i]
+		if p.State == Disabled || p.Priority == best {
+			continue
+		}
+		p.State = Overridden
+		if q, ok := AsProperty(p.Value); ok && q.Kind == KindOverride {
+			p.Value, p.Range = q.Content, RangeOf(q.Content, q.Range)
+		}
+	}
+	return found
 }

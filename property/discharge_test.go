@@ -62,8 +62,8 @@ func show(d *Discharger) string {
 		for _, w := range p.Wrap {
 			wrap = append(wrap, w.Kind.String())
 		}
-		fmt.Fprintf(&b, "%s %d @%d %s wrap%v index%v", p.Fate, p.Priority, p.Range.Start.Line, v, wrap, p.Index)
-		if p.Fate == Dropped {
+		fmt.Fprintf(&b, "%s %d @%d %s wrap%v index%v", p.State, p.Priority, p.Range.Start.Line, v, wrap, p.Index)
+		if p.State == Disabled {
 			fmt.Fprintf(&b, " cond@%d", p.Cond.Start.Line)
 		}
 		b.WriteString("\n")
@@ -83,20 +83,20 @@ func TestDischarger(t *testing.T) {
 		static bool // force only thunks below line 50
 		want   string
 	}{
-		{"plain", Decide, lazy(one, 3), false, "kept 100 @3 1 wrap[] index[]\n"},
-		{"true mkIf", Decide, mkIf(cty.True, lazy(one, 4)), false, "kept 100 @4 1 wrap[] index[]\n"},
-		{"false mkIf", Decide, mkIf(cty.False, lazy(one, 4)), false, "dropped 0 @91 lazy@4 wrap[] index[] cond@90\n"},
+		{"plain", Decide, lazy(one, 3), false, "won 100 @3 1 wrap[] index[]\n"},
+		{"true mkIf", Decide, mkIf(cty.True, lazy(one, 4)), false, "won 100 @4 1 wrap[] index[]\n"},
+		{"false mkIf", Decide, mkIf(cty.False, lazy(one, 4)), false, "disabled 0 @91 lazy@4 wrap[] index[] cond@90\n"},
 		{"non-bool mkIf", Decide, mkIf(one, one), false, "problem 1 on mkIf\n"},
-		{"unknown condition", Decide, mkIf(cty.UnknownVal(cty.Bool), one), false, "kept 100 @91 unknown wrap[] index[]\n"},
+		{"unknown condition", Decide, mkIf(cty.UnknownVal(cty.Bool), one), false, "won 100 @91 unknown wrap[] index[]\n"},
 		{"mkMerge", Decide, mk("mkMerge", cty.TupleVal([]cty.Value{one, mkIf(cty.False, one), mk("mkMerge", cty.TupleVal([]cty.Value{one}))})), false,
-			"kept 100 @80 1 wrap[] index[0]\ndropped 0 @91 1 wrap[] index[1] cond@90\nkept 100 @80 1 wrap[] index[2 0]\n"},
+			"won 100 @80 1 wrap[] index[0]\ndisabled 0 @91 1 wrap[] index[1] cond@90\nwon 100 @80 1 wrap[] index[2 0]\n"},
 		{"mkMerge of a non-list", Decide, mk("mkMerge", one), false, "problem 2 on mkMerge\n"},
-		{"mkForce stays on", Decide, mk("mkForce", one), false, "kept 50 @80 mkOverride wrap[] index[]\n"},
-		{"mkOverride's number", Decide, mk("mkOverride", one), false, "kept 7 @80 mkOverride wrap[] index[]\n"},
-		{"mkBefore stays on", Decide, mk("mkBefore", one), false, "kept 100 @80 mkOrder wrap[] index[]\n"},
-		{"pushed down", PushDown, mkIf(cty.False, mk("mkForce", mk("mkAfter", lazy(one, 5)))), false, "kept 100 @5 1 wrap[mkIf mkOverride mkOrder] index[]\n"},
+		{"mkForce stays on", Decide, mk("mkForce", one), false, "won 50 @80 mkOverride wrap[] index[]\n"},
+		{"mkOverride's number", Decide, mk("mkOverride", one), false, "won 7 @80 mkOverride wrap[] index[]\n"},
+		{"mkBefore stays on", Decide, mk("mkBefore", one), false, "won 100 @80 mkOrder wrap[] index[]\n"},
+		{"pushed down", PushDown, mkIf(cty.False, mk("mkForce", mk("mkAfter", lazy(one, 5)))), false, "won 100 @5 1 wrap[mkIf mkOverride mkOrder] index[]\n"},
 		{"pushed down through mkMerge", PushDown, mk("mkDefault", mk("mkMerge", cty.TupleVal([]cty.Value{one, mkIf(one, one)}))), false,
-			"kept 100 @80 1 wrap[mkOverride] index[0]\nkept 100 @91 1 wrap[mkOverride mkIf] index[1]\n"},
+			"won 100 @80 1 wrap[mkOverride] index[0]\nwon 100 @91 1 wrap[mkOverride mkIf] index[1]\n"},
 		{"waiting thunk", PushDown, mkIf(cty.True, lazy(one, 60)), true, "waiting 100 @60 lazy@60 wrap[mkIf] index[]\n"},
 		{"waiting mkMerge", Decide, mk("mkMerge", lazy(cty.EmptyTupleVal, 60)), true, "waiting 100 @80 mkMerge wrap[] index[]\n"},
 	}
@@ -132,7 +132,7 @@ func TestDecideForcesNoValue(t *testing.T) {
 		t.Errorf("content forced %d times", n)
 	}
 	if !d.Live() {
-		t.Error("Live() = false with a kept part")
+		t.Error("Live() = false with a part that won")
 	}
 }
 

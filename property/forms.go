@@ -37,17 +37,22 @@ var Forms = []Form{
 	{Name: "mkAfter", Kind: KindOrder, Args: 1, Order: OrderAfter},
 }
 
+// formIndex finds the forms by name.
+var formIndex = func() map[string]*Form {
+	m := make(map[string]*Form, len(Forms))
+	for i := range Forms {
+		m[Forms[i].Name] = &Forms[i]
+	}
+	return m
+}()
+
 // FormNamed returns the special form called name, if there is one.
 func FormNamed(name string) (*Form, bool) {
 	if len(name) < 4 || name[:2] != "mk" {
 		return nil, false
 	}
-	for i := range Forms {
-		if Forms[i].Name == name {
-			return &Forms[i], true
-		}
-	}
-	return nil, false
+	f, ok := formIndex[name]
+	return f, ok
 }
 
 // Make builds the property the form makes. args are the form's arguments

@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 func init() {
@@ -221,7 +222,7 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, d := range x.Definitions {
 		prio := ""
-		if d.State != options.Disabled {
+		if d.State != property.Disabled {
 			prio = fmt.Sprintf("priority %d", d.Priority)
 		}
 		val := definitionValue(files, d)
@@ -229,7 +230,7 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 			val += "  (the default)"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.State.String(), prio, options.ShowPos(d.Range), val)
-		if d.State == options.Disabled && d.Condition.Filename != "" {
+		if d.State == property.Disabled && d.Condition.Filename != "" {
 			fmt.Fprintf(tw, "  \t\t\tcondition is false: %s  (%s)\n", sourceOf(files, d.Condition), options.ShowPos(d.Condition))
 		}
 	}
@@ -305,11 +306,11 @@ func explanationJSON(ev *eval.Evaluator, x *eval.Explanation) optionJSON {
 	}
 	for _, d := range x.Definitions {
 		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State.String(), IsDefault: d.IsDefault}
-		if d.State != options.Disabled {
+		if d.State != property.Disabled {
 			prio := d.Priority
 			dj.Priority = &prio
 		}
-		if d.State == options.Disabled && d.Condition.Filename != "" {
+		if d.State == property.Disabled && d.Condition.Filename != "" {
 			dj.Condition = &conditionJSON{Range: toRangeJSON(d.Condition), Text: sourceOf(files, d.Condition)}
 		}
 		out.Definitions = append(out.Definitions, dj)
