@@ -170,6 +170,9 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		if diags.HasErrors() {
 			return cty.UnknownVal(e.Op.Type), diags
 		}
+		if r, ok := fastUnary(e.Op, v); ok {
+			return r, diags
+		}
 		param := lib.Params(e.Op.Impl)[0]
 		cv, err := convert.Convert(v, param.Type)
 		if err != nil {
@@ -596,16 +599,37 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	return r, diags
 }
 
-// fastBinary computes the arithmetic and comparisons of whole numbers that
-// fit in 32 bits, and the equality of strings, without cty's arbitrary
-// precision: the same results (cty's modulo truncates as Go's % does, and
-// x % 0 is x), for a fraction of the work. ok is false for anything else.
-func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
-	// Types are compared with primitive types only: comparing two object
-	// types with == panics (their maps are not comparable).
-	if !l.IsKnown() || !r.IsKnown() || l.IsNull() || r.IsNull() {
+// fastUnary computes !b of a known bool as the operator's cty function
+// does, without its call. ok is false for anything else.
+func fastUnary(op *hclsyntax.Operation, v cty.Value) (cty.Value, bool) {
+	if op != hclsyntax.OpLogicalNot || !v.IsKnown() || v.IsNull() || v.Type() != cty.Bool {
 		return cty.NilVal, false
 	}
+	return cty.BoolVal(!v.True()), true
+}
+
+// fastBinary computes the arithmetic and comparisons of whole numbers that
+// fit in 32 bits, the equality of strings, and the comparison of a known
+// value with null, without cty's arbitrary precision and without the deep
+// walk of cty.Value.Equals (x != null on a whole attribute set): the same
+// results (cty's modulo truncates as Go's % does, x % 0 is x, and nulls
+// of any type are equal), for a fraction of the work. ok is false for
+// anything else.
+func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+	if !l.IsKnown() || !r.IsKnown() {
+		return cty.NilVal, false
+	}
+	if l.IsNull() || r.IsNull() {
+		switch op {
+		case hclsyntax.OpEqual:
+			return cty.BoolVal(l.IsNull() && r.IsNull()), true
+		case hclsyntax.OpNotEqual:
+			return cty.BoolVal(!(l.IsNull() && r.IsNull())), true
+		}
+		return cty.NilVal, false
+	}
+	// Types are compared with primitive types only: comparing two object
+	// types with == panics (their maps are not comparable).
 	if l.Type() == cty.String && r.Type() == cty.String {
 		switch op {
 		case hclsyntax.OpEqual:
@@ -1043,11 +1067,11 @@ func (sc *scope) specialForm(form *property.Form, e *hclsyntax.FunctionCallExpr)
 		}
 		args = args[1:]
 	}
-	thunks := make([]cty.Value, len(args))
+	var thunks [2]cty.Value // a form has at most two arguments after its number
 	for i, a := range args {
 		thunks[i] = sc.inst.ev.thunk(a, sc)
 	}
-	return property.PropertyVal(form.Make(n, thunks, args[0].Range(), rng)), diags
+	return property.PropertyVal(form.Make(n, thunks[:len(args)], args[0].Range(), rng)), diags
 }
 
 // callFunction calls fn, turning a panic inside it into an error.

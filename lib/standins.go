@@ -1,8 +1,10 @@
 package lib
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -20,8 +22,10 @@ import (
 // nodegen marks no value, so they ignore marks.
 //
 // HCL's logical operators and comparisons are go-cty functions (the Impl of
-// an hclsyntax.Operation) that call one cty.Value method; merge and concat
-// follow go-cty's code.
+// an hclsyntax.Operation) that call one cty.Value method; upper, contains,
+// distinct, merge and concat follow go-cty's code (distinct compares with
+// cty.Value.Equals where go-cty calls its own equality function, through
+// function.Function.Call, for every pair).
 func init() {
 	standIn(stdlib.EqualFunc, func(a []cty.Value) cty.Value { return a[0].Equals(a[1]) })
 	standIn(stdlib.NotEqualFunc, func(a []cty.Value) cty.Value { return a[0].Equals(a[1]).Not() })
@@ -32,6 +36,29 @@ func init() {
 	standIn(stdlib.GreaterThanOrEqualToFunc, func(a []cty.Value) cty.Value { return a[0].GreaterThanOrEqualTo(a[1]) })
 	standIn(stdlib.LessThanFunc, func(a []cty.Value) cty.Value { return a[0].LessThan(a[1]) })
 	standIn(stdlib.LessThanOrEqualToFunc, func(a []cty.Value) cty.Value { return a[0].LessThanOrEqualTo(a[1]) })
+	natives[stdlib.UpperFunc] = &function.Spec{
+		Description:  stdlib.UpperFunc.Description(),
+		Params:       stdlib.UpperFunc.Params(),
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.StringVal(strings.ToUpper(args[0].AsString())), nil
+		},
+	}
+	natives[stdlib.ContainsFunc] = &function.Spec{
+		Description:  stdlib.ContainsFunc.Description(),
+		Params:       stdlib.ContainsFunc.Params(),
+		Type:         function.StaticReturnType(cty.Bool),
+		RefineResult: refineNotNull,
+		Impl:         containsImpl,
+	}
+	natives[stdlib.DistinctFunc] = &function.Spec{
+		Description:  stdlib.DistinctFunc.Description(),
+		Params:       stdlib.DistinctFunc.Params(),
+		Type:         func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		RefineResult: refineNotNull,
+		Impl:         distinctImpl,
+	}
 	natives[stdlib.MergeFunc] = &function.Spec{
 		Description:  stdlib.MergeFunc.Description(),
 		VarParam:     stdlib.MergeFunc.VarParam(),
@@ -203,4 +230,60 @@ func concatImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		return cty.TupleVal(vals), nil
 	}
 	panic("unsupported return type")
+}
+
+// containsImpl is contains(list, value), as go-cty's ContainsFunc.
+func containsImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	list, val := args[0], args[1]
+	ty := list.Type()
+	switch {
+	case !ty.IsListType() && !ty.IsTupleType() && !ty.IsSetType():
+		return cty.NilVal, errors.New("argument must be list, tuple, or set")
+	case list.IsNull():
+		return cty.NilVal, errors.New("cannot search a nil list or set")
+	case list.LengthInt() == 0:
+		return cty.False, nil
+	case !list.IsKnown() || !val.IsKnown():
+		return cty.UnknownVal(cty.Bool), nil
+	}
+	unknown := false
+	for it := list.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		eq := val.Equals(e)
+		if !eq.IsKnown() {
+			unknown = true // an unknown may still match
+			continue
+		}
+		if eq.True() {
+			return cty.True, nil
+		}
+	}
+	if unknown {
+		return cty.UnknownVal(cty.Bool), nil
+	}
+	return cty.False, nil
+}
+
+// distinctImpl is distinct(list), as go-cty's DistinctFunc: the elements
+// in order, without those equal to an earlier one.
+func distinctImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
+	list := args[0]
+	if !list.IsWhollyKnown() {
+		return cty.UnknownVal(retType), nil
+	}
+	var out []cty.Value
+next:
+	for it := list.ElementIterator(); it.Next(); {
+		_, v := it.Element()
+		for _, seen := range out {
+			if seen.Equals(v).True() {
+				continue next
+			}
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return cty.ListValEmpty(retType.ElementType()), nil
+	}
+	return cty.ListVal(out), nil
 }
