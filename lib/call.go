@@ -9,9 +9,10 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// natives holds the specifications of the functions this package makes,
-// by function: Call runs them itself. It is filled while the package is
-// initialised (see native) and only read afterwards.
+// natives holds, by function, the specifications of the functions this
+// package makes and of the stand-ins for go-cty's (standins.go): Call runs
+// them itself. It is filled while the package is initialised (native,
+// standIn) and only read afterwards.
 var natives = map[function.Function]*function.Spec{}
 
 // native makes the function spec describes and records spec in natives.
@@ -49,7 +50,8 @@ func foreign(f function.Function) ([]function.Parameter, *function.Parameter) {
 // function.ArgError for that argument. The stdlib functions rely on this
 // conversion; function.Function.Call alone does not do it.
 //
-// A function of this package (natives) is run from its specification,
+// A function of this package or one with a stand-in (natives) is run from
+// its specification,
 // with the rules of function.Function.Call (null and unknown arguments,
 // dynamic types, refinements) except marks: nodegen never marks a value,
 // and function.Function.Call walks every argument deeply on every call to

@@ -32,14 +32,15 @@ const MaxDepth = 500
 // MergeDefinitions merges the definitions of the option at loc with type t,
 // as NixOS's mergeDefinitions does:
 //
-//  1. Each definition is forced to its top (property.Shallow) and discharged:
-//     mkMerge expands to its elements and mkIf to its body when its
-//     condition (forced deeply; it must be a bool) is true; a definition
-//     under a false mkIf is Disabled.
+//  1. Each definition is forced to its top and discharged
+//     (property.Discharger, in Decide mode): mkMerge expands to its
+//     elements and mkIf to its body when its condition (forced deeply; it
+//     must be a bool) is true; a definition under a false mkIf is
+//     Disabled.
 //  2. A top-level mkOverride gives the priority (property.PriorityPlain
-//     otherwise). Only the definitions with the lowest number are kept;
-//     the others are Overridden, and are neither forced further nor
-//     type-checked.
+//     otherwise). Only the definitions with the lowest number are kept
+//     (Discharger.Override); the others are Overridden, and are neither
+//     forced further nor type-checked.
 //  3. The kept definitions lose their mkOverride, then their mkOrder, which
 //     gives their order (property.OrderPlain otherwise); they are sorted stably
 //     by order. A property that is out of NixOS's nesting order (mkIf or

@@ -14,12 +14,13 @@
 // Forms is the one table of the special forms: the name a module calls,
 // the Property it makes, and its arguments. Discharger is the one function
 // that takes a definition apart: it expands mkMerge, decides or pushes down
-// mkIf and says what becomes of each part of the definition (kept with a
-// priority, dropped by a false condition and why, or waiting to be
-// forced), with the same Problem for the same ill-formed property whoever
-// asks: merging an option (sibling package options), splitting a
-// definition over a namespace, options.X.isDefined and `nodegen option`
-// (package eval).
+// mkIf and says what becomes of each part of the definition (a Part: won
+// at a priority, disabled by a false condition and which, or waiting to be
+// forced; Override then marks the parts that lose on priority), with the
+// same Problem for the same ill-formed property whoever asks: merging an
+// option (sibling package options, which renders problems with
+// options.PropertyErrors), splitting a definition over a namespace,
+// options.X.isDefined and `nodegen option` (package eval).
 //
 // This package depends on go-cty and hcl only; lib, options and eval build
 // on it.
