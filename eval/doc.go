@@ -7,8 +7,8 @@
 // An evaluation goes through these phases, each in its own file:
 //
 //  1. Load (load.go, paths.go): read and parse the module files, the
-//     library's and the user's, through a confined view of the file
-//     system; inline modules (a test's run blocks) come parsed.
+//     library's (embedded) and the user's; inline modules (a test's run
+//     blocks) come parsed.
 //  2. Collect modules (load.go): follow imports, in module order, and
 //     register the submodule types, which are global to an evaluation.
 //  3. Declare (declare.go): build the option tree from the option blocks,
@@ -29,11 +29,13 @@
 //     made when first read (define.go).
 //  6. Check (checks.go): Check and Assertions evaluate the assertions and
 //     warnings, and the definitions of renamed and removed options.
-//  7. Query and render (query.go, explain.go, optionsref.go): Get, Config
-//     and EvalExpr read values; Explain tells where an option's value
-//     comes from (`nodegen option`); Declarations lists the options for
-//     documentation; ReadModuleFile reads a file next to a module, through
-//     the same confined reader as file().
+//  7. Query and render (query.go, explain.go, optionsref.go, modfiles.go):
+//     Get, Config and EvalExpr read values; Explain tells where an
+//     option's value comes from (`nodegen option`); Declarations lists the
+//     options for documentation; ReadModuleFile reads a file next to a
+//     module for the profile, through the one confined reader of module
+//     files that file() uses too (moduleFiles), which fails rather than
+//     read outside the module's directory.
 //
 // The lazy values and properties this package passes around are those of
 // sibling package property; the functions modules call are lib's.
