@@ -135,10 +135,14 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 	defer func() { ev.partStack = ev.partStack[:base] }()
 	dis := property.Discharger{Mode: property.PushDown, Force: ev.staticForcer(force), Indexed: true}
 	if !force {
-		dis.Parts = ev.partStack[base:base]
+		dis.Parts = ev.partStack // Add appends after the parts of the splits this one is nested in
 	}
 	dis.Add(d.Value, d.Range)
-	ev.partStack = append(ev.partStack[:base], dis.Parts...)
+	if force {
+		ev.partStack = append(ev.partStack, dis.Parts...)
+	} else {
+		ev.partStack = dis.Parts
+	}
 	diags := dis.Diags
 	if len(dis.Problems) > 0 {
 		diags = options.PropertyErrors(inst.fullPath(n.path), &dis)

@@ -122,8 +122,9 @@ type Discharger struct {
 	// Indexed says to set Part.Index.
 	Indexed bool
 
-	// Parts are the parts of the definitions added, in order. A caller
-	// may give Parts a buffer to append to.
+	// Parts are the parts of the definitions added, in order: Add
+	// appends to it. A caller may give it a buffer, or parts of its own
+	// to append after (Live and Override then see those too).
 	Parts []Part
 	// Problems are the ill-formed properties met, with no part for them;
 	// the caller turns them into diagnostics (the same ones whoever asks:
@@ -141,27 +142,37 @@ func (d *Discharger) HasErrors() bool { return len(d.Problems) > 0 || d.Diags.Ha
 func (d *Discharger) Add(v cty.Value, rng hcl.Range) { d.add(v, rng, nil, nil) }
 
 // force forces v to its top and returns it with the innermost range known
-// for it; ok is false when the Forcer would not force it.
-func (d *Discharger) force(v cty.Value, rng hcl.Range) (cty.Value, hcl.Range, bool) {
-	rng = RangeOf(v, rng)
-	for {
-		l, ok := AsLazy(v)
-		if !ok {
-			break
+// for it, and the property it is if it is one; ok is false when the Forcer
+// would not force it.
+func (d *Discharger) force(v cty.Value, rng hcl.Range) (cty.Value, hcl.Range, *Property, bool) {
+	l, lazy := AsLazy(v)
+	if !lazy {
+		p, isProp := AsProperty(v)
+		if isProp {
+			rng = p.Range
 		}
+		return v, rng, p, true
+	}
+	rng = l.Range()
+	for lazy {
 		var diags hcl.Diagnostics
 		if d.Force == nil {
 			v, diags = l.Force()
 		} else {
 			fv, forced, fd := d.Force(l)
 			if !forced {
-				return v, rng, false
+				return v, rng, nil, false
 			}
 			v, diags = fv, fd
 		}
 		d.Diags = append(d.Diags, diags...)
+		l, lazy = AsLazy(v)
 	}
-	return v, RangeOf(v, rng), true
+	p, isProp := AsProperty(v)
+	if isProp {
+		rng = p.Range
+	}
+	return v, rng, p, true
 }
 
 func (d *Discharger) problem(kind ProblemKind, p *Property, v cty.Value) {
@@ -169,12 +180,12 @@ func (d *Discharger) problem(kind ProblemKind, p *Property, v cty.Value) {
 }
 
 func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []int) {
-	v, rng, ok := d.force(v, rng)
+	v, rng, p, ok := d.force(v, rng)
 	if !ok {
 		d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, State: Waiting, Index: index})
 		return
 	}
-	p, isProp := AsProperty(v)
+	isProp := p != nil
 	if !v.IsKnown() || !isProp || (d.Mode == Decide && (p.Kind == KindOverride || p.Kind == KindOrder)) {
 		prio := PriorityPlain
 		if isProp && p.Kind == KindOverride {
@@ -185,7 +196,7 @@ func (d *Discharger) add(v cty.Value, rng hcl.Range, wrap []*Property, index []i
 	}
 	switch {
 	case p.Kind == KindMerge:
-		list, _, ok := d.force(p.Contents, p.Range)
+		list, _, _, ok := d.force(p.Contents, p.Range)
 		switch {
 		case !ok:
 			d.Parts = append(d.Parts, Part{Value: v, Range: rng, Wrap: wrap, Priority: PriorityPlain, State: Waiting, Index: index})
