@@ -18,7 +18,7 @@ import (
 // search for marks of function.Function.Call, which walks every argument
 // deeply (x != null on a whole attribute set, merge of two of them). Each
 // has go-cty's parameters, read through function.Function.Params, and
-// computes what go-cty's computes (TestCallWithoutMarks compares them);
+// computes what go-cty's computes (TestStandIns compares them);
 // nodegen marks no value, so they ignore marks.
 //
 // HCL's logical operators and comparisons are go-cty functions (the Impl of
