@@ -110,7 +110,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("option %q would be a parent of option %q", full(n.path), full(d.path)),
-					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), rangeString(n.opt.block.DefRange()), n.opt.typ.Description()),
+					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), options.ShowPos(n.opt.block.DefRange()), n.opt.typ.Description()),
 					Subject:  e.syn.block.DefRange().Ptr(),
 				})
 				ok = false
@@ -136,7 +136,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("option %q is already declared", full(d.path)),
-				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.path), rangeString(n.opt.block.DefRange())),
+				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.path), options.ShowPos(n.opt.block.DefRange())),
 				Subject:  d.block.DefRange().Ptr(),
 			})
 		case len(n.children) > 0:
@@ -149,7 +149,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 			}
 			detail := fmt.Sprintf("The option %q has options declared below it", full(d.path))
 			if first != nil {
-				detail += fmt.Sprintf(", such as %q at %s", full(first.path), rangeString(first.opt.block.DefRange()))
+				detail += fmt.Sprintf(", such as %q at %s", full(first.path), options.ShowPos(first.opt.block.DefRange()))
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -452,8 +452,4 @@ func lookupDecl(root *declNode, p []string) *declNode {
 		}
 	}
 	return n
-}
-
-func rangeString(r hcl.Range) string {
-	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }

@@ -1,22 +1,17 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
-	"math/big"
 	"path"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Config says what to evaluate.
@@ -52,8 +47,9 @@ type Warning struct {
 }
 
 // New loads the modules, declares their options and splits their
-// definitions. It evaluates nothing: options are evaluated when they are
-// read (Get, Config, Check).
+// definitions: the first phases of the pipeline (see the package
+// documentation). It evaluates nothing: options are evaluated when they
+// are read (Get, Config, Check).
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	ev := &Evaluator{
 		cfg:         cfg,
@@ -66,12 +62,28 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		traced:      map[*hcl.Diagnostic]bool{},
 		removedMsgs: map[*declNode]*thunk{},
 	}
+	roots, diags := ev.loadRoots()
+	if diags.HasErrors() && roots == nil {
+		return ev, diags
+	}
+	diags = append(diags, ev.collectModules(roots)...)
+	root, d := ev.declare()
+	diags = append(diags, d...)
+	diags = append(diags, ev.define(root)...)
+	return ev, dedupe(diags)
+}
+
+// loadRoots names the modules an evaluation starts from: the library's,
+// the user's files, then the inline modules (which are parsed already).
+// It returns nil roots when the library cannot be read.
+func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
+	cfg := ev.cfg
 	var diags hcl.Diagnostics
-	var roots []source
+	roots := []source{}
 	if cfg.Library != nil {
 		libs, err := libraryModules(cfg.Library)
 		if err != nil {
-			return ev, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the module library", Detail: err.Error()}}
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the module library", Detail: err.Error()}}
 		}
 		roots = append(roots, libs...)
 	}
@@ -101,17 +113,22 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		diags = append(diags, ev.loader.addInline(s, in.File, in.Body)...)
 		roots = append(roots, s)
 	}
-	mods, d := ev.loader.collect(roots)
-	diags = append(diags, d...)
+	return roots, diags
+}
+
+// collectModules parses the roots and the modules they import, in module
+// order, and registers their submodule types, which are global to the
+// evaluation.
+func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
+	mods, diags := ev.loader.collect(roots)
 	ev.mods = mods
-	// Submodule types are global to the evaluation.
 	for _, m := range mods {
 		for _, s := range m.submodules {
 			if prev, ok := ev.submodules[s.name]; ok {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("submodule %q is already declared", s.name),
-					Detail:   fmt.Sprintf("The submodule %q is declared here and at %s. Submodule names are global to an evaluation.", s.name, rangeString(prev.block.DefRange())),
+					Detail:   fmt.Sprintf("The submodule %q is declared here and at %s. Submodule names are global to an evaluation.", s.name, options.ShowPos(prev.block.DefRange())),
 					Subject:  s.block.DefRange().Ptr(),
 				})
 				continue
@@ -119,8 +136,18 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 			ev.submodules[s.name] = s
 		}
 	}
+	return diags
+}
+
+// declare builds the option tree of the top level from every module's
+// option declarations and renames, and reports the declaration errors of
+// the submodule types now rather than when the first instance is made:
+// those of the types options use (merged ones too), named by the option's
+// path, then the rest.
+func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	var entries []declEntry
-	for _, m := range mods {
+	for _, m := range ev.mods {
 		diags = append(diags, checkLocals(m.locals)...)
 		for _, s := range m.submodules {
 			diags = append(diags, checkLocals(s.locals)...)
@@ -131,10 +158,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	}
 	root, d := ev.buildTrie(entries, nil)
 	diags = append(diags, d...)
-	diags = append(diags, addRenames(root, mods)...)
-	// Declaration errors inside submodules are reported now, not when the
-	// first instance is made: those of the submodule types options use
-	// (merged ones too), named by the option's path, then the rest.
+	diags = append(diags, addRenames(root, ev.mods)...)
 	report := func(st *subType) {
 		if !st.reported {
 			st.reported = true
@@ -145,8 +169,16 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	for _, name := range sortedKeys(ev.submodules) {
 		report(ev.submoduleType([]string{name}))
 	}
+	return root, diags
+}
+
+// define makes the top-level instance of the option tree at root and
+// splits the definitions of every config block over it, without
+// evaluating them. Definitions come in the reverse of the module list.
+func (ev *Evaluator) define(root *declNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	ev.top = &instance{ev: ev, root: root, states: map[*declNode]*nodeState{}, bodyLocals: map[*submoduleSyntax]*localSet{}}
-	// Definitions come in the reverse of the module list.
+	mods := ev.mods
 	for i := len(mods) - 1; i >= 0; i-- {
 		m := mods[i]
 		sc := ev.topScope(m)
@@ -155,7 +187,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 			diags = append(diags, ev.top.split(root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{len(mods) - 1 - i, k}}, false)...)
 		}
 	}
-	return ev, dedupe(diags)
+	return diags
 }
 
 func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
@@ -166,7 +198,7 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate local",
-				Detail:   fmt.Sprintf("The local %q is already declared at %s.", a.Name, rangeString(prev)),
+				Detail:   fmt.Sprintf("The local %q is already declared at %s.", a.Name, options.ShowPos(prev)),
 				Subject:  a.NameRange.Ptr(),
 			})
 			continue
@@ -176,46 +208,8 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// EvalExpr evaluates an expression against the top-level configuration,
-// as an assert of a test does: it can read config, root and options.
-func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	v, diags := (&scope{inst: ev.top}).deep(expr)
-	return v, dedupe(diags)
-}
-
 // Files returns the parsed files by name, for rendering diagnostics.
 func (ev *Evaluator) Files() map[string]*hcl.File { return ev.loader.files }
-
-// Get evaluates the value at a configuration path (an option, a namespace
-// or a path inside an option's value) and forces it completely. Assertions
-// are not checked.
-func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
-	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
-	sc := &scope{inst: ev.top}
-	v := lib.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
-	var diags hcl.Diagnostics
-	for i, seg := range p {
-		var d hcl.Diagnostics
-		v, d = lib.Shallow(v)
-		diags = append(diags, d...)
-		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported attribute",
-				Detail:   fmt.Sprintf("The value of %q does not have an attribute named %q (reading %q).", p[:i].String(), seg, p.String()),
-			})
-			break
-		}
-		v, d = sc.getAttr(v, seg, rng)
-		diags = append(diags, d...)
-		if d.HasErrors() {
-			break
-		}
-	}
-	dv, d := lib.Deep(v)
-	diags = append(diags, d...)
-	return dv, dedupe(withoutCommandLine(diags))
-}
 
 // withoutCommandLine drops subjects that stand for the command line, which
 // has no source to show.
@@ -226,186 +220,6 @@ func withoutCommandLine(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return diags
-}
-
-// Config evaluates the whole configuration: every option that has a value.
-func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
-	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).Materialize()
-	diags = append(diags, ev.late...)
-	return v, dedupe(diags)
-}
-
-// Check evaluates the whole configuration, then every assertion and
-// warning of the top level and of every submodule instance. Failed
-// assertions are errors; warnings are returned in a stable order.
-func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
-	_, diags := ev.Config()
-	warns, d := ev.Assertions()
-	return warns, dedupe(append(diags, d...))
-}
-
-// Assertions checks the assertions and warnings of the top level and of
-// every submodule instance made so far (and of those that checking makes),
-// without evaluating the rest of the configuration: what writing a profile
-// does after evaluating environment.etc, as NixOS checks its assertions
-// when it builds the system and not on every option.
-func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	var warns []Warning
-	check := func(c *checkSyntax, sc *scope, isAssert bool) {
-		ok, known, d := sc.evalBool(c.condition, "condition")
-		diags = append(diags, d...)
-		if !known {
-			return
-		}
-		if isAssert == ok {
-			return
-		}
-		msgs, d := sc.evalMessages(c.message)
-		diags = append(diags, d...)
-		for _, msg := range msgs {
-			if isAssert {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "assertion failed: " + msg,
-					Detail:   ev.instanceNote(sc.inst),
-					Subject:  c.block.DefRange().Ptr(),
-				})
-			} else {
-				warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
-			}
-		}
-	}
-	for _, m := range ev.mods {
-		sc := ev.topScope(m)
-		for _, c := range m.asserts {
-			check(c, sc, true)
-		}
-		for _, c := range m.warnings {
-			check(c, sc, false)
-		}
-	}
-	for i := 0; i < len(ev.instances); i++ {
-		inst := ev.instances[i]
-		for _, body := range inst.st.bodies {
-			sc := inst.bodyScope(body)
-			for _, c := range body.asserts {
-				check(c, sc, true)
-			}
-			for _, c := range body.warnings {
-				check(c, sc, false)
-			}
-		}
-	}
-	w, d := ev.renameChecks(ev.top.root)
-	warns = append(warns, w...)
-	diags = append(diags, d...)
-	diags = append(diags, ev.late...)
-	sort.SliceStable(warns, func(i, j int) bool {
-		if warns[i].Message != warns[j].Message {
-			return warns[i].Message < warns[j].Message
-		}
-		return rangeString(warns[i].Range) < rangeString(warns[j].Range)
-	})
-	return warns, dedupe(diags)
-}
-
-// evalMessages evaluates the message of an assert or warning block: a
-// string, or a list of strings (one failure or warning each).
-func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnostics) {
-	v, diags := sc.deep(expr)
-	if diags.HasErrors() || !v.IsKnown() {
-		return nil, diags
-	}
-	if !v.IsNull() && (v.Type().IsTupleType() || v.Type().IsListType()) {
-		var out []string
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			if e.IsNull() || e.Type() != cty.String {
-				return nil, append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid message",
-					Detail:   "A message is a string or a list of strings.",
-					Subject:  expr.Range().Ptr(),
-				})
-			}
-			out = append(out, e.AsString())
-		}
-		return out, diags
-	}
-	str, d := asString(v, expr.Range(), "Invalid message", "A message is a string or a list of strings.")
-	if d != nil {
-		return nil, append(diags, d)
-	}
-	return []string{str}, diags
-}
-
-// removedMessage evaluates (once) the message of a removed_option.
-func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
-	t, ok := ev.removedMsgs[n]
-	if !ok {
-		t = &thunk{expr: n.removed.message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
-		ev.removedMsgs[n] = t
-	}
-	v, diags := t.ForceDeep()
-	if diags.HasErrors() || !v.IsKnown() {
-		return "", diags
-	}
-	str, d := asString(v, n.removed.message.Range(), "Invalid message", "The message of a removed_option is a string.")
-	if d != nil {
-		return "", append(diags, d)
-	}
-	return str, diags
-}
-
-func (ev *Evaluator) instanceNote(inst *instance) string {
-	if len(inst.loc) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("In the submodule instance %q.", inst.loc.String())
-}
-
-// renameChecks warns about definitions of renamed options and fails on
-// definitions of removed ones.
-func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
-	var warns []Warning
-	var diags hcl.Diagnostics
-	if n.rename != nil || n.removed != nil {
-		diags = append(diags, ev.top.drainTo(n.path[:len(n.path)-1])...)
-		s := ev.top.peekState(n)
-		if s == nil {
-			return nil, diags
-		}
-		for _, d := range s.defs {
-			live, dd := survives(d.Value, d.Range)
-			diags = append(diags, dd...)
-			if !live {
-				continue
-			}
-			if n.rename != nil {
-				warns = append(warns, Warning{
-					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.to).String()),
-					Range:   d.Range,
-				})
-				continue
-			}
-			msg, dd := ev.removedMessage(n)
-			diags = append(diags, dd...)
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q was removed", n.path.String()),
-				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.path.String(), d.Range.Filename, msg),
-				Subject:  d.Range.Ptr(),
-			})
-		}
-		return warns, diags
-	}
-	for _, name := range n.names {
-		w, d := ev.renameChecks(n.children[name])
-		warns = append(warns, w...)
-		diags = append(diags, d...)
-	}
-	return warns, diags
 }
 
 // dedupe drops repeated diagnostics (the same error reached through two
@@ -430,88 +244,46 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// GoValue turns a forced cty value into plain Go values, for tests with
-// go-cmp: map[string]any, []any, string, bool, int64 (whole numbers),
-// float64, nil.
-func GoValue(v cty.Value) any {
-	if !v.IsKnown() {
-		return "<unknown>"
-	}
-	if v.IsNull() {
-		return nil
-	}
-	ty := v.Type()
-	switch {
-	case ty == cty.String:
-		return v.AsString()
-	case ty == cty.Bool:
-		return v.True()
-	case ty == cty.Number:
-		bf := v.AsBigFloat()
-		if bf.IsInt() {
-			if i, acc := bf.Int64(); acc == big.Exact {
-				return i
-			}
-		}
-		f, _ := bf.Float64()
-		return f
-	case ty.IsObjectType() || ty.IsMapType():
-		m := map[string]any{}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			m[k.AsString()] = GoValue(e)
-		}
-		return m
-	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
-		out := []any{}
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			out = append(out, GoValue(e))
-		}
-		return out
-	}
-	return fmt.Sprintf("<%s>", ty.FriendlyName())
+// Evaluator holds one evaluation: the modules, their option tree and the
+// memoised state of every option. It is not safe for concurrent use.
+type Evaluator struct {
+	cfg         Config
+	loader      *loader
+	mods        []*module
+	submodules  map[string]*submoduleSyntax
+	subTypes    map[string]*subType
+	top         *instance
+	instances   []*instance
+	modLocals   map[*module]*localSet
+	funcs       map[string]function.Function
+	fileFuncs   map[string]function.Function // by module directory key
+	removedMsgs map[*declNode]*thunk
+	typeCache   map[string]options.Type // see parseType
+
+	stack []frame
+	// defStack holds the definitions of the options being forced (see
+	// instance.force).
+	defStack []options.Def
+	// partStack holds the parts of the definitions being split (see
+	// instance.splitNamespace).
+	partStack []property.Part
+	stats     Stats
+	late      hcl.Diagnostics // found while splitting definitions lazily
+	traced    map[*hcl.Diagnostic]bool
 }
 
-// JSON renders a forced value as JSON with sorted keys and a two-space
-// indent, whole numbers as integers.
-func JSON(v cty.Value) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonValue(v)); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+// Stats counts the work an evaluation did so far.
+type Stats struct {
+	// Options is the number of options evaluated (each at most once).
+	Options int
+	// Thunks is the number of expressions evaluated lazily.
+	Thunks int
+	// Instances is the number of submodule instances made.
+	Instances int
 }
 
-func jsonValue(v cty.Value) any {
-	if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
-		bf := v.AsBigFloat()
-		if bf.IsInt() {
-			return json.Number(bf.Text('f', 0))
-		}
-		return json.Number(strings.TrimSuffix(bf.Text('g', -1), ".0"))
-	}
-	if v.IsKnown() && !v.IsNull() {
-		ty := v.Type()
-		switch {
-		case ty.IsObjectType() || ty.IsMapType():
-			m := map[string]any{}
-			for it := v.ElementIterator(); it.Next(); {
-				k, e := it.Element()
-				m[k.AsString()] = jsonValue(e)
-			}
-			return m
-		case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
-			out := []any{}
-			for it := v.ElementIterator(); it.Next(); {
-				_, e := it.Element()
-				out = append(out, jsonValue(e))
-			}
-			return out
-		}
-	}
-	return GoValue(v)
-}
+// Stats returns what the evaluation did so far.
+func (ev *Evaluator) Stats() Stats { return ev.stats }
+
+// commandLine is the file name of ranges that stand for the command line.
+const commandLine = "<command line>"

@@ -2,17 +2,12 @@ package eval
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // Explanation is everything known about one option: its declaration, its
@@ -43,9 +38,9 @@ type DefinitionInfo struct {
 	Range    hcl.Range
 	Value    string // the value as shown in messages
 	Priority int
-	// State is "won", "overridden" (lost on priority) or "disabled" (an
-	// mkIf or when was false).
-	State string
+	// State is what became of the definition: property.Won, Overridden
+	// (lost on priority) or Disabled (an mkIf or when was false).
+	State property.State
 	// Condition is the false condition of a disabled definition.
 	Condition hcl.Range
 	// IsDefault is true for the option's default.
@@ -79,22 +74,14 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		}
 	}
 	if s.defined {
-		v, d := lib.Deep(s.value)
+		v, d := property.Deep(s.value)
 		diags = append(diags, d...)
 		x.Value = v
 	}
 	for i, r := range s.merged.Defs {
-		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority}
-		switch r.State {
-		case options.Won:
-			info.State = "won"
-		case options.Overridden:
-			info.State = "overridden"
-		case options.Disabled:
-			info.State = "disabled"
-			if r.CondRange != nil {
-				info.Condition = *r.CondRange
-			}
+		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority, State: r.State}
+		if r.Cond != nil {
+			info.Condition = *r.Cond
 		}
 		info.IsDefault = i == 0 && o.defaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
@@ -108,13 +95,25 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 				x.Definitions = append(x.Definitions, DefinitionInfo{
 					Range:     leaf.rng,
 					Value:     showDef(leaf.value),
-					State:     "disabled",
+					State:     property.Disabled,
 					Condition: leaf.cond,
 				})
 			}
 		}
 	}
 	return x, dedupe(withoutCommandLine(diags))
+}
+
+// Winning returns the definition that won, the last one when several
+// were merged: the definition whose module names a file relative to
+// itself (see ReadModuleFile). ok is false when none won.
+func (x *Explanation) Winning() (d DefinitionInfo, ok bool) {
+	for _, def := range x.Definitions {
+		if def.State == property.Won {
+			d, ok = def, true
+		}
+	}
+	return d, ok
 }
 
 // IsDeclared tells whether an option is declared at p in the top-level
@@ -166,9 +165,9 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 		}
 		j := i + 1
 		for ; j < len(p); j++ {
-			v, d = lib.Shallow(v)
+			v, d = property.Shallow(v)
 			diags = append(diags, d...)
-			if r, ok := lib.AsRef(v); ok {
+			if r, ok := property.AsRef(v); ok {
 				if pi, ok := r.(*pendingInstance); ok {
 					ref, d := pi.get()
 					diags = append(diags, d...)
@@ -218,64 +217,49 @@ type disabledLeaf struct {
 // in the source and through properties, and returns the pieces that reach
 // the end of path under an mkIf whose condition is false (cond is the
 // first false one met, nil while none). It evaluates no value: a piece
-// whose shape needs evaluating is not followed.
+// whose shape needs evaluating is not followed. The properties are
+// discharged as merging does (property.Decide), and below a false
+// condition pushed down (property.PushDown: no other condition matters).
 func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Range) []disabledLeaf {
-	for {
-		l, ok := lib.AsLazy(v)
-		if !ok {
-			break
-		}
-		if !isStatic(l) {
-			if len(path) == 0 && cond != nil {
-				return []disabledLeaf{{value: v, rng: l.Range(), cond: *cond}}
-			}
-			return nil
-		}
-		rng = l.Range()
-		nv, diags := l.Force()
-		if diags.HasErrors() {
-			return nil
-		}
-		v = nv
+	dis := property.Discharger{Force: forceStatic}
+	if cond != nil {
+		dis.Mode = property.PushDown
 	}
-	if p, ok := lib.AsProperty(v); ok {
-		switch p.Kind {
-		case lib.PropIf:
-			c := cond
-			if c == nil {
-				cv, diags := lib.Deep(p.Cond)
-				if !diags.HasErrors() && cv.IsKnown() && !cv.IsNull() && cv.Type() == cty.Bool && cv.False() {
-					r := p.CondRange
-					c = &r
-				}
-			}
-			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, c)
-		case lib.PropMerge:
-			list, diags := lib.Shallow(p.Contents)
-			if diags.HasErrors() || !list.IsKnown() || list.IsNull() || !list.CanIterateElements() {
-				return nil
-			}
-			var out []disabledLeaf
-			for it := list.ElementIterator(); it.Next(); {
-				_, e := it.Element()
-				out = append(out, disabledLeaves(e, lib.RangeOf(e, p.Range), path, cond)...)
-			}
-			return out
-		default:
-			return disabledLeaves(p.Content, lib.RangeOf(p.Content, p.Range), path, cond)
-		}
-	}
-	if len(path) == 0 {
-		if cond == nil {
-			return nil
-		}
-		return []disabledLeaf{{value: v, rng: rng, cond: *cond}}
-	}
-	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(path[0]) {
+	dis.Add(v, rng)
+	if dis.HasErrors() {
 		return nil
 	}
-	e := v.GetAttr(path[0])
-	return disabledLeaves(e, lib.RangeOf(e, rng), path[1:], cond)
+	var out []disabledLeaf
+	for _, part := range dis.Parts {
+		switch part.State {
+		case property.Waiting:
+			if len(path) == 0 && cond != nil {
+				out = append(out, disabledLeaf{value: part.Value, rng: part.Range, cond: *cond})
+			}
+			continue
+		case property.Disabled:
+			out = append(out, disabledLeaves(part.Value, part.Range, path, part.Cond)...)
+			continue
+		}
+		if p, ok := property.AsProperty(part.Value); ok {
+			// an mkOverride or mkOrder, kept by property.Decide
+			out = append(out, disabledLeaves(p.Content, p.Range, path, cond)...)
+			continue
+		}
+		if len(path) == 0 {
+			if cond != nil {
+				out = append(out, disabledLeaf{value: part.Value, rng: part.Range, cond: *cond})
+			}
+			continue
+		}
+		w := part.Value
+		if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() || !w.Type().HasAttribute(path[0]) {
+			continue
+		}
+		e := w.GetAttr(path[0])
+		out = append(out, disabledLeaves(e, part.Range, path[1:], cond)...)
+	}
+	return out
 }
 
 // sourceText returns the source text of a range.
@@ -285,111 +269,4 @@ func sourceText(files map[string]*hcl.File, r hcl.Range) string {
 		return ""
 	}
 	return string(f.Bytes[r.Start.Byte:r.End.Byte])
-}
-
-// ReadModuleFile reads a file named relative to the module that holds the
-// source range rng (a definition's range): how a definition such as
-// `source = "./motd"` names a file next to its module. The file must lie
-// below that module's directory.
-func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
-	for _, m := range ev.mods {
-		if m.src.display() != rng.Filename {
-			continue
-		}
-		p := path.Clean(path.Join(m.dir(), rel))
-		if path.IsAbs(rel) || p == ".." || strings.HasPrefix(p, "../") || !(m.dir() == "." || p == m.dir() || strings.HasPrefix(p, m.dir()+"/")) {
-			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
-		}
-		var b []byte
-		var err error
-		if isOSFS(m.src.fsys) {
-			// Through an os.Root, so that a symlink cannot lead out.
-			var root *os.Root
-			if root, err = os.OpenRoot("/" + m.dir()); err == nil {
-				b, err = fs.ReadFile(root.FS(), strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/"))
-				root.Close()
-			}
-		} else {
-			b, err = fs.ReadFile(m.src.fsys, p)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, cleanFSError(err))
-		}
-		return b, nil
-	}
-	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
-}
-
-// Declarations lists every option in scope, for documentation: the
-// top-level options and, below options whose type holds a submodule, the
-// submodule's options with placeholders (<name> for an attribute of an
-// attrsOf, * for an element of a list), sorted by path.
-func (ev *Evaluator) Declarations() []Declaration {
-	var out []Declaration
-	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
-		d := Declaration{
-			Path:        p,
-			Type:        o.typ.Description(),
-			Description: o.description,
-			ReadOnly:    o.readOnly,
-			Internal:    o.internal,
-			Range:       o.block.DefRange(),
-		}
-		if o.defaultExpr != nil {
-			d.HasDefault = true
-			d.Default, d.DefaultIsText = o.defaultText, o.defaultText != ""
-			if d.Default == "" {
-				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
-			}
-		}
-		if o.example != nil {
-			d.Example = sourceText(ev.Files(), o.example.Range())
-		}
-		out = append(out, d)
-	}, nil)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
-	return out
-}
-
-// walkOptions calls visit for every option below n, prefix in front of its
-// path, and descends into the submodules of its type with placeholders
-// (<name> for an attribute of an attrsOf, * for an element of a list).
-// built, when not nil, is called with every submodule tree met.
-func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
-	if o := n.opt; o != nil {
-		p := prefix.Join(n.path)
-		visit(o, p)
-		ev.walkType(o.typ, p, seen, visit, built)
-		return
-	}
-	for _, name := range n.names {
-		ev.walkOptions(n.children[name], prefix, seen, visit, built)
-	}
-}
-
-func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
-	switch t := t.(type) {
-	case options.AttrsOf:
-		ev.walkType(t.Elem, p.Child("<name>"), seen, visit, built)
-	case options.ListOf:
-		ev.walkType(t.Elem, p.Child("*"), seen, visit, built)
-	case options.NullOr:
-		ev.walkType(t.Elem, p, seen, visit, built)
-	case options.Uniq:
-		ev.walkType(t.Elem, p, seen, visit, built)
-	case options.Submodule:
-		key := strings.Join(t.Names, "\x00")
-		if seen[key] {
-			return // a recursive submodule
-		}
-		seen[key] = true
-		defer delete(seen, key)
-		st := ev.submoduleTypeAt(t.Names, p)
-		if built != nil {
-			built(st)
-		}
-		if st.root != nil {
-			ev.walkOptions(st.root, p, seen, visit, built)
-		}
-	}
 }

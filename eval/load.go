@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/lib"
 )
 
 // source names one module file: a path inside a file system, and the name
@@ -239,7 +240,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read module",
-			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), cleanFSError(err)),
+			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
 	file, diags := hclsyntax.ParseConfig(src, s.display(), hcl.InitialPos)
@@ -362,7 +363,7 @@ func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagno
 		return source{}, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Imported module not found",
-			Detail:   fmt.Sprintf("The module %q imported here does not exist: %s.", name, cleanFSError(err)),
+			Detail:   fmt.Sprintf("The module %q imported here does not exist: %s.", name, lib.FileErrorCause(err)),
 			Subject:  rng.Ptr(),
 		}
 	}

@@ -6,7 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // optionsRef is the `options` variable: the option tree itself, so that a
@@ -16,7 +17,7 @@ type optionsRef struct {
 	n    *declNode
 }
 
-// Attr implements lib.Ref.
+// Attr implements property.Ref.
 func (r *optionsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	c := r.n.children[name]
 	if c == nil {
@@ -28,15 +29,15 @@ func (r *optionsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diag
 		}
 	}
 	if c.opt != nil {
-		return lib.RefVal(&optionInfoRef{inst: r.inst, n: c}), true, nil
+		return property.RefVal(&optionInfoRef{inst: r.inst, n: c}), true, nil
 	}
-	return lib.RefVal(&optionsRef{inst: r.inst, n: c}), true, nil
+	return property.RefVal(&optionsRef{inst: r.inst, n: c}), true, nil
 }
 
-// Keys implements lib.Ref.
+// Keys implements property.Ref.
 func (r *optionsRef) Keys() ([]string, hcl.Diagnostics) { return r.n.names, nil }
 
-// Materialize implements lib.Ref. The option tree is not a value.
+// Materialize implements property.Ref. The option tree is not a value.
 func (r *optionsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -53,7 +54,7 @@ type optionInfoRef struct {
 
 var optionFacts = []string{"isDefined", "value", "type", "description"}
 
-// Attr implements lib.Ref.
+// Attr implements property.Ref.
 func (r *optionInfoRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	switch name {
 	case "isDefined":
@@ -79,10 +80,10 @@ func (r *optionInfoRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.D
 	}}
 }
 
-// Keys implements lib.Ref.
+// Keys implements property.Ref.
 func (r *optionInfoRef) Keys() ([]string, hcl.Diagnostics) { return optionFacts, nil }
 
-// Materialize implements lib.Ref.
+// Materialize implements property.Ref.
 func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	ok, diags := r.inst.isDefined(r.n)
 	return cty.ObjectVal(map[string]cty.Value{
@@ -99,8 +100,16 @@ func (inst *instance) isDefined(n *declNode) (bool, hcl.Diagnostics) {
 		return true, nil
 	}
 	defs, diags := inst.definitions(n)
+	live, dd := survives(inst.fullPath(n.path), defs)
+	return live, append(diags, dd...)
+}
+
+// survives says whether any definition of the option at loc is left after
+// its mkIfs (see lives).
+func survives(loc options.Path, defs []defn) (bool, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	for _, d := range defs {
-		live, dd := survives(d.Value, d.Range)
+		live, dd := lives(loc, d.Def)
 		diags = append(diags, dd...)
 		if live {
 			return true, diags
@@ -109,39 +118,11 @@ func (inst *instance) isDefined(n *declNode) (bool, hcl.Diagnostics) {
 	return false, diags
 }
 
-// survives discharges mkMerge and mkIf at the top of a definition and says
-// whether anything is left.
-func survives(v cty.Value, rng hcl.Range) (bool, hcl.Diagnostics) {
-	v, diags := lib.Shallow(v)
-	p, ok := lib.AsProperty(v)
-	if !ok {
-		return !diags.HasErrors(), diags
-	}
-	switch p.Kind {
-	case lib.PropIf:
-		c, d := lib.Deep(p.Cond)
-		diags = append(diags, d...)
-		if d.HasErrors() || !c.IsKnown() || c.IsNull() || c.Type() != cty.Bool || c.False() {
-			return false, diags
-		}
-		live, d := survives(p.Content, rng)
-		return live, append(diags, d...)
-	case lib.PropMerge:
-		list, d := lib.Shallow(p.Contents)
-		diags = append(diags, d...)
-		if !list.IsKnown() || list.IsNull() || !list.CanIterateElements() {
-			return false, diags
-		}
-		for it := list.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			live, d := survives(e, rng)
-			diags = append(diags, d...)
-			if live {
-				return true, diags
-			}
-		}
-		return false, diags
-	default:
-		return survives(p.Content, rng)
-	}
+// lives discharges one definition of the option at loc as merging it does
+// (property.Decide) and says whether some part of it is left: the same
+// answer, and the same errors, as the option's value gives.
+func lives(loc options.Path, d options.Def) (bool, hcl.Diagnostics) {
+	var dis property.Discharger
+	dis.Add(d.Value, d.Range)
+	return dis.Live() && !dis.HasErrors(), options.PropertyErrors(loc, &dis)
 }

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -42,14 +41,6 @@ func displayPath(p string) string {
 		}
 	}
 	return abs
-}
-
-func cleanFSError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // parseLabelPath parses the i-th label of a block as an option path.

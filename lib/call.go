@@ -2,13 +2,47 @@ package lib
 
 import (
 	"fmt"
-	"reflect"
-	"unsafe"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
+
+// natives holds, by function, the specifications of the functions this
+// package makes and of the stand-ins for go-cty's (standins.go): Call runs
+// them itself. It is filled while the package is initialised (native,
+// standIn) and only read afterwards.
+var natives = map[function.Function]*function.Spec{}
+
+// native makes the function spec describes and records spec in natives.
+// Only the initialisation of package-level variables calls it.
+func native(spec *function.Spec) function.Function {
+	f := function.New(spec)
+	natives[f] = spec
+	return f
+}
+
+// foreignParams caches the parameters of the functions made elsewhere
+// (go-cty's stdlib, HCL's operators), which function.Function.Params and
+// VarParam copy on every call.
+var foreignParams sync.Map // function.Function -> *foreignParam
+
+type foreignParam struct {
+	params []function.Parameter
+	vp     *function.Parameter
+}
+
+// foreign returns the parameters of a function made elsewhere.
+func foreign(f function.Function) ([]function.Parameter, *function.Parameter) {
+	if p, ok := foreignParams.Load(f); ok {
+		fp := p.(*foreignParam)
+		return fp.params, fp.vp
+	}
+	fp := &foreignParam{params: f.Params(), vp: f.VarParam()}
+	foreignParams.Store(f, fp)
+	return fp.params, fp.vp
+}
 
 // Call calls f as an HCL function call expression does: each argument is
 // first converted to the type of its parameter (so that a tuple is accepted
@@ -16,16 +50,19 @@ import (
 // function.ArgError for that argument. The stdlib functions rely on this
 // conversion; function.Function.Call alone does not do it.
 //
-// Call runs the function's specification itself, with the rules of
-// function.Function.Call (null and unknown arguments, dynamic types,
-// refinements) except marks: nodegen never marks a value, and
-// function.Function.Call walks every argument deeply on every call to look
-// for marks (cty.Value.ContainsMarked) and rebuilds it without them
-// (cty.Value.UnmarkDeep). On a Kubernetes host that was a sixth of the
-// evaluation.
+// A function of this package or one with a stand-in (natives) is run from
+// its specification,
+// with the rules of function.Function.Call (null and unknown arguments,
+// dynamic types, refinements) except marks: nodegen never marks a value,
+// and function.Function.Call walks every argument deeply on every call to
+// look for marks (cty.Value.ContainsMarked) and rebuilds it without them
+// (cty.Value.UnmarkDeep), which for the encoders and systemdunit, whose
+// arguments are whole configurations, was a sixth of the evaluation of a
+// Kubernetes host. Any other function goes through function.Function.Call,
+// go-cty's public API.
 func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
-	spec := specOf(f)
-	if spec == nil {
+	spec, ok := natives[f]
+	if !ok {
 		return callChecked(f, args)
 	}
 	if !arityOK(spec.Params, spec.VarParam, len(args)) {
@@ -67,13 +104,14 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 	return refined(spec, v), nil
 }
 
-// Params returns f's parameters without copying them, as
+// Params returns f's parameters without copying them each time, as
 // function.Function.Params does; the caller must not change them.
 func Params(f function.Function) []function.Parameter {
-	if spec := specOf(f); spec != nil {
+	if spec, ok := natives[f]; ok {
 		return spec.Params
 	}
-	return f.Params()
+	params, _ := foreign(f)
+	return params
 }
 
 // paramAt is the parameter that takes argument i.
@@ -87,7 +125,7 @@ func paramAt(spec *function.Spec, i int) *function.Parameter {
 // callChecked converts the arguments and calls f through
 // function.Function.Call.
 func callChecked(f function.Function, args []cty.Value) (cty.Value, error) {
-	params, vp := f.Params(), f.VarParam()
+	params, vp := foreign(f)
 	if !arityOK(params, vp, len(args)) {
 		return f.Call(args)
 	}
@@ -134,21 +172,4 @@ func refined(spec *function.Spec, v cty.Value) cty.Value {
 		return v
 	}
 	return v.RefineWith(spec.RefineResult)
-}
-
-// specLayoutOK is whether function.Function is, as in the go-cty versions
-// nodegen was written against, a struct holding only a *function.Spec.
-var specLayoutOK = func() bool {
-	t := reflect.TypeOf(function.Function{})
-	return t.NumField() == 1 && t.Field(0).Type == reflect.TypeOf((*function.Spec)(nil))
-}()
-
-// specOf returns the specification f was made from, or nil when
-// function.Function is not laid out as specLayoutOK expects (Call then goes
-// through function.Function.Call; TestCallWithoutMarks fails).
-func specOf(f function.Function) *function.Spec {
-	if !specLayoutOK {
-		return nil
-	}
-	return *(**function.Spec)(unsafe.Pointer(&f))
 }

@@ -14,7 +14,7 @@ import (
 // (grapheme clusters) of a string, the number of elements of a list, set or
 // tuple, or the number of keys of a map or object. The stdlib's length
 // accepts only collections and tuples.
-var LengthFunc = function.New(&function.Spec{
+var LengthFunc = native(&function.Spec{
 	Description: "Returns the length of a string, or the number of elements of a list, set, tuple, map or object.",
 	Params: []function.Parameter{
 		{Name: "value", Type: cty.DynamicPseudoType},
@@ -48,7 +48,7 @@ var LengthFunc = function.New(&function.Spec{
 // IndexFunc is index(list, value), as in Terraform: the index of the first
 // element of list that equals value. It is an error if there is none.
 // (The stdlib's IndexFunc is something else: the element at a key.)
-var IndexFunc = function.New(&function.Spec{
+var IndexFunc = native(&function.Spec{
 	Description: "Returns the index of the first element of the given list or tuple that equals the given value.",
 	Params: []function.Parameter{
 		{Name: "list", Type: cty.DynamicPseudoType},
@@ -82,7 +82,7 @@ var IndexFunc = function.New(&function.Spec{
 
 // AllTrueFunc is alltrue(list): whether every element of a list of bools is
 // true; true for an empty list. A null element counts as false.
-var AllTrueFunc = function.New(&function.Spec{
+var AllTrueFunc = native(&function.Spec{
 	Description: "Returns true if all elements of the given list are true, or if the list is empty.",
 	Params: []function.Parameter{
 		{Name: "list", Type: cty.List(cty.Bool)},
@@ -96,7 +96,7 @@ var AllTrueFunc = function.New(&function.Spec{
 
 // AnyTrueFunc is anytrue(list): whether some element of a list of bools is
 // true; false for an empty list. A null element counts as false.
-var AnyTrueFunc = function.New(&function.Spec{
+var AnyTrueFunc = native(&function.Spec{
 	Description: "Returns true if any element of the given list is true, and false if none is or the list is empty.",
 	Params: []function.Parameter{
 		{Name: "list", Type: cty.List(cty.Bool)},
@@ -132,7 +132,7 @@ func allAny(list cty.Value, stopAt bool) cty.Value {
 // SumFunc is sum(list): the sum of a list, set or tuple of numbers. Unlike
 // Terraform's, the sum of an empty list is 0 rather than an error, since in
 // a module system lists are often empty after mkIf.
-var SumFunc = function.New(&function.Spec{
+var SumFunc = native(&function.Spec{
 	Description: "Returns the sum of the numbers in the given list, set or tuple; 0 if it is empty.",
 	Params: []function.Parameter{
 		{Name: "list", Type: cty.DynamicPseudoType},
@@ -170,7 +170,7 @@ var SumFunc = function.New(&function.Spec{
 // the values of a map of lists of strings, so that {a = ["x", "y"], b =
 // ["x"]} becomes {x = ["a", "b"], y = ["a"]}. Each new list is in the order
 // of the original keys.
-var TransposeFunc = function.New(&function.Spec{
+var TransposeFunc = native(&function.Spec{
 	Description: "Swaps the keys and the list values of a map of lists of strings.",
 	Params: []function.Parameter{
 		{Name: "values", Type: cty.Map(cty.List(cty.String))},
@@ -210,7 +210,7 @@ var TransposeFunc = function.New(&function.Spec{
 // that is neither null nor the empty string. The arguments must share a
 // type (after conversion); it is an error if all are null or empty. (The
 // stdlib's coalesce returns the empty string.)
-var CoalesceFunc = function.New(&function.Spec{
+var CoalesceFunc = native(&function.Spec{
 	Description: "Returns the first of the given arguments that is neither null nor an empty string.",
 	Params:      []function.Parameter{},
 	VarParam: &function.Parameter{

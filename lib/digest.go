@@ -16,7 +16,7 @@ import (
 
 // Base64EncodeFunc is base64encode(str): the standard Base64 encoding (RFC
 // 4648, with padding) of the UTF-8 bytes of str.
-var Base64EncodeFunc = function.New(&function.Spec{
+var Base64EncodeFunc = native(&function.Spec{
 	Description: "Encodes the UTF-8 bytes of the given string in standard Base64.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -31,7 +31,7 @@ var Base64EncodeFunc = function.New(&function.Spec{
 // Base64DecodeFunc is base64decode(str): the string whose UTF-8 bytes are
 // the standard Base64 str. It is an error if str is not Base64 or the bytes
 // are not UTF-8.
-var Base64DecodeFunc = function.New(&function.Spec{
+var Base64DecodeFunc = native(&function.Spec{
 	Description: "Decodes a string in standard Base64 whose bytes are UTF-8.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -52,7 +52,7 @@ var Base64DecodeFunc = function.New(&function.Spec{
 
 // URLEncodeFunc is urlencode(str), as in Terraform: str escaped for a URL
 // query (url.QueryEscape), so that a space becomes "+" and "!" "%21".
-var URLEncodeFunc = function.New(&function.Spec{
+var URLEncodeFunc = native(&function.Spec{
 	Description: "Escapes the given string for use in a URL query.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -78,7 +78,7 @@ var SHA256Func = digestFunc("SHA-256", sha256.New)
 
 // digestFunc makes a function that hashes a string with h.
 func digestFunc(name string, h func() hash.Hash) function.Function {
-	return function.New(&function.Spec{
+	return native(&function.Spec{
 		Description: "Returns the " + name + " digest of the UTF-8 bytes of the given string, in lower-case hexadecimal.",
 		Params: []function.Parameter{
 			{Name: "str", Type: cty.String},

@@ -32,7 +32,7 @@ import (
 // strings that a YAML 1.1 or 1.2 reader would take for something else
 // ("true", "yes", "off", "42", "1e3", "0x1F", "null", "", ...) are
 // double-quoted; strings with a newline are literal blocks; null is null.
-var YAMLEncodeFunc = function.New(&function.Spec{
+var YAMLEncodeFunc = native(&function.Spec{
 	Description: "Encodes the given value as a YAML document, with sorted keys.",
 	Params: []function.Parameter{
 		{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true},

@@ -2,14 +2,15 @@ package lib
 
 import (
 	"encoding/json"
-
-	"github.com/pelletier/go-toml/v2"
-	"gopkg.in/yaml.v3"
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"gopkg.in/yaml.v3"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 // encodeFixture is one value that exercises every encoder: nested objects,
@@ -261,7 +262,7 @@ func TestJSONEncodeGolden(t *testing.T) {
 }
 
 func TestEncodeErrors(t *testing.T) {
-	lazy := cty.CapsuleVal(LazyType, new(Lazy))
+	lazy := cty.CapsuleVal(property.LazyType, new(property.Lazy))
 	for _, c := range []struct {
 		name string
 		f    function.Function

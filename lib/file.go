@@ -49,7 +49,7 @@ func FileFunc(fsys fs.FS, dir string) function.Function {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.NilVal, function.NewArgErrorf(0, "no file exists at %q", name)
 			case err != nil:
-				return cty.NilVal, function.NewArgErrorf(0, "cannot read %q: %s", name, unwrapPathError(err))
+				return cty.NilVal, function.NewArgErrorf(0, "cannot read %q: %s", name, FileErrorCause(err))
 			case !utf8.Valid(b):
 				return cty.NilVal, function.NewArgErrorf(0, "the contents of %q are not valid UTF-8", name)
 			}
@@ -75,9 +75,10 @@ func modulePath(dir, name string) (string, error) {
 	return path.Join(dir, clean), nil
 }
 
-// unwrapPathError drops the operation and path that an *fs.PathError
-// repeats, keeping the cause.
-func unwrapPathError(err error) error {
+// FileErrorCause drops the operation and path that an *fs.PathError
+// repeats, keeping the cause: what a message that names the file already
+// shows of an error reading it.
+func FileErrorCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -13,9 +13,9 @@ import (
 //
 // The map is new on every call, so the caller may add to it. It does not
 // hold "file", which depends on the module (see FileFunc), nor the special
-// forms that the evaluator handles itself: try, can, mkIf, mkMerge,
-// mkOverride, mkDefault, mkForce, mkOptionDefault, mkOrder, mkBefore and
-// mkAfter.
+// forms that the evaluator handles itself: try, can, and the definition
+// properties of property.Forms (mkIf, mkMerge, mkOverride and the
+// others).
 func Functions() map[string]function.Function {
 	return map[string]function.Function{
 		// Numbers.
@@ -124,7 +124,7 @@ func (e *ThrowError) Error() string { return e.Msg }
 // ThrowFunc is throw(msg): it always fails, with a *ThrowError holding msg.
 // Since the evaluator evaluates only what it needs, the error is raised only
 // where the call is evaluated, as in Nix.
-var ThrowFunc = function.New(&function.Spec{
+var ThrowFunc = native(&function.Spec{
 	Description: "Raises an error with the given message.",
 	Params: []function.Parameter{
 		{

@@ -3,6 +3,8 @@ package lib
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 // funcCase is one call of a library function, by its name in Functions:
@@ -336,7 +340,7 @@ func TestArgErrors(t *testing.T) {
 		{ReplaceFunc, args(str("x"), str("/(/"), str("")), 1},
 		{IndexFunc, args(tup(str("a")), str("b")), 1},
 		{SumFunc, args(tup(str("x"))), 0},
-		{YAMLEncodeFunc, args(tup(cty.CapsuleVal(LazyType, new(Lazy)))), 0},
+		{YAMLEncodeFunc, args(tup(cty.CapsuleVal(property.LazyType, new(property.Lazy)))), 0},
 		{TOMLEncodeFunc, args(str("x")), 0},
 		{INIEncodeFunc, args(str("x")), 0},
 	} {
@@ -348,12 +352,15 @@ func TestArgErrors(t *testing.T) {
 	}
 }
 
-// TestCallWithoutMarks checks that Call reads the functions' specifications
-// (so it skips cty's mark walks) and that it computes what
-// function.Function.Call computes, errors included.
+// TestCallWithoutMarks checks that Call runs this package's functions from
+// their specifications (so it skips cty's mark walks), and that it computes
+// what function.Function.Call computes, errors included, for them and for
+// go-cty's.
 func TestCallWithoutMarks(t *testing.T) {
-	if specOf(stdlib.JoinFunc) == nil {
-		t.Fatal("specOf cannot read function.Function's specification; Call goes through function.Function.Call")
+	for _, f := range []function.Function{JSONEncodeFunc, YAMLEncodeFunc, TOMLEncodeFunc, INIEncodeFunc, SystemdUnitFunc, LengthFunc, ThrowFunc, SHA256Func} {
+		if _, ok := natives[f]; !ok {
+			t.Errorf("%s is not run from its specification", f.Description())
+		}
 	}
 	list := cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})
 	obj := cty.ObjectVal(map[string]cty.Value{"k": list, "n": cty.NumberIntVal(3)})
@@ -387,6 +394,101 @@ func TestCallWithoutMarks(t *testing.T) {
 		}
 		if gerr == nil && !got.RawEquals(want) {
 			t.Errorf("%s%v = %#v, want %#v", tt.name, tt.args, got, want)
+		}
+	}
+}
+
+// TestFunctionsAreNative checks that every function this package defines at
+// initialisation is made with native, so that Call runs it from its
+// specification: only FileFunc, made per module while evaluating, calls
+// function.New.
+func TestFunctionsAreNative(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "file.go" || name == "call.go" {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "function.New("); n > 0 {
+			t.Errorf("%s calls function.New %d times; use native", name, n)
+		}
+	}
+}
+
+// TestStandIns checks that each stand-in computes what the go-cty function
+// it stands in for computes through go-cty's own Call, errors included.
+func TestStandIns(t *testing.T) {
+	str, num := cty.StringVal, cty.NumberIntVal
+	list := cty.ListVal([]cty.Value{str("a"), str("b")})
+	nums := cty.ListVal([]cty.Value{num(1)})
+	obj := cty.ObjectVal(map[string]cty.Value{"k": list, "n": num(3)})
+	obj2 := cty.ObjectVal(map[string]cty.Value{"n": str("x"), "m": cty.True})
+	m := cty.MapVal(map[string]cty.Value{"a": str("1"), "b": str("2")})
+	tup := cty.TupleVal([]cty.Value{str("a"), num(1)})
+	unknownList := cty.UnknownVal(cty.List(cty.String))
+	values := []cty.Value{str("a"), str("b"), num(1), num(2), cty.True, cty.False, list, obj, obj2, m, tup,
+		cty.NullVal(cty.String), cty.NullVal(cty.Bool), cty.NullVal(cty.DynamicPseudoType), cty.UnknownVal(cty.Bool),
+		cty.UnknownVal(cty.Number), cty.DynamicVal, cty.EmptyObjectVal, cty.EmptyTupleVal, unknownList, nums}
+	tests := []struct {
+		f    function.Function
+		args [][]cty.Value
+	}{
+		{stdlib.MergeFunc, [][]cty.Value{{}, {obj}, {obj, obj2}, {m, m}, {m, obj}, {obj, cty.NullVal(obj.Type())},
+			{m, cty.UnknownVal(m.Type()), obj}, {cty.DynamicVal, obj}, {list}, {m, cty.MapValEmpty(cty.String)},
+			{cty.MapValEmpty(cty.String)}, {cty.NullVal(m.Type())}}},
+		{stdlib.UpperFunc, [][]cty.Value{{str("abc")}, {str("straße")}, {str("")}, {cty.UnknownVal(cty.String)}, {cty.NullVal(cty.String)}, {num(1)}, {cty.DynamicVal}}},
+		{stdlib.ContainsFunc, [][]cty.Value{{list, str("a")}, {list, str("z")}, {list, num(1)}, {nums, num(1)}, {tup, num(1)}, {cty.EmptyTupleVal, str("a")},
+			{unknownList, str("a")}, {list, cty.UnknownVal(cty.String)}, {cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)}), str("b")},
+			{cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)}), str("a")}, {cty.NullVal(list.Type()), str("a")}, {obj, str("a")},
+			{cty.SetVal([]cty.Value{str("a")}), str("a")}, {list, cty.NullVal(cty.String)}}},
+		{stdlib.DistinctFunc, [][]cty.Value{{list}, {cty.ListVal([]cty.Value{str("a"), str("b"), str("a")})}, {cty.ListValEmpty(cty.String)},
+			{tup}, {cty.TupleVal([]cty.Value{str("a"), str("a")})}, {unknownList}, {cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})},
+			{cty.NullVal(list.Type())}, {cty.ListVal([]cty.Value{obj, obj})}}},
+		{stdlib.ConcatFunc, [][]cty.Value{{}, {list}, {list, list}, {list, nums}, {list, tup}, {tup, tup}, {list, unknownList},
+			{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)}, {list, obj}, {str("a")}, {cty.EmptyTupleVal}}},
+	}
+	for _, f := range []function.Function{stdlib.EqualFunc, stdlib.NotEqualFunc, stdlib.AndFunc, stdlib.OrFunc,
+		stdlib.GreaterThanFunc, stdlib.GreaterThanOrEqualToFunc, stdlib.LessThanFunc, stdlib.LessThanOrEqualToFunc} {
+		var args [][]cty.Value
+		for _, a := range values {
+			for _, b := range values {
+				args = append(args, []cty.Value{a, b})
+			}
+		}
+		tests = append(tests, struct {
+			f    function.Function
+			args [][]cty.Value
+		}{f, args})
+	}
+	var nots [][]cty.Value
+	for _, a := range values {
+		nots = append(nots, []cty.Value{a})
+	}
+	tests = append(tests, struct {
+		f    function.Function
+		args [][]cty.Value
+	}{stdlib.NotFunc, nots})
+	for _, tt := range tests {
+		if _, ok := natives[tt.f]; !ok {
+			t.Errorf("%s has no stand-in", tt.f.Description())
+			continue
+		}
+		for _, args := range tt.args {
+			got, gerr := Call(tt.f, args)
+			want, werr := callChecked(tt.f, args)
+			if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+				t.Errorf("%.20s%#v: error %v, want %v", tt.f.Description(), args, gerr, werr)
+				continue
+			}
+			if gerr == nil && !got.RawEquals(want) {
+				t.Errorf("%.20s%#v = %#v, want %#v", tt.f.Description(), args, got, want)
+			}
 		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 // sections), if a list holds a list or an object, or if a key, a section
 // name or a value could not be read back: a newline anywhere, "=" in a key,
 // "]" in a section name, or an empty or padded key.
-var INIEncodeFunc = function.New(&function.Spec{
+var INIEncodeFunc = native(&function.Spec{
 	Description: "Encodes the given object as an INI file: an object of sections, each an object of keys.",
 	Params: []function.Parameter{
 		{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true},

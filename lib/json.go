@@ -18,7 +18,7 @@ import (
 // host. The output is byte for byte go-cty's (TestJSONEncode compares the
 // two); values the fast encoder does not handle (unknown, capsules,
 // infinities) go to go-cty's.
-var JSONEncodeFunc = function.New(&function.Spec{
+var JSONEncodeFunc = native(&function.Spec{
 	Description:  stdlib.JSONEncodeFunc.Description(),
 	Params:       stdlib.JSONEncodeFunc.Params(),
 	Type:         function.StaticReturnType(cty.String),

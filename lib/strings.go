@@ -10,7 +10,7 @@ import (
 )
 
 // StartsWithFunc is startswith(str, prefix): whether str begins with prefix.
-var StartsWithFunc = function.New(&function.Spec{
+var StartsWithFunc = native(&function.Spec{
 	Description: "Returns true if the given string begins with the given prefix.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -24,7 +24,7 @@ var StartsWithFunc = function.New(&function.Spec{
 })
 
 // EndsWithFunc is endswith(str, suffix): whether str ends with suffix.
-var EndsWithFunc = function.New(&function.Spec{
+var EndsWithFunc = native(&function.Spec{
 	Description: "Returns true if the given string ends with the given suffix.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -38,7 +38,7 @@ var EndsWithFunc = function.New(&function.Spec{
 })
 
 // StrContainsFunc is strcontains(str, substr): whether substr occurs in str.
-var StrContainsFunc = function.New(&function.Spec{
+var StrContainsFunc = native(&function.Spec{
 	Description: "Returns true if the given substring occurs in the given string.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -56,7 +56,7 @@ var StrContainsFunc = function.New(&function.Spec{
 // regular expression (RE2 syntax; the replacement may refer to its groups
 // as $1 or ${name}); any other substr is replaced literally, every time it
 // occurs.
-var ReplaceFunc = function.New(&function.Spec{
+var ReplaceFunc = native(&function.Spec{
 	Description: "Replaces every occurrence of a substring in a string. A substring between slashes is a regular expression.",
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String},
@@ -89,7 +89,7 @@ func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {
 // element. Paths are slash-separated whatever the system nodegen runs on,
 // since they name files on the host being configured: dirname("/a/b") is
 // "/a", dirname("b") is ".".
-var DirnameFunc = function.New(&function.Spec{
+var DirnameFunc = native(&function.Spec{
 	Description: "Returns the given path without its last element.",
 	Params: []function.Parameter{
 		{Name: "path", Type: cty.String},
@@ -103,7 +103,7 @@ var DirnameFunc = function.New(&function.Spec{
 
 // BasenameFunc is basename(path), as in Terraform: the last element of
 // path, slash-separated (see DirnameFunc).
-var BasenameFunc = function.New(&function.Spec{
+var BasenameFunc = native(&function.Spec{
 	Description: "Returns the last element of the given path.",
 	Params: []function.Parameter{
 		{Name: "path", Type: cty.String},

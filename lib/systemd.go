@@ -11,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 // SystemdUnitFunc renders a systemd unit file from an object of sections; it
@@ -21,7 +23,7 @@ import (
 //	  Service = { ExecStart = "/bin/x", Environment = { A = "1" } }
 //	  Install = { WantedBy = ["multi-user.target"] }
 //	})
-var SystemdUnitFunc = function.New(&function.Spec{
+var SystemdUnitFunc = native(&function.Spec{
 	Description: "Renders a systemd unit file from an object of sections, each an object of keys.",
 	Params: []function.Parameter{{
 		Name:             "sections",
@@ -81,7 +83,7 @@ var unitSpaceJoined = map[string]bool{
 // Thunks and namespace references inside sections are forced first. The
 // result ends in a newline, unless no section has a key, when it is empty.
 func RenderUnit(sections cty.Value) (string, error) {
-	v, diags := Deep(sections)
+	v, diags := property.Deep(sections)
 	if diags.HasErrors() {
 		return "", diags
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 func TestRenderUnitGolden(t *testing.T) {
@@ -141,8 +143,8 @@ A=z
 
 func TestRenderUnitLazy(t *testing.T) {
 	in := cty.ObjectVal(map[string]cty.Value{
-		"Unit": LazyVal(&Forced{Value: cty.ObjectVal(map[string]cty.Value{
-			"Description": LazyVal(&Forced{Value: cty.StringVal("lazy")}),
+		"Unit": property.LazyVal(&property.Forced{Value: cty.ObjectVal(map[string]cty.Value{
+			"Description": property.LazyVal(&property.Forced{Value: cty.StringVal("lazy")}),
 		})}),
 	})
 	got, err := RenderUnit(in)

@@ -17,7 +17,7 @@ import (
 // whole number is a TOML integer (it is an error if it does not fit in 64
 // bits), any other number a float. TOML has no null: an attribute whose
 // value is null is left out, and null anywhere else is an error.
-var TOMLEncodeFunc = function.New(&function.Spec{
+var TOMLEncodeFunc = native(&function.Spec{
 	Description: "Encodes the given object as a TOML document, with sorted keys.",
 	Params: []function.Parameter{
 		{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true},

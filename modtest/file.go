@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/options"
 )
 
 // File is a parsed test file.
@@ -106,7 +107,7 @@ func Parse(src []byte, filename string) *File {
 			f.Diags = append(f.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate run block",
-				Detail:   fmt.Sprintf("A run named %q is already declared at %s. Run names must be unique within a file.", b.Labels[0], rangeString(prev)),
+				Detail:   fmt.Sprintf("A run named %q is already declared at %s. Run names must be unique within a file.", b.Labels[0], options.ShowPos(prev)),
 				Subject:  b.LabelRanges[0].Ptr(),
 			})
 			continue
@@ -271,9 +272,4 @@ func cleanError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// rangeString shows a range as file:line:column.
-func rangeString(r hcl.Range) string {
-	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }

@@ -7,8 +7,8 @@ import (
 
 // Def is one definition of an option: a value and where it was written.
 //
-// Value may be lazy (a lib.Lazy thunk), may be or contain properties
-// (lib.Property: mkIf, mkMerge, mkOverride, mkOrder) and may contain
+// Value may be lazy (a property.Lazy thunk), may be or contain properties
+// (property.Property: mkIf, mkMerge, mkOverride, mkOrder) and may contain
 // thunks in its attributes or elements. Merging forces only what it needs.
 type Def struct {
 	Value cty.Value
@@ -33,6 +33,6 @@ type Type interface {
 type Instantiator interface {
 	// Instantiate evaluates one instance of the submodule types named by
 	// names, at loc, with defs as its definitions (each an object, or a
-	// lib.Ref, possibly lazy), and returns the instance as a lib.Ref value.
+	// property.Ref, possibly lazy), and returns the instance as a property.Ref value.
 	Instantiate(names []string, loc Path, defs []Def) (cty.Value, hcl.Diagnostics)
 }

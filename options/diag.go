@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // ErrorCode classifies the diagnostics of this package, so that callers can
@@ -50,8 +50,9 @@ func errorAt(code ErrorCode, loc Path, rng hcl.Range, summary, detail string) *h
 	}
 }
 
-// showPos renders where a definition was written as file:line:col.
-func showPos(rng hcl.Range) string {
+// ShowPos renders where a range starts as file:line:col, as every message
+// and listing of nodegen shows a place in a file.
+func ShowPos(rng hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", rng.Filename, rng.Start.Line, rng.Start.Column)
 }
 
@@ -59,7 +60,7 @@ func showPos(rng hcl.Range) string {
 func listDefs(defs []Def) string {
 	var b strings.Builder
 	for _, d := range defs {
-		fmt.Fprintf(&b, "\n- %s: %s", showPos(d.Range), showForced(d.Value))
+		fmt.Fprintf(&b, "\n- %s: %s", ShowPos(d.Range), showForced(d.Value))
 	}
 	return b.String()
 }
@@ -71,7 +72,7 @@ func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
 		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
 		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.",
-			loc.String(), t.Description(), showPos(d.Range), showForced(d.Value)))
+			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value)))
 }
 
 // conflictError is the error for definitions that a type cannot merge.
@@ -96,7 +97,7 @@ func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
 
 // strayPropertyError reports a property left inside a value whose type
 // does not merge its parts.
-func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
+func strayPropertyError(loc Path, t Type, p *property.Property) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, p.Range,
 		fmt.Sprintf("%s inside a value of option \"%s\"", p.Kind, loc.String()),
 		fmt.Sprintf("The option \"%s\" is of type \"%s\", which takes the value as it is: %s has no meaning inside it. Properties (mkIf, mkMerge, mkOverride, mkOrder) apply to a whole definition, to the elements of listOf and to the attributes of attrsOf and anything.",
@@ -104,7 +105,7 @@ func strayPropertyError(loc Path, t Type, p *lib.Property) *hcl.Diagnostic {
 }
 
 // nestingError reports a property inside one that must be inside it.
-func nestingError(loc Path, inner *lib.Property, outer lib.PropertyKind) *hcl.Diagnostic {
+func nestingError(loc Path, inner *property.Property, outer property.Kind) *hcl.Diagnostic {
 	return errorAt(CodeProperty, loc, inner.Range,
 		fmt.Sprintf("%s cannot be used inside %s", inner.Kind, outer),
 		fmt.Sprintf("In this definition of option \"%s\", %s is inside %s. Properties nest in this order, as in NixOS: mkMerge and mkIf outside, then mkOverride (mkForce, mkDefault, mkOptionDefault), then mkOrder (mkBefore, mkAfter), each at most once. Move the %s outside the %s, as in mkIf(c, mkForce(mkBefore(v))).",

@@ -22,10 +22,12 @@
 //
 // # Merging
 //
-// MergeDefinitions applies the properties of sibling package lib (mkIf,
-// mkMerge, mkOverride, mkOrder) to an option's definitions, keeps those
-// with the winning priority, sorts them by order and merges them with the
-// option's type, reporting what became of each definition.
+// MergeDefinitions applies the properties of sibling package property
+// (mkIf, mkMerge, mkOverride, mkOrder) to an option's definitions through
+// property.Discharger, keeps those with the winning priority, sorts them by
+// order and merges them with the option's type, reporting what became of
+// each definition. PropertyError is the one message of an ill-formed
+// mkIf or mkMerge, for the evaluator too.
 //
 // # Messages
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty-debug/ctydebug"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // at is a source range on one line of a fake file.
@@ -23,7 +23,7 @@ func at(line int) hcl.Range {
 
 // lazy wraps v in a thunk with a range on line.
 func lazy(v cty.Value, line int) cty.Value {
-	return lib.LazyVal(&lib.Forced{Value: v, Rng: at(line)})
+	return property.LazyVal(&property.Forced{Value: v, Rng: at(line)})
 }
 
 // probe is a thunk that records whether it was forced.
@@ -37,7 +37,7 @@ func (p *probe) Force() (cty.Value, hcl.Diagnostics) { p.forced = true; return p
 func (p *probe) Range() hcl.Range                    { return at(99) }
 
 func mkIf(cond, v cty.Value) cty.Value {
-	return lib.PropertyVal(lib.Property{Kind: lib.PropIf, Cond: cond, CondRange: at(50), Content: v, Range: at(51)})
+	return property.PropertyVal(property.Property{Kind: property.KindIf, Cond: cond, CondRange: at(50), Content: v, Range: at(51)})
 }
 
 func mkMerge(vs ...cty.Value) cty.Value {
@@ -45,22 +45,22 @@ func mkMerge(vs ...cty.Value) cty.Value {
 	if len(vs) > 0 {
 		list = cty.TupleVal(vs)
 	}
-	return lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: list, Range: at(52)})
+	return property.PropertyVal(property.Property{Kind: property.KindMerge, Contents: list, Range: at(52)})
 }
 
 func mkOverride(prio int, v cty.Value) cty.Value {
-	return lib.PropertyVal(lib.Property{Kind: lib.PropOverride, Priority: prio, Content: v, Range: at(53)})
+	return property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: prio, Content: v, Range: at(53)})
 }
 
-func mkForce(v cty.Value) cty.Value   { return mkOverride(lib.PriorityForce, v) }
-func mkDefault(v cty.Value) cty.Value { return mkOverride(lib.PriorityDefault, v) }
+func mkForce(v cty.Value) cty.Value   { return mkOverride(property.PriorityForce, v) }
+func mkDefault(v cty.Value) cty.Value { return mkOverride(property.PriorityDefault, v) }
 
 func mkOrder(order int, v cty.Value) cty.Value {
-	return lib.PropertyVal(lib.Property{Kind: lib.PropOrder, Order: order, Content: v, Range: at(54)})
+	return property.PropertyVal(property.Property{Kind: property.KindOrder, Order: order, Content: v, Range: at(54)})
 }
 
-func mkBefore(v cty.Value) cty.Value { return mkOrder(lib.OrderBefore, v) }
-func mkAfter(v cty.Value) cty.Value  { return mkOrder(lib.OrderAfter, v) }
+func mkBefore(v cty.Value) cty.Value { return mkOrder(property.OrderBefore, v) }
+func mkAfter(v cty.Value) cty.Value  { return mkOrder(property.OrderAfter, v) }
 
 var (
 	vTrue  = cty.True
@@ -166,7 +166,7 @@ func (r fakeRef) Keys() ([]string, hcl.Diagnostics) {
 	return keys, nil
 }
 
-func (r fakeRef) Materialize() (cty.Value, hcl.Diagnostics) { return lib.Deep(r.v) }
+func (r fakeRef) Materialize() (cty.Value, hcl.Diagnostics) { return property.Deep(r.v) }
 
 // fakeInst records the instances it is asked for and returns each as a
 // fakeRef over its definitions' shallow merge.
@@ -183,5 +183,5 @@ type instCall struct {
 func (f *fakeInst) Instantiate(names []string, loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	f.calls = append(f.calls, instCall{names, loc.String(), len(defs)})
 	v, diags := Attrs{}.Merge(loc, defs)
-	return lib.RefVal(fakeRef{v}), diags
+	return property.RefVal(fakeRef{v}), diags
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 func TestMergeDefinitionsProperties(t *testing.T) {
-	lazyTrue := lib.LazyVal(&lib.Forced{Value: vTrue, Rng: at(60)})
+	lazyTrue := property.LazyVal(&property.Forced{Value: vTrue, Rng: at(60)})
 	tests := []struct {
 		name  string
 		typ   Type
@@ -21,7 +21,7 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 		diags []string
 	}{
 		// Priorities.
-		{"default loses to mkDefault", Int{}, []cty.Value{mkOverride(lib.PriorityOptionDefault, num(1)), mkDefault(num(2))}, num(2), nil},
+		{"default loses to mkDefault", Int{}, []cty.Value{mkOverride(property.PriorityOptionDefault, num(1)), mkDefault(num(2))}, num(2), nil},
 		{"lowest number wins", Int{}, []cty.Value{num(4), mkForce(num(5)), mkOverride(10, num(6))}, num(6), nil},
 		{"plain beats mkDefault", Str{}, []cty.Value{mkDefault(str("d")), str("p")}, str("p"), nil},
 		{"equal priorities merge", ListOf{Str{}}, []cty.Value{mkForce(strs("a")), strs("x"), mkForce(strs("b"))}, strs("a", "b"), nil},
@@ -35,7 +35,7 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 		{"lines with mkBefore and mkAfter", SeparatedString{"\n"}, []cty.Value{str("b"), mkAfter(str("c")), mkBefore(str("a"))}, str("a\nb\nc"), nil},
 		{"sort is stable", ListOf{Str{}}, []cty.Value{mkAfter(strs("a1")), strs("p1"), mkAfter(strs("a2")), strs("p2")}, strs("p1", "p2", "a1", "a2"), nil},
 		{"order under override", ListOf{Str{}}, []cty.Value{mkForce(strs("x")), mkForce(mkBefore(strs("y")))}, strs("y", "x"), nil},
-		{"full nesting", ListOf{Str{}}, []cty.Value{strs("b"), mkIf(vTrue, mkOverride(lib.PriorityPlain, mkBefore(strs("a"))))}, strs("a", "b"), nil},
+		{"full nesting", ListOf{Str{}}, []cty.Value{strs("b"), mkIf(vTrue, mkOverride(property.PriorityPlain, mkBefore(strs("a"))))}, strs("a", "b"), nil},
 
 		// mkIf and mkMerge.
 		{"mkIf false disappears", Str{}, []cty.Value{mkIf(vFalse, str("x")), str("y")}, str("y"), nil},
@@ -46,7 +46,7 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 		{"mkMerge of priorities", Str{}, []cty.Value{mkMerge(mkDefault(str("a")), mkForce(str("b")))}, str("b"), nil},
 		{"mkIf over mkMerge", ListOf{Str{}}, []cty.Value{mkIf(vTrue, mkMerge(strs("a"), strs("b")))}, strs("a", "b"), nil},
 		{"lazy definitions", Str{}, []cty.Value{lazy(mkIf(vTrue, lazy(mkForce(lazy(str("x"), 3)), 2)), 1), str("y")}, str("x"), nil},
-		{"unknown mkMerge list", Str{}, []cty.Value{mkMerge(), lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: cty.DynamicVal})}, cty.DynamicVal, nil},
+		{"unknown mkMerge list", Str{}, []cty.Value{mkMerge(), property.PropertyVal(property.Property{Kind: property.KindMerge, Contents: cty.DynamicVal})}, cty.DynamicVal, nil},
 		{"unknown override content", Str{}, []cty.Value{mkForce(cty.DynamicVal), str("b")}, cty.DynamicVal, nil},
 
 		// Errors.
@@ -59,7 +59,7 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 		{"mkIf inside mkOrder", ListOf{Str{}}, []cty.Value{mkBefore(mkIf(vTrue, strs("x")))}, cty.DynamicVal, []string{"mkIf cannot be used inside mkOrder"}},
 		{"mkOrder inside mkOrder", ListOf{Str{}}, []cty.Value{mkForce(mkBefore(mkAfter(strs("x"))))}, cty.DynamicVal, []string{"mkOrder cannot be used inside mkOrder"}},
 		{"bad nesting in a lost definition", Str{}, []cty.Value{mkForce(str("a")), mkDefault(mkIf(vTrue, str("x")))}, str("a"), nil},
-		{"mkMerge of a non-list", Str{}, []cty.Value{lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: str("x"), Range: at(52)})}, cty.DynamicVal, []string{"mkMerge called with a non-list argument"}},
+		{"mkMerge of a non-list", Str{}, []cty.Value{property.PropertyVal(property.Property{Kind: property.KindMerge, Contents: str("x"), Range: at(52)})}, cty.DynamicVal, []string{"mkMerge called with a non-list argument"}},
 		{"every bad condition", Str{}, []cty.Value{mkIf(num(1), str("x")), mkIf(str("no"), str("y"))}, cty.DynamicVal, []string{"non-boolean", "non-boolean"}},
 	}
 	for _, tt := range tests {
@@ -90,11 +90,11 @@ func TestMergeDefinitionsUndefined(t *testing.T) {
 func TestMergeDefinitionsLaziness(t *testing.T) {
 	body := &probe{v: num(1)}
 	lost := &probe{v: str("not an int")}
-	outer := &probe{v: mkDefault(lib.LazyVal(lost))}
+	outer := &probe{v: mkDefault(property.LazyVal(lost))}
 	m, diags := MergeDefinitions(loc, Int{}, defs(
-		mkIf(vFalse, lib.LazyVal(body)),
+		mkIf(vFalse, property.LazyVal(body)),
 		num(2),
-		lib.LazyVal(outer),
+		property.LazyVal(outer),
 	))
 	wantDiags(t, diags)
 	wantValue(t, m.Value, num(2))
@@ -111,19 +111,19 @@ func TestMergeDefinitionsLaziness(t *testing.T) {
 
 func TestMergeDefinitionsForceErrors(t *testing.T) {
 	failing := &probe{v: cty.DynamicVal, diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "boom", Subject: at(70).Ptr()}}}
-	m, diags := MergeDefinitions(loc, Str{}, defs(lib.LazyVal(failing), str("x")))
+	m, diags := MergeDefinitions(loc, Str{}, defs(property.LazyVal(failing), str("x")))
 	wantDiags(t, diags, "boom")
 	wantValue(t, m.Value, cty.DynamicVal)
 
 	// An error inside a list element is reported once.
 	failing = &probe{v: cty.DynamicVal, diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "boom", Subject: at(70).Ptr()}}}
-	m, diags = MergeDefinitions(loc, ListOf{Str{}}, defs(tuple(str("a"), lib.LazyVal(failing))))
+	m, diags = MergeDefinitions(loc, ListOf{Str{}}, defs(tuple(str("a"), property.LazyVal(failing))))
 	wantDiags(t, diags, "boom")
 	wantValue(t, m.Value, cty.DynamicVal)
 
 	// In a plain value deep-forced by its type, too.
 	failing = &probe{v: cty.DynamicVal, diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "boom", Subject: at(70).Ptr()}}}
-	_, diags = MergeDefinitions(loc, Attrs{}, defs(obj("a", tuple(lib.LazyVal(failing)))))
+	_, diags = MergeDefinitions(loc, Attrs{}, defs(obj("a", tuple(property.LazyVal(failing)))))
 	wantDiags(t, diags, "boom")
 }
 
@@ -141,29 +141,29 @@ func TestMergeDefinitionsResults(t *testing.T) {
 		Range     hcl.Range
 		Priority  int
 		Order     int
-		State     DefState
+		State     property.State
 		CondRange hcl.Range
 	}
 	var got []row
 	for _, d := range m.Defs {
 		var cond hcl.Range
-		if d.CondRange != nil {
-			cond = *d.CondRange
+		if d.Cond != nil {
+			cond = *d.Cond
 		}
 		got = append(got, row{ShowValue(d.Value), d.Range, d.Priority, d.Order, d.State, cond})
 	}
 	want := []row{
-		{`["a"]`, at(11), lib.PriorityPlain, lib.OrderPlain, Won, hcl.Range{}},
-		{`["off"]`, at(51), 0, 0, Disabled, at(50)},
-		{`["lost"]`, at(53), lib.PriorityDefault, 0, Overridden, hcl.Range{}},
-		{`["b"]`, at(54), lib.PriorityPlain, lib.OrderBefore, Won, hcl.Range{}},
-		{`["c"]`, at(51), lib.PriorityPlain, lib.OrderPlain, Won, hcl.Range{}},
+		{`["a"]`, at(11), property.PriorityPlain, property.OrderPlain, property.Won, hcl.Range{}},
+		{`["off"]`, at(51), 0, 0, property.Disabled, at(50)},
+		{`["lost"]`, at(53), property.PriorityDefault, 0, property.Overridden, hcl.Range{}},
+		{`["b"]`, at(54), property.PriorityPlain, property.OrderBefore, property.Won, hcl.Range{}},
+		{`["c"]`, at(51), property.PriorityPlain, property.OrderPlain, property.Won, hcl.Range{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Defs (-want +got):\n%s", diff)
 	}
-	if Won.String() != "won" || Disabled.String() != "disabled" || Overridden.String() != "overridden" {
-		t.Errorf("DefState strings")
+	if property.Won.String() != "won" || property.Disabled.String() != "disabled" || property.Overridden.String() != "overridden" {
+		t.Errorf("State strings")
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // showLimit is the length past which ShowValue truncates.
@@ -64,16 +64,16 @@ func (s *shower) value(v cty.Value) {
 	}
 	ty := v.Type()
 	switch {
-	case ty == lib.LazyType:
+	case ty == property.LazyType:
 		if !s.force {
 			s.b.WriteString("<lazy>")
 			return
 		}
-		fv, _ := lib.Shallow(v)
+		fv, _ := property.Shallow(v)
 		s.value(fv)
-	case ty == lib.RefType:
+	case ty == property.RefType:
 		s.b.WriteString("<namespace>")
-	case ty == lib.PropertyType:
+	case ty == property.PropertyType:
 		s.property(v)
 	case ty.IsCapsuleType():
 		s.b.WriteString("<" + ty.FriendlyName() + ">")
@@ -125,20 +125,20 @@ func (s *shower) value(v cty.Value) {
 }
 
 func (s *shower) property(v cty.Value) {
-	p, _ := lib.AsProperty(v)
+	p, _ := property.AsProperty(v)
 	s.b.WriteString(p.Kind.String())
 	s.b.WriteByte('(')
 	switch p.Kind {
-	case lib.PropIf:
+	case property.KindIf:
 		// The condition and the body are shown unforced: showing a value
 		// must not evaluate the body of an mkIf.
 		s.b.WriteString("..., ...")
-	case lib.PropMerge:
+	case property.KindMerge:
 		s.value(p.Contents)
-	case lib.PropOverride:
+	case property.KindOverride:
 		s.b.WriteString(strconv.Itoa(p.Priority) + ", ")
 		s.value(p.Content)
-	case lib.PropOrder:
+	case property.KindOrder:
 		s.b.WriteString(strconv.Itoa(p.Order) + ", ")
 		s.value(p.Content)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 func TestShowValue(t *testing.T) {
@@ -37,7 +37,7 @@ func TestShowValue(t *testing.T) {
 		{cty.MapVal(map[string]cty.Value{"k": num(1)}), "{ k = 1 }"},
 		{lazy(num(1), 1), "<lazy>"},
 		{tuple(lazy(num(1), 1)), "[<lazy>]"},
-		{lib.RefVal(fakeRef{obj()}), "<namespace>"},
+		{property.RefVal(fakeRef{obj()}), "<namespace>"},
 		{mkIf(cty.True, num(1)), "mkIf(..., ...)"},
 		{mkForce(num(1)), "mkOverride(50, 1)"},
 		{mkBefore(strs("a")), `mkOrder(500, ["a"])`},
@@ -63,7 +63,7 @@ func TestShowValue(t *testing.T) {
 	}
 	// showForced forces thunks but not namespaces, and not mkIf bodies.
 	p := &probe{v: num(1)}
-	if got := showForced(tuple(lazy(str("x"), 1), lib.RefVal(fakeRef{obj()}), mkIf(cty.True, lib.LazyVal(p)))); got != `["x", <namespace>, mkIf(..., ...)]` {
+	if got := showForced(tuple(lazy(str("x"), 1), property.RefVal(fakeRef{obj()}), mkIf(cty.True, property.LazyVal(p)))); got != `["x", <namespace>, mkIf(..., ...)]` {
 		t.Errorf("showForced = %s", got)
 	}
 	if p.forced {

@@ -23,7 +23,7 @@ func (Submodule) descriptionClass() class { return classNone }
 func (Submodule) check(v cty.Value) bool  { return isAttrSet(v) }
 
 // Merge checks that every definition is an attribute set (an object or a
-// namespace) and returns Inst.Instantiate(Names, loc, defs): a lib.Ref.
+// namespace) and returns Inst.Instantiate(Names, loc, defs): a property.Ref.
 // Definitions are passed on unforced.
 func (t Submodule) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	ok, diags := checkAll(loc, t, defs)

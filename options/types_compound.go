@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // This file holds the types built from other types.
@@ -57,7 +57,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			m++
 			_, e := it.Element()
 			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m)+"]"), t.Elem,
-				[]Def{{Value: e, Range: lib.RangeOf(e, d.Range)}})
+				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}})
 			diags = append(diags, ds...)
 			if r.Defined {
 				out = append(out, r.Value)
@@ -127,7 +127,7 @@ func attrsByKey(loc Path, t Type, defs []Def) (keys []string, byKey map[string][
 			if _, seen := byKey[a.name]; !seen {
 				keys = append(keys, a.name)
 			}
-			byKey[a.name] = append(byKey[a.name], Def{Value: a.value, Range: lib.RangeOf(a.value, d.Range)})
+			byKey[a.name] = append(byKey[a.name], Def{Value: a.value, Range: property.RangeOf(a.value, d.Range)})
 		}
 	}
 	sort.Strings(keys)

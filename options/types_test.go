@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 func mustMatch(p string) StrMatching {
@@ -225,7 +225,7 @@ func innerSubmodule(t Type) Submodule {
 }
 
 func TestMerge(t *testing.T) {
-	ref := lib.RefVal(fakeRef{obj("x", num(1), "y", lazy(num(2), 7))})
+	ref := property.RefVal(fakeRef{obj("x", num(1), "y", lazy(num(2), 7))})
 	tests := []struct {
 		name  string
 		typ   Type
@@ -374,7 +374,7 @@ func TestSubmodule(t *testing.T) {
 
 	m, diags := MergeDefinitions(loc, sub, defs(obj("key", str("k")), obj("value", str("v"))))
 	wantDiags(t, diags)
-	r, ok := lib.AsRef(m.Value)
+	r, ok := property.AsRef(m.Value)
 	if !ok {
 		t.Fatalf("submodule merged to %s, want a namespace", ShowValue(m.Value))
 	}
@@ -389,13 +389,13 @@ func TestSubmodule(t *testing.T) {
 	m, diags = MergeDefinitions(loc, AttrsOf{sub}, defs(
 		obj("gpu", obj("value", str("true"))),
 		obj("gpu", obj("effect", str("NoSchedule")), "off", mkIf(vFalse, obj())),
-		obj("other", lib.RefVal(fakeRef{obj("value", str("x"))})),
+		obj("other", property.RefVal(fakeRef{obj("value", str("x"))})),
 	))
 	wantDiags(t, diags)
 	if diff := cmp.Diff([]instCall{{[]string{"taint", "more"}, "a.b.gpu", 2}, {[]string{"taint", "more"}, "a.b.other", 1}}, inst.calls, cmp.AllowUnexported(instCall{})); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	if ty := m.Value.Type(); !ty.IsObjectType() || len(ty.AttributeTypes()) != 2 || ty.AttributeType("gpu") != lib.RefType {
+	if ty := m.Value.Type(); !ty.IsObjectType() || len(ty.AttributeTypes()) != 2 || ty.AttributeType("gpu") != property.RefType {
 		t.Errorf("attrsOf(submodule) = %s, want namespaces kept", ShowValue(m.Value))
 	}
 
@@ -406,7 +406,7 @@ func TestSubmodule(t *testing.T) {
 	if diff := cmp.Diff([]instCall{{[]string{"taint", "more"}, `a.b."[definition 1-entry 1]"`, 1}, {[]string{"taint", "more"}, `a.b."[definition 2-entry 2]"`, 1}}, inst.calls, cmp.AllowUnexported(instCall{})); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	if m.Value.LengthInt() != 2 || m.Value.Index(num(0)).Type() != lib.RefType {
+	if m.Value.LengthInt() != 2 || m.Value.Index(num(0)).Type() != property.RefType {
 		t.Errorf("listOf(submodule) = %s", ShowValue(m.Value))
 	}
 

@@ -4,7 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/property"
 )
 
 // isList reports whether a known value is a list in the NixOS sense: a
@@ -17,7 +17,7 @@ func isList(v cty.Value) bool {
 // isAttrSet reports whether a known value is an attribute set in the NixOS
 // sense: an object or map that is not null, or a configuration namespace.
 func isAttrSet(v cty.Value) bool {
-	if _, ok := lib.AsRef(v); ok {
+	if _, ok := property.AsRef(v); ok {
 		return true
 	}
 	ty := v.Type()
@@ -34,7 +34,7 @@ type attr struct {
 // key order. The values are returned as they are (possibly thunks); for a
 // namespace they are read one by one with rng as the reading location.
 func attributes(v cty.Value, rng hcl.Range) ([]attr, hcl.Diagnostics) {
-	if r, ok := lib.AsRef(v); ok {
+	if r, ok := property.AsRef(v); ok {
 		keys, diags := r.Keys()
 		out := make([]attr, 0, len(keys))
 		for _, k := range keys {
@@ -54,11 +54,11 @@ func attributes(v cty.Value, rng hcl.Range) ([]attr, hcl.Diagnostics) {
 	return out, nil
 }
 
-// plain deep-forces a definition's value (lib.Deep), turns its lists, sets
+// plain deep-forces a definition's value (property.Deep), turns its lists, sets
 // and maps into tuples and objects, and rejects any property left inside
 // it: the value of a type that takes values as they are.
 func plain(loc Path, t Type, d Def) (cty.Value, hcl.Diagnostics) {
-	v, diags := lib.Deep(d.Value)
+	v, diags := property.Deep(d.Value)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -128,11 +128,11 @@ func typeContains(ty cty.Type, pred func(cty.Type) bool) bool {
 }
 
 // findProperty returns the first property inside v, if any.
-func findProperty(v cty.Value) *lib.Property {
-	if !v.IsKnown() || v.IsNull() || !typeContains(v.Type(), func(ty cty.Type) bool { return ty == lib.PropertyType }) {
+func findProperty(v cty.Value) *property.Property {
+	if !v.IsKnown() || v.IsNull() || !typeContains(v.Type(), func(ty cty.Type) bool { return ty == property.PropertyType }) {
 		return nil
 	}
-	if p, ok := lib.AsProperty(v); ok {
+	if p, ok := property.AsProperty(v); ok {
 		return p
 	}
 	ty := v.Type()

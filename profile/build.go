@@ -92,12 +92,8 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 			if d.HasErrors() {
 				continue
 			}
-			var rng hcl.Range
-			for _, def := range x.Definitions {
-				if def.State == "won" {
-					rng = def.Range
-				}
-			}
+			won, _ := x.Winning()
+			rng := won.Range
 			b, err := ev.ReadModuleFile(rng, source)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -122,10 +118,8 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 		Detail:   fmt.Sprintf("%s.", err),
 	}
 	if x, diags := ev.Explain(opt.Child("source")); !diags.HasErrors() {
-		for _, def := range x.Definitions {
-			if def.State == "won" {
-				d.Subject = def.Range.Ptr()
-			}
+		if won, ok := x.Winning(); ok {
+			d.Subject = won.Range.Ptr()
 		}
 	}
 	return d

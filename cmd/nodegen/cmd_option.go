@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 func init() {
@@ -162,11 +163,6 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// loc shows a range as file:line:column.
-func loc(r hcl.Range) string {
-	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
-}
-
 // sourceOf returns the source text of a range.
 func sourceOf(files map[string]*hcl.File, r hcl.Range) string {
 	f := files[r.Filename]
@@ -217,7 +213,7 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 	if strings.TrimSpace(x.Description) != "" {
 		section("Description", strings.TrimSpace(x.Description))
 	}
-	section("Declared in", loc(x.Declared))
+	section("Declared in", options.ShowPos(x.Declared))
 	if len(x.Definitions) == 0 {
 		fmt.Fprintln(w, "Definitions: none")
 		return
@@ -226,16 +222,16 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, d := range x.Definitions {
 		prio := ""
-		if d.State != "disabled" {
+		if d.State != property.Disabled {
 			prio = fmt.Sprintf("priority %d", d.Priority)
 		}
 		val := definitionValue(files, d)
 		if d.IsDefault {
 			val += "  (the default)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.State, prio, loc(d.Range), val)
-		if d.State == "disabled" && d.Condition.Filename != "" {
-			fmt.Fprintf(tw, "  \t\t\tcondition is false: %s  (%s)\n", sourceOf(files, d.Condition), loc(d.Condition))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.State.String(), prio, options.ShowPos(d.Range), val)
+		if d.State == property.Disabled && d.Condition.Filename != "" {
+			fmt.Fprintf(tw, "  \t\t\tcondition is false: %s  (%s)\n", sourceOf(files, d.Condition), options.ShowPos(d.Condition))
 		}
 	}
 	tw.Flush()
@@ -309,12 +305,12 @@ func explanationJSON(ev *eval.Evaluator, x *eval.Explanation) optionJSON {
 		out.Default = &def
 	}
 	for _, d := range x.Definitions {
-		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State, IsDefault: d.IsDefault}
-		if d.State != "disabled" {
+		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State.String(), IsDefault: d.IsDefault}
+		if d.State != property.Disabled {
 			prio := d.Priority
 			dj.Priority = &prio
 		}
-		if d.State == "disabled" && d.Condition.Filename != "" {
+		if d.State == property.Disabled && d.Condition.Filename != "" {
 			dj.Condition = &conditionJSON{Range: toRangeJSON(d.Condition), Text: sourceOf(files, d.Condition)}
 		}
 		out.Definitions = append(out.Definitions, dj)

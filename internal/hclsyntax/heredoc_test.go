@@ -11,9 +11,9 @@ import (
 
 // nodegen: tests of the changes to heredoc parsing (README.md).
 
-// TestHeredocAllocationLinear parses heredocs of 10,000 and 20,000 lines
-// and wants twice the lines to take about twice the allocation, not four
-// times: upstream's parser joined the lines pairwise, and took 77 GB for
+// TestHeredocAllocationLinear parses heredocs of 10,000 and 40,000 lines
+// and wants four times the lines to take about four times the allocation,
+// not sixteen: upstream's parser joined the lines pairwise, and took 77 GB for
 // 40,000 lines. Counting bytes rather than timing keeps the test
 // deterministic.
 func TestHeredocAllocationLinear(t *testing.T) {
@@ -26,6 +26,10 @@ func TestHeredocAllocationLinear(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			alloc := func(lines int) uint64 {
 				src := []byte("x = " + c.open + "\n" + strings.Repeat(c.prefix+line, lines) + c.close + "\n")
+				// Two collections empty the token pool (and its victim
+				// cache), so that every parse allocates its tokens.
+				runtime.GC()
+				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				_, diags := ParseConfig(src, "heredoc.hcl", hcl.InitialPos)
@@ -35,9 +39,19 @@ func TestHeredocAllocationLinear(t *testing.T) {
 				}
 				return after.TotalAlloc - before.TotalAlloc
 			}
-			small, large := alloc(10000), alloc(20000)
-			if large > small*5/2 {
-				t.Errorf("10,000 lines allocated %d bytes, 20,000 lines %d: want about twice as much", small, large)
+			// Other tests allocate at the same time and only ever add to
+			// the count: take the least of three runs, and compare 10,000
+			// lines with 40,000, where linear is 4 times and quadratic 16.
+			least := func(lines int) uint64 {
+				m := alloc(lines)
+				for i := 0; i < 2; i++ {
+					m = min(m, alloc(lines))
+				}
+				return m
+			}
+			small, large := least(10000), least(40000)
+			if large > small*8 {
+				t.Errorf("10,000 lines allocated %d bytes, 40,000 lines %d: want about four times as much", small, large)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package lib
+package property
 
 import (
 	"reflect"
@@ -109,26 +109,10 @@ func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
 		return v, diags
 	}
 	ty := v.Type()
+	// Maps become objects and lists and sets tuples: their forced
+	// elements need not share a type.
 	switch {
-	case ty.IsObjectType():
-		attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			e, d := Deep(e)
-			diags = append(diags, d...)
-			attrs[k.AsString()] = e
-		}
-		return cty.ObjectVal(attrs), diags
-	case ty.IsTupleType():
-		elems := make([]cty.Value, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
-			e, d := Deep(e)
-			diags = append(diags, d...)
-			elems = append(elems, e)
-		}
-		return cty.TupleVal(elems), diags
-	case ty.IsMapType():
+	case ty.IsObjectType() || ty.IsMapType():
 		attrs := make(map[string]cty.Value, v.LengthInt())
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
@@ -137,7 +121,7 @@ func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
 			attrs[k.AsString()] = e
 		}
 		return cty.ObjectVal(attrs), diags
-	case ty.IsListType() || ty.IsSetType():
+	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		elems := make([]cty.Value, 0, v.LengthInt())
 		for it := v.ElementIterator(); it.Next(); {
 			_, e := it.Element()

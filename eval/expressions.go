@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"sort"
 	"strconv"
 
@@ -16,6 +15,8 @@ import (
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // scope is what an expression can see: the instance whose options `config`
@@ -55,7 +56,7 @@ func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
 // deep evaluates expr and forces the result completely.
 func (sc *scope) deep(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := sc.eval(expr)
-	dv, d := lib.Deep(v)
+	dv, d := property.Deep(v)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -168,6 +169,9 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		v, diags := sc.deep(e.Val)
 		if diags.HasErrors() {
 			return cty.UnknownVal(e.Op.Type), diags
+		}
+		if r, ok := fastUnary(e.Op, v); ok {
+			return r, diags
 		}
 		param := lib.Params(e.Op.Impl)[0]
 		cv, err := convert.Convert(v, param.Type)
@@ -309,7 +313,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	case rootName == "root":
 		v = sc.inst.ev.top.configRef()
 	case rootName == "options":
-		v = lib.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
+		v = property.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
 	case rootName == "name":
 		if sc.inst.name == cty.NilVal {
 			return cty.DynamicVal, hcl.Diagnostics{{
@@ -414,15 +418,15 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 }
 
 func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	v, diags := lib.Shallow(v)
+	v, diags := property.Shallow(v)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if r, ok := lib.AsRef(v); ok {
+	if r, ok := property.AsRef(v); ok {
 		nv, _, d := r.Attr(name, rng)
 		return nv, append(diags, d...)
 	}
-	if _, ok := lib.AsProperty(v); ok {
+	if _, ok := property.AsProperty(v); ok {
 		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
 	}
 	if !v.IsKnown() {
@@ -455,11 +459,11 @@ func hclGetAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnos
 }
 
 func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	coll, diags := lib.Shallow(coll)
+	coll, diags := property.Shallow(coll)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if r, ok := lib.AsRef(coll); ok {
+	if r, ok := property.AsRef(coll); ok {
 		if !key.IsKnown() {
 			return cty.DynamicVal, diags
 		}
@@ -474,7 +478,7 @@ func (sc *scope) indexValue(coll, key cty.Value, rng hcl.Range) (cty.Value, hcl.
 		nv, _, d := r.Attr(key.AsString(), rng)
 		return nv, append(diags, d...)
 	}
-	if _, ok := lib.AsProperty(coll); ok {
+	if _, ok := property.AsProperty(coll); ok {
 		return cty.DynamicVal, append(diags, propertyUseDiag(rng))
 	}
 	nv, d := hcl.Index(coll, key, &rng)
@@ -550,7 +554,6 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 		}
 		return cty.BoolVal(r), diags
 	}
-	params := lib.Params(e.Op.Impl)
 	lhs, diags := sc.deep(e.LHS)
 	rhs, d := sc.deep(e.RHS)
 	diags = append(diags, d...)
@@ -560,6 +563,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	if r, ok := fastBinary(e.Op, lhs, rhs); ok {
 		return r, diags
 	}
+	params := lib.Params(e.Op.Impl)
 	lv, err := convert.Convert(lhs, params[0].Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{
@@ -595,16 +599,37 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	return r, diags
 }
 
-// fastBinary computes the arithmetic and comparisons of whole numbers that
-// fit in 32 bits, and the equality of strings, without cty's arbitrary
-// precision: the same results (cty's modulo truncates as Go's % does, and
-// x % 0 is x), for a fraction of the work. ok is false for anything else.
-func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
-	// Types are compared with primitive types only: comparing two object
-	// types with == panics (their maps are not comparable).
-	if !l.IsKnown() || !r.IsKnown() || l.IsNull() || r.IsNull() {
+// fastUnary computes !b of a known bool as the operator's cty function
+// does, without its call. ok is false for anything else.
+func fastUnary(op *hclsyntax.Operation, v cty.Value) (cty.Value, bool) {
+	if op != hclsyntax.OpLogicalNot || !v.IsKnown() || v.IsNull() || v.Type() != cty.Bool {
 		return cty.NilVal, false
 	}
+	return cty.BoolVal(!v.True()), true
+}
+
+// fastBinary computes the arithmetic and comparisons of whole numbers that
+// fit in 32 bits, the equality of strings, and the comparison of a known
+// value with null, without cty's arbitrary precision and without the deep
+// walk of cty.Value.Equals (x != null on a whole attribute set): the same
+// results (cty's modulo truncates as Go's % does, x % 0 is x, and nulls
+// of any type are equal), for a fraction of the work. ok is false for
+// anything else.
+func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
+	if !l.IsKnown() || !r.IsKnown() {
+		return cty.NilVal, false
+	}
+	if l.IsNull() || r.IsNull() {
+		switch op {
+		case hclsyntax.OpEqual:
+			return cty.BoolVal(l.IsNull() && r.IsNull()), true
+		case hclsyntax.OpNotEqual:
+			return cty.BoolVal(!(l.IsNull() && r.IsNull())), true
+		}
+		return cty.NilVal, false
+	}
+	// Types are compared with primitive types only: comparing two object
+	// types with == panics (their maps are not comparable).
 	if l.Type() == cty.String && r.Type() == cty.String {
 		switch op {
 		case hclsyntax.OpEqual:
@@ -704,7 +729,7 @@ func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range) *hcl.Diagnos
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate object attribute",
-				Detail:   fmt.Sprintf("The attribute %q is already set at %s.", k, rangeString(next.rng)),
+				Detail:   fmt.Sprintf("The attribute %q is already set at %s.", k, options.ShowPos(next.rng)),
 				Subject:  rng.Ptr(),
 			}
 		}
@@ -723,7 +748,7 @@ func (n *objNode) value() cty.Value {
 	m := make(map[string]cty.Value, len(n.attrs))
 	for k, c := range n.attrs {
 		if c.attrs != nil {
-			m[k] = lib.ForcedVal(c.value(), c.rng)
+			m[k] = property.ForcedVal(c.value(), c.rng)
 		} else {
 			m[k] = c.val
 		}
@@ -779,11 +804,11 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	coll, d := lib.Shallow(coll)
+	coll, d := property.Shallow(coll)
 	diags = append(diags, d...)
 	type kv struct{ k, v cty.Value }
 	var items []kv
-	if r, ok := lib.AsRef(coll); ok {
+	if r, ok := property.AsRef(coll); ok {
 		keys, d := r.Keys()
 		diags = append(diags, d...)
 		for _, k := range keys {
@@ -895,48 +920,10 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			Subject:  rng.Ptr(),
 		}
 	}
+	if form, ok := property.FormNamed(e.Name); ok {
+		return sc.specialForm(form, e)
+	}
 	switch e.Name {
-	case "mkIf":
-		if d := argc(2); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		return lib.PropertyVal(lib.Property{Kind: lib.PropIf, Cond: ev.thunk(e.Args[0], sc), CondRange: e.Args[0].Range(), Content: ev.thunk(e.Args[1], sc), Range: rng}), nil
-	case "mkMerge":
-		if d := argc(1); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		return lib.PropertyVal(lib.Property{Kind: lib.PropMerge, Contents: ev.thunk(e.Args[0], sc), Range: rng}), nil
-	case "mkOverride", "mkOrder":
-		if d := argc(2); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		n, diags := sc.evalInt(e.Args[0])
-		if diags.HasErrors() {
-			return cty.DynamicVal, diags
-		}
-		p := lib.Property{Kind: lib.PropOverride, Priority: n, Content: ev.thunk(e.Args[1], sc), Range: rng}
-		if e.Name == "mkOrder" {
-			p.Kind, p.Priority, p.Order = lib.PropOrder, 0, n
-		}
-		return lib.PropertyVal(p), diags
-	case "mkDefault", "mkForce", "mkOptionDefault", "mkBefore", "mkAfter":
-		if d := argc(1); d != nil {
-			return cty.DynamicVal, hcl.Diagnostics{d}
-		}
-		p := lib.Property{Kind: lib.PropOverride, Content: ev.thunk(e.Args[0], sc), Range: rng}
-		switch e.Name {
-		case "mkDefault":
-			p.Priority = lib.PriorityDefault
-		case "mkForce":
-			p.Priority = lib.PriorityForce
-		case "mkOptionDefault":
-			p.Priority = lib.PriorityOptionDefault
-		case "mkBefore":
-			p.Kind, p.Order = lib.PropOrder, lib.OrderBefore
-		case "mkAfter":
-			p.Kind, p.Order = lib.PropOrder, lib.OrderAfter
-		}
-		return lib.PropertyVal(p), nil
 	case "try":
 		if len(e.Args) == 0 {
 			return cty.DynamicVal, hcl.Diagnostics{{
@@ -1026,7 +1013,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		})
 	}
 	for i, a := range args {
-		if _, ok := lib.AsProperty(a); ok {
+		if _, ok := property.AsProperty(a); ok {
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
 		}
 	}
@@ -1055,6 +1042,36 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		})
 	}
 	return v, diags
+}
+
+// specialForm evaluates a call of a special form (mkIf and co.): a
+// property whose arguments are thunks. Only the number of mkOverride and
+// mkOrder is evaluated now.
+func (sc *scope) specialForm(form *property.Form, e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics) {
+	rng := e.Range()
+	if len(e.Args) != form.Args || e.ExpandFinal {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Wrong number of arguments",
+			Detail:   fmt.Sprintf("%s takes %d argument(s).", e.Name, form.Args),
+			Subject:  rng.Ptr(),
+		}}
+	}
+	args := e.Args
+	var n int
+	var diags hcl.Diagnostics
+	if form.Number {
+		n, diags = sc.evalInt(args[0])
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		args = args[1:]
+	}
+	var thunks [2]cty.Value // a form has at most two arguments after its number
+	for i, a := range args {
+		thunks[i] = sc.inst.ev.thunk(a, sc)
+	}
+	return property.PropertyVal(form.Make(n, thunks[:len(args)], args[0].Range(), rng)), diags
 }
 
 // callFunction calls fn, turning a panic inside it into an error.
@@ -1140,9 +1157,9 @@ func describeValue(v cty.Value) string {
 		return "an object"
 	case v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType():
 		return "a list"
-	case v.Type() == lib.RefType:
+	case v.Type() == property.RefType:
 		return "a configuration namespace"
-	case v.Type() == lib.PropertyType:
+	case v.Type() == property.PropertyType:
 		return "a definition property"
 	}
 	return v.Type().FriendlyName()
@@ -1155,15 +1172,7 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}
-		fsys, dir := m.src.fsys, m.dir()
-		if isOSFS(fsys) {
-			// On the host, read through an os.Root of the module's
-			// directory, so that a symlink cannot lead out of it either.
-			if root, err := os.OpenRoot("/" + dir); err == nil {
-				fsys, dir = root.FS(), "."
-			}
-		}
-		f := lib.FileFunc(fsys, dir)
+		f := lib.FileFunc(moduleFiles(m))
 		ev.fileFuncs[key] = f
 		return f, true
 	}
@@ -1172,7 +1181,85 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 }
 
 func (ev *Evaluator) functionNames() []string {
-	names := append(sortedKeys(ev.funcs), "file", "mkIf", "mkMerge", "mkOverride", "mkDefault", "mkForce", "mkOptionDefault", "mkOrder", "mkBefore", "mkAfter", "try", "can")
+	names := append(sortedKeys(ev.funcs), "file", "try", "can")
+	for _, f := range property.Forms {
+		names = append(names, f.Name)
+	}
 	sort.Strings(names)
 	return names
+}
+
+// localSet is the locals of one module (or one submodule body in one
+// instance).
+type localSet struct {
+	attrs  map[string]*hclsyntax.Attribute
+	thunks map[string]*thunk
+	sc     *scope
+	parent *localSet
+}
+
+func newLocalSet(attrs []*hclsyntax.Attribute, sc *scope, parent *localSet) *localSet {
+	ls := &localSet{attrs: map[string]*hclsyntax.Attribute{}, thunks: map[string]*thunk{}, sc: sc, parent: parent}
+	for _, a := range attrs {
+		ls.attrs[a.Name] = a
+	}
+	sc.locals = ls
+	return ls
+}
+
+func (ls *localSet) get(name string) (*thunk, bool) {
+	for s := ls; s != nil; s = s.parent {
+		if t, ok := s.thunks[name]; ok {
+			return t, true
+		}
+		if a, ok := s.attrs[name]; ok {
+			t := &thunk{expr: a.Expr, sc: s.sc, what: "local." + name}
+			s.thunks[name] = t
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func (ls *localSet) names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for s := ls; s != nil; s = s.parent {
+		for n := range s.attrs {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// topScope is the scope of a top-level module's expressions.
+func (ev *Evaluator) topScope(m *module) *scope {
+	if ls, ok := ev.modLocals[m]; ok {
+		return ls.sc
+	}
+	sc := &scope{inst: ev.top, mod: m}
+	ev.modLocals[m] = newLocalSet(m.locals, sc, nil)
+	return sc
+}
+
+// bodyScope is the scope of a submodule body's expressions in inst.
+func (inst *instance) bodyScope(body *submoduleSyntax) *scope {
+	if ls, ok := inst.bodyLocals[body]; ok {
+		return ls.sc
+	}
+	sc := &scope{inst: inst, mod: body.mod}
+	parent := inst.ev.topScope(body.mod).locals
+	inst.bodyLocals[body] = newLocalSet(body.locals, sc, parent)
+	return sc
+}
+
+// declScope is the scope of an option declaration's default and apply.
+func (inst *instance) declScope(o *optionDecl) *scope {
+	if o.body != nil && inst.st != nil {
+		return inst.bodyScope(o.body)
+	}
+	return inst.ev.topScope(o.mod)
 }

@@ -1,4 +1,4 @@
-package lib
+package property
 
 import (
 	"reflect"
@@ -22,27 +22,27 @@ const (
 	OrderAfter  = 1500 // mkAfter
 )
 
-// PropertyKind says which of mkIf, mkMerge, mkOverride, mkOrder made a
+// Kind says which of mkIf, mkMerge, mkOverride, mkOrder made a
 // Property.
-type PropertyKind uint8
+type Kind uint8
 
 // The property kinds.
 const (
-	PropIf PropertyKind = iota + 1
-	PropMerge
-	PropOverride
-	PropOrder
+	KindIf Kind = iota + 1
+	KindMerge
+	KindOverride
+	KindOrder
 )
 
-func (k PropertyKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case PropIf:
+	case KindIf:
 		return "mkIf"
-	case PropMerge:
+	case KindMerge:
 		return "mkMerge"
-	case PropOverride:
+	case KindOverride:
 		return "mkOverride"
-	case PropOrder:
+	case KindOrder:
 		return "mkOrder"
 	}
 	return "property"
@@ -53,7 +53,7 @@ func (k PropertyKind) String() string {
 // when the definition is merged, and its content only when the condition is
 // true.
 type Property struct {
-	Kind PropertyKind
+	Kind Kind
 	// Cond is the condition of mkIf; CondRange where it is written.
 	Cond      cty.Value
 	CondRange hcl.Range

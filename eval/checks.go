@@ -1,0 +1,185 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/options"
+)
+
+// Check evaluates the whole configuration, then every assertion and
+// warning of the top level and of every submodule instance. Failed
+// assertions are errors; warnings are returned in a stable order.
+func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
+	_, diags := ev.Config()
+	warns, d := ev.Assertions()
+	return warns, dedupe(append(diags, d...))
+}
+
+// Assertions checks the assertions and warnings of the top level and of
+// every submodule instance made so far (and of those that checking makes),
+// without evaluating the rest of the configuration: what writing a profile
+// does after evaluating environment.etc, as NixOS checks its assertions
+// when it builds the system and not on every option.
+func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var warns []Warning
+	check := func(c *checkSyntax, sc *scope, isAssert bool) {
+		ok, known, d := sc.evalBool(c.condition, "condition")
+		diags = append(diags, d...)
+		if !known {
+			return
+		}
+		if isAssert == ok {
+			return
+		}
+		msgs, d := sc.evalMessages(c.message)
+		diags = append(diags, d...)
+		for _, msg := range msgs {
+			if isAssert {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "assertion failed: " + msg,
+					Detail:   ev.instanceNote(sc.inst),
+					Subject:  c.block.DefRange().Ptr(),
+				})
+			} else {
+				warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
+			}
+		}
+	}
+	for _, m := range ev.mods {
+		sc := ev.topScope(m)
+		for _, c := range m.asserts {
+			check(c, sc, true)
+		}
+		for _, c := range m.warnings {
+			check(c, sc, false)
+		}
+	}
+	for i := 0; i < len(ev.instances); i++ {
+		inst := ev.instances[i]
+		for _, body := range inst.st.bodies {
+			sc := inst.bodyScope(body)
+			for _, c := range body.asserts {
+				check(c, sc, true)
+			}
+			for _, c := range body.warnings {
+				check(c, sc, false)
+			}
+		}
+	}
+	w, d := ev.renameChecks(ev.top.root)
+	warns = append(warns, w...)
+	diags = append(diags, d...)
+	diags = append(diags, ev.late...)
+	sort.SliceStable(warns, func(i, j int) bool {
+		if warns[i].Message != warns[j].Message {
+			return warns[i].Message < warns[j].Message
+		}
+		return options.ShowPos(warns[i].Range) < options.ShowPos(warns[j].Range)
+	})
+	return warns, dedupe(diags)
+}
+
+// evalMessages evaluates the message of an assert or warning block: a
+// string, or a list of strings (one failure or warning each).
+func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnostics) {
+	v, diags := sc.deep(expr)
+	if diags.HasErrors() || !v.IsKnown() {
+		return nil, diags
+	}
+	if !v.IsNull() && (v.Type().IsTupleType() || v.Type().IsListType()) {
+		var out []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.IsNull() || e.Type() != cty.String {
+				return nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid message",
+					Detail:   "A message is a string or a list of strings.",
+					Subject:  expr.Range().Ptr(),
+				})
+			}
+			out = append(out, e.AsString())
+		}
+		return out, diags
+	}
+	str, d := asString(v, expr.Range(), "Invalid message", "A message is a string or a list of strings.")
+	if d != nil {
+		return nil, append(diags, d)
+	}
+	return []string{str}, diags
+}
+
+// removedMessage evaluates (once) the message of a removed_option.
+func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
+	t, ok := ev.removedMsgs[n]
+	if !ok {
+		t = &thunk{expr: n.removed.message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
+		ev.removedMsgs[n] = t
+	}
+	v, diags := t.ForceDeep()
+	if diags.HasErrors() || !v.IsKnown() {
+		return "", diags
+	}
+	str, d := asString(v, n.removed.message.Range(), "Invalid message", "The message of a removed_option is a string.")
+	if d != nil {
+		return "", append(diags, d)
+	}
+	return str, diags
+}
+
+func (ev *Evaluator) instanceNote(inst *instance) string {
+	if len(inst.loc) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("In the submodule instance %q.", inst.loc.String())
+}
+
+// renameChecks warns about definitions of renamed options and fails on
+// definitions of removed ones.
+func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
+	var warns []Warning
+	var diags hcl.Diagnostics
+	if n.rename != nil || n.removed != nil {
+		diags = append(diags, ev.top.drainTo(n.path[:len(n.path)-1])...)
+		s := ev.top.peekState(n)
+		if s == nil {
+			return nil, diags
+		}
+		for _, d := range s.defs {
+			live, dd := lives(n.path, d.Def)
+			diags = append(diags, dd...)
+			if !live {
+				continue
+			}
+			if n.rename != nil {
+				warns = append(warns, Warning{
+					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.to).String()),
+					Range:   d.Range,
+				})
+				continue
+			}
+			msg, dd := ev.removedMessage(n)
+			diags = append(diags, dd...)
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("option %q was removed", n.path.String()),
+				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.path.String(), d.Range.Filename, msg),
+				Subject:  d.Range.Ptr(),
+			})
+		}
+		return warns, diags
+	}
+	for _, name := range n.names {
+		w, d := ev.renameChecks(n.children[name])
+		warns = append(warns, w...)
+		diags = append(diags, d...)
+	}
+	return warns, diags
+}

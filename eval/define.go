@@ -1,0 +1,514 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
+)
+
+// instance is one evaluation of an option tree: the top-level
+// configuration, or one submodule instance.
+type instance struct {
+	ev   *Evaluator
+	root *declNode
+	st   *subType // nil for the top level
+	loc  options.Path
+	name cty.Value // the attribute name of a submodule instance; NilVal at the top
+
+	states     map[*declNode]*nodeState
+	bodyLocals map[*submoduleSyntax]*localSet
+	// pending counts the definitions waiting at namespaces (see drain).
+	pending int
+	// config is the reference to the instance's root, made once.
+	config cty.Value
+}
+
+// configRef is what `config` is in the instance's expressions: a reference
+// to its root namespace.
+func (inst *instance) configRef() cty.Value {
+	if inst.config == cty.NilVal {
+		inst.config = property.RefVal(&nsRef{inst: inst, n: inst.root})
+	}
+	return inst.config
+}
+
+// defn is a definition with its place in definition order.
+type defn struct {
+	options.Def
+	seq []int
+}
+
+// seqCompare orders definitions by their seq (see seqLess).
+func seqCompare(a, b defn) int {
+	switch {
+	case seqLess(a.seq, b.seq):
+		return -1
+	case seqLess(b.seq, a.seq):
+		return 1
+	}
+	return 0
+}
+
+func seqLess(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+func (inst *instance) state(n *declNode) *nodeState {
+	if inst.st == nil {
+		// The top level is the only instance of its tree: its state
+		// lives in the node, saving a map lookup per access.
+		if n.topState == nil {
+			n.topState = &nodeState{}
+		}
+		return n.topState
+	}
+	s := inst.states[n]
+	if s == nil {
+		s = &nodeState{}
+		inst.states[n] = s
+	}
+	return s
+}
+
+// peekState is n's state if it has one.
+func (inst *instance) peekState(n *declNode) *nodeState {
+	if inst.st == nil {
+		return n.topState
+	}
+	return inst.states[n]
+}
+
+// fullPath is an option path as the user sees it: with the instance's
+// location in front.
+func (inst *instance) fullPath(p options.Path) options.Path {
+	if len(inst.loc) == 0 {
+		return p
+	}
+	out := make(options.Path, 0, len(inst.loc)+len(p))
+	return append(append(out, inst.loc...), p...)
+}
+
+// split distributes a definition made at node n over the options below it,
+// pushing mkIf, mkOverride and mkMerge down through namespaces as NixOS
+// does. With force false it evaluates nothing: a definition whose shape is
+// not written out in the source waits at its namespace until an option
+// below is needed (see drain).
+func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
+	switch {
+	case n.opt != nil, n.removed != nil:
+		s := inst.state(n)
+		s.defs = append(s.defs, d)
+		return nil
+	case n.rename != nil:
+		s := inst.state(n)
+		s.defs = append(s.defs, d)
+		if to := lookupDecl(inst.root, n.rename.to); to != nil {
+			return inst.split(to, d, force)
+		}
+		return nil
+	}
+	return inst.splitNamespace(n, d, force)
+}
+
+// splitNamespace splits d at namespace n: its properties are pushed down
+// (property.PushDown) and each part, an object, is distributed over the
+// children of n.
+func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagnostics {
+	// The parts are gathered on a stack shared by nested splits, not in a
+	// new slice each (as instance.force gathers definitions). Only while
+	// nothing but static thunks is forced: forcing any other may split
+	// definitions (reading an option drains namespaces) before Add returns.
+	ev := inst.ev
+	base := len(ev.partStack)
+	defer func() { ev.partStack = ev.partStack[:base] }()
+	dis := property.Discharger{Mode: property.PushDown, Force: ev.staticForcer(force), Indexed: true}
+	if !force {
+		dis.Parts = ev.partStack // Add appends after the parts of the splits this one is nested in
+	}
+	dis.Add(d.Value, d.Range)
+	if force {
+		ev.partStack = append(ev.partStack, dis.Parts...)
+	} else {
+		ev.partStack = dis.Parts
+	}
+	diags := dis.Diags
+	if len(dis.Problems) > 0 {
+		diags = options.PropertyErrors(inst.fullPath(n.path), &dis)
+	}
+	for _, part := range ev.partStack[base:] {
+		seq := d.seq
+		if part.Index != nil {
+			seq = append(append(make([]int, 0, len(seq)+len(part.Index)), seq...), part.Index...)
+		}
+		v := part.Value
+		if part.State == property.Waiting {
+			inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
+			continue
+		}
+		if !v.IsKnown() {
+			continue
+		}
+		if r, ok := property.AsRef(v); ok {
+			if !force {
+				inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
+				continue
+			}
+			m, dd := r.Materialize()
+			diags = append(diags, dd...)
+			v = m
+		}
+		ty := v.Type()
+		if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
+				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.path))), listNames(n.names), options.ShowValue(v)),
+				Subject:  part.Range.Ptr(),
+			})
+			continue
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			name := k.AsString()
+			c := n.children[name]
+			rng := property.RangeOf(e, part.Range)
+			if c == nil {
+				diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
+				continue
+			}
+			sub := defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq}
+			diags = append(diags, inst.split(c, sub, force)...)
+		}
+	}
+	return diags
+}
+
+// addPending leaves definition d waiting at namespace n.
+func (inst *instance) addPending(n *declNode, d defn) {
+	s := inst.state(n)
+	s.pending = append(s.pending, d)
+	inst.pending++
+}
+
+// wrapProps puts the properties around v, the first outermost. A property
+// pushed down takes v's range, so that a definition under a `when` or an
+// mkForce of a whole object is shown where it is written.
+func wrapProps(v cty.Value, wrap []*property.Property) cty.Value {
+	for i := len(wrap) - 1; i >= 0; i-- {
+		p := *wrap[i]
+		p.Range = property.RangeOf(v, p.Range)
+		p.Content = v
+		p.Contents = cty.NilVal
+		v = property.PropertyVal(p)
+	}
+	return v
+}
+
+func displayNamespace(p options.Path) string {
+	if len(p) == 0 {
+		return "the configuration"
+	}
+	return fmt.Sprintf("%q", p.String())
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func listNames(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	if len(names) > 8 {
+		return strings.Join(names[:8], ", ") + ", ..."
+	}
+	return strings.Join(names, ", ")
+}
+
+// notExist is the diagnostic for a definition or a reference of a path that
+// is not declared below namespace n.
+func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng hcl.Range, definition bool) *hcl.Diagnostic {
+	var detail string
+	if definition {
+		detail = fmt.Sprintf("A definition of %q is here, but no module declares that option.", full.String())
+	} else {
+		detail = fmt.Sprintf("No module declares an option %q.", full.String())
+	}
+	if s := didYouMean(name, n.names); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", full[:len(full)-1].Child(s).String())
+	} else if len(n.names) > 0 && len(n.names) <= 12 {
+		detail += fmt.Sprintf(" Below %s there are: %s.", displayNamespace(full[:len(full)-1]), strings.Join(n.names, ", "))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q does not exist", full.String()),
+		Detail:   detail,
+		Subject:  rng.Ptr(),
+	}
+}
+
+// drain splits the definitions waiting at namespace n, forcing them.
+func (inst *instance) drain(n *declNode) hcl.Diagnostics {
+	s := inst.peekState(n)
+	if s == nil || len(s.pending) == 0 {
+		return nil
+	}
+	if s.draining {
+		return hcl.Diagnostics{inst.ev.cycleDiag(nil, fmt.Sprintf("namespace %s", inst.fullPath(n.path).String()), s.pending[0].Range)}
+	}
+	s.draining = true
+	defer func() { s.draining = false }()
+	var diags hcl.Diagnostics
+	for len(s.pending) > 0 {
+		p := s.pending
+		s.pending = nil
+		for _, d := range p {
+			diags = append(diags, inst.splitNamespace(n, d, true)...)
+			// counted until split, so that a drain nested in this one
+			// still sees it waiting (and reports the cycle)
+			inst.pending--
+		}
+	}
+	inst.ev.late = append(inst.ev.late, diags...)
+	return diags
+}
+
+// drainTo drains every namespace from the root down to and including the
+// node at p.
+func (inst *instance) drainTo(p options.Path) hcl.Diagnostics {
+	if inst.pending == 0 {
+		return nil
+	}
+	diags := inst.drain(inst.root)
+	n := inst.root
+	for _, seg := range p {
+		n = n.children[seg]
+		if n == nil || !n.isNamespace() {
+			break
+		}
+		diags = append(diags, inst.drain(n)...)
+	}
+	return diags
+}
+
+// definitions returns the complete, ordered definitions of option node n.
+func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
+	diags := inst.drainTo(n.path[:len(n.path)-1])
+	for _, from := range n.renamedFrom {
+		diags = append(diags, inst.drainTo(from.path[:len(from.path)-1])...)
+	}
+	s := inst.state(n)
+	// Sorted in place: the order is canonical, so sorting again later
+	// (isDefined, then force) keeps it.
+	if len(s.defs) > 1 && !slices.IsSortedFunc(s.defs, seqCompare) {
+		slices.SortStableFunc(s.defs, seqCompare)
+	}
+	return s.defs, diags
+}
+
+// isStatic reports whether forcing a thunk only builds structure
+// (objects, lists, properties) without reading any option: such thunks may
+// be forced while definitions are being split.
+func isStatic(l property.Lazy) bool {
+	switch t := l.(type) {
+	case *property.Forced:
+		return true
+	case *thunk:
+		return staticExpr(t.expr)
+	}
+	return false
+}
+
+func staticExpr(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return staticExpr(e.Expression)
+	case *hclsyntax.ObjectConsExpr:
+		for _, item := range e.Items {
+			k, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr)
+			if !ok || k.ForceNonLiteral {
+				return false
+			}
+			if hcl.ExprAsKeyword(k.Wrapped) != "" {
+				continue
+			}
+			if _, ok := keyPath(k.Wrapped); !ok {
+				return false
+			}
+		}
+		return true
+	case *hclsyntax.TupleConsExpr, *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.FunctionCallExpr:
+		// A special form only wraps its arguments in thunks; mkOverride and
+		// mkOrder evaluate their number, static when written as one.
+		if f, ok := property.FormNamed(e.Name); ok {
+			if !f.Number {
+				return true
+			}
+			if len(e.Args) == f.Args {
+				_, ok := e.Args[0].(*hclsyntax.LiteralValueExpr)
+				return ok
+			}
+		}
+	}
+	return false
+}
+
+// staticForcer forces the thunks that are safe to force while definitions
+// are split (isStatic), or every thunk with force.
+func (ev *Evaluator) staticForcer(force bool) property.Forcer {
+	if force {
+		return nil
+	}
+	return forceStatic
+}
+
+// forceStatic forces l if it is static (see isStatic).
+func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
+	if !isStatic(l) {
+		return cty.NilVal, false, nil
+	}
+	v, diags := l.Force()
+	return v, true, diags
+}
+
+// configValue builds the definition a config block makes: an object of
+// thunks below its prefix, under an mkIf when it has a `when`.
+func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
+	attrs := make(map[string]cty.Value, len(c.attrs))
+	for _, a := range c.attrs {
+		attrs[a.Name] = ev.thunk(a.Expr, sc)
+	}
+	var v cty.Value
+	if len(attrs) == 0 {
+		v = cty.EmptyObjectVal
+	} else {
+		v = cty.ObjectVal(attrs)
+	}
+	v = property.ForcedVal(v, c.block.DefRange())
+	if c.when != nil {
+		v = property.PropertyVal(property.Property{
+			Kind:      property.KindIf,
+			Cond:      ev.thunk(c.when.Expr, sc),
+			CondRange: c.when.Expr.Range(),
+			Content:   v,
+			Range:     c.when.SrcRange,
+		})
+	}
+	for i := len(c.prefix) - 1; i >= 0; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
+	}
+	return v
+}
+
+// Instantiate implements options.Instantiator: it creates a submodule
+// instance whose definitions are defs (in definition order) followed by
+// the submodule bodies' own config blocks.
+//
+// The instance is made when it is first read, so that merging an
+// attrsOf(submodule) option costs nothing per entry until the entry is used.
+func (ev *Evaluator) Instantiate(names []string, loc options.Path, defs []options.Def) (cty.Value, hcl.Diagnostics) {
+	return property.RefVal(&pendingInstance{ev: ev, names: names, loc: loc, defs: defs}), nil
+}
+
+// pendingInstance is a submodule instance not made yet.
+type pendingInstance struct {
+	ev    *Evaluator
+	names []string
+	loc   options.Path
+	defs  []options.Def
+
+	ref   *nsRef
+	diags hcl.Diagnostics
+}
+
+func (p *pendingInstance) get() (*nsRef, hcl.Diagnostics) {
+	if p.ref == nil && p.diags == nil {
+		p.ref, p.diags = p.ev.instantiate(p.names, p.loc, p.defs)
+		if p.diags == nil {
+			p.diags = hcl.Diagnostics{}
+		}
+	}
+	return p.ref, p.diags
+}
+
+// Attr implements property.Ref.
+func (p *pendingInstance) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, false, diags
+	}
+	v, ok, d := r.Attr(name, rng)
+	return v, ok, append(diags, d...)
+}
+
+// Keys implements property.Ref.
+func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return nil, diags
+	}
+	k, d := r.Keys()
+	return k, append(diags, d...)
+}
+
+// Materialize implements property.Ref.
+func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
+	r, diags := p.get()
+	if r == nil {
+		return cty.DynamicVal, diags
+	}
+	v, d := r.Materialize()
+	return v, append(diags, d...)
+}
+
+func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []options.Def) (*nsRef, hcl.Diagnostics) {
+	st := ev.submoduleType(names)
+	var diags hcl.Diagnostics
+	if st.root == nil {
+		return nil, st.diags
+	}
+	inst := &instance{
+		ev:         ev,
+		root:       st.root,
+		st:         st,
+		loc:        loc,
+		states:     map[*declNode]*nodeState{},
+		bodyLocals: map[*submoduleSyntax]*localSet{},
+	}
+	if len(loc) > 0 {
+		inst.name = cty.StringVal(loc[len(loc)-1])
+	}
+	ev.instances = append(ev.instances, inst)
+	ev.stats.Instances++
+	// Inside an instance the definitions come in reverse: the instance is
+	// an evaluation whose module list is its definitions.
+	n := len(defs)
+	for i, d := range defs {
+		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{n - 1 - i}}, false)...)
+	}
+	for j, body := range st.bodies {
+		sc := inst.bodyScope(body)
+		for k, c := range body.configs {
+			v := ev.configValue(c, sc)
+			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{n + j, k}}, false)...)
+		}
+	}
+	return &nsRef{inst: inst, n: inst.root}, diags
+}

@@ -1,0 +1,42 @@
+// Package eval evaluates nodegen modules: it loads them, builds their
+// option tree and computes the value of an option when something asks for
+// it, as the NixOS module system does (lib/modules.nix evalModules).
+//
+// # The pipeline
+//
+// An evaluation goes through these phases, each in its own file:
+//
+//  1. Load (load.go, paths.go): read and parse the module files, the
+//     library's (embedded) and the user's; inline modules (a test's run
+//     blocks) come parsed.
+//  2. Collect modules (load.go): follow imports, in module order, and
+//     register the submodule types, which are global to an evaluation.
+//  3. Declare (declare.go): build the option tree from the option blocks,
+//     the renames and removals, with each option's type (sibling package
+//     options parses type expressions).
+//  4. Define (define.go): split every config block's definition over the
+//     tree, pushing mkIf, mkMerge and mkOverride down through namespaces
+//     (property.PushDown) without evaluating anything; a definition whose
+//     shape needs evaluating waits at its namespace.
+//
+// New runs these four phases and evaluates nothing. Then:
+//
+//  5. Force on demand (force.go, expressions.go): an option is merged
+//     (options.MergeDefinitions) the first time something reads it, and an
+//     expression is evaluated (a thunk) the first time its value is
+//     needed; reading an option that is being computed is an infinite
+//     recursion, reported with the whole chain. Submodule instances are
+//     made when first read (define.go).
+//  6. Check (checks.go): Check and Assertions evaluate the assertions and
+//     warnings, and the definitions of renamed and removed options.
+//  7. Query and render (query.go, explain.go, optionsref.go, modfiles.go):
+//     Get, Config and EvalExpr read values; Explain tells where an
+//     option's value comes from (`nodegen option`); Declarations lists the
+//     options for documentation; ReadModuleFile reads a file next to a
+//     module for the profile, through the one confined reader of module
+//     files that file() uses too (moduleFiles), which fails rather than
+//     read outside the module's directory.
+//
+// The lazy values and properties this package passes around are those of
+// sibling package property; the functions modules call are lib's.
+package eval

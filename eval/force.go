@@ -1,0 +1,499 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
+)
+
+// status of a memoised computation.
+type status uint8
+
+const (
+	unforced status = iota
+	forcing
+	done
+)
+
+// nodeState is what an instance knows about one node of its option tree.
+type nodeState struct {
+	defs     []defn // definitions of an option (or of a renamed/removed path)
+	pending  []defn // definitions of a namespace not yet split
+	draining bool
+
+	status  status
+	value   cty.Value
+	defined bool
+	merged  options.Merged
+	diags   hcl.Diagnostics
+
+	// the materialized value of a namespace (see nsRef.Materialize)
+	matStatus status
+	matValue  cty.Value
+	matDiags  hcl.Diagnostics
+}
+
+// force evaluates option n: merges its definitions with its default, checks
+// them against its type and applies apply. ref is where it is needed from.
+func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
+	s := inst.state(n)
+	switch s.status {
+	case done:
+		return s
+	case forcing:
+		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.path).String(), ref)}}
+	}
+	ev := inst.ev
+	ev.push(frame{state: s, inst: inst, opt: n, ref: ref})
+	defer ev.pop()
+	s.status = forcing
+	ev.stats.Options++
+	o := n.opt
+	full := inst.fullPath(n.path)
+	defs, diags := inst.definitions(n)
+	// The definitions are gathered on a stack shared by nested forces
+	// (MergeDefinitions copies what it keeps), not in a new slice each.
+	base := len(ev.defStack)
+	defer func() { ev.defStack = ev.defStack[:base] }()
+	if o.defaultExpr != nil {
+		ev.defStack = append(ev.defStack, inst.defaultDef(o))
+	}
+	for _, d := range defs {
+		ev.defStack = append(ev.defStack, d.Def)
+	}
+	top := len(ev.defStack)
+	all := ev.defStack[base:top:top]
+	merged, dd := options.MergeDefinitions(full, o.typ, all)
+	diags = append(diags, dd...)
+	s.merged = merged
+	s.value, s.defined = merged.Value, merged.Defined
+	if o.readOnly {
+		var live []property.Part
+		for _, r := range merged.Defs {
+			if r.State != property.Disabled {
+				live = append(live, r)
+			}
+		}
+		if len(live) > 1 {
+			diags = append(diags, readOnlyDiag(full, live))
+		}
+	}
+	if s.defined && o.apply != nil && !diags.HasErrors() {
+		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
+		v, dd := sc.eval(o.apply)
+		diags = append(diags, dd...)
+		v, dd = property.Shallow(v)
+		diags = append(diags, dd...)
+		s.value = v
+	}
+	if diags.HasErrors() {
+		s.value = cty.DynamicVal
+	}
+	ev.addTrace(diags)
+	s.diags = diags
+	s.status = done
+	return s
+}
+
+// defaultDef is the definition an option's default makes: its value at
+// mkOptionDefault's priority. A constant default's is made once and shared
+// by every instance.
+func (inst *instance) defaultDef(o *optionDecl) options.Def {
+	if o.constDefault != nil {
+		return *o.constDefault
+	}
+	rng := o.defaultExpr.Range()
+	var content cty.Value
+	v, constant := constantValue(o.defaultExpr)
+	if constant {
+		content = property.ForcedVal(v, rng)
+	} else {
+		content = inst.ev.thunk(o.defaultExpr, inst.declScope(o))
+	}
+	d := options.Def{
+		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
+		Range: rng,
+	}
+	if constant {
+		o.constDefault = &d
+	}
+	return d
+}
+
+// constantValue is the value of an expression that is a constant, read
+// off the syntax tree: a literal, a quoted string with nothing
+// interpolated, or an empty list or object.
+func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return e.Val, true
+	case *hclsyntax.TemplateExpr:
+		if len(e.Parts) == 1 {
+			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+				return lit.Val, true
+			}
+		}
+	case *hclsyntax.TupleConsExpr:
+		if len(e.Exprs) == 0 {
+			return cty.EmptyTupleVal, true
+		}
+	case *hclsyntax.ObjectConsExpr:
+		if len(e.Items) == 0 {
+			return cty.EmptyObjectVal, true
+		}
+	}
+	return cty.NilVal, false
+}
+
+func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
+	for _, d := range defs {
+		fmt.Fprintf(&b, "\n  - %s: %s", options.ShowPos(d.Range), showDef(d.Value))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q is read-only", full.String()),
+		Detail:   b.String(),
+		Subject:  defs[len(defs)-1].Range.Ptr(),
+	}
+}
+
+func showDef(v cty.Value) string {
+	if _, ok := property.AsLazy(v); ok {
+		if f, ok := v.EncapsulatedValue().(*property.Lazy); ok {
+			if fv, ok := (*f).(*property.Forced); ok {
+				return options.ShowValue(fv.Value)
+			}
+			if t, ok := (*f).(*thunk); ok && t.status == done {
+				return options.ShowValue(t.val)
+			}
+		}
+	}
+	return options.ShowValue(v)
+}
+
+// value returns the value of node c for a reader at rng: an option's value,
+// a namespace reference, or the target of a renamed option.
+func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch {
+	case c.opt != nil:
+		s := inst.force(c, rng)
+		if !s.defined && !s.diags.HasErrors() {
+			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
+		}
+		return s.value, s.diags
+	case c.rename != nil:
+		to := lookupDecl(inst.root, c.rename.to)
+		if to == nil {
+			return cty.DynamicVal, nil
+		}
+		return inst.value(to, rng)
+	case c.removed != nil:
+		msg, _ := inst.ev.removedMessage(c)
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("option %q was removed", inst.fullPath(c.path).String()),
+			Detail:   msg,
+			Subject:  rng.Ptr(),
+		}}
+	}
+	return property.RefVal(&nsRef{inst: inst, n: c}), nil
+}
+
+func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
+		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(o.block.DefRange())),
+		Subject:  rng.Ptr(),
+	}
+}
+
+// nsRef is a lazy reference to a namespace of an instance.
+type nsRef struct {
+	inst *instance
+	n    *declNode
+}
+
+// Attr implements property.Ref.
+func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	c := r.n.children[name]
+	if c == nil {
+		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
+	}
+	v, d := r.inst.value(c, rng)
+	return v, true, append(diags, d...)
+}
+
+// Keys implements property.Ref: every namespace and every option with a value.
+func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	var out []string
+	for _, name := range r.n.names {
+		c := r.n.children[name]
+		switch {
+		case c.opt != nil:
+			s := r.inst.force(c, c.opt.block.DefRange())
+			diags = append(diags, s.diags...)
+			if s.defined {
+				out = append(out, name)
+			}
+		case c.isNamespace():
+			out = append(out, name)
+		}
+	}
+	return out, diags
+}
+
+// Materialize implements property.Ref: every option that has a value, forced.
+// The result is memoised.
+func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
+	s := r.inst.state(r.n)
+	switch s.matStatus {
+	case done:
+		return s.matValue, s.matDiags
+	case forcing:
+		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(s, "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
+	}
+	s.matStatus = forcing
+	s.matValue, s.matDiags = r.materialize()
+	s.matStatus = done
+	return s.matValue, s.matDiags
+}
+
+func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
+	diags := r.inst.drainTo(r.n.path)
+	attrs := make(map[string]cty.Value, len(r.n.names))
+	for _, name := range r.n.names {
+		c := r.n.children[name]
+		switch {
+		case c.opt != nil:
+			s := r.inst.force(c, c.opt.block.DefRange())
+			diags = append(diags, s.diags...)
+			if !s.defined {
+				continue
+			}
+			v, d := property.Deep(s.value)
+			diags = append(diags, d...)
+			attrs[name] = v
+		case c.isNamespace():
+			v, d := (&nsRef{inst: r.inst, n: c}).Materialize()
+			diags = append(diags, d...)
+			if v.IsKnown() && v.LengthInt() == 0 {
+				continue
+			}
+			attrs[name] = v
+		}
+	}
+	if len(attrs) == 0 {
+		return cty.EmptyObjectVal, diags
+	}
+	return cty.ObjectVal(attrs), diags
+}
+
+// frame is one step of the evaluation chain: an option or a local being
+// evaluated, and where it was referenced from.
+type frame struct {
+	state any
+	what  string
+	// an option's frame names it by instance and node; the name is only
+	// built when a message needs it
+	inst *instance
+	opt  *declNode
+	ref  hcl.Range
+}
+
+// name is what the frame evaluates, as messages show it; "" for an
+// anonymous expression.
+func (f frame) name() string {
+	if f.opt != nil {
+		return "option " + f.inst.fullPath(f.opt.path).String()
+	}
+	return f.what
+}
+
+func (ev *Evaluator) push(f frame) { ev.stack = append(ev.stack, f) }
+
+func (ev *Evaluator) pop() { ev.stack = ev.stack[:len(ev.stack)-1] }
+
+// maxDepth bounds the evaluation chain, so that a runaway evaluation is an
+// error and not a Go stack overflow.
+const maxDepth = 10000
+
+// cycleDiag is the infinite recursion diagnostic: the chain from where the
+// node (state) was first entered to the reference at ref that re-enters it.
+func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagnostic {
+	start := 0
+	if state != nil {
+		for i := len(ev.stack) - 1; i >= 0; i-- {
+			if ev.stack[i].state == state {
+				start = i
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The value of %s depends on itself:", strings.TrimPrefix(what, "option "))
+	for _, f := range ev.stack[start:] {
+		if f.name() == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n  %s%s", f.name(), refNote(f.ref))
+	}
+	fmt.Fprintf(&b, "\n  %s%s", what, refNote(ref))
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "infinite recursion",
+		Detail:   b.String(),
+		Subject:  ref.Ptr(),
+	}
+}
+
+func refNote(r hcl.Range) string {
+	switch r.Filename {
+	case "":
+		return ""
+	case commandLine:
+		return " (requested on the command line)"
+	}
+	return fmt.Sprintf(" (referenced at %s)", options.ShowPos(r))
+}
+
+// addTrace appends the evaluation chain to new error diagnostics when
+// --show-trace is on.
+func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
+	if !ev.cfg.ShowTrace {
+		return
+	}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError || ev.traced[d] {
+			continue
+		}
+		ev.traced[d] = true
+		var b strings.Builder
+		b.WriteString(d.Detail)
+		b.WriteString("\n\nEvaluation chain:")
+		for i := len(ev.stack) - 1; i >= 0; i-- {
+			f := ev.stack[i]
+			if f.name() == "" {
+				continue
+			}
+			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.name(), refNote(f.ref))
+		}
+		d.Detail = b.String()
+	}
+}
+
+// thunk is an expression evaluated on first use, in a scope.
+type thunk struct {
+	expr   hclsyntax.Expression
+	sc     *scope
+	what   string // "local.NAME" for locals: shown in evaluation chains
+	status status
+	val    cty.Value
+	diags  hcl.Diagnostics
+	deep   *deepState    // made by ForceDeep
+	self   property.Lazy // the thunk itself, which its cty value points to
+}
+
+// deepState memoises a thunk's deeply forced value.
+type deepState struct {
+	status status
+	val    cty.Value
+	diags  hcl.Diagnostics
+}
+
+func (ev *Evaluator) thunk(expr hclsyntax.Expression, sc *scope) cty.Value {
+	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
+		return property.ForcedVal(lit.Val, lit.SrcRange)
+	}
+	t := &thunk{expr: expr, sc: sc}
+	t.self = t
+	return property.LazyValAt(&t.self)
+}
+
+// Force implements property.Lazy.
+func (t *thunk) Force() (cty.Value, hcl.Diagnostics) {
+	return t.forceAt(t.expr.Range())
+}
+
+// forceAt forces the thunk for a reader at ref (shown in evaluation chains).
+func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch t.status {
+	case done:
+		return t.val, t.diags
+	case forcing:
+		what := t.what
+		if what == "" {
+			what = "expression"
+		}
+		return cty.DynamicVal, hcl.Diagnostics{t.sc.inst.ev.cycleDiag(t, what, ref)}
+	}
+	ev := t.sc.inst.ev
+	if len(ev.stack) > maxDepth {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "evaluation too deep",
+			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long.", maxDepth),
+			Subject:  t.expr.Range().Ptr(),
+		}}
+	}
+	t.status = forcing
+	ev.stats.Thunks++
+	ev.push(frame{state: t, what: t.what, ref: ref})
+	v, diags := t.sc.eval(t.expr)
+	v2, d := property.Shallow(v)
+	diags = append(diags, d...)
+	ev.pop()
+	if diags.HasErrors() {
+		v2 = cty.DynamicVal
+	}
+	t.val, t.diags, t.status = v2, diags, done
+	return t.val, t.diags
+}
+
+// ForceDeep implements property.DeepForcer. A value that contains itself (a
+// local object holding the local) has no complete form: forcing it deeply
+// is an infinite recursion.
+func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
+	if t.deep == nil {
+		t.deep = &deepState{}
+	}
+	switch t.deep.status {
+	case done:
+		return t.deep.val, t.deep.diags
+	case forcing:
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "infinite recursion",
+			Detail:   "This value contains itself (an object or list holding a reference to where it is defined), so it has no complete form.",
+			Subject:  t.expr.Range().Ptr(),
+		}}
+	}
+	v, diags := t.Force()
+	if t.status != done {
+		return v, diags
+	}
+	t.deep.status = forcing
+	ev := t.sc.inst.ev
+	ev.push(frame{state: t, what: t.what, ref: t.expr.Range()})
+	dv, d := property.Deep(v)
+	ev.pop()
+	diags = append(append(hcl.Diagnostics(nil), diags...), d...)
+	if diags.HasErrors() {
+		dv = cty.DynamicVal
+	}
+	*t.deep = deepState{status: done, val: dv, diags: diags}
+	return dv, diags
+}
+
+// Range implements property.Lazy.
+func (t *thunk) Range() hcl.Range { return t.expr.Range() }

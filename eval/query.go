@@ -1,0 +1,222 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
+)
+
+// EvalExpr evaluates an expression against the top-level configuration,
+// as an assert of a test does: it can read config, root and options.
+func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
+	v, diags := (&scope{inst: ev.top}).deep(expr)
+	return v, dedupe(diags)
+}
+
+// Get evaluates the value at a configuration path (an option, a namespace
+// or a path inside an option's value) and forces it completely. Assertions
+// are not checked.
+func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
+	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
+	sc := &scope{inst: ev.top}
+	v := property.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
+	var diags hcl.Diagnostics
+	for i, seg := range p {
+		var d hcl.Diagnostics
+		v, d = property.Shallow(v)
+		diags = append(diags, d...)
+		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported attribute",
+				Detail:   fmt.Sprintf("The value of %q does not have an attribute named %q (reading %q).", p[:i].String(), seg, p.String()),
+			})
+			break
+		}
+		v, d = sc.getAttr(v, seg, rng)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			break
+		}
+	}
+	dv, d := property.Deep(v)
+	diags = append(diags, d...)
+	return dv, dedupe(withoutCommandLine(diags))
+}
+
+// Config evaluates the whole configuration: every option that has a value.
+func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
+	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).Materialize()
+	diags = append(diags, ev.late...)
+	return v, dedupe(diags)
+}
+
+// GoValue turns a forced cty value into plain Go values, for tests with
+// go-cmp: map[string]any, []any, string, bool, int64 (whole numbers),
+// float64, nil.
+func GoValue(v cty.Value) any {
+	if !v.IsKnown() {
+		return "<unknown>"
+	}
+	if v.IsNull() {
+		return nil
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return v.AsString()
+	case ty == cty.Bool:
+		return v.True()
+	case ty == cty.Number:
+		bf := v.AsBigFloat()
+		if bf.IsInt() {
+			if i, acc := bf.Int64(); acc == big.Exact {
+				return i
+			}
+		}
+		f, _ := bf.Float64()
+		return f
+	case ty.IsObjectType() || ty.IsMapType():
+		m := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			m[k.AsString()] = GoValue(e)
+		}
+		return m
+	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
+		out := []any{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, GoValue(e))
+		}
+		return out
+	}
+	return fmt.Sprintf("<%s>", ty.FriendlyName())
+}
+
+// JSON renders a forced value as JSON with sorted keys and a two-space
+// indent, whole numbers as integers.
+func JSON(v cty.Value) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(jsonValue(v)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func jsonValue(v cty.Value) any {
+	if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
+		bf := v.AsBigFloat()
+		if bf.IsInt() {
+			return json.Number(bf.Text('f', 0))
+		}
+		return json.Number(strings.TrimSuffix(bf.Text('g', -1), ".0"))
+	}
+	if v.IsKnown() && !v.IsNull() {
+		ty := v.Type()
+		switch {
+		case ty.IsObjectType() || ty.IsMapType():
+			m := map[string]any{}
+			for it := v.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				m[k.AsString()] = jsonValue(e)
+			}
+			return m
+		case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
+			out := []any{}
+			for it := v.ElementIterator(); it.Next(); {
+				_, e := it.Element()
+				out = append(out, jsonValue(e))
+			}
+			return out
+		}
+	}
+	return GoValue(v)
+}
+
+// Declarations lists every option in scope, for documentation: the
+// top-level options and, below options whose type holds a submodule, the
+// submodule's options with placeholders (<name> for an attribute of an
+// attrsOf, * for an element of a list), sorted by path.
+func (ev *Evaluator) Declarations() []Declaration {
+	var out []Declaration
+	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
+		d := Declaration{
+			Path:        p,
+			Type:        o.typ.Description(),
+			Description: o.description,
+			ReadOnly:    o.readOnly,
+			Internal:    o.internal,
+			Range:       o.block.DefRange(),
+		}
+		if o.defaultExpr != nil {
+			d.HasDefault = true
+			d.Default, d.DefaultIsText = o.defaultText, o.defaultText != ""
+			if d.Default == "" {
+				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
+			}
+		}
+		if o.example != nil {
+			d.Example = sourceText(ev.Files(), o.example.Range())
+		}
+		out = append(out, d)
+	}, nil)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path.String() < out[j].Path.String() })
+	return out
+}
+
+// walkOptions calls visit for every option below n, prefix in front of its
+// path, and descends into the submodules of its type with placeholders
+// (<name> for an attribute of an attrsOf, * for an element of a list).
+// built, when not nil, is called with every submodule tree met.
+func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
+	if o := n.opt; o != nil {
+		p := prefix.Join(n.path)
+		visit(o, p)
+		ev.walkType(o.typ, p, seen, visit, built)
+		return
+	}
+	for _, name := range n.names {
+		ev.walkOptions(n.children[name], prefix, seen, visit, built)
+	}
+}
+
+func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
+	switch t := t.(type) {
+	case options.AttrsOf:
+		ev.walkType(t.Elem, p.Child("<name>"), seen, visit, built)
+	case options.ListOf:
+		ev.walkType(t.Elem, p.Child("*"), seen, visit, built)
+	case options.NullOr:
+		ev.walkType(t.Elem, p, seen, visit, built)
+	case options.Uniq:
+		ev.walkType(t.Elem, p, seen, visit, built)
+	case options.Submodule:
+		key := strings.Join(t.Names, "\x00")
+		if seen[key] {
+			return // a recursive submodule
+		}
+		seen[key] = true
+		defer delete(seen, key)
+		st := ev.submoduleTypeAt(t.Names, p)
+		if built != nil {
+			built(st)
+		}
+		if st.root != nil {
+			ev.walkOptions(st.root, p, seen, visit, built)
+		}
+	}
+}
