@@ -17,7 +17,7 @@ import (
 func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 	_, diags := ev.Config()
 	warns, d := ev.Assertions()
-	return warns, dedupe(append(diags, d...))
+	return warns, Dedupe(append(diags, d...))
 }
 
 // Assertions checks the assertions and warnings of the top level and of
@@ -83,7 +83,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		}
 		return options.ShowPos(warns[i].Range) < options.ShowPos(warns[j].Range)
 	})
-	return warns, dedupe(diags)
+	return warns, Dedupe(diags)
 }
 
 // evalMessages evaluates the message of an assert or warning block: a

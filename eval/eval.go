@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty/function"
@@ -29,6 +30,8 @@ type Config struct {
 	// Inline are modules given as parsed bodies rather than files, after
 	// Files in module order: how `nodegen test` evaluates a run block.
 	Inline []InlineModule
+	// Limits bound the evaluation; zero fields take DefaultLimits.
+	Limits Limits
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -51,9 +54,12 @@ type Warning struct {
 // documentation). It evaluates nothing: options are evaluated when they
 // are read (Get, Config, Check).
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
+	limits := cfg.Limits.withDefaults()
 	ev := &Evaluator{
 		cfg:         cfg,
-		loader:      newLoader(),
+		limits:      limits,
+		started:     time.Now(),
+		loader:      newLoader(limits),
 		submodules:  map[string]*submoduleSyntax{},
 		subTypes:    map[string]*subType{},
 		modLocals:   map[*module]*localSet{},
@@ -70,7 +76,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	root, d := ev.declare()
 	diags = append(diags, d...)
 	diags = append(diags, ev.define(root)...)
-	return ev, dedupe(diags)
+	return ev, Dedupe(diags)
 }
 
 // loadRoots names the modules an evaluation starts from: the library's,
@@ -222,9 +228,10 @@ func withoutCommandLine(diags hcl.Diagnostics) hcl.Diagnostics {
 	return diags
 }
 
-// dedupe drops repeated diagnostics (the same error reached through two
-// references) and keeps the first occurrence.
-func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+// Dedupe drops repeated diagnostics (the same error reached through two
+// references, or by two queries of one evaluation) and keeps the first
+// occurrence.
+func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	if len(diags) < 2 {
 		return diags
 	}
@@ -270,6 +277,13 @@ type Evaluator struct {
 	stats     Stats
 	late      hcl.Diagnostics // found while splitting definitions lazily
 	traced    map[*hcl.Diagnostic]bool
+
+	limits  Limits    // cfg.Limits with the defaults
+	started time.Time // for Limits.Time
+	ticks   uint      // calls of checkTime
+	// exhausted is the error of the spent allocation budget or time,
+	// which every later charge repeats.
+	exhausted *hcl.Diagnostic
 }
 
 // Stats counts the work an evaluation did so far.
@@ -280,7 +294,13 @@ type Stats struct {
 	Thunks int
 	// Instances is the number of submodule instances made.
 	Instances int
+	// Allocated is the estimate of the bytes of values made that
+	// Limits.Allocation bounds.
+	Allocated int64
 }
+
+// Limits returns the limits of the evaluation, with their defaults.
+func (ev *Evaluator) Limits() Limits { return ev.limits }
 
 // Stats returns what the evaluation did so far.
 func (ev *Evaluator) Stats() Stats { return ev.stats }

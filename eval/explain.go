@@ -53,7 +53,7 @@ type DefinitionInfo struct {
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	inst, n, hops, diags := ev.lookupOptionHops(p)
 	if n == nil {
-		return nil, dedupe(withoutCommandLine(diags))
+		return nil, Dedupe(withoutCommandLine(diags))
 	}
 	o := n.opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
@@ -101,7 +101,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 			}
 		}
 	}
-	return x, dedupe(withoutCommandLine(diags))
+	return x, Dedupe(withoutCommandLine(diags))
 }
 
 // Winning returns the definition that won, the last one when several

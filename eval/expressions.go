@@ -202,6 +202,9 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		if len(e.Exprs) == 0 {
 			return cty.EmptyTupleVal, nil
 		}
+		if d := sc.inst.ev.checkElements(len(e.Exprs), e.SrcRange); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
 		elems := make([]cty.Value, len(e.Exprs))
 		for i, x := range e.Exprs {
 			elems[i] = sc.inst.ev.thunk(x, sc)
@@ -246,10 +249,16 @@ func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics
 			known = false
 			continue
 		}
+		if d := sc.inst.ev.checkString(len(buf)+len(str), e.SrcRange); d != nil {
+			return cty.UnknownVal(cty.String), append(diags, d)
+		}
 		buf = append(buf, str...)
 	}
 	if !known {
 		return cty.UnknownVal(cty.String), diags
+	}
+	if d := sc.inst.ev.charge(int64(len(buf)), e.SrcRange); d != nil {
+		return cty.UnknownVal(cty.String), append(diags, d)
 	}
 	return cty.StringVal(string(buf)), diags
 }
@@ -266,7 +275,13 @@ func (sc *scope) templateJoin(e *hclsyntax.TemplateJoinExpr) (cty.Value, hcl.Dia
 		if bad != nil {
 			return cty.UnknownVal(cty.String), append(diags, bad)
 		}
+		if d := sc.inst.ev.checkString(len(buf)+len(str), e.Range()); d != nil {
+			return cty.UnknownVal(cty.String), append(diags, d)
+		}
 		buf = append(buf, str...)
+	}
+	if d := sc.inst.ev.charge(int64(len(buf)), e.Range()); d != nil {
+		return cty.UnknownVal(cty.String), append(diags, d)
 	}
 	return cty.StringVal(string(buf)), diags
 }
@@ -757,6 +772,9 @@ func (n *objNode) value() cty.Value {
 }
 
 func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics) {
+	if d := sc.inst.ev.charge(int64(len(e.Items))*allocationPerElement, e.SrcRange); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	var diags hcl.Diagnostics
 	root := &objNode{attrs: map[string]*objNode{}}
 	for _, item := range e.Items {
@@ -835,6 +853,9 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
+	}
+	if d := sc.inst.ev.checkElements(len(items), e.SrcRange); d != nil {
+		return cty.DynamicVal, append(diags, d)
 	}
 	isObj := e.KeyExpr != nil
 	var tuple []cty.Value
@@ -1017,7 +1038,15 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
 		}
 	}
-	v, err := callFunction(fn, args)
+	err := lib.CheckCall(fn, args, ev.limits.libLimits())
+	var big *lib.TooLargeError
+	if errors.As(err, &big) {
+		return cty.DynamicVal, append(diags, tooLarge(rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
+	}
+	v := cty.DynamicVal
+	if err == nil {
+		v, err = callFunction(fn, args)
+	}
 	if err != nil {
 		var te *lib.ThrowError
 		if errors.As(err, &te) {
@@ -1040,6 +1069,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			Subject:  subject.Ptr(),
 			Context:  rng.Ptr(),
 		})
+	}
+	if d := ev.checkValue(v, rng); d != nil {
+		return cty.DynamicVal, append(diags, d)
 	}
 	return v, diags
 }
@@ -1172,7 +1204,8 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}
-		f := lib.FileFunc(moduleFiles(m))
+		fsys, dir := moduleFiles(m)
+		f := lib.FileFunc(fsys, dir, ev.limits.FileBytes)
 		ev.fileFuncs[key] = f
 		return f, true
 	}

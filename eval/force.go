@@ -324,10 +324,6 @@ func (ev *Evaluator) push(f frame) { ev.stack = append(ev.stack, f) }
 
 func (ev *Evaluator) pop() { ev.stack = ev.stack[:len(ev.stack)-1] }
 
-// maxDepth bounds the evaluation chain, so that a runaway evaluation is an
-// error and not a Go stack overflow.
-const maxDepth = 10000
-
 // cycleDiag is the infinite recursion diagnostic: the chain from where the
 // node (state) was first entered to the reference at ref that re-enters it.
 func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagnostic {
@@ -438,13 +434,8 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, hcl.Diagnostics{t.sc.inst.ev.cycleDiag(t, what, ref)}
 	}
 	ev := t.sc.inst.ev
-	if len(ev.stack) > maxDepth {
-		return cty.DynamicVal, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "evaluation too deep",
-			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long.", maxDepth),
-			Subject:  t.expr.Range().Ptr(),
-		}}
+	if d := ev.checkDepth(t.expr.Range()); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
 	t.status = forcing
 	ev.stats.Thunks++
@@ -455,9 +446,28 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	ev.pop()
 	if diags.HasErrors() {
 		v2 = cty.DynamicVal
+		diags = sameOnce(diags)
 	}
 	t.val, t.diags, t.status = v2, diags, done
 	return t.val, t.diags
+}
+
+// sameOnce drops the repeats of a diagnostic: an expression that reads a
+// failed value twice ("${local.a}${local.a}") has its error twice, and
+// without this a chain of them would double the list at every step.
+func sameOnce(diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) < 2 {
+		return diags
+	}
+	seen := make(map[*hcl.Diagnostic]bool, len(diags))
+	out := diags[:0:0]
+	for _, d := range diags {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // ForceDeep implements property.DeepForcer. A value that contains itself (a

@@ -124,13 +124,14 @@ type removeSyntax struct {
 
 // loader parses modules and collects them in NixOS order.
 type loader struct {
-	mu    sync.Mutex
-	files map[string]*hcl.File // by display name, for diagnostics
-	mods  map[string]*module   // by key
+	mu     sync.Mutex
+	files  map[string]*hcl.File // by display name, for diagnostics
+	mods   map[string]*module   // by key
+	limits Limits               // on the size and number of files
 }
 
-func newLoader() *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}}
+func newLoader(limits Limits) *loader {
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits}
 }
 
 // parseAll parses the sources that were not parsed yet, concurrently.
@@ -232,7 +233,7 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 }
 
 func (l *loader) parseFile(s source) hcl.Diagnostics {
-	src, err := fs.ReadFile(s.fsys, s.path)
+	src, err := lib.ReadRegular(s.fsys, s.path, l.limits.FileBytes)
 	if err != nil {
 		l.mu.Lock()
 		l.mods[s.key()] = nil
@@ -277,6 +278,13 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 				continue
 			}
 			seen[s.key()] = true
+			if len(seen) > l.limits.Files {
+				return nil, append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "too many modules",
+					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
+				})
+			}
 			if m := l.mods[s.key()]; m != nil {
 				for _, imp := range m.imports {
 					if !seen[imp.key()] {

@@ -36,9 +36,9 @@ type confinedDir string
 
 // Open implements fs.FS.
 func (d confinedDir) Open(name string) (fs.File, error) {
-	root, err := openRoot(string(d))
+	root, err := d.root(name)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("the module's directory cannot be opened as a confined root (%w)", lib.FileErrorCause(err))}
+		return nil, err
 	}
 	f, err := root.Open(name)
 	if err != nil {
@@ -46,6 +46,25 @@ func (d confinedDir) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	return &rootFile{File: f, root: root}, nil
+}
+
+// Stat implements fs.StatFS, so that a file can be looked at without
+// opening it, which for a FIFO would block.
+func (d confinedDir) Stat(name string) (fs.FileInfo, error) {
+	root, err := d.root(name)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.Stat(name)
+}
+
+func (d confinedDir) root(name string) (*os.Root, error) {
+	root, err := openRoot(string(d))
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("the module's directory cannot be opened as a confined root (%w)", lib.FileErrorCause(err))}
+	}
+	return root, nil
 }
 
 // rootFile is a file opened through an os.Root, which it closes with
@@ -79,7 +98,7 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
 		}
 		fsys, dir := moduleFiles(m)
-		b, err := fs.ReadFile(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")))
+		b, err := lib.ReadRegular(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileErrorCause(err))
 		}

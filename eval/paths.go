@@ -20,6 +20,10 @@ type osFS struct{ fs.FS }
 
 var hostFS = osFS{os.DirFS("/")}
 
+// Stat implements fs.StatFS, so that a file can be looked at without
+// opening it, which for a FIFO would block.
+func (f osFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.FS, name) }
+
 func isOSFS(f fs.FS) bool { _, ok := f.(osFS); return ok }
 
 // hostSource names a module file on the host by an OS path.

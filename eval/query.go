@@ -20,7 +20,7 @@ import (
 // as an assert of a test does: it can read config, root and options.
 func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := (&scope{inst: ev.top}).deep(expr)
-	return v, dedupe(diags)
+	return v, Dedupe(diags)
 }
 
 // Get evaluates the value at a configuration path (an option, a namespace
@@ -51,14 +51,14 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	}
 	dv, d := property.Deep(v)
 	diags = append(diags, d...)
-	return dv, dedupe(withoutCommandLine(diags))
+	return dv, Dedupe(withoutCommandLine(diags))
 }
 
 // Config evaluates the whole configuration: every option that has a value.
 func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
 	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).Materialize()
 	diags = append(diags, ev.late...)
-	return v, dedupe(diags)
+	return v, Dedupe(diags)
 }
 
 // GoValue turns a forced cty value into plain Go values, for tests with

@@ -3,6 +3,7 @@ package lib
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 
 // FileFunc returns file(path) for one module: it reads the file at path,
 // relative to dir, from fsys and returns its contents, which must be UTF-8
-// text.
+// text. The file must be a regular file of at most max bytes
+// (ReadRegular).
 //
 // A module may read only the files below its own directory: path must be
 // relative, and must not lead out of dir once cleaned ("sub/../x" is fine,
@@ -23,7 +25,7 @@ import (
 // accepts ("." for fsys's root); FileFunc panics if it is not. The check is
 // on the path alone: to also keep symbolic links below dir from leading
 // out, give an fsys that refuses them, such as an os.Root's FS.
-func FileFunc(fsys fs.FS, dir string) function.Function {
+func FileFunc(fsys fs.FS, dir string, max int64) function.Function {
 	if !fs.ValidPath(dir) {
 		panic(fmt.Sprintf("lib.FileFunc: invalid directory %q: want a slash-separated path inside the file system", dir))
 	}
@@ -44,7 +46,7 @@ func FileFunc(fsys fs.FS, dir string) function.Function {
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
-			b, err := fs.ReadFile(fsys, full)
+			b, err := ReadRegular(fsys, full, max)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.NilVal, function.NewArgErrorf(0, "no file exists at %q", name)
@@ -84,4 +86,79 @@ func FileErrorCause(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ReadRegular reads the file name of fsys, following symbolic links, which
+// must end at a regular file of at most max bytes: a device, FIFO or socket
+// is an error, so that reading never blocks or runs out of memory. The file
+// is checked before it is opened and again once open; and it must hold as
+// many bytes as its size says, which a file that the kernel makes up as it
+// is read (/proc/self/environ, of size 0) does not.
+func ReadRegular(fsys fs.FS, name string, max int64) ([]byte, error) {
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(name, fi, max); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkRegular(name, fi, max); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, fi.Size()+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if int64(len(data)) != fi.Size() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is not an ordinary file: its size is %d bytes, reading it gave %s", fi.Size(), readSize(len(data), fi.Size()))}
+	}
+	return data, nil
+}
+
+func readSize(n int, size int64) string {
+	if int64(n) > size {
+		return "more"
+	}
+	return fmt.Sprintf("%d", n)
+}
+
+// checkRegular checks that fi is a regular file of at most max bytes.
+func checkRegular(name string, fi fs.FileInfo, max int64) error {
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is a %s, not a regular file", FileKind(fi.Mode()))}
+	}
+	if fi.Size() > max {
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it has %d bytes, more than %d (limit file)", fi.Size(), max)}
+	}
+	return nil
+}
+
+// FileKind names the type of a file mode for messages: "regular file",
+// "FIFO", "character device" and so on.
+func FileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "regular file"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	}
+	return "special file"
 }

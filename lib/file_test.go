@@ -18,8 +18,8 @@ func TestFile(t *testing.T) {
 		"modules/other/secret":           {Data: []byte("secret")},
 		"top.txt":                        {Data: []byte("top")},
 	}
-	file := FileFunc(fsys, "modules/k8s")
-	root := FileFunc(fsys, ".")
+	file := FileFunc(fsys, "modules/k8s", 1<<20)
+	root := FileFunc(fsys, ".", 1<<20)
 	for _, c := range []struct {
 		name    string
 		f       function.Function
@@ -77,7 +77,7 @@ func TestFileFuncInvalidDir(t *testing.T) {
 					t.Errorf("FileFunc(%q) did not panic", dir)
 				}
 			}()
-			FileFunc(fstest.MapFS{}, dir)
+			FileFunc(fstest.MapFS{}, dir, 1<<20)
 		}()
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -32,7 +34,9 @@ func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
 	p.Warnings = append(p.Warnings, CheckExecutables(entries, assets, provided)...)
-	return p, diags
+	// The queries above reach the same failed definitions, each reporting
+	// them: report each once.
+	return p, eval.Dedupe(diags)
 }
 
 // FromEvaluation collects the entries of an evaluated configuration: every
@@ -80,9 +84,9 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 		case hasText:
 			e.Content = []byte(text)
 		case hasSource && path.IsAbs(source):
-			b, err := os.ReadFile(source)
+			b, err := readHostSource(source, ev.Limits().FileBytes)
 			if err != nil {
-				diags = append(diags, sourceDiag(ev, opt, err))
+				diags = append(diags, sourceDiag(ev, opt, fmt.Errorf("%s: %w", source, lib.FileErrorCause(err))))
 				continue
 			}
 			e.Content = b
@@ -109,6 +113,21 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 		entries = append(entries, e)
 	}
 	return entries, diags
+}
+
+// hostFS is the host's file system, from which absolute sources are read.
+var hostFS = os.DirFS("/")
+
+// readHostSource reads an absolute source from the host: a regular file
+// of at most max bytes (lib.ReadRegular), never a device, FIFO or socket,
+// nor a file of /proc or /sys whose contents the kernel makes up as it is
+// read.
+func readHostSource(abs string, max int64) ([]byte, error) {
+	name := strings.TrimPrefix(path.Clean(abs), "/")
+	if name == "" {
+		name = "."
+	}
+	return lib.ReadRegular(hostFS, name, max)
 }
 
 func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // The names of the siblings of a profile directory BASE that Write makes:
@@ -128,7 +130,7 @@ func checkProfile(dir string) error {
 	} else if err != nil {
 		return err
 	} else if !fi.IsDir() {
-		return fmt.Errorf("its etc is a %s, not a directory", fileKind(fi.Mode()))
+		return fmt.Errorf("its etc is a %s, not a directory", lib.FileKind(fi.Mode()))
 	}
 	err = filepath.WalkDir(etc, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -157,14 +159,14 @@ func checkProfile(dir string) error {
 		switch e.Type {
 		case TypeFile:
 			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s is a %s, its manifest says a file", rel, fileKind(fi.Mode()))
+				return fmt.Errorf("%s is a %s, its manifest says a file", rel, lib.FileKind(fi.Mode()))
 			}
 			if fi.Size() != *e.Size {
 				return fmt.Errorf("%s has %d bytes, its manifest says %d", rel, fi.Size(), *e.Size)
 			}
 		case TypeSymlink:
 			if fi.Mode()&fs.ModeSymlink == 0 {
-				return fmt.Errorf("%s is a %s, its manifest says a symlink", rel, fileKind(fi.Mode()))
+				return fmt.Errorf("%s is a %s, its manifest says a symlink", rel, lib.FileKind(fi.Mode()))
 			}
 			if to, err := os.Readlink(p); err != nil || to != e.Target {
 				return fmt.Errorf("%s does not point where its manifest says", rel)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // maxManifestSize bounds how much of a manifest Read reads: a profile of
@@ -51,31 +53,10 @@ func readRegular(p string, max int64) ([]byte, error) {
 
 func checkRegular(p string, fi os.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (it is a %s)", p, fileKind(fi.Mode()))
+		return fmt.Errorf("%s is not a regular file (it is a %s)", p, lib.FileKind(fi.Mode()))
 	}
 	if fi.Size() > max {
 		return fmt.Errorf("%s is larger than %d bytes", p, max)
 	}
 	return nil
-}
-
-// fileKind names the type of a file mode for messages.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "regular file"
-	case m.IsDir():
-		return "directory"
-	case m&os.ModeSymlink != 0:
-		return "symbolic link"
-	case m&os.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&os.ModeSocket != 0:
-		return "socket"
-	case m&os.ModeCharDevice != 0:
-		return "character device"
-	case m&os.ModeDevice != 0:
-		return "block device"
-	}
-	return "special file"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
@@ -17,10 +18,11 @@ func init() {
 	commands = append(commands, &command{
 		name:    "eval",
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--stats] MODULE.hcl...",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
 		args:    argsModules,
 		flags:   evalCommand,
+		help:    limitsHelp(),
 	})
 }
 
@@ -29,10 +31,11 @@ type evalFlags struct {
 	bare      bool
 	showTrace bool
 	stats     bool
+	limits    eval.Limits
 }
 
 func (f *evalFlags) config(files []string) eval.Config {
-	cfg := eval.Config{Files: files, ShowTrace: f.showTrace}
+	cfg := eval.Config{Files: files, ShowTrace: f.showTrace, Limits: f.limits}
 	if !f.bare {
 		cfg.Library = modules.FS()
 	}
@@ -43,6 +46,31 @@ func (f *evalFlags) config(files []string) eval.Config {
 func (f *evalFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.bare, "bare", false, "evaluate only the given modules and their imports, without the library")
 	fs.BoolVar(&f.showTrace, "show-trace", false, "add the evaluation chain to errors")
+	fs.Var(limitFlag{&f.limits}, "limit", "set the limit NAME to VALUE (see the limits in nodegen eval --help); repeatable")
+	completeWith(fs, "limit", completeFree)
+}
+
+// limitFlag is --limit NAME=VALUE, which sets one of the evaluation's
+// limits; a bad name or value is a usage error.
+type limitFlag struct{ limits *eval.Limits }
+
+func (f limitFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("want NAME=VALUE, not %q", s)
+	}
+	return f.limits.Set(name, value)
+}
+
+func (f limitFlag) String() string { return "" }
+
+func (f limitFlag) Type() string { return "NAME=VALUE" }
+
+// limitsHelp is the table of the limits for nodegen eval --help.
+func limitsHelp() string {
+	return "Limits: every evaluation stops with an error when it passes one of these.\n" +
+		"Raise one with --limit NAME=VALUE (sizes take K, M or G: --limit string=256M).\n\n" +
+		indent(eval.LimitsTable(), "  ")
 }
 
 func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {

@@ -1,0 +1,346 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/lib"
+)
+
+// Limits bound what one evaluation may read and compute, so that any
+// input, however large or deep, ends in a located error within seconds and
+// in bounded memory instead of exhausting the machine. A zero field takes
+// its default (DefaultLimits).
+type Limits struct {
+	// Depth is how long the evaluation chain may grow (options and
+	// expressions being evaluated, each waiting for the next).
+	Depth int
+	// Elements is how many elements one list, set, map or object may have.
+	Elements int
+	// StringBytes is how many bytes one string may have.
+	StringBytes int
+	// Allocation is how many bytes one evaluation may allocate for the
+	// values it computes, an estimate: the bytes of every string made plus
+	// allocationPerElement for every element of every collection made.
+	Allocation int64
+	// FileBytes is how many bytes one file may have: a module, a file()
+	// or an environment.etc source.
+	FileBytes int64
+	// Files is how many module files one evaluation may load.
+	Files int
+	// Time is how long evaluating may take.
+	Time time.Duration
+}
+
+// DefaultLimits are the limits of an evaluation that sets none. Each is
+// far above what a real host needs (the whole library with the largest
+// fixture makes some 2 MB of values, the generated set of 1000 modules of
+// the benchmarks 6 MB)
+// and small enough that an evaluation stops within seconds and well under
+// 1 GiB of memory.
+var DefaultLimits = Limits{
+	Depth:       10000,
+	Elements:    1 << 20,
+	StringBytes: 64 << 20,
+	Allocation:  256 << 20,
+	FileBytes:   64 << 20,
+	Files:       10000,
+	Time:        60 * time.Second,
+}
+
+// allocationPerElement is what Limits.Allocation counts for one element of
+// a collection: the value, its type and the thunk and scope that evaluate
+// it, measured at about 500 bytes for the elements of a for expression.
+const allocationPerElement = 512
+
+// withDefaults returns l with every zero field set to its default.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Depth == 0 {
+		l.Depth = d.Depth
+	}
+	if l.Elements == 0 {
+		l.Elements = d.Elements
+	}
+	if l.StringBytes == 0 {
+		l.StringBytes = d.StringBytes
+	}
+	if l.Allocation == 0 {
+		l.Allocation = d.Allocation
+	}
+	if l.FileBytes == 0 {
+		l.FileBytes = d.FileBytes
+	}
+	if l.Files == 0 {
+		l.Files = d.Files
+	}
+	if l.Time == 0 {
+		l.Time = d.Time
+	}
+	return l
+}
+
+// limitSpec describes one limit that `--limit NAME=VALUE` sets.
+type limitSpec struct {
+	name string
+	what string // what it bounds, for the limits table
+	// get returns the limit's value in l, as the table shows it; set
+	// parses a value into l.
+	get func(l *Limits) string
+	set func(l *Limits, v string) error
+}
+
+var limitSpecs = []limitSpec{
+	{"depth", "steps of the evaluation chain (an option or expression waiting for the next)",
+		func(l *Limits) string { return strconv.Itoa(l.Depth) },
+		func(l *Limits, v string) error { return setInt(&l.Depth, v, false) }},
+	{"elements", "elements of one list, set, map or object",
+		func(l *Limits) string { return strconv.Itoa(l.Elements) },
+		func(l *Limits, v string) error { return setInt(&l.Elements, v, false) }},
+	{"string", "bytes of one string",
+		func(l *Limits) string { return showBytes(int64(l.StringBytes)) },
+		func(l *Limits, v string) error { return setInt(&l.StringBytes, v, true) }},
+	{"allocation", "bytes of values one evaluation makes (strings, plus 512 per collection element)",
+		func(l *Limits) string { return showBytes(l.Allocation) },
+		func(l *Limits, v string) error { return setInt64(&l.Allocation, v) }},
+	{"file", "bytes of one file read: a module, file(), an environment.etc source",
+		func(l *Limits) string { return showBytes(l.FileBytes) },
+		func(l *Limits, v string) error { return setInt64(&l.FileBytes, v) }},
+	{"files", "module files one evaluation loads",
+		func(l *Limits) string { return strconv.Itoa(l.Files) },
+		func(l *Limits, v string) error { return setInt(&l.Files, v, false) }},
+	{"time", "time one evaluation may take",
+		func(l *Limits) string { return showDuration(l.Time) },
+		func(l *Limits, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 90s or 5m, not %q", v)
+			}
+			l.Time = d
+			return nil
+		}},
+}
+
+// Set sets the limit called name (as the limits table names it) from a
+// value: a count, a size in bytes with an optional K, M or G (powers of
+// 1024), or for time a duration such as 90s.
+func (l *Limits) Set(name, value string) error {
+	for _, s := range limitSpecs {
+		if s.name == name {
+			return s.set(l, value)
+		}
+	}
+	names := make([]string, len(limitSpecs))
+	for i, s := range limitSpecs {
+		names[i] = s.name
+	}
+	sort.Strings(names)
+	return fmt.Errorf("no limit is called %q (there are %s)", name, strings.Join(names, ", "))
+}
+
+// LimitsTable is the table of the evaluation limits that Set sets: each
+// limit's name, its default and what it bounds, one a line, aligned.
+// `nodegen eval --help` shows it and docs/language.md repeats it.
+func LimitsTable() string {
+	d := DefaultLimits
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-10s  %-8s  %s\n", "NAME", "DEFAULT", "BOUNDS")
+	for _, s := range limitSpecs {
+		fmt.Fprintf(&b, "%-10s  %-8s  %s\n", s.name, s.get(&d), s.what)
+	}
+	fmt.Fprintf(&b, "%-10s  %-8d  %s\n", "(nesting)", hclsyntax.MaxNestingDepth, "levels of nesting in one file: blocks, brackets, calls, templates (fixed)")
+	return b.String()
+}
+
+func setInt64(p *int64, v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*p = n
+	return nil
+}
+
+func setInt(p *int, v string, size bool) error {
+	var n int64
+	var err error
+	if size {
+		n, err = parseSize(v)
+	} else {
+		n, err = strconv.ParseInt(v, 10, 32)
+		if err != nil || n <= 0 {
+			err = fmt.Errorf("want a positive whole number, not %q", v)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if n > 1<<31-1 {
+		return fmt.Errorf("%q is more than the largest such limit, %d", v, 1<<31-1)
+	}
+	*p = int(n)
+	return nil
+}
+
+// parseSize parses a positive size in bytes with an optional K, M or G.
+func parseSize(v string) (int64, error) {
+	mult := int64(1)
+	num := v
+	if i := len(v) - 1; i > 0 {
+		switch v[i] {
+		case 'K':
+			mult, num = 1<<10, v[:i]
+		case 'M':
+			mult, num = 1<<20, v[:i]
+		case 'G':
+			mult, num = 1<<30, v[:i]
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("want a positive size in bytes such as 1048576 or 64M, not %q", v)
+	}
+	return n * mult, nil
+}
+
+// showDuration shows a duration in whole seconds when it is one.
+func showDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
+
+// showBytes shows a size as parseSize reads it, in the largest unit that
+// divides it.
+func showBytes(n int64) string {
+	switch {
+	case n%(1<<30) == 0:
+		return fmt.Sprintf("%dG", n>>30)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// tooLarge is the diagnostic of a value over a limit, at rng.
+func tooLarge(rng hcl.Range, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "value too large",
+		Detail:   detail + " Raise the limit with --limit if the configuration really needs it.",
+		Subject:  rng.Ptr(),
+	}
+}
+
+// charge counts n bytes against the evaluation's allocation budget and
+// checks its time; going over either is an error at rng.
+//
+// Once the budget or the time is spent, every later charge is the same
+// error, the first, so that the evaluation ends quickly and reports it
+// once.
+func (ev *Evaluator) charge(n int64, rng hcl.Range) *hcl.Diagnostic {
+	if ev.exhausted != nil {
+		return ev.exhausted
+	}
+	ev.stats.Allocated += n
+	if ev.stats.Allocated > ev.limits.Allocation {
+		ev.exhausted = tooLarge(rng, fmt.Sprintf("The evaluation made more than %s of values (limit allocation).", showBytes(ev.limits.Allocation)))
+		return ev.exhausted
+	}
+	return ev.checkTime(rng)
+}
+
+// checkTime is an error at rng once the evaluation has run longer than its
+// time limit, the same error every time after. It reads the clock only
+// every 1024th call.
+func (ev *Evaluator) checkTime(rng hcl.Range) *hcl.Diagnostic {
+	if ev.exhausted != nil {
+		return ev.exhausted
+	}
+	ev.ticks++
+	if ev.ticks%1024 != 0 || time.Since(ev.started) <= ev.limits.Time {
+		return nil
+	}
+	ev.exhausted = &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "evaluation too long",
+		Detail:   fmt.Sprintf("The evaluation has run for more than %s (limit time). Raise the limit with --limit if the configuration really needs it.", ev.limits.Time),
+		Subject:  rng.Ptr(),
+	}
+	return ev.exhausted
+}
+
+// checkValue checks a value just made at rng against the limits on one
+// string and one collection and charges it to the allocation budget. It
+// looks at the value's top level only: the values inside were checked
+// when they were made.
+func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		n := len(v.AsString())
+		if n > ev.limits.StringBytes {
+			return tooLarge(rng, fmt.Sprintf("This string has %d bytes, more than %s (limit string).", n, showBytes(int64(ev.limits.StringBytes))))
+		}
+		return ev.charge(int64(n), rng)
+	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType() || ty.IsObjectType():
+		n := v.LengthInt()
+		if n > ev.limits.Elements {
+			return tooLarge(rng, fmt.Sprintf("This value has %d elements, more than %d (limit elements).", n, ev.limits.Elements))
+		}
+		return ev.charge(int64(n)*allocationPerElement, rng)
+	}
+	return nil
+}
+
+// checkElements checks that a collection of n elements about to be made
+// at rng is within the limits, and charges it.
+func (ev *Evaluator) checkElements(n int, rng hcl.Range) *hcl.Diagnostic {
+	if n > ev.limits.Elements {
+		return tooLarge(rng, fmt.Sprintf("This value would have more than %d elements (limit elements).", ev.limits.Elements))
+	}
+	return ev.charge(int64(n)*allocationPerElement, rng)
+}
+
+// libLimits are the limits lib's functions check before they build their
+// result.
+func (l Limits) libLimits() lib.Limits {
+	return lib.Limits{Elements: l.Elements, StringBytes: l.StringBytes}
+}
+
+// checkDepth is an error at rng when the evaluation chain is longer than
+// the depth limit, so that a runaway evaluation is an error and not a Go
+// stack overflow. It checks the time limit too.
+func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
+	if len(ev.stack) > ev.limits.Depth {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "evaluation too deep",
+			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long (limit depth). Raise the limit with --limit if the configuration really needs it.", ev.limits.Depth),
+			Subject:  rng.Ptr(),
+		}
+	}
+	return ev.checkTime(rng)
+}
+
+// checkString is an error at rng when a string of n bytes, about to be
+// made, is over the string limit.
+func (ev *Evaluator) checkString(n int, rng hcl.Range) *hcl.Diagnostic {
+	if n > ev.limits.StringBytes {
+		return tooLarge(rng, fmt.Sprintf("This string would have more than %s (limit string).", showBytes(int64(ev.limits.StringBytes))))
+	}
+	return nil
+}
