@@ -55,6 +55,10 @@ var DefaultLimits = Limits{
 	Time:        60 * time.Second,
 }
 
+// maxDepth is the most that the depth limit may be raised to: each step of
+// the chain takes some 13 KB of Go stack, whose size is bounded to 1 GB.
+const maxDepth = 50000
+
 // allocationPerElement is what Limits.Allocation counts for one element of
 // a collection: the value, its type and the thunk and scope that evaluate
 // it, measured at about 500 bytes for the elements of a for expression.
@@ -98,9 +102,17 @@ type limitSpec struct {
 }
 
 var limitSpecs = []limitSpec{
-	{"depth", "steps of the evaluation chain (an option or expression waiting for the next)",
+	{"depth", "steps of the evaluation chain (an option or expression waiting for the next); at most 50000",
 		func(l *Limits) string { return strconv.Itoa(l.Depth) },
-		func(l *Limits, v string) error { return setInt(&l.Depth, v, false) }},
+		func(l *Limits, v string) error {
+			if err := setInt(&l.Depth, v, false); err != nil {
+				return err
+			}
+			if l.Depth > maxDepth {
+				return fmt.Errorf("depth %d is more than %d: deeper chains would overflow the Go stack", l.Depth, maxDepth)
+			}
+			return nil
+		}},
 	{"elements", "elements of one list, set, map or object",
 		func(l *Limits) string { return strconv.Itoa(l.Elements) },
 		func(l *Limits, v string) error { return setInt(&l.Elements, v, false) }},

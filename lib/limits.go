@@ -89,12 +89,13 @@ func init() {
 	}
 }
 
-func tooManyElements(what string, n int64, l Limits) error {
-	return &TooLargeError{Limit: "elements", Msg: fmt.Sprintf("%s would have %d elements, more than %d (limit elements)", what, n, l.Elements)}
+// tooManyElements and tooManyBytes say that a result would pass a limit.
+func tooManyElements(what string, l Limits) error {
+	return &TooLargeError{Limit: "elements", Msg: fmt.Sprintf("%s would have more than %d elements (limit elements)", what, l.Elements)}
 }
 
-func tooManyBytes(what string, n int64, l Limits) error {
-	return &TooLargeError{Limit: "string", Msg: fmt.Sprintf("%s would have more than %d bytes (limit string), at least %d", what, l.StringBytes, n)}
+func tooManyBytes(what string, l Limits) error {
+	return &TooLargeError{Limit: "string", Msg: fmt.Sprintf("%s would have more than %d bytes (limit string)", what, l.StringBytes)}
 }
 
 // length is the number of elements of a collection, 0 for anything else.
@@ -110,7 +111,7 @@ func checkProduct(args []cty.Value, l Limits) error {
 	for _, a := range args {
 		n *= length(a)
 		if n > int64(l.Elements) {
-			return tooManyElements("the product", n, l)
+			return tooManyElements("the product", l)
 		}
 		if n == 0 {
 			return nil
@@ -126,7 +127,7 @@ func checkSum(name string) callCheck {
 			n += length(a)
 		}
 		if n > int64(l.Elements) {
-			return tooManyElements("the result of "+name, n, l)
+			return tooManyElements("the result of "+name, l)
 		}
 		return nil
 	}
@@ -143,7 +144,7 @@ func checkJoin(args []cty.Value, l Limits) error {
 			_, v := it.Element()
 			n += int64(stringLen(v)) + sep
 			if n > int64(l.StringBytes) {
-				return tooManyBytes("the joined string", n, l)
+				return tooManyBytes("the joined string", l)
 			}
 		}
 	}
@@ -202,7 +203,7 @@ func checkEncode(name string) callCheck {
 			n = n * 4 / 3
 		}
 		if n > int64(l.StringBytes) {
-			return tooManyBytes("the result of "+name, n, l)
+			return tooManyBytes("the result of "+name, l)
 		}
 		return nil
 	}
@@ -225,7 +226,7 @@ func checkFlatten(args []cty.Value, l Limits) error {
 		walk(args[0])
 	}
 	if n > int64(l.Elements) {
-		return tooManyElements("the flattened list", n, l)
+		return tooManyElements("the flattened list", l)
 	}
 	return nil
 }
@@ -282,7 +283,7 @@ func checkFormat(args []cty.Value, l Limits) error {
 		}
 		n += widest
 		if n > int64(l.StringBytes) {
-			return tooManyBytes("the formatted string", n, l)
+			return tooManyBytes("the formatted string", l)
 		}
 	}
 	return nil
@@ -296,7 +297,7 @@ func checkIndent(args []cty.Value, l Limits) error {
 	s := args[1].AsString()
 	n := int64(len(s)) + spaces*int64(strings.Count(s, "\n"))
 	if spaces > int64(l.StringBytes) || n > int64(l.StringBytes) {
-		return tooManyBytes("the indented string", n, l)
+		return tooManyBytes("the indented string", l)
 	}
 	return nil
 }
@@ -313,7 +314,7 @@ func checkSplit(args []cty.Value, l Limits) error {
 		n = int64(strings.Count(s, sep)) + 1
 	}
 	if n > int64(l.Elements) {
-		return tooManyElements("the split string", n, l)
+		return tooManyElements("the split string", l)
 	}
 	return nil
 }
@@ -327,7 +328,7 @@ func checkRegexAll(args []cty.Value, l Limits) error {
 		return nil // regexall says what is wrong
 	}
 	if m := re.FindAllStringIndex(args[1].AsString(), l.Elements+1); len(m) > l.Elements {
-		return tooManyElements("the list of matches", int64(len(m)), l)
+		return tooManyElements("the list of matches", l)
 	}
 	return nil
 }
@@ -337,7 +338,7 @@ func checkCSV(args []cty.Value, l Limits) error {
 		return nil
 	}
 	if n := int64(strings.Count(args[0].AsString(), "\n")); n > int64(l.Elements) {
-		return tooManyElements("the decoded CSV", n, l)
+		return tooManyElements("the decoded CSV", l)
 	}
 	return nil
 }
@@ -358,7 +359,7 @@ func checkJSONDecode(args []cty.Value, l Limits) error {
 		}
 		n++
 	}
-	return tooManyElements("the decoded JSON", n, l)
+	return tooManyElements("the decoded JSON", l)
 }
 
 // checkReplace bounds the result of replace: the string, plus the
@@ -382,7 +383,7 @@ func checkReplace(args []cty.Value, l Limits) error {
 		count = int64(strings.Count(str, substr))
 	}
 	if n := int64(len(str)) + count*int64(len(repl)); n > max {
-		return tooManyBytes("the replaced string", n, l)
+		return tooManyBytes("the replaced string", l)
 	}
 	return nil
 }

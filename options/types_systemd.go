@@ -1,13 +1,17 @@
 package options
 
 import (
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
 // SystemdOption is the type systemdOption, NixOS's systemd unitOption: the
-// value of one key of a unit section, a string, number or bool, or a list
-// of them. When some definition is a list, the definitions concatenate (a
+// value of one key of a unit section, a string (without a line break,
+// which would end the key's line in the unit file), number or bool, or a
+// list of them. A line break is thus a type error at the definition that
+// has it, not an error of the library's unit writer. When some definition is a list, the definitions concatenate (a
 // single value counts as a one-element list), so modules can add
 // ExecStartPre commands to a service; otherwise they must all be equal.
 type SystemdOption struct{}
@@ -24,7 +28,13 @@ func (SystemdOption) check(v cty.Value) bool {
 
 func systemdPrimitive(v cty.Value) bool {
 	ty := v.Type()
-	return !v.IsNull() && (ty == cty.String || ty == cty.Number || ty == cty.Bool)
+	if v.IsNull() {
+		return false
+	}
+	if ty == cty.String {
+		return !v.IsKnown() || !strings.ContainsAny(v.AsString(), "\r\n")
+	}
+	return ty == cty.Number || ty == cty.Bool
 }
 
 // Merge concatenates when a definition is a list, else requires equality.

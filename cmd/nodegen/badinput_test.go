@@ -20,6 +20,7 @@ import (
 const (
 	badInputMemory  = 2 << 30 // bytes of address space (the Go runtime alone reserves some 1.5 GB)
 	badInputCPU     = 30      // seconds of CPU time
+	badInputFiles   = 1024    // open file descriptors, unless the script says fewer
 	badInputTimeout = 60 * time.Second
 )
 
@@ -28,12 +29,17 @@ const (
 // code, never a crash, a hang, running out of memory or a lost file. The
 // scripts are testscripts with three more commands:
 //
-//	limited CODE nodegen ARGS...
-//	    run nodegen under the bounds above; fail unless it exits with
-//	    CODE and prints no Go stack trace or fatal error
+//	limited [-files=N] CODE nodegen ARGS...
+//	    run nodegen under the bounds above (with -files, at most N open
+//	    file descriptors); fail unless it exits with CODE and prints no
+//	    Go stack trace or fatal error
 //	gen FILE TEMPLATE
 //	    write FILE from the text/template TEMPLATE (a file of the script),
-//	    with {{repeat S N}} for huge and deep inputs
+//	    with {{repeat S N}} for huge and deep inputs, {{range seq N}}
+//	    for 0 to N-1, {{inc I}} for I+1 and {{abs F}} for the absolute
+//	    path of the script's file F
+//	mkfifo FILE
+//	    make a named pipe (Linux only)
 //	crlf FILE
 //	    give FILE CRLF line endings
 //	truncate FILE SIZE
@@ -48,13 +54,20 @@ func TestBadInput(t *testing.T) {
 			"gen":      cmdGen,
 			"crlf":     cmdCRLF,
 			"truncate": cmdTruncate,
+			"mkfifo":   cmdMkfifo,
 		},
 	})
 }
 
 func cmdLimited(ts *testscript.TestScript, neg bool, args []string) {
+	files := uint64(badInputFiles)
+	if len(args) > 0 && strings.HasPrefix(args[0], "-files=") {
+		n, err := strconv.ParseUint(strings.TrimPrefix(args[0], "-files="), 10, 32)
+		ts.Check(err)
+		files, args = n, args[1:]
+	}
 	if neg || len(args) < 2 || args[1] != "nodegen" {
-		ts.Fatalf("usage: limited CODE nodegen ARGS...")
+		ts.Fatalf("usage: limited [-files=N] CODE nodegen ARGS...")
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
@@ -70,7 +83,7 @@ func cmdLimited(ts *testscript.TestScript, neg bool, args []string) {
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ts.Check(cmd.Start())
-	limitErr := limitProcess(cmd.Process.Pid, badInputMemory, badInputCPU)
+	limitErr := limitProcess(cmd.Process.Pid, badInputMemory, badInputCPU, files)
 	err = cmd.Wait()
 	ts.Stdout().Write([]byte(stdout.String()))
 	ts.Stderr().Write([]byte(stderr.String()))
@@ -99,7 +112,14 @@ func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: gen FILE TEMPLATE")
 	}
-	tmpl, err := template.New(args[1]).Funcs(template.FuncMap{"repeat": strings.Repeat}).Parse(ts.ReadFile(args[1]))
+	funcs := template.FuncMap{"repeat": strings.Repeat, "inc": func(i int) int { return i + 1 }, "abs": ts.MkAbs, "seq": func(n int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = i
+		}
+		return s
+	}}
+	tmpl, err := template.New(args[1]).Funcs(funcs).Parse(ts.ReadFile(args[1]))
 	ts.Check(err)
 	f, err := os.Create(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -125,4 +145,11 @@ func cmdTruncate(ts *testscript.TestScript, neg bool, args []string) {
 	size, err := strconv.ParseInt(args[1], 10, 64)
 	ts.Check(err)
 	ts.Check(os.Truncate(ts.MkAbs(args[0]), size))
+}
+
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo FILE")
+	}
+	ts.Check(mkfifo(ts.MkAbs(args[0])))
 }
