@@ -29,6 +29,8 @@ type Runner struct {
 	// Parallel is how many runs are evaluated at once; 0 means one per
 	// CPU.
 	Parallel int
+	// Limits bound each run's evaluation (eval.Config.Limits).
+	Limits eval.Limits
 }
 
 // Result is the outcome of one run.
@@ -190,6 +192,7 @@ func (rn *Runner) Run(f *File, r *Run) (res *Result) {
 	ev, diags := eval.New(eval.Config{
 		Library:   rn.Library,
 		ShowTrace: rn.ShowTrace,
+		Limits:    rn.Limits,
 		Inline:    []eval.InlineModule{{Path: f.Path, File: f.HCL, Body: r.Body}},
 	})
 	for name, file := range ev.Files() {

@@ -53,7 +53,7 @@ files at all is not ("no test files", exit status 0).`,
 
 func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel int, stdout, stderr io.Writer) int {
 	c := findCommand("test")
-	rn := &modtest.Runner{ShowTrace: ef.showTrace, Parallel: parallel}
+	rn := &modtest.Runner{ShowTrace: ef.showTrace, Parallel: parallel, Limits: ef.limits}
 	if !ef.bare {
 		rn.Library = modules.FS()
 	}

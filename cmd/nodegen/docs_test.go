@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/hclfmt"
 	"github.com/nodegen/nodegen/lib"
 )
@@ -308,4 +309,23 @@ func TestDocsLinks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDocsLimits: the limits table of docs/language.md is the one
+// `nodegen eval --help` prints (eval.LimitsTable).
+func TestDocsLimits(t *testing.T) {
+	src, err := os.ReadFile("../../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := eval.LimitsTable()
+	for _, b := range fencedBlocks(string(src)) {
+		if b.lang == "text" && strings.HasPrefix(b.body, "NAME ") {
+			if diff := cmp.Diff(want, b.body); diff != "" {
+				t.Errorf("docs/language.md's limits table differs from eval.LimitsTable (-want +got):\n%s", diff)
+			}
+			return
+		}
+	}
+	t.Errorf("docs/language.md has no limits table; want a text block of:\n%s", want)
 }

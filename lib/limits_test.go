@@ -1,0 +1,152 @@
+package lib
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+func strVal(s string) cty.Value { return cty.StringVal(s) }
+
+// rangeList is [0, 1, ..., n-1].
+func rangeList(n int) cty.Value {
+	vals := make([]cty.Value, n)
+	for i := range vals {
+		vals[i] = cty.NumberIntVal(int64(i))
+	}
+	return cty.TupleVal(vals)
+}
+
+// repeated is a tuple holding v n times: large when written out, small in
+// memory.
+func repeated(v cty.Value, n int) cty.Value {
+	vals := make([]cty.Value, n)
+	for i := range vals {
+		vals[i] = v
+	}
+	return cty.TupleVal(vals)
+}
+
+func TestCheckCall(t *testing.T) {
+	l := Limits{Elements: 1000, StringBytes: 1 << 20}
+	kilo := strVal(strings.Repeat("x", 1024))
+	mega := strVal(strings.Repeat("x", 1<<20))
+	for _, c := range []struct {
+		name string
+		fn   function.Function
+		args []cty.Value
+		want string // the error's text, "" for none
+	}{
+		{"setproduct fits", stdlib.SetProductFunc, []cty.Value{rangeList(10), rangeList(100)}, ""},
+		{"setproduct over", stdlib.SetProductFunc, []cty.Value{rangeList(10), rangeList(10), rangeList(11)}, "the product would have more than 1000 elements (limit elements)"},
+		{"setproduct empty", stdlib.SetProductFunc, []cty.Value{rangeList(0), rangeList(1000), rangeList(1000)}, ""},
+		{"join fits", stdlib.JoinFunc, []cty.Value{strVal(","), repeated(kilo, 1000)}, ""},
+		{"join over", stdlib.JoinFunc, []cty.Value{strVal(""), repeated(kilo, 1025)}, "the joined string would have more than 1048576 bytes (limit string)"},
+		{"concat over", stdlib.ConcatFunc, []cty.Value{rangeList(600), rangeList(600)}, "the result of concat would have more than 1000 elements"},
+		{"flatten over", stdlib.FlattenFunc, []cty.Value{repeated(rangeList(100), 11)}, "the flattened list would have more than 1000 elements"},
+		{"flatten fits", stdlib.FlattenFunc, []cty.Value{repeated(rangeList(100), 10)}, ""},
+		{"format width", stdlib.FormatFunc, []cty.Value{strVal("%99999999d"), cty.NumberIntVal(1)}, "a width or precision of 99999999 is more than format allows, 10000"},
+		{"format precision", stdlib.FormatFunc, []cty.Value{strVal("%.20000f"), cty.NumberIntVal(1)}, "a width or precision of 20000"},
+		{"format fits", stdlib.FormatFunc, []cty.Value{strVal("%-40s|%5.2f|%%|%[1]s"), strVal("a"), cty.NumberIntVal(1)}, ""},
+		{"format repeats a large argument", stdlib.FormatFunc, []cty.Value{strVal("%[1]s%[1]s"), mega}, "the formatted string would have more than"},
+		{"jsonencode of a shared value", JSONEncodeFunc, []cty.Value{repeated(kilo, 2000)}, "the result of jsonencode would have more than"},
+		{"indent", stdlib.IndentFunc, []cty.Value{cty.NumberIntVal(1 << 20), strVal("a\nb")}, "the indented string would have more than"},
+		{"split", stdlib.SplitFunc, []cty.Value{strVal(""), strVal(strings.Repeat("ab", 600))}, "the split string would have more than 1000 elements"},
+		{"replace literal", ReplaceFunc, []cty.Value{kilo, strVal("x"), kilo}, "the replaced string would have more than"},
+		{"replace regex", ReplaceFunc, []cty.Value{kilo, strVal("/x/"), kilo}, "the replaced string would have more than"},
+		{"replace fits", ReplaceFunc, []cty.Value{kilo, strVal("y"), kilo}, ""},
+		{"regexall", stdlib.RegexAllFunc, []cty.Value{strVal("x"), kilo}, "the list of matches would have more than 1000 elements"},
+		{"jsondecode", stdlib.JSONDecodeFunc, []cty.Value{strVal("[" + strings.Repeat("1,", 1000) + "1]")}, "the decoded JSON would have more than 1000 elements"},
+		{"length is not checked", LengthFunc, []cty.Value{repeated(mega, 10000)}, ""},
+		{"unknown arguments are not checked", stdlib.JoinFunc, []cty.Value{strVal(""), cty.UnknownVal(cty.List(cty.String))}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckCall(c.fn, c.args, l)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("CheckCall: %v, want no error", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("CheckCall: %v, want an error with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestReadRegular: a module file, a file() and a source are read only
+// from a regular file no larger than the limit, so that a device, a FIFO
+// or a file the kernel makes up (issue 15, item 5) is an error and never a
+// hang, running out of memory or a copy of the environment.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("small", "hello\n")
+	write("big", strings.Repeat("x", 100))
+	if err := os.Symlink("small", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	host := os.DirFS("/")
+	rel := func(name string) string { return strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, name)), "/") }
+	type readCase struct {
+		name, path string
+		want       string // the contents, or the error's text
+		ok         bool
+	}
+	cases := []readCase{
+		{"a regular file", rel("small"), "hello\n", true},
+		{"through a symbolic link", rel("link"), "hello\n", true},
+		{"over the limit", rel("big"), "it has 100 bytes, more than 64 (limit file)", false},
+		{"a directory", rel("sub"), "it is a directory, not a regular file", false},
+		{"missing", rel("missing"), "no such file", false},
+	}
+	if runtime.GOOS == "linux" {
+		if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases,
+			readCase{"a FIFO", rel("fifo"), "it is a FIFO, not a regular file", false},
+			readCase{"a device", "dev/zero", "it is a character device, not a regular file", false},
+			readCase{"a file of /proc", "proc/self/environ", "it is not an ordinary file: its size is 0 bytes, reading it gave more", false},
+		)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := ReadRegular(host, c.path, 64)
+			if c.ok {
+				if err != nil || string(b) != c.want {
+					t.Fatalf("ReadRegular = %q, %v; want %q", b, err, c.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("ReadRegular = %q, %v; want an error with %q", b, err, c.want)
+			}
+		})
+	}
+	// A file system without Stat (fstest.MapFS has one; this wraps it).
+	m := fstest.MapFS{"a": {Data: []byte("abc")}}
+	if b, err := ReadRegular(openOnly{m}, "a", 3); err != nil || string(b) != "abc" {
+		t.Fatalf("ReadRegular(open only) = %q, %v", b, err)
+	}
+	if _, err := ReadRegular(openOnly{m}, "a", 2); err == nil {
+		t.Fatal("ReadRegular over the limit: no error")
+	}
+}
+
+type openOnly struct{ fsys fstest.MapFS }
+
+func (o openOnly) Open(name string) (fs.File, error) { return o.fsys.Open(name) }
