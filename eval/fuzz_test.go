@@ -1,11 +1,13 @@
 package eval_test
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -176,11 +178,60 @@ config { a = {} }`,
 	`warning {
   condition = true
   message   = tostring(jsondecode("[1,{\"a\":null}]"))
-}`,
+}`,	`option "a" { type = anything }
+config { a = [split("", "abc"), regexall("a", "aaa"), jsondecode("[[1],[2]]"), csvdecode("a\n1\n")] }`,
 }
 
+// limitSeeds are inputs that grow without bound, deep or wide, as the
+// bad-input corpus has them (cmd/nodegen/testdata/badinput): each must end
+// in an error at one of the limits.
+var limitSeeds = []string{
+	`option "a" { type = anything }
+config { a = length([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]) }`,
+	`option "a" { type = anything }
+config { a = length(setproduct(range(1000), range(1000), range(1000))) }`,
+	`option "a" { type = anything }
+locals {
+  k = join("", [for i in range(1000) : "x"])
+  m = join("", [for i in range(1000) : local.k])
+}
+config { a = join("", [for i in range(1000) : local.m]) }`,
+	`option "a" { type = anything }
+locals {
+  s0 = "ab"
+  s1 = "${local.s0}${local.s0}"
+  s2 = "${local.s1}${local.s1}"
+  s3 = "${local.s2}${local.s2}"
+  s4 = "${local.s3}${local.s3}"
+  s5 = "${local.s4}${local.s4}"
+}
+config { a = [local.s5, jsonencode([for i in range(1000) : [for j in range(1000) : local.s5]])] }`,
+	`option "a" { type = anything }
+config { a = [format("%99999999d", 1), format("%[1]s%[1]s", "x"), indent(1000000, "a\nb"), replace("aaaa", "a", "bb")] }`,
+	`option "a" { type = anything }
+config { a = flatten([for i in range(1000) : [for j in range(1000) : [i, j]]]) }`,
+	"option \"a\" { type = anything }\nlocals {\n  l0 = 1\n" + chain(12000) + "}\nconfig { a = local.l12000 }",
+	"option \"a\" { type = anything }\nconfig { a = " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + " }",
+}
+
+// chain is n locals, each the one before: an evaluation chain n steps
+// long.
+func chain(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  l%d = local.l%d\n", i+1, i)
+	}
+	return b.String()
+}
+
+// fuzzLimits are lower than the defaults, so that an input that grows
+// without bound stops in a fraction of a second and the fuzzer keeps its
+// pace; they are checked the same way.
+var fuzzLimits = eval.Limits{Elements: 1 << 14, StringBytes: 1 << 20, Allocation: 32 << 20, FileBytes: 1 << 20, Time: 10 * time.Second}
+
 // FuzzEvaluate evaluates one main.hcl, bare, and must never panic: errors
-// are fine.
+// are fine. Its seeds are the evaluator's golden cases, the hand-written
+// seeds above and the modules of the bad-input corpus.
 func FuzzEvaluate(f *testing.F) {
 	for _, p := range txtarCases(f) {
 		ar, err := txtar.ParseFile(p)
@@ -196,9 +247,15 @@ func FuzzEvaluate(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+	for _, s := range limitSeeds {
+		f.Add(s)
+	}
+	for _, src := range badInputModules(f) {
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
-		ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}})
+		ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: fuzzLimits})
 		if diags.HasErrors() {
 			return
 		}
@@ -210,6 +267,27 @@ func FuzzEvaluate(f *testing.F) {
 		// What the CLI prints; an error (a number JSON cannot hold) is fine.
 		eval.JSON(v)
 	})
+}
+
+// badInputModules are the .hcl files of the bad-input corpus.
+func badInputModules(tb testing.TB) []string {
+	paths, err := filepath.Glob("../cmd/nodegen/testdata/badinput/*.txtar")
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no bad-input corpus (%v)", err)
+	}
+	var out []string
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if strings.HasSuffix(file.Name, ".hcl") {
+				out = append(out, string(file.Data))
+			}
+		}
+	}
+	return out
 }
 
 // txtarCases lists every testdata/**/*.txtar.
@@ -240,5 +318,27 @@ func TestFuzzSeeds(t *testing.T) {
 		ev.Get(options.Path{"a"})
 		ev.Check()
 		ev.Config()
+	}
+}
+
+// TestLimitSeeds: each of the limit seeds ends in an error at one of the
+// limits, under the fuzz target's limits and under the defaults.
+func TestLimitSeeds(t *testing.T) {
+	for i, src := range limitSeeds {
+		for _, lim := range []eval.Limits{fuzzLimits, {}} {
+			fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: lim})
+			if !diags.HasErrors() {
+				_, diags = ev.Get(options.Path{"a"})
+			}
+			if !diags.HasErrors() {
+				t.Errorf("seed %d with limits %+v: no error", i, lim)
+				continue
+			}
+			msg := diags.Error()
+			if !strings.Contains(msg, "too large") && !strings.Contains(msg, "too deep") && !strings.Contains(msg, "format allows") {
+				t.Errorf("seed %d with limits %+v: %s, want an error at a limit", i, lim, msg)
+			}
+		}
 	}
 }
