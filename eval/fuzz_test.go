@@ -178,7 +178,8 @@ config { a = {} }`,
 	`warning {
   condition = true
   message   = tostring(jsondecode("[1,{\"a\":null}]"))
-}`, `option "a" { type = anything }
+}`,
+	`option "a" { type = anything }
 config { a = [split("", "abc"), regexall("a", "aaa"), jsondecode("[[1],[2]]"), csvdecode("a\n1\n")] }`,
 }
 
