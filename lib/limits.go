@@ -45,16 +45,17 @@ const maxFormatWidth = 10000
 // memory is spent. The results of the other functions are no larger than
 // their arguments, which were checked when they were made. A call that is
 // not over the limits is nil, and so is one that the function itself will
-// refuse (a wrong type, a null).
+// refuse (a wrong type, a null). Unknown values inside the arguments count
+// as small.
 func CheckCall(f function.Function, args []cty.Value, l Limits) error {
-	for _, a := range args {
-		if !a.IsWhollyKnown() || a.IsNull() {
-			return nil
-		}
-	}
 	check, ok := callChecks[f]
 	if !ok {
 		return nil
+	}
+	for _, a := range args {
+		if !a.IsKnown() || a.IsNull() {
+			return nil
+		}
 	}
 	return check(args, l)
 }
@@ -170,17 +171,38 @@ func deepSize(v cty.Value, max int64) int64 {
 		if n > max {
 			return
 		}
+		ty := v.Type()
 		switch {
 		case !v.IsKnown() || v.IsNull():
 			n += 4
-		case v.Type() == cty.String:
+		case ty == cty.String:
 			n += int64(len(v.AsString())) + 2
-		case v.CanIterateElements():
+		case ty.IsObjectType():
+			// Not ElementIterator, which sorts the names, nor for lists
+			// below, which makes a number for every index: this walk
+			// runs before every encoding of a whole configuration.
 			n += 2
-			for it := v.ElementIterator(); it.Next() && n <= max; {
-				k, e := it.Element()
-				if k.Type() == cty.String {
-					n += int64(len(k.AsString())) + 2
+			for k := range ty.AttributeTypes() {
+				if n > max {
+					break
+				}
+				n += int64(len(k)) + 2
+				walk(v.GetAttr(k))
+			}
+		case ty.IsMapType():
+			n += 2
+			for k, e := range v.AsValueMap() {
+				if n > max {
+					break
+				}
+				n += int64(len(k)) + 2
+				walk(e)
+			}
+		case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+			n += 2
+			for _, e := range v.AsValueSlice() {
+				if n > max {
+					break
 				}
 				walk(e)
 			}
