@@ -37,6 +37,12 @@
 //     files that file() uses too (moduleFiles), which fails rather than
 //     read outside the module's directory.
 //
+// Limits (limits.go) bound every phase: the size and number of the files
+// loaded, and while forcing, the evaluation chain's depth, the size of
+// each value made, the bytes of values made in all and the time, so that
+// any input ends in a located error (`value too large`, `evaluation too
+// deep`) rather than exhausting the machine.
+//
 // The lazy values and properties this package passes around are those of
 // sibling package property; the functions modules call are lib's.
 package eval
