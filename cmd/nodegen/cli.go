@@ -37,9 +37,9 @@ type command struct {
 	// body, which runs with the positional arguments once the flags are
 	// parsed.
 	flags func(fs *pflag.FlagSet) func(args []string, stdout, stderr io.Writer) int
-	// oneEvaluation marks the commands that run one evaluation, for which
-	// main turns the garbage collector off (see tuneGC).
-	oneEvaluation bool
+	// gc is how main tunes the garbage collector for the command (see
+	// tuneGC).
+	gc gcTuning
 }
 
 // argKind is what a command's positional arguments are.

@@ -44,6 +44,7 @@ totals; the output is the same whatever N.`,
 		example: "nodegen build -o results hosts/*.hcl\nnodegen build -j 2 --json fixtures/k8s-worker/host.hcl other/worker02.hcl",
 		args:    argsModules,
 		flags:   buildCommand,
+		gc:      gcManyEvaluations,
 	})
 }
 

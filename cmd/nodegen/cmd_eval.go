@@ -15,13 +15,13 @@ import (
 
 func init() {
 	commands = append(commands, &command{
-		name:          "eval",
-		oneEvaluation: true,
-		summary:       "Evaluate modules and write the system profile.",
-		usage:         "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--stats] MODULE.hcl...",
-		example:       "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
-		args:          argsModules,
-		flags:         evalCommand,
+		name:    "eval",
+		gc:      gcOneEvaluation,
+		summary: "Evaluate modules and write the system profile.",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--stats] MODULE.hcl...",
+		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
+		args:    argsModules,
+		flags:   evalCommand,
 	})
 }
 

@@ -20,10 +20,10 @@ import (
 
 func init() {
 	commands = append(commands, &command{
-		name:          "option",
-		oneEvaluation: true,
-		summary:       "Explain an option: its value, type, default, declaration and every definition.",
-		usage:         "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
+		name:    "option",
+		gc:      gcOneEvaluation,
+		summary: "Explain an option: its value, type, default, declaration and every definition.",
+		usage:   "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
 		help: `Evaluates the modules with the library and shows, for the option at
 PATH, its value, type, default, description and where it is declared,
 then every definition in definition order with its location, its

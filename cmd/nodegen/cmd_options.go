@@ -12,10 +12,10 @@ import (
 
 func init() {
 	commands = append(commands, &command{
-		name:          "options",
-		oneEvaluation: true,
-		summary:       "Write the reference documentation of every option in scope.",
-		usage:         "nodegen options [--format markdown|json] [--bare] [MODULE.hcl...]",
+		name:    "options",
+		gc:      gcOneEvaluation,
+		summary: "Write the reference documentation of every option in scope.",
+		usage:   "nodegen options [--format markdown|json] [--bare] [MODULE.hcl...]",
 		help: `Documents every option of the library and of the given modules (and
 their imports): path, type, default (or default_text), example,
 description and where it is declared. Options inside submodules appear

@@ -24,10 +24,10 @@ const rootFlagUsage = "apply to the system tree at `DIR` instead of / (switch cr
 func init() {
 	commands = append(commands,
 		&command{
-			name:          "switch",
-			oneEvaluation: true,
-			summary:       "Install a profile on this machine as a new generation, and start what changed.",
-			usage:         "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
+			name:    "switch",
+			gc:      gcOneEvaluation,
+			summary: "Install a profile on this machine as a new generation, and start what changed.",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile becomes a new
 generation under /var/lib/nodegen/generations (the same profile as the
