@@ -67,11 +67,9 @@ submodule "sshUser" {
     description = "A list of verbatim OpenSSH public keys that should be added to the user's authorized keys. The keys are added to a file that the SSH daemon reads in addition to the user's authorized_keys file."
     example     = ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJtDnm0ViTp0Ddtb8sEOZRqTOaJtbOp0jL4qfyGhcv09 alice@laptop"]
   }
-  option "openssh.authorizedKeys.keyFiles" {
-    type        = listOf(str)
-    default     = []
-    description = "Files, relative to the module that names them, each containing OpenSSH public keys that should be added to the user's authorized keys. They are read at evaluation."
-  }
+  # NixOS's keyFiles is left out: a path option cannot be read relative to
+  # the module that defines it. A host reads its key files itself:
+  # keys = split("\n", chomp(file("./keys/alice.pub"))).
 }
 
 # Every user can have authorized keys (NixOS's userOptions).
@@ -419,11 +417,8 @@ config "environment" {
     for n, u in config.users.users : "ssh/authorized_keys.d/${u.name}" => {
       mode   = "0444"
       origin = "users.users.${n}.openssh.authorizedKeys"
-      text = join("", concat(
-        [for k in u.openssh.authorizedKeys.keys : "${k}\n"],
-        [for f in u.openssh.authorizedKeys.keyFiles : "${chomp(file(f))}\n"],
-      ))
-    } if length(u.openssh.authorizedKeys.keys) + length(u.openssh.authorizedKeys.keyFiles) > 0
+      text   = join("", [for k in u.openssh.authorizedKeys.keys : "${k}\n"])
+    } if length(u.openssh.authorizedKeys.keys) > 0
   }
 }
 
