@@ -123,13 +123,13 @@ locals {
   # The accounts nodegen writes: every one but the distribution's root.
   sysUsers  = { for n, u in config.users.users : n => u if u.uid != 0 }
   sysGroups = { for n, g in config.users.groups : n => g if g.gid != 0 }
-  # sysusers.d quotes a field with double quotes; a field that is empty or
-  # holds a space must be quoted, "-" means unset.
+  # sysusers.d reads a quoted field with C escapes and expands % specifiers
+  # in it; "-" means unset.
   userLines = [
     for n, u in local.sysUsers : format("u %s %s %s %s%s",
       u.name,
       "${u.uid == null ? "-" : u.uid}:${u.group}",
-      u.description == "" ? "-" : "\"${replace(u.description, "\"", "\\\"")}\"",
+      u.description == "" ? "-" : "\"${replace(replace(replace(u.description, "\\", "\\\\"), "\"", "\\\""), "%", "%%")}\"",
       u.home,
       u.shell == null ? "" : " ${u.shell}",
     )
