@@ -34,6 +34,27 @@ type SwitchOptions struct {
 	// Checked, when set, is called with the plan once the check stage
 	// passed, before anything changes (and with DryRun, before returning).
 	Checked func(*Plan)
+	// Offline provides assets from the cache only, never downloading.
+	Offline bool
+}
+
+// binaries is the check stage's part for assets and packages: with DryRun
+// it only says what would be downloaded and installed; otherwise it
+// downloads, checks and installs them, before anything in /etc changes.
+func (s *System) binaries(p *Plan, o SwitchOptions) error {
+	bp := s.checkBinaries(p.manifest, o.Offline)
+	for _, a := range bp.download {
+		p.Download = append(p.Download, a.Name)
+	}
+	p.Install = append(p.Install, bp.install...)
+	o.checked(p)
+	if o.DryRun {
+		if len(bp.problems) > 0 {
+			return &BinariesError{bp.problems}
+		}
+		return nil
+	}
+	return s.provideBinaries(bp)
 }
 
 func (o SwitchOptions) checked(p *Plan) {
@@ -122,6 +143,9 @@ func (s *System) Recover() (*Journal, error) {
 	if len(p.Conflicts) > 0 {
 		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, &ConflictError{p.Conflicts})
 	}
+	if err := s.binaries(p, SwitchOptions{}); err != nil {
+		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+	}
 	if _, err := s.apply(p, SwitchOptions{}); err != nil {
 		return nil, err
 	}
@@ -176,9 +200,8 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 	if len(p.Conflicts) > 0 {
 		return res, &ConflictError{p.Conflicts}
 	}
-	o.checked(p)
-	if o.DryRun {
-		return res, nil
+	if err := s.binaries(p, o); err != nil || o.DryRun {
+		return res, err
 	}
 	if to == 0 {
 		if to, err = s.addGeneration(dir, st); err != nil {
@@ -218,7 +241,9 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	}
 	rb := &Result{Plan: back, Generation: p.From}
 	o.RollbackOnFailure = false
-	o.checked(back)
+	if err := s.binaries(back, o); err != nil {
+		return res, fmt.Errorf("rolling back: %w", err)
+	}
 	if rb.Failed, err = s.apply(back, o); err != nil {
 		return res, fmt.Errorf("rolling back: %w", err)
 	}
@@ -284,10 +309,9 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	if len(p.Conflicts) > 0 {
 		return res, &ConflictError{p.Conflicts}
 	}
-	o.checked(p)
-	if o.DryRun {
+	if err := s.binaries(p, o); err != nil || o.DryRun {
 		res.Generation = to
-		return res, nil
+		return res, err
 	}
 	return s.finish(res, p, o)
 }
@@ -347,6 +371,9 @@ func (s *System) GC(keep int) ([]int, error) {
 			return removed, fmt.Errorf("removing generation %d: %w", n, err)
 		}
 		removed = append(removed, n)
+	}
+	if err := s.pruneAssets(); err != nil {
+		return removed, err
 	}
 	return removed, s.syncDir(generationsDir)
 }

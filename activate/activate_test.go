@@ -733,3 +733,25 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// TestIdenticalAdminFileIsNotTakenOver: an admin's file that happens to
+// be what the profile places is still the admin's: the switch refuses it
+// (or keeps it with --backup), so deactivate cannot delete it.
+func TestIdenticalAdminFileIsNotTakenOver(t *testing.T) {
+	root := newRoot(t, nil)
+	os.WriteFile(filepath.Join(root, "etc/run.sh"), []byte("#!/bin/sh\n"), 0o755)
+	os.Chmod(filepath.Join(root, "etc/run.sh"), 0o755)
+	dir := writeProfile(t, exe("run.sh", "#!/bin/sh\n"))
+	_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(dir, SwitchOptions{}) })
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("switch: %v, want a conflict", err)
+	}
+	mustSwitch(t, root, dir, SwitchOptions{Backup: true})
+	if _, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Deactivate(SwitchOptions{}) }); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "etc/run.sh")); err != nil || string(b) != "#!/bin/sh\n" {
+		t.Errorf("the admin's file after deactivate: %q, %v", b, err)
+	}
+}

@@ -1,7 +1,6 @@
 package activate
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -269,10 +268,4 @@ func modeBits(v uint64) fs.FileMode {
 		m |= fs.ModeSticky
 	}
 	return m
-}
-
-// sameBytes reports whether the file at rel below the root has content data.
-func (s *System) sameBytes(rel string, data []byte) bool {
-	got, err := s.r.ReadFile(rel)
-	return err == nil && bytes.Equal(got, data)
 }

@@ -54,11 +54,16 @@ type Plan struct {
 	Conflicts []Conflict `json:"conflicts"`
 	// Units is what happens to systemd units.
 	Units UnitPlan `json:"units"`
+	// Download are the assets not in the cache yet, and Install the
+	// packages not installed yet.
+	Download []string `json:"download"`
+	Install  []string `json:"install"`
 
-	target  []Placement // every entry of the target generation
-	state   State       // the state the plan starts from
-	journal Journal     // what the activation writes before changing anything
-	owners  *owners
+	target   []Placement      // every entry of the target generation
+	manifest profile.Manifest // the target generation's manifest
+	state    State            // the state the plan starts from
+	journal  Journal          // what the activation writes before changing anything
+	owners   *owners
 }
 
 // known are the placements nodegen may have made at each path: those the
@@ -112,7 +117,7 @@ func placements(m profile.Manifest, o *owners) []Placement {
 		}
 		ps = append(ps, p)
 	}
-	return ps
+	return append(ps, assetPlacements(m)...)
 }
 
 // onDisk is what a path holds now.
@@ -205,7 +210,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	p := &Plan{
 		From: from, To: to, state: st,
 		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
-		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{},
+		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
 	if toDir == "" && to != 0 {
@@ -226,6 +231,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		}
 	}
 	p.target = placements(toM, p.owners)
+	p.manifest = toM
 
 	mine := known{}
 	mine.add(st.Entries)
@@ -245,8 +251,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		for _, d := range interrupted.Dirs {
 			dirs[d] = true
 		}
+		if interrupted.To == to {
+			// Completing it: what it placed before it stopped is ours.
+			mine.add(p.target)
+		}
 	}
-	mine.add(p.target)
 
 	// etc/static is nodegen's when it is absent or points into the
 	// generations.
@@ -296,7 +305,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		switch {
 		case d.fi == nil:
 			p.Place = append(p.Place, t)
-		case s.holds(d, t):
+		case s.holds(d, t) && (t.Kind == KindLink || s.holdsAny(d, mine[t.Path])):
+			// A link into /etc/static is nodegen's whoever placed it; a
+			// file or symlink that merely looks like the entry is the
+			// admin's unless nodegen placed it (it would be deleted with
+			// the entry).
 			p.Unchanged++
 		case s.holdsAny(d, mine[t.Path]):
 			p.Place = append(p.Place, t)

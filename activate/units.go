@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
@@ -331,13 +330,6 @@ func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
 	return strings.TrimRight(out, "\n")
 }
 
-// failedUnit is a unit that did not come up after an activation.
-type failedUnit struct {
-	Unit    string
-	Status  string
-	Journal string
-}
-
 // failed says whether a unit's state after an activation is a failure.
 func (st UnitStatus) failed() bool {
 	switch {
@@ -349,14 +341,4 @@ func (st UnitStatus) failed() bool {
 		return true
 	}
 	return false
-}
-
-// keysOf returns a map's keys, sorted.
-func keysOf(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

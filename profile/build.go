@@ -16,16 +16,22 @@ import (
 var etcPath = options.Path{"environment", "etc"}
 
 // Build evaluates what a host's profile needs: its environment.etc files
-// (FromEvaluation), then the assertions and warnings. Options that no file
+// (FromEvaluation), its binaries (environment.assets and
+// environment.packages), then the assertions and warnings, and checks that
+// every executable its units and scripts run is provided
+// (CheckExecutables; what is not is a warning). Options that none of this
 // needs are not evaluated.
 func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 	entries, diags := FromEvaluation(ev)
+	assets, packages, provided, d := binariesFromEvaluation(ev)
+	diags = append(diags, d...)
 	warns, d := ev.Assertions()
 	diags = append(diags, d...)
-	p := Profile{Entries: entries}
+	p := Profile{Entries: entries, Assets: assets, Packages: packages}
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
+	p.Warnings = append(p.Warnings, CheckExecutables(entries, assets, provided)...)
 	return p, diags
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -26,6 +25,72 @@ type Changes struct {
 	// Units is what switching from the old profile to the new would do to
 	// systemd units.
 	Units UnitChanges `json:"units"`
+	// Binaries are the assets and packages that differ; nil when none do.
+	Binaries *BinaryChanges `json:"binaries,omitempty"`
+}
+
+// BinaryChanges are the assets and packages that differ between two
+// profiles, each list sorted.
+type BinaryChanges struct {
+	// Assets added, removed, or changed (another download or other files),
+	// by name.
+	AddedAssets   []Asset       `json:"addedAssets"`
+	RemovedAssets []Asset       `json:"removedAssets"`
+	ChangedAssets []AssetChange `json:"changedAssets"`
+	// Packages added and removed, by name.
+	AddedPackages   []string `json:"addedPackages"`
+	RemovedPackages []string `json:"removedPackages"`
+}
+
+// AssetChange is an asset whose download or files differ.
+type AssetChange struct {
+	Name string `json:"name"`
+	Old  Asset  `json:"old"`
+	New  Asset  `json:"new"`
+}
+
+// diffBinaries compares the binaries of two manifests; nil when equal.
+func diffBinaries(om, nm Manifest) *BinaryChanges {
+	b := &BinaryChanges{AddedAssets: []Asset{}, RemovedAssets: []Asset{}, ChangedAssets: []AssetChange{}, AddedPackages: []string{}, RemovedPackages: []string{}}
+	oldAssets := map[string]Asset{}
+	for _, a := range om.Assets {
+		oldAssets[a.Name] = a
+	}
+	newAssets := map[string]bool{}
+	for _, a := range nm.Assets {
+		newAssets[a.Name] = true
+		o, ok := oldAssets[a.Name]
+		switch {
+		case !ok:
+			b.AddedAssets = append(b.AddedAssets, a)
+		case o.Key() != a.Key() || o.URL != a.URL || fmt.Sprint(o.Files) != fmt.Sprint(a.Files):
+			b.ChangedAssets = append(b.ChangedAssets, AssetChange{Name: a.Name, Old: o, New: a})
+		}
+	}
+	for _, a := range om.Assets {
+		if !newAssets[a.Name] {
+			b.RemovedAssets = append(b.RemovedAssets, a)
+		}
+	}
+	oldPkgs, newPkgs := map[string]bool{}, map[string]bool{}
+	for _, p := range om.Packages {
+		oldPkgs[p.Name] = true
+	}
+	for _, p := range nm.Packages {
+		newPkgs[p.Name] = true
+		if !oldPkgs[p.Name] {
+			b.AddedPackages = append(b.AddedPackages, p.Name)
+		}
+	}
+	for _, p := range om.Packages {
+		if !newPkgs[p.Name] {
+			b.RemovedPackages = append(b.RemovedPackages, p.Name)
+		}
+	}
+	if len(b.AddedAssets)+len(b.RemovedAssets)+len(b.ChangedAssets)+len(b.AddedPackages)+len(b.RemovedPackages) == 0 {
+		return nil
+	}
+	return b
 }
 
 // FileChange is a path whose entry differs between two profiles.
@@ -79,7 +144,7 @@ type UnitChanges struct {
 
 // Empty reports whether nothing changed.
 func (c Changes) Empty() bool {
-	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0 && c.Units.empty()
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0 && c.Units.empty() && c.Binaries == nil
 }
 
 func (u UnitChanges) empty() bool {
@@ -163,6 +228,7 @@ func Diff(oldDir, newDir string) (Changes, error) {
 		return Changes{}, err
 	}
 	c.Units = units
+	c.Binaries = diffBinaries(om, nm)
 	return c, nil
 }
 
@@ -195,7 +261,7 @@ func index(m Manifest) map[string]ManifestEntry {
 
 // content reads a file of the profile and checks it against the manifest.
 func (s *side) content(e ManifestEntry) ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(e.Path)))
+	data, err := readRegular(filepath.Join(s.dir, filepath.FromSlash(e.Path)), *e.Size)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +336,24 @@ func (c Changes) WriteText(w io.Writer) error {
 			}
 		}
 	}
+	if bc := c.Binaries; bc != nil {
+		b.WriteString("binaries:\n")
+		for _, a := range bc.AddedAssets {
+			fmt.Fprintf(&b, "  + asset %s: %s (%s)\n", a.Name, a.URL, a.Key())
+		}
+		for _, a := range bc.RemovedAssets {
+			fmt.Fprintf(&b, "  - asset %s: %s\n", a.Name, a.URL)
+		}
+		for _, ac := range bc.ChangedAssets {
+			fmt.Fprintf(&b, "  ~ asset %s: %s (%s) -> %s (%s)\n", ac.Name, ac.Old.URL, shortKey(ac.Old), ac.New.URL, shortKey(ac.New))
+		}
+		for _, p := range bc.AddedPackages {
+			fmt.Fprintf(&b, "  + package %s\n", p)
+		}
+		for _, p := range bc.RemovedPackages {
+			fmt.Fprintf(&b, "  - package %s\n", p)
+		}
+	}
 	for _, fc := range c.Changed {
 		if fc.Diff != "" {
 			b.WriteString("\n")
@@ -280,6 +364,15 @@ func (c Changes) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shortKey is an asset's hash, shortened for people.
+func shortKey(a Asset) string {
+	k := a.Key()
+	if len(k) > 19 {
+		return k[:19]
+	}
+	return k
 }
 
 // describe says what an entry is: "file 0644 root:root" or

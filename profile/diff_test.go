@@ -390,3 +390,43 @@ func TestEditScriptGivesUp(t *testing.T) {
 		t.Errorf("got %d ops", len(ops))
 	}
 }
+
+func TestDiffBinaries(t *testing.T) {
+	asset := func(name, sha string, path string) Asset {
+		return Asset{Name: name, URL: "https://example.com/" + name, SHA256: strings.Repeat(sha, 64), Files: []AssetFile{{Path: path}}, Option: "environment.assets." + name}
+	}
+	dir := t.TempDir()
+	write := func(name string, assets []Asset, pkgs ...string) string {
+		var ps []Package
+		for _, p := range pkgs {
+			ps = append(ps, Package{Name: p, Option: "environment.packages." + p})
+		}
+		d := filepath.Join(dir, name)
+		if err := Write(d, Profile{Entries: []Entry{{Target: "hostname", Content: []byte("h"), Mode: "0644"}}, Assets: assets, Packages: ps}); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	old := write("old", []Asset{asset("kubelet", "a", "/opt/k/kubelet"), asset("gone", "b", "/usr/local/bin/gone")}, "curl", "socat")
+	cur := write("new", []Asset{asset("kubelet", "c", "/opt/k/kubelet"), asset("crictl", "d", "/usr/local/bin/crictl")}, "curl", "conntrack")
+	ch, err := Diff(old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := ch.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "binaries:\n" +
+		"  + asset crictl: https://example.com/crictl (sha256-" + strings.Repeat("d", 64) + ")\n" +
+		"  - asset gone: https://example.com/gone\n" +
+		"  ~ asset kubelet: https://example.com/kubelet (sha256-aaaaaaaaaaaa) -> https://example.com/kubelet (sha256-cccccccccccc)\n" +
+		"  + package conntrack\n" +
+		"  - package socat\n"
+	if d := cmp.Diff(want, b.String()); d != "" {
+		t.Errorf("diff text (-want +got):\n%s", d)
+	}
+	if same, err := Diff(old, old); err != nil || same.Binaries != nil || !same.Empty() {
+		t.Errorf("a profile against itself: %+v, %v", same.Binaries, err)
+	}
+}

@@ -35,6 +35,10 @@ type Manifest struct {
 	Entries []ManifestEntry `json:"entries"`
 	// Warnings are the evaluation's warnings, sorted, each once.
 	Warnings []string `json:"warnings"`
+	// Assets are the release files the profile installs, sorted by name,
+	// and Packages the distribution packages it needs, sorted by name.
+	Assets   []Asset   `json:"assets,omitempty"`
+	Packages []Package `json:"packages,omitempty"`
 }
 
 // ManifestEntry describes one path of a profile.
@@ -108,7 +112,7 @@ func (m Manifest) encode() ([]byte, error) {
 // formed: a known version, entries below etc/ sorted by path, each once,
 // with a known type.
 func Read(dir string) (Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := readRegular(filepath.Join(dir, ManifestName), maxManifestSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Manifest{}, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, ManifestName)
@@ -139,12 +143,15 @@ func Read(dir string) (Manifest, error) {
 				return bad("a file needs sha256 and size")
 			}
 		case TypeSymlink:
-			if e.Target == "" {
-				return bad("a symlink needs a target")
+			if !validLink(e.Target) {
+				return bad("a symlink needs an absolute target without control characters")
 			}
 		default:
 			return bad("unknown type %q", e.Type)
 		}
+	}
+	if _, _, err := validateBinaries(m.Assets, m.Packages); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
 	}
 	if m.Entries == nil {
 		m.Entries = []ManifestEntry{}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Entry is one path of a profile: a regular file or a symlink below etc/.
@@ -42,6 +43,9 @@ type Entry struct {
 type Profile struct {
 	Entries  []Entry
 	Warnings []string
+	// Assets and Packages are the binaries the profile needs (see Asset).
+	Assets   []Asset
+	Packages []Package
 }
 
 // EntryError is an invalid entry given to Write.
@@ -52,11 +56,23 @@ type EntryError struct {
 }
 
 // Error says which entry is wrong, the option that produced it, and why.
+// A target or option with a control character or invalid UTF-8 is quoted.
 func (e *EntryError) Error() string {
+	target := printable("etc/" + e.Target)
 	if e.Option == "" {
-		return fmt.Sprintf("profile entry etc/%s: %s", e.Target, e.Reason)
+		return fmt.Sprintf("profile entry %s: %s", target, e.Reason)
 	}
-	return fmt.Sprintf("profile entry etc/%s (from %s): %s", e.Target, e.Option, e.Reason)
+	return fmt.Sprintf("profile entry %s (from %s): %s", target, printable(e.Option), e.Reason)
+}
+
+// printable returns s, or s quoted as a Go string when printing it as it is
+// would be misleading: it has a control character (a newline, a NUL) or is
+// not valid UTF-8.
+func printable(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 // failpoint is called at the stages of Write; tests make it fail. A stage is
@@ -86,7 +102,8 @@ var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
 // symlink without an absolute Link or a file with one, and a bad user or
 // group are errors naming the entry and its option, and nothing is written.
 //
-// It then builds the profile in a fresh sibling directory, .DIR.tmp-N: the
+// It then builds the profile in a fresh sibling directory,
+// .DIR.nodegen-new-ID (see the package documentation): the
 // files below etc/ with their modes (set explicitly, whatever the umask),
 // symlinks as symlinks, directories 0755, and the manifest
 // nodegen-profile.json (see Manifest), all synced to disk. Last it swaps the
@@ -94,16 +111,19 @@ var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
 // one trade places in one step (renameat2 RENAME_EXCHANGE), so dir always
 // holds one whole profile, the old or the new, and the old one (now at the
 // temporary name) is removed. Where that is not supported, the old profile
-// is renamed to .DIR.old-N, the new one renamed to dir, and the old one
-// removed; if the second rename fails, the old profile is renamed back. A
-// failed Write thus leaves the previous profile as it was, and so does a
-// crash: the sibling directories a crash leaves behind are never read as
-// the profile, and the next Write removes them, after renaming the backup
-// back to dir when a crash came between the two renames.
+// is renamed to .DIR.nodegen-old-ID, the new one renamed to dir, and the
+// old one removed; if the second rename fails, the old profile is renamed
+// back. A failed Write thus leaves the previous profile as it was, and so
+// does a crash: the sibling directories a crash leaves behind are never read
+// as the profile, and the next Write removes them (only those it can prove
+// a Write left), after renaming the backup back to dir when a crash came
+// between the two renames.
 //
-// Write refuses to replace a dir that is not a profile: not a directory, or
-// a non-empty directory without nodegen-profile.json. Concurrent Writes in
-// the same parent directory take turns (with flock, where it works).
+// Write refuses to replace a dir that is not a profile: a symlink, not a
+// directory, or a non-empty directory that is not a whole profile, with a
+// manifest that parses and matches the directory (the error says what does
+// not match). Concurrent Writes in the same parent directory take turns
+// (with flock, where it works).
 //
 // The output is byte-for-byte deterministic: the same Profile gives the same
 // tree and the same manifest, whatever the order of its entries.
@@ -112,18 +132,25 @@ func Write(dir string, p Profile) (err error) {
 	if err != nil {
 		return err
 	}
-	manifest, err := newManifest(entries, p.Warnings).encode()
+	assets, packages, err := validateBinaries(p.Assets, p.Packages)
+	if err != nil {
+		return err
+	}
+	m := newManifest(entries, p.Warnings)
+	m.Assets, m.Packages = assets, packages
+	manifest, err := m.encode()
 	if err != nil {
 		return err
 	}
 
+	shown := printable(dir) // in messages
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
 	parent, base := filepath.Dir(abs), filepath.Base(abs)
 	if base == "." || base == string(filepath.Separator) || base == ".." {
-		return fmt.Errorf("cannot write a profile to %s", dir)
+		return fmt.Errorf("cannot write a profile to %s", shown)
 	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -134,22 +161,39 @@ func Write(dir string, p Profile) (err error) {
 	if err := recoverSiblings(parent, base); err != nil {
 		return err
 	}
-	exists, err := checkReplaceable(abs, dir)
+	exists, err := checkReplaceable(abs, shown)
 	if err != nil {
 		return err
 	}
 
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	id, err := newSiblingID()
 	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(parent, "."+base+newInfix+id)
+	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil && !errors.Is(err, errCrash) {
-			os.RemoveAll(tmp)
+			removeOwnDir(tmp)
 		}
 	}()
+	marker := filepath.Join(tmp, markerName)
+	if err := writeFile(marker, markerContent(tmp), 0o644); err != nil {
+		return err
+	}
 	if err := buildTree(tmp, entries, manifest); err != nil {
-		return fmt.Errorf("writing profile %s: %w", dir, err)
+		return fmt.Errorf("writing profile %s: %w", shown, err)
+	}
+	// Whole now, the new profile is recognised by its manifest. The
+	// removal is synced before the swap, so that no power loss installs a
+	// profile with the marker in it.
+	if err := os.Remove(marker); err != nil {
+		return err
+	}
+	if err := syncDir(tmp); err != nil {
+		return err
 	}
 	if err := failpoint("swap"); err != nil {
 		return err
@@ -170,12 +214,12 @@ func Write(dir string, p Profile) (err error) {
 		if err := failpoint("installed"); err != nil {
 			return err
 		}
-		_ = os.RemoveAll(tmp)
+		_ = removeOwnDir(tmp)
 		return nil
 	case !errors.Is(err, errExchangeUnsupported):
 		return err
 	}
-	backup := filepath.Join(parent, "."+base+".old-"+strings.TrimPrefix(filepath.Base(tmp), "."+base+".tmp-"))
+	backup := filepath.Join(parent, "."+base+oldInfix+id)
 	if _, err := os.Lstat(backup); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot move the old profile aside: %s exists", backup)
 	}
@@ -205,7 +249,7 @@ func Write(dir string, p Profile) (err error) {
 	}
 	// The new profile is in place; a backup left behind here is removed by
 	// the next Write.
-	_ = os.RemoveAll(backup)
+	_ = removeOwnDir(backup)
 	return nil
 }
 
@@ -229,8 +273,8 @@ func validate(in []Entry) ([]Entry, error) {
 		}
 		switch {
 		case e.Mode == TypeSymlink:
-			if !strings.HasPrefix(e.Link, "/") || strings.ContainsRune(e.Link, 0) {
-				bad("a symlink needs an absolute link target, not %q", e.Link)
+			if !validLink(e.Link) {
+				bad("a symlink needs an absolute link target without control characters, not %q", e.Link)
 			}
 			if len(e.Content) > 0 {
 				bad("a symlink cannot have content")
@@ -300,29 +344,53 @@ func kindOf(e Entry) string {
 	return "file"
 }
 
+// validLink reports whether link is a valid symlink target in a profile:
+// absolute, and without control characters (which a file name may have,
+// but which would print as something else).
+func validLink(link string) bool {
+	return strings.HasPrefix(link, "/") && strings.IndexFunc(link, unicode.IsControl) < 0
+}
+
+// maxNameLen is the longest file name (one element of a path) that Linux
+// file systems allow, in bytes.
+const maxNameLen = 255
+
+// maxTargetLen bounds the length of a target, so that the path of a file
+// in a profile stays below Linux's PATH_MAX (4096 bytes with its NUL).
+const maxTargetLen = 3072
+
 // checkTarget returns why target is not a valid path below etc/, or "".
 func checkTarget(target string) string {
 	switch {
 	case target == "":
 		return "the target is empty"
+	case target == ".":
+		return "the target must name a file below etc/, not etc/ itself"
 	case strings.HasPrefix(target, "/"):
 		return "the target must be relative to etc/, not absolute"
 	case strings.IndexFunc(target, unicode.IsControl) >= 0:
 		return "the target contains a control character"
+	case !utf8.ValidString(target):
+		return "the target is not valid UTF-8"
 	case path.Clean(target) != target:
 		return fmt.Sprintf("the target is not clean (want %q)", path.Clean(target))
+	case len(target) > maxTargetLen:
+		return fmt.Sprintf("the target is %d bytes long; at most %d are allowed", len(target), maxTargetLen)
 	}
 	for _, elem := range strings.Split(target, "/") {
-		if elem == ".." || elem == "." {
+		if elem == ".." {
 			return "the target must not contain \"..\""
+		}
+		if len(elem) > maxNameLen {
+			return fmt.Sprintf("the file name %.20q... is %d bytes long; file systems allow at most %d", elem, len(elem), maxNameLen)
 		}
 	}
 	return ""
 }
 
 // checkReplaceable reports whether abs exists, and refuses to go on when it
-// exists but is not a profile: not a directory, or a non-empty directory
-// without a manifest.
+// exists but is not a profile (see checkProfile) or an empty directory.
+// Errors call it dir.
 func checkReplaceable(abs, dir string) (bool, error) {
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -331,18 +399,22 @@ func checkReplaceable(abs, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		to, _ := os.Readlink(abs)
+		return true, fmt.Errorf("%s is a symbolic link (to %s); refusing to replace it with a profile: give the directory itself as the output", dir, printable(to))
+	}
 	if !fi.IsDir() {
 		return true, fmt.Errorf("%s exists and is not a directory; refusing to replace it with a profile", dir)
-	}
-	if mfi, err := os.Lstat(filepath.Join(abs, ManifestName)); err == nil && mfi.Mode().IsRegular() {
-		return true, nil
 	}
 	names, err := readNames(abs)
 	if err != nil {
 		return true, err
 	}
-	if len(names) > 0 {
-		return true, fmt.Errorf("%s exists and is not a nodegen profile (it has no %s and is not empty); refusing to replace it: remove it or choose another output directory", dir, ManifestName)
+	if len(names) == 0 {
+		return true, nil
+	}
+	if err := checkProfile(abs); err != nil {
+		return true, fmt.Errorf("%s exists and is not a nodegen profile (%v); refusing to replace it: remove it or choose another output directory", dir, err)
 	}
 	return true, nil
 }
@@ -356,53 +428,45 @@ func readNames(dir string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// siblingSuffix reports whether name is prefix followed by digits only (what
-// os.MkdirTemp makes), so that another profile's siblings never match.
-func siblingSuffix(name, prefix string) bool {
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok || rest == "" {
-		return false
-	}
-	_, err := strconv.ParseUint(rest, 10, 64)
-	return err == nil
-}
-
-// recoverSiblings cleans up after a Write that crashed: if the profile is
-// missing but a backup .BASE.old-N exists (a crash between the two renames),
-// the backup is renamed back; then every .BASE.tmp-N and .BASE.old-N is
-// removed.
+// recoverSiblings cleans up after a Write that crashed (see the package
+// documentation): if the profile is missing but a sibling .BASE.nodegen-old-ID
+// is a whole profile (a crash between the two renames), that backup is
+// renamed back; then every sibling .BASE.nodegen-new-ID and
+// .BASE.nodegen-old-ID that Write provably left (leftBehind) is removed. Any
+// other directory is left alone, whatever its name.
 func recoverSiblings(parent, base string) error {
 	names, err := readNames(parent)
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
-	var tmps, backups []string
+	var news, backups []string
 	for _, n := range names {
 		switch {
-		case siblingSuffix(n, "."+base+".tmp-"):
-			tmps = append(tmps, filepath.Join(parent, n))
-		case siblingSuffix(n, "."+base+".old-"):
+		case isSiblingName(n, "."+base+newInfix):
+			news = append(news, filepath.Join(parent, n))
+		case isSiblingName(n, "."+base+oldInfix):
 			backups = append(backups, filepath.Join(parent, n))
 		}
 	}
 	abs := filepath.Join(parent, base)
-	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) && len(backups) > 0 {
-		// Prefer a backup that is a whole profile.
-		pick := 0
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
 		for i, b := range backups {
-			if _, err := os.Lstat(filepath.Join(b, ManifestName)); err == nil {
-				pick = i
-				break
+			if !isDir(b) || checkProfile(b) != nil {
+				continue
 			}
+			if err := os.Rename(b, abs); err != nil {
+				return fmt.Errorf("restoring the previous profile from %s: %w", b, err)
+			}
+			backups = append(backups[:i], backups[i+1:]...)
+			break
 		}
-		if err := os.Rename(backups[pick], abs); err != nil {
-			return fmt.Errorf("restoring the previous profile from %s: %w", backups[pick], err)
-		}
-		backups = append(backups[:pick], backups[pick+1:]...)
 	}
-	for _, d := range append(tmps, backups...) {
-		if err := os.RemoveAll(d); err != nil {
+	for _, d := range append(news, backups...) {
+		if !leftBehind(d) {
+			continue
+		}
+		if err := removeOwnDir(d); err != nil {
 			return fmt.Errorf("removing a leftover of an interrupted write: %w", err)
 		}
 	}

@@ -334,15 +334,21 @@ func TestWriteValidation(t *testing.T) {
 		{"absolute", Entry{Target: "/etc/x", Mode: "0644", Option: "opt.abs"}, "absolute"},
 		{"dotdot", Entry{Target: "a/../../x", Mode: "0644", Option: "opt.dotdot"}, "not clean"},
 		{"leading dotdot", Entry{Target: "../x", Mode: "0644", Option: "opt.up"}, `".."`},
-		{"dot", Entry{Target: ".", Mode: "0644", Option: "opt.dot"}, `".."`},
+		{"dot", Entry{Target: ".", Mode: "0644", Option: "opt.dot"}, "not etc/ itself"},
 		{"unclean", Entry{Target: "a//b", Mode: "0644", Option: "opt.unclean"}, "not clean"},
 		{"trailing slash", Entry{Target: "a/", Mode: "0644", Option: "opt.slash"}, "not clean"},
 		{"empty", Entry{Target: "", Mode: "0644", Option: "opt.empty"}, "empty"},
 		{"control", Entry{Target: "a\nb", Mode: "0644", Option: "opt.nl"}, "control character"},
+		{"newline quoted", Entry{Target: "a\nb", Mode: "0644", Option: "opt.nl"}, `profile entry "etc/a\nb"`},
+		{"NUL quoted", Entry{Target: "a\x00b", Mode: "0644", Option: "opt.nul"}, `profile entry "etc/a\x00b"`},
+		{"not UTF-8", Entry{Target: "a\xffb", Mode: "0644", Option: "opt.utf8"}, `"etc/a\xffb" (from opt.utf8): the target is not valid UTF-8`},
+		{"long name", Entry{Target: "d/" + strings.Repeat("n", 256), Mode: "0644", Option: "opt.long"}, "is 256 bytes long; file systems allow at most 255"},
+		{"long target", Entry{Target: strings.Repeat("d/", 2000) + "x", Mode: "0644", Option: "opt.longer"}, "the target is 4001 bytes long"},
 		{"bad mode", Entry{Target: "x", Mode: "644x", Option: "opt.mode"}, `bad mode "644x"`},
 		{"setuid", Entry{Target: "x", Mode: "4755", Option: "opt.suid"}, `bad mode "4755"`},
 		{"no mode", Entry{Target: "x", Option: "opt.nomode"}, `bad mode ""`},
 		{"relative link", Entry{Target: "x", Mode: "symlink", Link: "rel", Option: "opt.link"}, "absolute link target"},
+		{"link with newline", Entry{Target: "x", Mode: "symlink", Link: "/a\nb", Option: "opt.linknl"}, `without control characters, not "/a\nb"`},
 		{"link on file", Entry{Target: "x", Mode: "0644", Link: "/a", Option: "opt.fl"}, "only for mode"},
 		{"content on link", Entry{Target: "x", Mode: "symlink", Link: "/a", Content: []byte("x"), Option: "opt.cl"}, "cannot have content"},
 		{"bad user", Entry{Target: "x", Mode: "0644", User: "a b", Option: "opt.user"}, `bad user "a b"`},
@@ -358,6 +364,9 @@ func TestWriteValidation(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), tt.entry.Option) {
 				t.Errorf("error %q does not name the option %s or say %q", err, tt.entry.Option, tt.want)
+			}
+			if strings.ContainsAny(err.Error(), "\n\x00") {
+				t.Errorf("error %q has a raw newline or NUL", err)
 			}
 			var ee *EntryError
 			if !errors.As(err, &ee) {
@@ -505,18 +514,34 @@ func testCrashAt(t *testing.T, stage string, newer Profile) {
 	}
 }
 
+// TestWriteLeavesOtherSiblings checks that Write touches no sibling it
+// cannot prove it left: not one named like an older nodegen's temporary
+// directories, nor one with its own names but neither its marker nor a
+// profile inside.
 func TestWriteLeavesOtherSiblings(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "result")
-	others := []string{".result.tmp-x.old-1", ".result2.tmp-1", ".result.tmp-", "result.tmp-1", ".result.old-12a"}
+	id := strings.Repeat("0a1b", 4)
+	others := []string{".result.tmp-x.old-1", ".result2.tmp-1", ".result.tmp-", "result.tmp-1", ".result.old-12a",
+		".result.tmp-123", ".result.old-7", ".result.nodegen-new-" + id, ".result.nodegen-old-" + id,
+		".result.nodegen-new-" + id + "0", ".result.nodegen-new-" + strings.ToUpper(id)}
 	for _, o := range others {
 		if err := os.Mkdir(filepath.Join(base, o), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(base, o, "notes.txt"), []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.Mkdir(filepath.Join(base, ".result.tmp-123"), 0o700); err != nil {
+	// A marker naming another directory proves nothing.
+	if err := os.WriteFile(filepath.Join(base, ".result.nodegen-new-"+id, markerName), markerContent("elsewhere"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Nor does a manifest that does not match the directory.
+	if err := os.WriteFile(filepath.Join(base, ".result.nodegen-old-"+id, ManifestName), []byte(`{"version": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Not even when the profile is missing: a non-profile is not a backup.
 	mustWrite(t, dir, sample())
 	names, _ := os.ReadDir(base)
 	var got []string
@@ -527,6 +552,39 @@ func TestWriteLeavesOtherSiblings(t *testing.T) {
 	sort.Strings(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
+	}
+	for _, o := range others {
+		if data, err := os.ReadFile(filepath.Join(base, o, "notes.txt")); string(data) != "mine" {
+			t.Errorf("%s/notes.txt: %q, %v", o, data, err)
+		}
+	}
+}
+
+// TestWriteRemovesItsLeftovers checks that Write removes the siblings an
+// interrupted Write provably left: empty, marked unfinished, or a whole
+// profile.
+func TestWriteRemovesItsLeftovers(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "result")
+	mustWrite(t, dir, sample())
+	empty := filepath.Join(base, ".result.nodegen-new-00000000000000aa")
+	unfinished := filepath.Join(base, ".result.nodegen-new-00000000000000bb")
+	whole := filepath.Join(base, ".result.nodegen-old-00000000000000cc")
+	for _, d := range []string{empty, unfinished} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(unfinished, "etc", "half"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(unfinished, markerName), markerContent(unfinished), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, whole, sample())
+	mustWrite(t, dir, sample())
+	if s := siblings(t, dir); len(s) != 0 {
+		t.Errorf("left behind: %v", s)
 	}
 }
 
@@ -548,6 +606,78 @@ func TestWriteRefusesNonProfile(t *testing.T) {
 		}
 		if s := siblings(t, dir); len(s) != 0 {
 			t.Errorf("left behind: %v", s)
+		}
+	})
+	// A directory with a manifest is not a profile unless the manifest
+	// parses and matches the directory.
+	userDir := func(manifest string) func(dir string) error {
+		return func(dir string) error {
+			os.RemoveAll(dir)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		tamper func(dir string) error // of a profile
+		want   string
+	}{
+		{"empty manifest", userDir(""), "unexpected end of JSON input"},
+		{"manifest of another directory", userDir(`{"version": 1}`), "it has thesis.tex, which its manifest does not list"},
+		{"file below etc", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "etc", "thesis.tex"), []byte("precious"), 0o644)
+		}, "it has etc/thesis.tex, which its manifest does not list"},
+		{"file changed", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "etc", "hostname"), []byte("my own hostname file"), 0o644)
+		}, "etc/hostname has 20 bytes, its manifest says 6"},
+		{"file missing", func(dir string) error {
+			return os.Remove(filepath.Join(dir, "etc", "hostname"))
+		}, "etc/hostname is missing"},
+		{"symlink replaced", func(dir string) error {
+			p := filepath.Join(dir, "etc", "localtime")
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return os.Mkdir(p, 0o755)
+		}, "directory etc/localtime, which its manifest does not list"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			mustWrite(t, dir, sample())
+			if err := c.tamper(dir); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, dir)
+			err := Write(dir, sample())
+			if err == nil || !strings.Contains(err.Error(), "not a nodegen profile") || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Write: %v, want an error saying %q", err, c.want)
+			}
+			if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+				t.Errorf("the directory changed (-before +after):\n%s", diff)
+			}
+			if s := siblings(t, dir); len(s) != 0 {
+				t.Errorf("left behind: %v", s)
+			}
+		})
+	}
+	t.Run("symlink", func(t *testing.T) {
+		base := t.TempDir()
+		target, link := filepath.Join(base, "real"), filepath.Join(base, "out")
+		mustWrite(t, target, sample())
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		err := Write(link, sample())
+		if err == nil || !strings.Contains(err.Error(), "is a symbolic link (to "+target+"); refusing") {
+			t.Fatalf("Write: %v", err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("the symlink is gone: %v", err)
 		}
 	})
 	t.Run("file", func(t *testing.T) {
@@ -584,6 +714,8 @@ func TestRead(t *testing.T) {
 		`{"version": 2, "entries": [], "warnings": []}`,
 		`{"version": 1, "entries": [{"path": "x", "type": "file", "sha256": "` + strings.Repeat("0", 64) + `", "size": 0}]}`,
 		`{"version": 1, "entries": [{"path": "etc/x", "type": "fifo"}]}`,
+		`{"version": 1, "entries": [{"path": "etc/x", "type": "symlink", "target": "relative"}]}`,
+		`{"version": 1, "entries": [{"path": "etc/x", "type": "symlink", "target": "/a\nb"}]}`,
 		`{"version": 1, "entries": [{"path": "etc/b", "type": "symlink", "target": "/b"}, {"path": "etc/a", "type": "symlink", "target": "/a"}]}`,
 		`{"version": 1,`,
 	} {

@@ -1,6 +1,9 @@
 package switchtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -314,6 +317,23 @@ func TestFailedUnitRollsBack(t *testing.T) {
 	}
 }
 
+// noBinaries leaves every binary of the library's fixtures to the image,
+// for a machine without a network.
+const noBinaries = `
+config "services.kubernetes.release" { skipInstall = true }
+config "environment" { systemPackages = mkForce([]) }
+config "environment.packages" {
+  etcd-server  = { enable = false }
+  golang-cfssl = { enable = false }
+}
+config "environment.assets" {
+  flannel     = { enable = false }
+  containerd  = { enable = false }
+  runc        = { enable = false }
+  cni-plugins = { enable = false }
+}
+`
+
 // unitsOf lists the unit files a profile has in etc/systemd/system.
 func unitsOf(t *testing.T, m *nspawntest.Machine, profile string) []string {
 	t.Helper()
@@ -335,10 +355,23 @@ func TestLibraryProfilesLoad(t *testing.T) {
 	for _, fixture := range []string{"k8s-worker", "containerd-kubelet"} {
 		t.Run(fixture, func(t *testing.T) {
 			m := machine(t)
-			p := profileOf(t, m, fixture, "../fixtures/"+fixture+"/host.hcl")
+			// The machine has no network: the profile's assets cannot be
+			// downloaded nor its packages installed, and the switch
+			// refuses before it changes anything, naming each.
+			before := etcListing(t, m)
+			full := profileOf(t, m, fixture+"-full", "../fixtures/"+fixture+"/host.hcl")
+			out, code := nodegen(t, m, "switch", "--backup", full)
+			if code != 1 || !strings.Contains(out, "cannot be provided; nothing was changed in /etc") || !strings.Contains(out, "asset ") {
+				t.Errorf("switch without the binaries: exit %d\n%s", code, out)
+			}
+			if d := cmp.Diff(before, etcListing(t, m)); d != "" {
+				t.Errorf("the refused switch changed /etc (-before +after):\n%s", d)
+			}
+			// Without them (left to the image), the units are installed.
+			p := profileOf(t, m, fixture, "../fixtures/"+fixture+"/host.hcl", noBinaries)
 			// The binaries are not on the machine: units fail, and the
 			// wait loops never finish; the switch says so and exits 1.
-			out, code := nodegen(t, m, "switch", "--backup", "--timeout", "5s", p)
+			out, code = nodegen(t, m, "switch", "--backup", "--timeout", "5s", p)
 			if code != 1 || !strings.Contains(out, "is active") {
 				t.Errorf("switch: exit %d\n%s", code, out)
 			}
@@ -397,5 +430,56 @@ func TestLibraryProfilesLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAssetProvidesTheUnitsProgram installs a program as an asset (from a
+// file:// URL, the machine has no network): the unit that runs it starts.
+// An asset whose hash is wrong stops the switch in its check stage, with
+// nothing changed.
+func TestAssetProvidesTheUnitsProgram(t *testing.T) {
+	m := machine(t)
+	program := []byte("#!/bin/sh\necho started by an asset\nexec sleep infinity\n")
+	m.WriteFile("/root/assets/hello", program, 0o644)
+	sum := sha256.Sum256(program)
+	host := func(hash string) string {
+		return fmt.Sprintf(`
+config "environment.assets.hello" {
+  url        = "file:///root/assets/hello"
+  sha256     = %q
+  executable = "/usr/local/bin/hello"
+}
+config "systemd.services.hello" {
+  wantedBy      = ["multi-user.target"]
+  serviceConfig = { ExecStart = "/usr/local/bin/hello" }
+}
+`, hash)
+	}
+	before := etcListing(t, m)
+	wrong := sha256.Sum256([]byte("something else"))
+	out, code := nodegen(t, m, "switch", profileOf(t, m, "wrong", host(hex.EncodeToString(wrong[:]))))
+	if code != 1 || !strings.Contains(out, "asset hello (from environment.assets.hello)") || !strings.Contains(out, "not installed") {
+		t.Errorf("switch with a wrong hash: exit %d\n%s", code, out)
+	}
+	if d := cmp.Diff(before, etcListing(t, m)); d != "" {
+		t.Errorf("the refused switch changed /etc (-before +after):\n%s", d)
+	}
+	if _, _, code, _ := m.Run("test", "-e", "/usr/local/bin/hello"); code == 0 {
+		t.Error("the asset with the wrong hash was installed")
+	}
+
+	out = mustNodegen(t, m, "switch", profileOf(t, m, "right", host(hex.EncodeToString(sum[:]))))
+	if !strings.Contains(out, "assets: download hello") {
+		t.Errorf("switch output:\n%s", out)
+	}
+	if st := prop(t, m, "hello.service", "ActiveState"); st != "active" {
+		t.Errorf("hello.service is %s\n%s", st, m.Journal("hello.service", 10))
+	}
+	if j := m.Journal("hello.service", 10); !strings.Contains(j, "started by an asset") {
+		t.Errorf("journal:\n%s", j)
+	}
+	mustNodegen(t, m, "deactivate")
+	if _, _, code, _ := m.Run("test", "-e", "/usr/local/bin/hello"); code == 0 {
+		t.Error("deactivate left the asset's link")
 	}
 }

@@ -73,6 +73,9 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 	if raw && attr == "" {
 		return usageError(stderr, c, "--raw needs --attr PATH")
 	}
+	if out == "" {
+		return usageError(stderr, c, "-o needs a directory, not an empty string")
+	}
 	if attr != "" && asJSON {
 		return usageError(stderr, c, "--attr and --json cannot be used together")
 	}

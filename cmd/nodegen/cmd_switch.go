@@ -26,7 +26,7 @@ func init() {
 		&command{
 			name:    "switch",
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile becomes a new
 generation under /var/lib/nodegen/generations (the same profile as the
@@ -49,6 +49,14 @@ active generation makes none), then:
     (restartIfChanged, reloadIfChanged, stopIfChanged; new units wanted by
     an active target are started; removed units stopped).
 
+Before anything in /etc changes, the profile's assets (environment.assets)
+are downloaded into /var/lib/nodegen/assets and checked against their
+hashes (--offline: from that cache only), and its packages
+(environment.packages) are checked with dpkg and installed with apt-get;
+every asset or package that cannot be provided is listed, and nothing
+changes. Assets are linked at their paths like /etc entries, so a rollback
+brings back the previous binaries.
+
 A unit that does not come up makes the switch exit 1, with its last journal
 lines; --rollback-on-failure then activates the previous generation again.
 A switch killed half way is completed by the next nodegen command that
@@ -60,18 +68,19 @@ changes the system (switch, rollback, deactivate, gc).`,
 		&command{
 			name:    "rollback",
 			summary: "Activate the previous generation again (or generation N).",
-			usage:   "nodegen rollback [--root DIR] [--to N] [--dry-run]",
+			usage:   "nodegen rollback [--root DIR] [--to N] [--dry-run] [--offline]",
 			example: "nodegen rollback\nnodegen rollback --to 3",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 				root := rootFlag(fs)
 				to := fs.Int("to", 0, "the generation `N` to activate (default: the one before the active one)")
 				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
+				offline := fs.Bool("offline", false, "take assets only from the cache; download nothing")
 				return func(args []string, stdout, stderr io.Writer) int {
 					if len(args) > 0 {
 						return usageError(stderr, findCommand("rollback"), "unexpected argument %q", args[0])
 					}
 					return withSystem("rollback", *root, stdout, stderr, func(s *activate.System) int {
-						res, err := s.Rollback(*to, activate.SwitchOptions{DryRun: *dry, Checked: planPrinter("rollback", s, *dry, stdout)})
+						res, err := s.Rollback(*to, activate.SwitchOptions{DryRun: *dry, Offline: *offline, Checked: planPrinter("rollback", s, *dry, stdout)})
 						return report("rollback", res, err, *dry, stdout, stderr)
 					})
 				}
@@ -206,6 +215,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.BoolVar(&o.Backup, "backup", false, "move files in the way aside (to /var/lib/nodegen/backups) instead of refusing; they come back on rollback and deactivate")
 	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
+	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("switch")
@@ -276,6 +286,14 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 // code: 1 when it could not be done or a unit failed.
 func report(name string, res *activate.Result, err error, dry bool, stdout, stderr io.Writer) int {
 	var conflicts *activate.ConflictError
+	var binaries *activate.BinariesError
+	if errors.As(err, &binaries) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %d asset(s) or package(s) cannot be provided; nothing was changed in /etc\n", name, len(binaries.Problems))
+		for _, p := range binaries.Problems {
+			fmt.Fprintf(stderr, "  %s (from %s): %s\n", p.What, p.Option, p.Reason)
+		}
+		return exitError
+	}
 	if errors.As(err, &conflicts) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; nothing was changed\n", name, len(conflicts.Conflicts))
 		for _, c := range conflicts.Conflicts {
@@ -369,6 +387,12 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	}
 	for _, rel := range p.LeftInPlace {
 		fmt.Fprintf(w, "  keep     /%s (changed since nodegen placed it: left as it is, no longer managed)\n", rel)
+	}
+	if len(p.Download) > 0 {
+		fmt.Fprintf(w, "assets: %sdownload %s\n", verb, strings.Join(p.Download, " "))
+	}
+	if len(p.Install) > 0 {
+		fmt.Fprintf(w, "packages: %sinstall %s\n", verb, strings.Join(p.Install, " "))
 	}
 	u := p.Units
 	if u.Empty() {

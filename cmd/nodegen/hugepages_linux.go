@@ -31,9 +31,11 @@ const heapReserve = 256 << 20
 //
 // It is done only where it helps and cannot hurt: when transparent huge
 // pages are enabled for regions that ask ("always" needs no asking,
-// "never" would not listen), and not under strict overcommit accounting
+// "never" would not listen), not under strict overcommit accounting
 // (vm.overcommit_memory = 2), where the reservation would count against
-// the commit limit of a small machine.
+// the commit limit of a small machine, and not under a limit on the address
+// space (ulimit -v), where the runtime could not map the reservation and
+// the command would die of it (Go's out-of-memory error is fatal).
 func useHugePages() {
 	if hugePagesSkipped() != "" {
 		return
@@ -62,6 +64,10 @@ func hugePagesSkipped() string {
 	}
 	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
 		return "strict overcommit accounting"
+	}
+	var as unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &as); err != nil || as.Cur != unix.RLIM_INFINITY {
+		return "a limit on the address space (ulimit -v)"
 	}
 	return ""
 }

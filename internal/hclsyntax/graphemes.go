@@ -4,9 +4,6 @@
 package hclsyntax
 
 import (
-	"bufio"
-	"bytes"
-
 	"github.com/apparentlymart/go-textseg/v15/textseg"
 )
 
@@ -16,12 +13,27 @@ func scanGraphemeClusters(data []byte, atEOF bool) (int, []byte, error) {
 	return textseg.ScanGraphemeClusters(data, atEOF)
 }
 
+// graphemeCount counts the grapheme clusters of buf.
+//
+// nodegen: upstream ran a bufio.Scanner over buf, which allocates a 4 KiB
+// buffer per call; flushHeredocTemplateParts calls it once per line of an
+// indented heredoc. ASCII text is one cluster per byte (as in emitToken);
+// other text is scanned in place.
 func graphemeCount(buf []byte) (int, error) {
-	scanner := bufio.NewScanner(bytes.NewReader(buf))
-	scanner.Split(scanGraphemeClusters)
+	if isASCII(buf) {
+		return len(buf), nil
+	}
 	var ret int
-	for scanner.Scan() {
+	for len(buf) > 0 {
+		adv, _, err := textseg.ScanGraphemeClusters(buf, true)
+		if err != nil {
+			return ret, err
+		}
+		if adv == 0 {
+			break
+		}
+		buf = buf[adv:]
 		ret++
 	}
-	return ret, scanner.Err()
+	return ret, nil
 }

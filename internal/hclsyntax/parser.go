@@ -21,6 +21,11 @@ type parser struct {
 	// in recovery mode, assuming that the recovery heuristics have failed
 	// in this case and left the peeker in a wrong place.
 	recovery bool
+
+	// depth is how many levels of nesting enclose the next token, and
+	// depthDiag the error once it passed MaxNestingDepth (nesting.go).
+	depth     int             // nodegen
+	depthDiag *hcl.Diagnostic // nodegen
 }
 
 func (p *parser) ParseBody(end TokenType) (*Body, hcl.Diagnostics) {
@@ -383,6 +388,13 @@ Token:
 		}
 	}
 
+	// nodegen: a block's body is a level of nesting. When it is one too
+	// many, enter has moved the peeker to the end of the input, and parsing
+	// the body fails at once.
+	if p.enter() {
+		defer p.leave(1)
+	}
+
 	// Once we fall out here, the peeker is pointed just after our opening
 	// brace, so we can begin our nested body parsing.
 	var body *Body
@@ -484,6 +496,10 @@ Token:
 }
 
 func (p *parser) ParseExpression() (Expression, hcl.Diagnostics) {
+	if !p.enter() { // nodegen: every nested expression comes here
+		return p.tooDeepExpr()
+	}
+	defer p.leave(1)
 	return p.parseTernaryConditional()
 }
 
@@ -574,6 +590,11 @@ func (p *parser) parseBinaryOps(ops []map[TokenType]*Operation) (Expression, hcl
 		return lhs, diags
 	}
 
+	// nodegen: a chain of n operators is a tree n deep, which evaluating
+	// and walking recurse through: each operator counts as a level.
+	levels := 0
+	defer func() { p.leave(levels) }()
+
 	// We'll keep eating up operators until we run out, so that operators
 	// with the same precedence will combine in a left-associative manner:
 	// a+b+c => (a+b)+c, not a+(b+c)
@@ -600,6 +621,11 @@ func (p *parser) parseBinaryOps(ops []map[TokenType]*Operation) (Expression, hcl
 			}
 		}
 
+		if !p.enter() { // nodegen
+			_, tooDeep := p.tooDeepExpr()
+			return lhs, append(diags, tooDeep...)
+		}
+		levels++
 		operation = newOp
 		p.Read() // eat operator token
 		var rhsDiags hcl.Diagnostics
@@ -634,9 +660,23 @@ func (p *parser) parseExpressionTraversals(from Expression) (Expression, hcl.Dia
 	var diags hcl.Diagnostics
 	ret := from
 
+	// nodegen: a step can wrap ret in a new node (a splat, an index that
+	// is not constant, a traversal of either), which evaluating and walking
+	// recurse through: each step counts as a level.
+	levels := 0
+	defer func() { p.leave(levels) }()
+
 Traversal:
 	for {
 		next := p.Peek()
+		if next.Type == TokenDot || next.Type == TokenOBrack { // nodegen
+			if !p.enter() {
+				_, tooDeep := p.tooDeepExpr()
+				diags = append(diags, tooDeep...)
+				break Traversal
+			}
+			levels++
+		}
 
 		switch next.Type {
 		case TokenDot:
@@ -1076,7 +1116,11 @@ func (p *parser) parseExpressionTerm() (Expression, hcl.Diagnostics) {
 		// here, otherwise we can capture a following binary expression into
 		// our negation.
 		// e.g. -46+5 should parse as (-46)+5, not -(46+5)
+		if !p.enter() { // nodegen
+			return p.tooDeepExpr()
+		}
 		operand, diags := p.parseExpressionWithTraversals()
+		p.leave(1)
 		return &UnaryOpExpr{
 			Op:  OpNegate,
 			Val: operand,
@@ -1091,7 +1135,11 @@ func (p *parser) parseExpressionTerm() (Expression, hcl.Diagnostics) {
 		// Important to use parseExpressionWithTraversals rather than parseExpression
 		// here, otherwise we can capture a following binary expression into
 		// our negation.
+		if !p.enter() { // nodegen
+			return p.tooDeepExpr()
+		}
 		operand, diags := p.parseExpressionWithTraversals()
+		p.leave(1)
 		return &UnaryOpExpr{
 			Op:  OpLogicalNot,
 			Val: operand,

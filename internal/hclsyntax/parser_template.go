@@ -44,6 +44,7 @@ func (p *parser) parseTemplateInner(end TokenType, flushHeredoc bool) ([]Express
 	tp := templateParser{
 		Tokens:   parts.Tokens,
 		SrcRange: parts.SrcRange,
+		outer:    p, // nodegen
 	}
 	exprs, exprsDiags := tp.parseRoot()
 	diags = append(diags, exprsDiags...)
@@ -61,6 +62,10 @@ func (p *parser) parseTemplateInner(end TokenType, flushHeredoc bool) ([]Express
 type templateParser struct {
 	Tokens   []templateToken
 	SrcRange hcl.Range
+
+	// outer is the parser of the template's expressions, which counts the
+	// nesting of if and for directives too (nesting.go).
+	outer *parser // nodegen
 
 	pos int
 }
@@ -99,9 +104,17 @@ func (p *templateParser) parseExpr() (Expression, hcl.Diagnostics) {
 		return tok.Expr, nil
 
 	case *templateIfToken:
+		if !p.enter(tok.SrcRange) { // nodegen
+			return p.outer.tooDeepExpr()
+		}
+		defer p.outer.leave(1)
 		return p.parseIf()
 
 	case *templateForToken:
+		if !p.enter(tok.SrcRange) { // nodegen
+			return p.outer.tooDeepExpr()
+		}
+		defer p.outer.leave(1)
 		return p.parseFor()
 
 	case *templateEndToken:
@@ -388,6 +401,12 @@ Token:
 		case TokenStringLit, TokenQuotedLit:
 			str, strDiags := ParseStringLiteralToken(next)
 			diags = append(diags, strDiags...)
+
+			// nodegen: a heredoc's lines end in "\n" whatever the file's
+			// line endings; upstream kept the "\r" of CRLF in the text.
+			if end == TokenCHeredoc && strings.Contains(str, "\r\n") {
+				str = strings.ReplaceAll(str, "\r\n", "\n")
+			}
 
 			if ltrim {
 				str = strings.TrimLeftFunc(str, unicode.IsSpace)
@@ -758,31 +777,40 @@ func flushHeredocTemplateParts(parts *templateParts) {
 // sequence of string literal tokens into a single string literal. This must be
 // performed after any whitespace trimming operations.
 func meldConsecutiveStringLiterals(parts *templateParts) {
-	if len(parts.Tokens) == 0 {
-		return
-	}
-
-	// Loop over all tokens starting at the second element, as we want to join
-	// pairs of consecutive string literals.
-	i := 1
-	for i < len(parts.Tokens) {
-		if prevLiteral, ok := parts.Tokens[i-1].(*templateLiteralToken); ok {
-			if literal, ok := parts.Tokens[i].(*templateLiteralToken); ok {
-				// The current and previous tokens are both literals: combine
-				prevLiteral.Val = prevLiteral.Val + literal.Val
-				prevLiteral.SrcRange.End = literal.SrcRange.End
-
-				// Remove the current token from the slice
-				parts.Tokens = append(parts.Tokens[:i], parts.Tokens[i+1:]...)
-
-				// Continue without moving forward in the slice
-				continue
+	// nodegen: one pass, each run of literals joined once with a
+	// strings.Builder. Upstream concatenated pairwise and removed each
+	// melded token from the slice, copying the text so far and the rest of
+	// the slice every time: quadratic in the number of lines of a heredoc
+	// (each line is a literal token).
+	out := parts.Tokens[:0]
+	for i := 0; i < len(parts.Tokens); {
+		first, ok := parts.Tokens[i].(*templateLiteralToken)
+		j := i + 1
+		if ok {
+			for j < len(parts.Tokens) {
+				if _, ok := parts.Tokens[j].(*templateLiteralToken); !ok {
+					break
+				}
+				j++
 			}
 		}
-
-		// Try the next pair of tokens
-		i++
+		if j-i > 1 {
+			var b strings.Builder
+			n := 0
+			for _, t := range parts.Tokens[i:j] {
+				n += len(t.(*templateLiteralToken).Val)
+			}
+			b.Grow(n)
+			for _, t := range parts.Tokens[i:j] {
+				b.WriteString(t.(*templateLiteralToken).Val)
+			}
+			first.Val = b.String()
+			first.SrcRange.End = parts.Tokens[j-1].(*templateLiteralToken).SrcRange.End
+		}
+		out = append(out, parts.Tokens[i])
+		i = j
 	}
+	parts.Tokens = out
 }
 
 type templateParts struct {

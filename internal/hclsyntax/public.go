@@ -22,7 +22,7 @@ func ParseConfig(src []byte, filename string, start hcl.Pos) (*hcl.File, hcl.Dia
 	peeker := newPeeker(tokens, false)
 	parser := &parser{peeker: peeker}
 	body, parseDiags := parser.ParseBody(TokenEOF)
-	diags = append(diags, parseDiags...)
+	diags = parser.withDepthError(diags, append(diags, parseDiags...)) // nodegen
 
 	// Panic if the parser uses incorrect stack discipline with the peeker's
 	// newlines stack, since otherwise it will produce confusing downstream
@@ -51,6 +51,7 @@ func ParseExpression(src []byte, filename string, start hcl.Pos) (Expression, hc
 	// they were wrapped in parentheses.
 	parser.PushIncludeNewlines(false)
 
+	lexDiags := diags
 	expr, parseDiags := parser.ParseExpression()
 	diags = append(diags, parseDiags...)
 
@@ -63,6 +64,7 @@ func ParseExpression(src []byte, filename string, start hcl.Pos) (Expression, hc
 			Subject:  &next.Range,
 		})
 	}
+	diags = parser.withDepthError(lexDiags, diags) // nodegen
 
 	parser.PopIncludeNewlines()
 
@@ -81,7 +83,7 @@ func ParseTemplate(src []byte, filename string, start hcl.Pos) (Expression, hcl.
 	peeker := newPeeker(tokens, false)
 	parser := &parser{peeker: peeker}
 	expr, parseDiags := parser.ParseTemplate()
-	diags = append(diags, parseDiags...)
+	diags = parser.withDepthError(diags, append(diags, parseDiags...)) // nodegen
 
 	// Panic if the parser uses incorrect stack discipline with the peeker's
 	// newlines stack, since otherwise it will produce confusing downstream

@@ -178,3 +178,11 @@ config "environment" {
     }
   }
 }
+
+# The etcd binary: Debian's etcd-server package, when etcd is run from
+# /usr (set services.etcd.package to a directory an asset fills for another
+# build).
+config "environment.packages.etcd-server" {
+  when     = local.etcd.enable && local.etcd.package == "/usr"
+  provides = ["/usr/bin/etcd"]
+}

@@ -181,3 +181,10 @@ config "environment.etc.\"sysusers.d/cfssl.conf\"" {
   origin = "services.cfssl"
   text   = "u cfssl - \"cfssl user\" ${local.cfssl.dataDir}\n"
 }
+
+# The cfssl tools: Debian's golang-cfssl package, when they are run from
+# /usr. The easyCerts bootstrap of every node calls cfssljson too.
+config "environment.packages.golang-cfssl" {
+  when     = local.cfssl.package == "/usr" && (local.cfssl.enable || config.services.kubernetes.pki.enable)
+  provides = ["/usr/bin/cfssl", "/usr/bin/cfssljson", "/usr/bin/mkbundle", "/usr/bin/multirootca"]
+}

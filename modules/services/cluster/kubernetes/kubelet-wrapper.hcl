@@ -159,3 +159,9 @@ config "systemd.services.kubelet" {
     ExecStop     = "-${local.wrapper.rkt} stop --uuid-file=${local.wrapper.uuidFile}"
   }
 }
+
+# CoreOS Container Linux ships the wrapper and rkt in its image.
+config "environment" {
+  when            = local.wrapper.enable
+  providedByImage = [local.wrapper.path, local.wrapper.rkt]
+}

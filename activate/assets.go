@@ -1,0 +1,450 @@
+package activate
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nodegen/nodegen/profile"
+)
+
+// assetsDir is the cache of assets, one directory per content hash:
+// KEY/download is the file as downloaded and checked, KEY/files/MEMBER a
+// member of an archive.
+const assetsDir = stateDir + "/assets"
+
+// maxAssetSize bounds a download.
+const maxAssetSize = 4 << 30
+
+// assetFile is where file f of asset a lives in the cache, relative to the
+// root.
+func assetFile(a profile.Asset, f profile.AssetFile) string {
+	if f.Member == "" {
+		return path.Join(assetsDir, a.Key(), "download")
+	}
+	return path.Join(assetsDir, a.Key(), "files", path.Clean(f.Member))
+}
+
+// assetPlacements are the symlinks that install a manifest's assets.
+func assetPlacements(m profile.Manifest) []Placement {
+	var out []Placement
+	for _, a := range m.Assets {
+		for _, f := range a.Files {
+			out = append(out, Placement{Path: strings.TrimPrefix(f.Path, "/"), Kind: KindSymlink, Target: "/" + assetFile(a, f), Option: a.Option})
+		}
+	}
+	return out
+}
+
+// BinaryProblem is an asset or package a switch cannot provide.
+type BinaryProblem struct {
+	// What names it: "asset kubelet", "package curl".
+	What string `json:"what"`
+	// Option declares it.
+	Option string `json:"option"`
+	// Reason says what is wrong.
+	Reason string `json:"reason"`
+}
+
+// BinariesError lists every asset and package that cannot be provided; a
+// switch that meets it changed nothing in /etc.
+type BinariesError struct {
+	Problems []BinaryProblem
+}
+
+func (e *BinariesError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d binary(ies) of the profile cannot be provided; nothing was changed:", len(e.Problems))
+	for _, p := range e.Problems {
+		fmt.Fprintf(&b, "\n  %s (from %s): %s", p.What, p.Option, p.Reason)
+	}
+	return b.String()
+}
+
+// binaryPlan is what providing a profile's binaries takes.
+type binaryPlan struct {
+	download []profile.Asset // not in the cache yet
+	extract  []profile.Asset // in the cache, with members still to unpack
+	install  []string        // packages not installed
+	problems []BinaryProblem
+}
+
+// checkBinaries works out what the profile in dir needs of assets and
+// packages, without changing anything.
+func (s *System) checkBinaries(m profile.Manifest, offline bool) binaryPlan {
+	var bp binaryPlan
+	for _, a := range m.Assets {
+		if _, err := s.r.Lstat(path.Join(assetsDir, a.Key(), "download")); err == nil {
+			for _, f := range a.Files {
+				if _, err := s.r.Lstat(assetFile(a, f)); err != nil {
+					bp.extract = append(bp.extract, a)
+					break
+				}
+			}
+			continue
+		}
+		if offline {
+			bp.problems = append(bp.problems, BinaryProblem{"asset " + a.Name, a.Option, "not in the cache (" + s.show(path.Join(assetsDir, a.Key())) + "), and --offline forbids downloading " + a.URL})
+			continue
+		}
+		bp.download = append(bp.download, a)
+	}
+	if len(m.Packages) > 0 {
+		missing, err := s.missingPackages(m.Packages)
+		if err != nil {
+			for _, p := range m.Packages {
+				bp.problems = append(bp.problems, BinaryProblem{"package " + p.Name, p.Option, err.Error()})
+			}
+		}
+		for _, p := range missing {
+			switch {
+			case s.root != "/":
+				bp.problems = append(bp.problems, BinaryProblem{"package " + p.Name, p.Option,
+					"not installed in " + s.shown + "; nodegen installs packages only on the running system: install it in the image, or provide it as an asset"})
+			case aptGet() == "":
+				bp.problems = append(bp.problems, BinaryProblem{"package " + p.Name, p.Option,
+					"not installed, and this system has no apt-get to install it (Flatcar, Fedora CoreOS: provide it with environment.assets)"})
+			default:
+				bp.install = append(bp.install, p.Name)
+			}
+		}
+	}
+	return bp
+}
+
+func aptGet() string {
+	p, err := exec.LookPath("apt-get")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// missingPackages asks dpkg which of the packages are not installed.
+func (s *System) missingPackages(pkgs []profile.Package) ([]profile.Package, error) {
+	dpkg, err := exec.LookPath("dpkg-query")
+	if err != nil {
+		return nil, errors.New("this system has no dpkg to check packages with (Flatcar, Fedora CoreOS: provide the program with environment.assets)")
+	}
+	args := []string{"-W", "-f=${Package}\t${db:Status-Abbrev}\n"}
+	if s.root != "/" {
+		args = append(args, "--admindir="+s.host("var/lib/dpkg"))
+	}
+	for _, p := range pkgs {
+		args = append(args, p.Name)
+	}
+	// dpkg-query exits 1 when a package is unknown; its output still lists
+	// the known ones.
+	out, _ := exec.Command(dpkg, args...).Output()
+	installed := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		name, status, ok := strings.Cut(line, "\t")
+		if ok && strings.HasPrefix(status, "ii") {
+			installed[strings.TrimSuffix(name, ":amd64")] = true
+		}
+	}
+	var missing []profile.Package
+	for _, p := range pkgs {
+		if !installed[p.Name] {
+			missing = append(missing, p)
+		}
+	}
+	return missing, nil
+}
+
+// provideBinaries downloads, checks and unpacks the assets of a binary
+// plan and installs its packages. Every problem is collected; any problem
+// is a *BinariesError.
+func (s *System) provideBinaries(bp binaryPlan) error {
+	problems := append([]BinaryProblem(nil), bp.problems...)
+	for _, a := range bp.download {
+		s.logf("downloading %s (%s)", a.Name, a.URL)
+		if err := s.download(a); err != nil {
+			problems = append(problems, BinaryProblem{"asset " + a.Name, a.Option, err.Error()})
+			continue
+		}
+		bp.extract = append(bp.extract, a)
+	}
+	for _, a := range bp.extract {
+		if err := s.extract(a); err != nil {
+			problems = append(problems, BinaryProblem{"asset " + a.Name, a.Option, err.Error()})
+		}
+	}
+	if len(problems) == 0 && len(bp.install) > 0 {
+		s.logf("installing packages %s", strings.Join(bp.install, " "))
+		if err := installPackages(bp.install); err != nil {
+			for _, name := range bp.install {
+				problems = append(problems, BinaryProblem{"package " + name, "environment.packages." + name, err.Error()})
+			}
+		}
+	}
+	if len(problems) > 0 {
+		sort.SliceStable(problems, func(i, j int) bool { return problems[i].What < problems[j].What })
+		return &BinariesError{problems}
+	}
+	return nil
+}
+
+// installPackages runs apt-get install, and apt-get update first when the
+// package lists do not know a package.
+func installPackages(names []string) error {
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "apt-get", args...)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	install := append([]string{"install", "-y", "--no-install-recommends", "--"}, names...)
+	out, err := run(install...)
+	if err != nil && strings.Contains(out, "Unable to locate package") {
+		if out, err = run("update"); err == nil {
+			out, err = run(install...)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("apt-get failed: %v: %s", err, lastLines(out, 3))
+	}
+	return nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " / ")
+}
+
+// download fetches an asset into the cache, checking its hash on the way;
+// a download with another hash is removed and is an error.
+func (s *System) download(a profile.Asset) error {
+	if err := s.r.MkdirAll(assetsDir, 0o755); err != nil {
+		return unwrapPath(err)
+	}
+	tmp := path.Join(assetsDir, ".tmp-"+path.Base(tempName(a.Key())))
+	if err := s.r.Mkdir(tmp, 0o755); err != nil {
+		return unwrapPath(err)
+	}
+	defer s.r.RemoveAll(tmp)
+	body, err := openURL(a.URL)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	f, err := s.r.OpenFile(path.Join(tmp, "download"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	var h hash.Hash = sha256.New()
+	want := a.SHA256
+	if a.SHA512 != "" {
+		h, want = sha512.New(), a.SHA512
+	}
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(body, maxAssetSize+1))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("downloading %s: %v", a.URL, err)
+	}
+	if n > maxAssetSize {
+		return fmt.Errorf("%s is larger than %d bytes", a.URL, int64(maxAssetSize))
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s has %s %s, but the profile says %s: not installed", a.URL, strings.SplitN(a.Key(), "-", 2)[0], got, want)
+	}
+	dir := path.Join(assetsDir, a.Key())
+	if err := s.r.RemoveAll(dir); err != nil {
+		return unwrapPath(err)
+	}
+	if err := s.r.Rename(tmp, dir); err != nil {
+		return unwrapPath(err)
+	}
+	return s.syncDir(assetsDir)
+}
+
+// openURL opens an asset's URL: https://, http:// or file:///.
+func openURL(raw string) (io.ReadCloser, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme == "file" {
+		return os.Open(u.Path)
+	}
+	client := &http.Client{
+		Timeout: 30 * time.Minute,
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
+			TLSHandshakeTimeout:   30 * time.Second,
+			ResponseHeaderTimeout: time.Minute,
+		},
+	}
+	resp, err := client.Get(raw)
+	if err != nil {
+		return nil, fmt.Errorf("downloading: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("downloading %s: %s", raw, resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// extract unpacks the members of an archive asset that its files name and
+// the cache does not have yet.
+func (s *System) extract(a profile.Asset) error {
+	if a.Archive == "" {
+		return s.r.Chmod(path.Join(assetsDir, a.Key(), "download"), 0o755)
+	}
+	want := map[string]bool{}
+	for _, f := range a.Files {
+		if _, err := s.r.Lstat(assetFile(a, f)); err != nil {
+			want[path.Clean(f.Member)] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	found := map[string]bool{}
+	put := func(member string, mode fs.FileMode, r io.Reader) error {
+		member = path.Clean(strings.TrimPrefix(member, "./"))
+		if !want[member] || found[member] {
+			return nil
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxAssetSize))
+		if err != nil {
+			return err
+		}
+		dst := path.Join(assetsDir, a.Key(), "files", member)
+		if err := s.r.MkdirAll(path.Dir(dst), 0o755); err != nil {
+			return unwrapPath(err)
+		}
+		found[member] = true
+		return s.writeAtomic(dst, data, mode.Perm()&0o755|0o444, -1, -1)
+	}
+	archive := path.Join(assetsDir, a.Key(), "download")
+	f, err := s.r.Open(archive)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	defer f.Close()
+	switch a.Archive {
+	case "tar.gz":
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("unpacking: %v", err)
+		}
+		tr := tar.NewReader(gz)
+		for len(found) < len(want) {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("unpacking: %v", err)
+			}
+			if h.Typeflag == tar.TypeReg {
+				if err := put(h.Name, h.FileInfo().Mode(), tr); err != nil {
+					return err
+				}
+			}
+		}
+	case "zip":
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		zr, err := zip.NewReader(f, fi.Size())
+		if err != nil {
+			return fmt.Errorf("unpacking: %v", err)
+		}
+		for _, zf := range zr.File {
+			if !zf.Mode().IsRegular() {
+				continue
+			}
+			rc, err := zf.Open()
+			if err != nil {
+				return fmt.Errorf("unpacking: %v", err)
+			}
+			err = put(zf.Name, zf.Mode(), rc)
+			rc.Close()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	var missing []string
+	for m := range want {
+		if !found[m] {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("the archive %s has no file %s", a.URL, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// pruneAssets removes the cached assets that no generation uses.
+func (s *System) pruneAssets() error {
+	used := map[string]bool{}
+	ns, err := s.generationNumbers()
+	if err != nil {
+		return err
+	}
+	for _, n := range ns {
+		_, m, err := s.readGeneration(n)
+		if err != nil {
+			return err
+		}
+		for _, a := range m.Assets {
+			used[a.Key()] = true
+		}
+	}
+	d, err := s.r.Open(assetsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return unwrapPath(err)
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if !used[name] {
+			if err := s.r.RemoveAll(path.Join(assetsDir, name)); err != nil {
+				return unwrapPath(err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,22 @@
+# flannel's binary: the release's flanneld-amd64, installed where the unit
+# runs it when flannel runs from /usr (its published sha256).
+
+options "services.flannel.release" {
+  option "version" {
+    type        = str
+    default     = "0.14.0"
+    description = "The flannel release whose flanneld-amd64 is installed as services.flannel.package/bin/flannel."
+  }
+  option "sha256" {
+    type        = strMatching("[0-9a-f]{64}", "sha256 as 64 lower-case hex digits")
+    default     = "47f039b97f2f1879fbb5aae972fb0f2e01124f55b29ade088976f34cd948c240"
+    description = "The sha256 of flanneld-amd64 of that release."
+  }
+}
+
+config "environment.assets.flannel" {
+  when       = config.services.flannel.enable && config.services.flannel.package == "/usr"
+  url        = "https://github.com/flannel-io/flannel/releases/download/v${config.services.flannel.release.version}/flanneld-amd64"
+  sha256     = config.services.flannel.release.sha256
+  executable = "/usr/bin/flannel"
+}

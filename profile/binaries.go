@@ -1,0 +1,247 @@
+package profile
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/options"
+)
+
+// Asset is a release file that a profile installs, as kops' nodeup does
+// with the binaries of a node: downloaded from URL, checked against its
+// sha256, and installed at one or more absolute paths, either the download
+// itself (an executable) or members of it (a tar.gz or zip archive).
+type Asset struct {
+	// Name is the asset's name in environment.assets.
+	Name string `json:"name"`
+	// URL is where it is downloaded from (https://, http:// or file://).
+	URL string `json:"url"`
+	// SHA256 or SHA512 (one of them) is the lower-case hex hash of the
+	// download.
+	SHA256 string `json:"sha256,omitempty"`
+	SHA512 string `json:"sha512,omitempty"`
+	// Archive is "tar.gz" or "zip" when Files are members of the download,
+	// "" when the download itself is installed.
+	Archive string `json:"archive,omitempty"`
+	// Files are what is installed, sorted by Path.
+	Files []AssetFile `json:"files"`
+	// Option is the option that declares the asset.
+	Option string `json:"option,omitempty"`
+}
+
+// AssetFile is one path an asset installs.
+type AssetFile struct {
+	// Path is absolute: "/opt/kubernetes/bin/kubelet".
+	Path string `json:"path"`
+	// Member is the path of the file inside the archive; "" for the
+	// download itself.
+	Member string `json:"member,omitempty"`
+}
+
+// Package is a distribution package that a profile needs installed.
+type Package struct {
+	// Name is the package's name (Debian's, for apt).
+	Name string `json:"name"`
+	// Option is the option that declares it.
+	Option string `json:"option,omitempty"`
+}
+
+var (
+	sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	sha512RE = regexp.MustCompile(`^[0-9a-f]{128}$`)
+)
+
+// Key names the asset's content: "sha256-HEX" or "sha512-HEX". Two assets
+// with the same key are the same file.
+func (a Asset) Key() string {
+	if a.SHA512 != "" {
+		return "sha512-" + a.SHA512
+	}
+	return "sha256-" + a.SHA256
+}
+
+// forbiddenRoots are where an asset may not be installed: /etc is the
+// profile's own, the others are nodegen's state or not files.
+var forbiddenRoots = []string{"/etc", "/var/lib/nodegen", "/proc", "/sys", "/dev", "/run"}
+
+// validateBinaries checks a profile's assets and packages and returns them
+// sorted, each file's path once.
+func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, error) {
+	var errs []string
+	bad := func(what, option, format string, args ...any) {
+		errs = append(errs, fmt.Sprintf("%s (from %s): %s", what, orUnknown(option), fmt.Sprintf(format, args...)))
+	}
+	out := make([]Asset, 0, len(assets))
+	owner := map[string]string{}
+	for _, a := range assets {
+		what := "asset " + a.Name
+		switch {
+		case a.Name == "" || strings.ContainsAny(a.Name, "/\x00"):
+			bad(what, a.Option, "bad name %q", a.Name)
+		case (a.SHA256 == "") == (a.SHA512 == ""):
+			bad(what, a.Option, "give one hash: sha256 or sha512")
+		case a.SHA256 != "" && !sha256RE.MatchString(a.SHA256):
+			bad(what, a.Option, "sha256 %q is not 64 lower-case hex digits", a.SHA256)
+		case a.SHA512 != "" && !sha512RE.MatchString(a.SHA512):
+			bad(what, a.Option, "sha512 %q is not 128 lower-case hex digits", a.SHA512)
+		case !strings.HasPrefix(a.URL, "https://") && !strings.HasPrefix(a.URL, "http://") && !strings.HasPrefix(a.URL, "file:///"):
+			bad(what, a.Option, "url %q is not https://, http:// or file:///", a.URL)
+		case a.Archive != "" && a.Archive != "tar.gz" && a.Archive != "zip":
+			bad(what, a.Option, "archive %q is not tar.gz or zip", a.Archive)
+		case len(a.Files) == 0:
+			bad(what, a.Option, "installs nothing")
+		}
+		files := append([]AssetFile(nil), a.Files...)
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+		for _, f := range files {
+			if r := checkInstallPath(f.Path); r != "" {
+				bad(what, a.Option, "%s: %s", f.Path, r)
+			}
+			if (a.Archive == "") != (f.Member == "") {
+				bad(what, a.Option, "%s: a member of the archive is given only for a tar.gz or zip asset", f.Path)
+			}
+			if m := path.Clean(f.Member); f.Member != "" && (m != f.Member || strings.HasPrefix(m, "/") || m == ".." || strings.HasPrefix(m, "../")) {
+				bad(what, a.Option, "member %q is not a clean relative path", f.Member)
+			}
+			if prev, ok := owner[f.Path]; ok {
+				bad(what, a.Option, "%s is installed by asset %s too", f.Path, prev)
+			}
+			owner[f.Path] = a.Name
+		}
+		a.Files = files
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	for i := 1; i < len(out); i++ {
+		if out[i].Name == out[i-1].Name {
+			bad("asset "+out[i].Name, out[i].Option, "declared twice")
+		}
+	}
+	pkgs := append([]Package(nil), packages...)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Name < pkgs[j].Name })
+	for i, p := range pkgs {
+		if !debianName.MatchString(p.Name) {
+			bad("package "+p.Name, p.Option, "not a package name")
+		}
+		if i > 0 && p.Name == pkgs[i-1].Name {
+			bad("package "+p.Name, p.Option, "listed twice")
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return out, pkgs, nil
+}
+
+// debianName is what Debian allows in a package name.
+var debianName = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
+
+// checkInstallPath returns why p is not a path an asset may be installed
+// at, or "".
+func checkInstallPath(p string) string {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return "not an absolute path"
+	case path.Clean(p) != p || p == "/":
+		return "not a clean path"
+	case strings.ContainsAny(p, "\x00\n"):
+		return "contains a control character"
+	}
+	for _, root := range forbiddenRoots {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return "below " + root + ", where nodegen installs no binaries"
+		}
+	}
+	return ""
+}
+
+var (
+	assetsPath   = options.Path{"environment", "assets"}
+	packagesPath = options.Path{"environment", "packages"}
+	imagePath    = options.Path{"environment", "providedByImage"}
+)
+
+// binariesFromEvaluation collects the assets and packages of an evaluated
+// configuration (environment.assets, environment.packages), and the paths
+// of executables that packages and the image provide. An evaluation
+// without those options (--bare) has none.
+func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Package, provided []string, diags hcl.Diagnostics) {
+	get := func(p options.Path) cty.Value {
+		if !ev.IsDeclared(p) {
+			return cty.NilVal
+		}
+		v, d := ev.Get(p)
+		diags = append(diags, d...)
+		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
+			return cty.NilVal
+		}
+		return v
+	}
+	if v := get(assetsPath); v != cty.NilVal && v.Type().IsObjectType() {
+		for _, name := range sortedAttrs(v) {
+			a := v.GetAttr(name)
+			if !boolAttr(a, "enable") {
+				continue
+			}
+			asset := Asset{Name: name, URL: strAttr(a, "url"), Option: assetsPath.Child(name).String()}
+			asset.SHA256, _ = optStr(a, "sha256")
+			asset.SHA512, _ = optStr(a, "sha512")
+			asset.Archive, _ = optStr(a, "archive")
+			if exe, ok := optStr(a, "executable"); ok {
+				asset.Files = append(asset.Files, AssetFile{Path: exe})
+			}
+			if files := a.GetAttr("files"); files.IsKnown() && !files.IsNull() && files.Type().IsObjectType() {
+				for _, dst := range sortedAttrs(files) {
+					member, _ := optStr(files, dst)
+					asset.Files = append(asset.Files, AssetFile{Path: dst, Member: member})
+				}
+			}
+			assets = append(assets, asset)
+		}
+	}
+	if v := get(packagesPath); v != cty.NilVal && v.Type().IsObjectType() {
+		for _, name := range sortedAttrs(v) {
+			p := v.GetAttr(name)
+			if !boolAttr(p, "enable") {
+				continue
+			}
+			packages = append(packages, Package{Name: name, Option: packagesPath.Child(name).String()})
+			provided = append(provided, stringList(p.GetAttr("provides"))...)
+		}
+	}
+	if v := get(imagePath); v != cty.NilVal {
+		provided = append(provided, stringList(v)...)
+	}
+	return assets, packages, provided, diags
+}
+
+func sortedAttrs(v cty.Value) []string {
+	names := make([]string, 0, len(v.Type().AttributeTypes()))
+	for n := range v.Type().AttributeTypes() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// stringList reads a list (or tuple) of strings.
+func stringList(v cty.Value) []string {
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsKnown() && !e.IsNull() && e.Type() == cty.String {
+			out = append(out, e.AsString())
+		}
+	}
+	return out
+}

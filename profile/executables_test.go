@@ -1,0 +1,51 @@
+package profile
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestScriptExecutables(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   []string
+	}{
+		{"#!/bin/sh -e\necho hi\n", []string{"/bin/sh"}},
+		{"#!/bin/bash\n/usr/bin/curl -s http://x && /usr/bin/test -f /etc/a || exit 1\n", []string{"/bin/bash", "/usr/bin/curl", "/usr/bin/test"}},
+		{"while ! /usr/bin/curl --fail http://x; do sleep 1; done\n", []string{"/usr/bin/curl"}},
+		{"if /bin/true; then exec /opt/bin/app --config /etc/app; fi\n", []string{"/bin/true", "/opt/bin/app"}},
+		{"PATH=/usr/bin FOO=1 /usr/bin/env x | /usr/bin/tee /tmp/log\n", []string{"/usr/bin/env", "/usr/bin/tee"}},
+		{"# /usr/bin/commented\necho \"/usr/bin/quoted\" $(/usr/bin/sub) ${X}/bin/y\n", []string{"/usr/bin/sub"}},
+		{"cp /etc/a /etc/b\n", nil},
+	} {
+		if d := cmp.Diff(tc.want, scriptExecutables([]byte(tc.script))); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.script, d)
+		}
+	}
+}
+
+func TestUnitExecutables(t *testing.T) {
+	unit := "[Service]\nExecStartPre=-/sbin/modprobe overlay\nExecStart=/usr/bin/containerd -c /etc/c\nExecStart=\nExecReload=/bin/kill -s HUP $MAINPID\nExecStop=${X}/bin/stop\nEnvironment=A=/usr/bin/x\n"
+	want := []unitExec{{"ExecStartPre", "/sbin/modprobe"}, {"ExecStart", "/usr/bin/containerd"}, {"ExecReload", "/bin/kill"}}
+	if d := cmp.Diff(want, unitExecutables([]byte(unit)), cmp.AllowUnexported(unitExec{})); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestCheckExecutables(t *testing.T) {
+	entries := []Entry{
+		{Target: "systemd/system/app.service", Content: []byte("[Service]\nExecStart=/opt/app/bin/app\nExecStartPre=/etc/nodegen/scripts/app-pre-start\nExecStop=/bin/kill $MAINPID\n"), Mode: "0644", Option: "systemd.services.app"},
+		{Target: "systemd/system/app.service.d/override.conf", Content: []byte("[Service]\nExecStartPost=/usr/bin/curl -s x\n"), Mode: "0644", Option: "systemd.services.app"},
+		{Target: "nodegen/scripts/app-pre-start", Content: []byte("#!/bin/sh -e\n/usr/bin/socat - TCP:x\n"), Mode: "0755", Option: "systemd.services.app.preStart"},
+		{Target: "systemd/system/multi-user.target.wants/app.service", Mode: TypeSymlink, Link: "/etc/systemd/system/app.service", Option: "systemd.services.app"},
+	}
+	assets := []Asset{{Name: "app", Files: []AssetFile{{Path: "/opt/app/bin/app"}}}}
+	got := CheckExecutables(entries, assets, []string{"/bin/sh", "/bin/kill", "/usr/bin/curl"})
+	want := []string{
+		"systemd.services.app.preStart: /etc/nodegen/scripts/app-pre-start runs /usr/bin/socat, which no asset, package or image provides; declare it in environment.assets or environment.packages, or list it in environment.providedByImage",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package profile
+
+import "errors"
+
+func mkfifo(p string) error { return errors.New("no FIFOs") }
