@@ -86,3 +86,9 @@ config "systemd.services.firewall" {
     ExecStop        = "${local.nft} delete table inet nixos-fw"
   }
 }
+
+# nft, from Debian's nftables package, installed by nodegen switch.
+config "environment.packages.nftables" {
+  when     = local.fw.enable
+  provides = [local.nft]
+}

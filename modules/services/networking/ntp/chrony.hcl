@@ -192,3 +192,10 @@ config "systemd.services.chronyd" {
     SystemCallFilter        = ["~@cpu-emulation @debug @keyring @mount @obsolete @privileged @resources", "@clock", "@setuid", "capset", "@chown"]
   }
 }
+
+# What NixOS takes from pkgs.chrony: Debian's package, installed by nodegen
+# switch.
+config "environment.packages.chrony" {
+  when     = local.chrony.enable
+  provides = [local.chronyd]
+}

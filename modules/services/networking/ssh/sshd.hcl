@@ -452,3 +452,10 @@ assert {
   condition = !local.sshd.enable || alltrue([for l in local.sshd.listenAddresses : l.addr != null])
   message   = "addr must be specified in each services.openssh.listenAddresses entry"
 }
+
+# What NixOS takes from pkgs.openssh: Debian's package, installed by
+# nodegen switch.
+config "environment.packages.openssh-server" {
+  when     = local.sshd.enable
+  provides = [local.sshdBin, "/usr/lib/openssh/sftp-server"]
+}

@@ -58,3 +58,9 @@ config "systemd.services.prometheus-node-exporter" {
     ProtectHome = true
   }
 }
+
+# What NixOS takes from pkgs.prometheus-node-exporter: Debian's package,
+# installed by nodegen switch.
+config "environment.packages.prometheus-node-exporter" {
+  when = local.nodeExporter.enable
+}
