@@ -1,6 +1,12 @@
 # The OpenSSH daemon, ported from NixOS's services/networking/ssh/sshd.nix
 # to Debian's openssh-server (/usr/sbin/sshd).
 #
+# The units keep NixOS's names, sshd.service (or sshd.socket and sshd@),
+# and conflict with Debian's ssh.service and ssh.socket. Debian enables
+# ssh.service with an alias link /etc/systemd/system/sshd.service, which the
+# profile's sshd.service replaces: the first switch needs --backup, or
+# `systemctl disable ssh` before it.
+#
 # settings is NixOS's freeform settings as attrsOf(anything) until the
 # language has freeform submodules: the keys NixOS declares are defaults
 # here, any other sshd_config key can be added, and the file is written
@@ -381,7 +387,8 @@ sshdService = {
       KillMode         = "process"
       RuntimeDirectory = "sshd"
     },
-    local.sshd.startWhenNeeded ? { StandardInput = "socket", StandardError = "journal" } : { Restart = "always", Type = "simple" },
+    # Debian's sshd needs /run/sshd; the instances of sshd@ share it.
+    local.sshd.startWhenNeeded ? { StandardInput = "socket", StandardError = "journal", RuntimeDirectoryPreserve = true } : { Restart = "always", Type = "simple" },
   )
 }
 }
