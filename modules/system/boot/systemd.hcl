@@ -86,7 +86,6 @@ submodule "systemdUnit" {
     type        = listOf(anything)
     default     = []
     description = "An arbitrary list of items such as the text of configuration files; if any of them change between switches, the unit is restarted (written as an X-Restart-Triggers= digest in the unit)."
-    example     = ["$${config.environment.etc.\"app.conf\".text}"]
   }
   option "reloadTriggers" {
     type        = listOf(anything)
@@ -462,6 +461,17 @@ config "systemd" {
       aliases    = t.unit.aliases
     }
   }
+}
+
+# systemd refuses a service without a command; the usual cause is a
+# definition meant for a unit of the distribution, which belongs in a
+# drop-in.
+config {
+  warnings = [
+    for n, t in local.typedUnits : "${t.origin} has no ExecStart, ExecStop or SuccessAction, which systemd refuses; if the distribution ships ${n}, set overrideStrategy = \"asDropin\" (or list it in systemd.packageUnits) to write a drop-in for it."
+    if !(t.dropIn || t.text == "" || !endswith(n, ".service") ||
+    anytrue([for k in ["ExecStart", "ExecStop", "SuccessAction"] : contains(keys(t.unit.serviceConfig), k)]))
+  ]
 }
 
 # Job scripts of services.

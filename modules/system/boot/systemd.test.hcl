@@ -349,3 +349,23 @@ run "restart and reload triggers" {
     error_message = "triggers are digests in the [Unit] section"
   }
 }
+
+run "a service without a command is warned about" {
+  config "systemd.services.systemd-timedated" {
+    environment = { TZ = "UTC" }
+  }
+  assert {
+    condition     = length([for w in config.warnings : w if startswith(w, "systemd.services.systemd-timedated has no ExecStart, ExecStop or SuccessAction")]) == 1
+    error_message = "the unit systemd would refuse is warned about"
+  }
+}
+
+run "enabling a distribution's unit writes only links" {
+  config "systemd.services.ssh" {
+    wantedBy = ["multi-user.target"]
+  }
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/ssh.service") && config.environment.etc["systemd/system/multi-user.target.wants/ssh.service"].source == "/usr/lib/systemd/system/ssh.service"
+    error_message = "no unit file, a link to the distribution's unit"
+  }
+}
