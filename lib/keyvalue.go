@@ -25,7 +25,7 @@ import (
 // null element of a list, is left out. A value that is an object, a list
 // inside a list, a key or a value holding a newline, and an empty key or one
 // holding the separator are errors.
-var KeyValueEncodeFunc = function.New(&function.Spec{
+var KeyValueEncodeFunc = native(&function.Spec{
 	Description: "Encodes an object of keys as a key-value file (KEY<separator>VALUE lines, sorted), NixOS's pkgs.formats.keyValue.",
 	Params: []function.Parameter{
 		{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true},
