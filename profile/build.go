@@ -26,6 +26,7 @@ func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
+	diags = append(diags, checkStartup(ev, &p, diags)...)
 	return p, diags
 }
 
