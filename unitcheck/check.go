@@ -2,8 +2,8 @@
 // targets: each wait loop of a unit (`while ! test -f FILE`, `while !
 // curl ... URL`, `until nc -z HOST PORT`) waits for something an enabled
 // unit of the same profile provides, and each Requires=, BindsTo= and
-// Requisite= names a unit the profile writes or a stock Debian or Flatcar
-// system has.
+// Requisite= (and each wantedBy/requiredBy link) names a unit the profile
+// writes or a stock Debian or Flatcar system has.
 //
 // What a unit provides is declared, not guessed: the library's units say
 // which files they create and where they answer (systemd.*.provides, read
@@ -92,9 +92,13 @@ func Check(p Profile) []Problem {
 		enabled:  enabledUnits(p.Files, units),
 		local:    localHosts(p, units),
 	}
+	dangling := danglingLinks(p.Files, units)
 	var problems []Problem
 	for _, n := range names {
 		u := units[n]
+		for _, l := range dangling[n] {
+			problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("it is linked into %s/ (%s), but %s is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing", l.dir, l.option, l.owner)})
+		}
 		for _, ws := range unitWaits(u, files) {
 			if msg := c.unsatisfied(ws.wait); msg != "" {
 				problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("the loop %q in %s waits for %s", ws.loop, ws.source, msg)})
@@ -109,6 +113,46 @@ func Check(p Profile) []Problem {
 		}
 	}
 	return problems
+}
+
+// link is a .wants/, .requires/ or .upholds/ link of a unit.
+type link struct {
+	dir    string // "nosuch.target.wants"
+	owner  string // "nosuch.target"
+	option string // the option that made it
+}
+
+var linkSuffixes = []string{".wants", ".requires", ".upholds"}
+
+// installLinks calls f for each .wants/, .requires/ and .upholds/ link of
+// the profile: the unit that pulls (owner) and the unit pulled in.
+func installLinks(fs []File, f func(f File, owner, dir, name string)) {
+	for _, file := range fs {
+		rel, ok := strings.CutPrefix(file.Path, unitDir)
+		if !ok || file.Link == "" {
+			continue
+		}
+		dir, name := path.Split(rel)
+		dir = strings.TrimSuffix(dir, "/")
+		for _, suffix := range linkSuffixes {
+			if owner, ok := strings.CutSuffix(dir, suffix); ok && !strings.Contains(owner, "/") {
+				f(file, owner, dir, name)
+			}
+		}
+	}
+}
+
+// danglingLinks returns, by unit, the links that put it in the .wants/
+// (.requires/, .upholds/) directory of a unit that is nowhere: a wantedBy
+// with a typo.
+func danglingLinks(fs []File, units map[string]*unit) map[string][]link {
+	out := map[string][]link{}
+	installLinks(fs, func(f File, owner, dir, name string) {
+		if !exists(owner, units) {
+			out[name] = append(out[name], link{dir: dir, owner: owner, option: f.Option})
+		}
+	})
+	return out
 }
 
 // loadUnits reads the unit files of the profile, each with its drop-ins
@@ -167,23 +211,13 @@ func exists(name string, units map[string]*unit) bool {
 // enabledUnits returns the units of the profile that something starts:
 // pulled in (a .wants/, .requires/ or .upholds/ link, Wants=, Requires=,
 // BindsTo=, Requisite=, Upholds=) or triggered (by a path, timer or socket
-// unit) by a unit that is not the profile's (one of the system's, such as
-// multi-user.target), directly or through other enabled units.
+// unit) by a stock unit that is not the profile's (multi-user.target),
+// directly or through other enabled units.
 func enabledUnits(fs []File, units map[string]*unit) map[string]bool {
 	edges := map[string][]string{}
-	for _, f := range fs {
-		rel, ok := strings.CutPrefix(f.Path, unitDir)
-		if !ok || f.Link == "" {
-			continue
-		}
-		dir, name := path.Split(strings.TrimSuffix(rel, "/"))
-		dir = strings.TrimSuffix(dir, "/")
-		for _, suffix := range []string{".wants", ".requires", ".upholds"} {
-			if from, ok := strings.CutSuffix(dir, suffix); ok && !strings.Contains(from, "/") {
-				edges[from] = append(edges[from], name)
-			}
-		}
-	}
+	installLinks(fs, func(_ File, owner, _, name string) {
+		edges[owner] = append(edges[owner], name)
+	})
 	for n, u := range units {
 		for _, key := range []string{"Wants", "Requires", "BindsTo", "Requisite", "Upholds"} {
 			edges[n] = append(edges[n], unitList(u.settings, "Unit", key)...)
@@ -211,7 +245,7 @@ func enabledUnits(fs []File, units map[string]*unit) map[string]bool {
 	enabled := map[string]bool{}
 	var queue []string
 	for from, tos := range edges {
-		if _, ok := units[from]; !ok {
+		if _, ok := units[from]; !ok && exists(from, units) {
 			queue = append(queue, tos...)
 		}
 	}

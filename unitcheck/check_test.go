@@ -123,6 +123,23 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			name: "a unit wanted only by a unit that is nowhere",
+			p: Profile{
+				Files: []File{
+					{Path: "systemd/system/waiter.service", Content: []byte(waiter)},
+					{Path: "systemd/system/multi-user.target.wants/waiter.service", Link: "/etc/systemd/system/waiter.service"},
+					script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n"),
+					{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
+					{Path: "systemd/system/multi-usr.target.wants/maker.service", Link: "/etc/systemd/system/maker.service", Option: "systemd.services.maker.wantedBy"},
+				},
+				Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
+			},
+			want: []string{
+				"unit maker.service: it is linked into multi-usr.target.wants/ (systemd.services.maker.wantedBy), but multi-usr.target is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing",
+				`unit waiter.service: the loop "while ! test -f /run/ready" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (maker.service would, but nothing starts it)`,
+			},
+		},
+		{
 			name: "requirements",
 			p: Profile{
 				Files: files(
