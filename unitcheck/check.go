@@ -68,7 +68,6 @@ func (p Problem) String() string { return "unit " + p.Unit + ": " + p.Message }
 type unit struct {
 	name     string
 	settings []setting
-	option   string
 }
 
 // Check returns the problems of a profile, by unit name and in the order
@@ -171,7 +170,7 @@ func loadUnits(fs []File) map[string]*unit {
 		dir, name := path.Split(rel)
 		switch {
 		case dir == "" && isUnitName(name):
-			units[name] = &unit{name: name, settings: parseUnit(f.Content), option: f.Option}
+			units[name] = &unit{name: name, settings: parseUnit(f.Content)}
 		case strings.HasSuffix(dir, ".d/") && strings.HasSuffix(name, ".conf") && !strings.Contains(strings.TrimSuffix(dir, "/"), "/"):
 			owner := strings.TrimSuffix(dir, ".d/")
 			dropins[owner] = append(dropins[owner], parseUnit(f.Content)...)
