@@ -110,6 +110,11 @@ submodule "systemdUnit" {
       file in /etc/systemd/system.
     EOT
   }
+  option "provides" {
+    type        = submodule.systemdProvides
+    default     = {}
+    description = "What the unit makes available on this host once it runs, for the check of the profile's wait loops (see docs/startup-check.md)."
+  }
 
   config "unitConfig" {
     Description        = mkIf(config.description != "", config.description)
@@ -286,6 +291,23 @@ submodule "systemdMount" {
   }
 }
 
+# What a unit makes available to the other units of its host. nodegen
+# checks every wait loop of the profile against it (docs/startup-check.md).
+submodule "systemdProvides" {
+  option "files" {
+    type        = listOf(str)
+    default     = []
+    example     = ["/run/flannel/subnet.env"]
+    description = "Absolute paths of the files the unit creates: a loop that waits for one of them (`while ! test -f FILE`) is satisfied by this unit."
+  }
+  option "urls" {
+    type        = listOf(str)
+    default     = []
+    example     = ["https://0.0.0.0:6443"]
+    description = "Where the unit answers, as scheme://host:port: a loop that waits for a URL there (`while ! curl ... URL`) or for the port (`nc -z HOST PORT`) is satisfied by this unit. Host 0.0.0.0 or [::] stands for every address of this host; every host named here is one of this host's."
+  }
+}
+
 # A unit as it is written: the typed units above end up here, and a
 # verbatim unit or drop-ins for any unit can be given directly.
 submodule "systemdUnitFile" {
@@ -325,6 +347,11 @@ submodule "systemdUnitFile" {
     default      = config.text == null ? "${local.vendorUnitDir}/${name}" : "${local.unitDir}/${name}"
     default_text = "the unit in /etc/systemd/system, or the distribution's (/usr/lib/systemd/system) when text is null"
     description  = "The unit file that the .wants/.requires links and the aliases point to."
+  }
+  option "provides" {
+    type        = submodule.systemdProvides
+    default     = {}
+    description = "What the unit makes available on this host once it runs (the typed unit's provides)."
   }
   option "dropIns" {
     type        = attrsOf(lines)
@@ -380,6 +407,13 @@ options "systemd" {
     type        = attrsOf(submodule.systemdUnitFile)
     default     = {}
     description = "Units by file name (kubelet.service): generated from the typed units, or verbatim."
+  }
+  option "provided" {
+    type        = attrsOf(submodule.systemdProvides)
+    read_only   = true
+    internal    = true
+    default     = { for n, u in config.systemd.units : n => u.provides if u.enable }
+    description = "What each unit written provides, by unit file name: what nodegen checks the profile's wait loops against."
   }
 }
 
@@ -459,6 +493,7 @@ config "systemd" {
       wantedBy   = t.unit.wantedBy
       requiredBy = t.unit.requiredBy
       aliases    = t.unit.aliases
+      provides   = t.unit.provides
     }
   }
 }
