@@ -161,20 +161,41 @@ func (s *System) Pending() (*Journal, error) {
 	return &j, nil
 }
 
+// begin starts a command that activates: it completes an interrupted
+// activation first (not on a dry run), and reads the state.
+func (s *System) begin(o SwitchOptions) (*Result, State, error) {
+	res := &Result{}
+	if !o.DryRun {
+		j, err := s.Recover()
+		if err != nil {
+			return nil, State{}, err
+		}
+		res.Recovered = j
+	}
+	st, err := s.readState()
+	return res, st, err
+}
+
+// checkedPlan works out the plan (see plan) into res; conflicts are a
+// *ConflictError.
+func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int, toDir string, backup bool) (*Plan, error) {
+	p, err := s.plan(st, interrupted, to, toDir, backup)
+	if err != nil {
+		return nil, err
+	}
+	res.Plan = p
+	if len(p.Conflicts) > 0 {
+		return p, &ConflictError{p.Conflicts}
+	}
+	return p, nil
+}
+
 // Switch makes the profile in dir a new generation and activates it. A
 // profile with the same files as the active generation makes no new
 // generation: the active one is activated again, which puts back anything
 // missing. Conflicts are a *ConflictError, and change nothing.
 func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
-	res := &Result{}
-	if !o.DryRun {
-		j, err := s.Recover()
-		if err != nil {
-			return nil, err
-		}
-		res.Recovered = j
-	}
-	st, err := s.readState()
+	res, st, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
@@ -192,13 +213,9 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 			to, res.Unchanged = st.Generation, true
 		}
 	}
-	p, err := s.plan(st, interrupted, to, dir, o.Backup)
+	p, err := s.checkedPlan(res, st, interrupted, to, dir, o.Backup)
 	if err != nil {
-		return nil, err
-	}
-	res.Plan = p
-	if len(p.Conflicts) > 0 {
-		return res, &ConflictError{p.Conflicts}
+		return res, err
 	}
 	if err := s.binaries(p, o); err != nil || o.DryRun {
 		return res, err
@@ -270,15 +287,7 @@ func (s *System) sameProfile(n int, dir string) (bool, error) {
 // Rollback activates generation to, or with to = 0 the newest generation
 // older than the active one.
 func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
-	res := &Result{}
-	if !o.DryRun {
-		j, err := s.Recover()
-		if err != nil {
-			return nil, err
-		}
-		res.Recovered = j
-	}
-	st, err := s.readState()
+	res, st, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
@@ -301,13 +310,9 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	}
-	p, err := s.plan(st, nil, to, "", o.Backup)
+	p, err := s.checkedPlan(res, st, nil, to, "", o.Backup)
 	if err != nil {
-		return nil, err
-	}
-	res.Plan = p
-	if len(p.Conflicts) > 0 {
-		return res, &ConflictError{p.Conflicts}
+		return res, err
 	}
 	if err := s.binaries(p, o); err != nil || o.DryRun {
 		res.Generation = to
@@ -320,25 +325,13 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 // the active generation had, and puts back the files it moved aside. The
 // generations are kept.
 func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
-	res := &Result{}
-	if !o.DryRun {
-		j, err := s.Recover()
-		if err != nil {
-			return nil, err
-		}
-		res.Recovered = j
-	}
-	st, err := s.readState()
+	res, st, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.plan(st, nil, 0, "", false)
+	p, err := s.checkedPlan(res, st, nil, 0, "", false)
 	if err != nil {
-		return nil, err
-	}
-	res.Plan = p
-	if len(p.Conflicts) > 0 {
-		return res, &ConflictError{p.Conflicts}
+		return res, err
 	}
 	o.checked(p)
 	if o.DryRun {

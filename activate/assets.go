@@ -427,15 +427,7 @@ func (s *System) pruneAssets() error {
 			used[a.Key()] = true
 		}
 	}
-	d, err := s.r.Open(assetsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return unwrapPath(err)
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
+	names, err := s.readNames(assetsDir)
 	if err != nil {
 		return err
 	}

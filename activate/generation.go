@@ -59,12 +59,7 @@ func (s *System) readGeneration(n int) (Generation, profile.Manifest, error) {
 // generationNumbers lists the numbers of the generations on the system,
 // ascending; directories that are not whole generations are left out.
 func (s *System) generationNumbers() ([]int, error) {
-	d, err := s.r.Open(generationsDir)
-	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
+	names, err := s.readNames(generationsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -227,12 +222,7 @@ func (s *System) removeGeneration(n int) error {
 // cleanGenerations removes what an interrupted addGeneration or
 // removeGeneration left: .new-N and .old-N directories.
 func (s *System) cleanGenerations() error {
-	d, err := s.r.Open(generationsDir)
-	if err != nil {
-		return unwrapPath(err)
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
+	names, err := s.readNames(generationsDir)
 	if err != nil {
 		return err
 	}
@@ -244,6 +234,20 @@ func (s *System) cleanGenerations() error {
 		}
 	}
 	return nil
+}
+
+// readNames lists the names in the directory rel; a missing directory has
+// none.
+func (s *System) readNames(rel string) ([]string, error) {
+	d, err := s.r.Open(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
 }
 
 // parseMode reads an octal mode such as "0644".
