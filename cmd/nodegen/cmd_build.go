@@ -41,7 +41,7 @@ otherwise a line per host, in the order given. The summary (hosts built and
 failed, files, time) ends the run. With --json, stdout is one JSON document
 with a result per host (name, ok, profile, files, warnings, errors) and the
 totals; the output is the same whatever N.`,
-		example: "nodegen build -o results hosts/*.hcl\nnodegen build -j 2 --json fixtures/k8s-worker/host.hcl other/worker02.hcl",
+		example: "nodegen build -o results hosts/*.hcl\nnodegen build -j 2 --json hosts/web01.hcl hosts/web02.hcl",
 		args:    argsModules,
 		flags:   buildCommand,
 		gc:      gcManyEvaluations,
@@ -52,7 +52,7 @@ func buildCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
 	out := fs.StringP("out", "o", "results", "the directory to write the profiles to, one `DIR`/NAME per host")
 	completeWith(fs, "out", completeDirs)
-	jobs := fs.IntP("jobs", "j", 0, "how many hosts to evaluate at once (default: one per CPU)")
+	jobs := fs.IntP("jobs", "j", 0, "evaluate `N` hosts at once (default: one per CPU)")
 	completeWith(fs, "jobs", completeFree)
 	asJSON := fs.Bool("json", false, "print the results as one JSON document")
 	ef.add(fs)
