@@ -146,17 +146,7 @@ func WriteUnsynced(dir string, p Profile) error {
 // on Linux, one syncfs(2) of the file system holding dir; elsewhere, an
 // fsync of every file and directory below dir, and of dir.
 func Sync(dir string) error {
-	var dirs []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return syncTree(dir, dirs)
+	return syncTree(dir)
 }
 
 // write is Write; sync false leaves out every sync (see WriteUnsynced).
@@ -516,7 +506,6 @@ func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
-	dirs := []string{root}
 	made := map[string]bool{root: true}
 	var mkdirs func(d string) error
 	mkdirs = func(d string) error {
@@ -533,7 +522,6 @@ func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 			return err
 		}
 		made[d] = true
-		dirs = append(dirs, d)
 		return nil
 	}
 	for _, e := range entries {
@@ -564,7 +552,7 @@ func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 	if !sync {
 		return nil
 	}
-	return syncTree(root, dirs)
+	return syncTree(root)
 }
 
 // writeFile creates p (which must not exist) with content and mode, set
