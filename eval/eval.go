@@ -222,8 +222,11 @@ func withoutCommandLine(diags hcl.Diagnostics) hcl.Diagnostics {
 	return diags
 }
 
-// dedupe drops repeated diagnostics (the same error reached through two
-// references) and keeps the first occurrence.
+// Dedupe drops repeated diagnostics (the same error reached through two
+// references, or found by two phases) and keeps the first occurrence of
+// each, in order.
+func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics { return dedupe(diags) }
+
 func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	if len(diags) < 2 {
 		return diags
@@ -269,7 +272,10 @@ type Evaluator struct {
 	partStack []property.Part
 	stats     Stats
 	late      hcl.Diagnostics // found while splitting definitions lazily
-	traced    map[*hcl.Diagnostic]bool
+	// recorder, while an assertion's condition is evaluated, collects the
+	// options it reads (see record).
+	recorder *readRecorder
+	traced   map[*hcl.Diagnostic]bool
 }
 
 // Stats counts the work an evaluation did so far.

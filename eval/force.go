@@ -184,9 +184,10 @@ func showDef(v cty.Value) string {
 func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch {
 	case c.opt != nil:
+		inst.ev.record(inst, c)
 		s := inst.force(c, rng)
 		if !s.defined && !s.diags.HasErrors() {
-			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
+			return cty.DynamicVal, append(s.diags, inst.undefinedDiag(c, rng))
 		}
 		return s.value, s.diags
 	case c.rename != nil:
@@ -207,11 +208,28 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 	return property.RefVal(&nsRef{inst: inst, n: c}), nil
 }
 
-func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
+// undefinedDiag is the error for reading option c of inst, which has no
+// value, at rng. Inside a submodule instance that the user defined, read
+// from the library, it points at the user's definition of the instance,
+// the line to fix.
+func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic {
+	full := inst.fullPath(c.path)
+	detail := fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(c.opt.block.DefRange()))
+	if user, ok := userRange(inst.defRanges); ok && len(inst.loc) > 0 && (inLibrary(rng) || rng.Filename == commandLine) {
+		where := "at " + options.ShowPos(rng)
+		if rng.Filename == commandLine {
+			where = "on the command line"
+		}
+		detail = fmt.Sprintf("The option %q (declared at %s) has no default, and this definition of the submodule instance %q does not set it; its value is needed %s. Add %s to this definition.",
+			full.String(), options.ShowPos(c.opt.block.DefRange()), inst.loc.String(), where, c.path.String()+" = ...")
+		rng = user
+	} else if o := inst.origin(); o != "" {
+		detail += " " + o
+	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
-		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(o.block.DefRange())),
+		Detail:   detail,
 		Subject:  rng.Ptr(),
 	}
 }

@@ -1,0 +1,160 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
+)
+
+// This file tells, for messages, where the values an error involves come
+// from: the definitions that made a submodule instance, and the options
+// an assertion's condition read, each with its definitions. The user's
+// own files come before the library's, since they are what the user can
+// change.
+
+// inLibrary tells whether a range lies in a module of the built-in library.
+func inLibrary(r hcl.Range) bool { return strings.HasPrefix(r.Filename, LibraryPrefix) }
+
+// userFirst sorts ranges stably with the user's files before the library's,
+// and drops repeated ones.
+func userFirst(rs []hcl.Range) []hcl.Range {
+	out := slices.Clone(rs)
+	slices.SortStableFunc(out, func(a, b hcl.Range) int {
+		switch la, lb := inLibrary(a), inLibrary(b); {
+		case la == lb:
+			return 0
+		case lb:
+			return -1
+		}
+		return 1
+	})
+	return slices.CompactFunc(out, func(a, b hcl.Range) bool { return a == b })
+}
+
+// showRanges lists ranges as "a, b and c".
+func showRanges(rs []hcl.Range) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = options.ShowPos(r)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// userRange is the first of rs in the user's files.
+func userRange(rs []hcl.Range) (hcl.Range, bool) {
+	for _, r := range rs {
+		if !inLibrary(r) {
+			return r, true
+		}
+	}
+	return hcl.Range{}, false
+}
+
+// origin says which definitions made a submodule instance, the user's
+// first: "The submodule instance "a.b" is defined at host.hcl:3:5." It is
+// "" at the top level.
+func (inst *instance) origin() string {
+	if len(inst.loc) == 0 {
+		return ""
+	}
+	if len(inst.defRanges) == 0 {
+		return fmt.Sprintf("In the submodule instance %q.", inst.loc.String())
+	}
+	return fmt.Sprintf("The submodule instance %q is defined at %s.", inst.loc.String(), showRanges(inst.defRanges))
+}
+
+// optionRead is an option an assertion's condition read.
+type optionRead struct {
+	inst *instance
+	n    *declNode
+}
+
+// readRecorder collects the options an expression reads itself (directly
+// or through locals), not those read to compute them.
+type readRecorder struct {
+	// base is the length of the evaluation chain when recording began.
+	base  int
+	reads []optionRead
+}
+
+// record notes that option n of inst is being read, when an assertion's
+// condition reads it and not an option it depends on.
+func (ev *Evaluator) record(inst *instance, n *declNode) {
+	r := ev.recorder
+	if r == nil {
+		return
+	}
+	for _, f := range ev.stack[min(r.base, len(ev.stack)):] {
+		if f.opt != nil {
+			return
+		}
+	}
+	for _, o := range r.reads {
+		if o.inst == inst && o.n == n {
+			return
+		}
+	}
+	r.reads = append(r.reads, optionRead{inst: inst, n: n})
+}
+
+// readsNote lists the options an assertion's condition read with where
+// each was defined: the options the user defined first, each with its
+// live definitions (the user's first), then those that have only their
+// default.
+func readsNote(reads []optionRead) string {
+	type line struct {
+		text string
+		user bool
+	}
+	var lines []line
+	for _, o := range reads {
+		s := o.inst.peekState(o.n)
+		if s == nil || s.status != done {
+			continue
+		}
+		var rs []hcl.Range
+		for i, d := range s.merged.Defs {
+			if d.State != property.Won || (i == 0 && o.n.opt.defaultExpr != nil) {
+				continue
+			}
+			rs = append(rs, d.Range)
+		}
+		rs = userFirst(rs)
+		name := o.inst.fullPath(o.n.path).String()
+		switch {
+		case len(rs) > 0:
+			_, user := userRange(rs)
+			lines = append(lines, line{text: fmt.Sprintf("%s, defined at %s", name, showRanges(rs)), user: user})
+		case s.defined:
+			lines = append(lines, line{text: name + ", its default"})
+		default:
+			lines = append(lines, line{text: name + ", not defined"})
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(lines, func(a, b line) int {
+		switch {
+		case a.user == b.user:
+			return 0
+		case a.user:
+			return -1
+		}
+		return 1
+	})
+	var b strings.Builder
+	b.WriteString("The condition read:")
+	for _, l := range lines {
+		b.WriteString("\n  " + l.text)
+	}
+	return b.String()
+}
