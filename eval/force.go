@@ -405,6 +405,9 @@ func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
 				continue
 			}
 			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.name(), refNote(f.ref))
+			if f.opt != nil {
+				b.WriteString(userDefinitionsNote(f.inst, f.opt))
+			}
 		}
 		d.Detail = b.String()
 	}

@@ -251,6 +251,10 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			diags = append(diags, m.decode()...)
 		}
 	}
+	diags = oneUnterminatedString(src, diags)
+	if file != nil {
+		explainQuotedNames(file, src, diags)
+	}
 	l.mu.Lock()
 	if file != nil {
 		l.files[s.display()] = file

@@ -71,6 +71,29 @@ func (inst *instance) origin() string {
 	return fmt.Sprintf("The submodule instance %q is defined at %s.", inst.loc.String(), showRanges(inst.defRanges))
 }
 
+// userDefinitionsNote lists, for an evaluation chain, the user's
+// definitions of option n of inst and of the submodule instance it is in:
+// the lines to look at when the chain runs through the library. It is ""
+// when the user defined neither.
+func userDefinitionsNote(inst *instance, n *declNode) string {
+	var user []hcl.Range
+	if s := inst.peekState(n); s != nil {
+		for _, d := range s.defs {
+			if !inLibrary(d.Range) {
+				user = append(user, d.Range)
+			}
+		}
+	}
+	var b strings.Builder
+	if len(user) > 0 {
+		fmt.Fprintf(&b, "\n      defined at %s", showRanges(userFirst(user)))
+	}
+	if r, ok := userRange(inst.defRanges); ok {
+		fmt.Fprintf(&b, "\n      in the submodule instance %q defined at %s", inst.loc.String(), options.ShowPos(r))
+	}
+	return b.String()
+}
+
 // optionRead is an option an assertion's condition read.
 type optionRead struct {
 	inst *instance
