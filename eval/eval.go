@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty/function"
@@ -232,6 +233,12 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 		return diags
 	}
 	seen := map[string]bool{}
+	type undefinedReads struct {
+		at    int         // the place of the first in out
+		lines []string    // the file:line of each read
+		also  []hcl.Range // the reads after the first
+	}
+	undefined := map[undefinedOption]*undefinedReads{}
 	out := diags[:0:0]
 	for _, d := range diags {
 		key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
@@ -242,7 +249,27 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 			continue
 		}
 		seen[key] = true
+		// One option without a value read from several places is one
+		// error, which lists the other places.
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject != nil {
+			line := fmt.Sprintf("%s:%d", d.Subject.Filename, d.Subject.Start.Line)
+			if r := undefined[u]; r != nil {
+				if !slices.Contains(r.lines, line) {
+					r.lines = append(r.lines, line)
+					r.also = append(r.also, *d.Subject)
+				}
+				continue
+			}
+			undefined[u] = &undefinedReads{at: len(out), lines: []string{line}}
+		}
 		out = append(out, d)
+	}
+	for _, r := range undefined {
+		if len(r.also) > 0 {
+			first := *out[r.at]
+			first.Detail += fmt.Sprintf("\nIt is also needed at %s.", showRanges(r.also))
+			out[r.at] = &first
+		}
 	}
 	return out
 }

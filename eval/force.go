@@ -231,8 +231,13 @@ func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic 
 		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
 		Detail:   detail,
 		Subject:  rng.Ptr(),
+		Extra:    undefinedOption(full.String()),
 	}
 }
+
+// undefinedOption marks the diagnostic of reading an option that has no
+// value (see dedupe).
+type undefinedOption string
 
 // nsRef is a lazy reference to a namespace of an instance.
 type nsRef struct {
