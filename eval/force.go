@@ -94,6 +94,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	if diags.HasErrors() {
 		s.value = cty.DynamicVal
+		inst.noteOrigin(diags)
 	}
 	ev.addTrace(diags)
 	s.diags = diags
@@ -187,7 +188,11 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 		inst.ev.record(inst, c)
 		s := inst.force(c, rng)
 		if !s.defined && !s.diags.HasErrors() {
-			return cty.DynamicVal, append(s.diags, inst.undefinedDiag(c, rng))
+			d := inst.undefinedDiag(c, rng)
+			// traced here, where the chain still holds the locals that
+			// read the option
+			inst.ev.addTrace(hcl.Diagnostics{d})
+			return cty.DynamicVal, append(s.diags, d)
 		}
 		return s.value, s.diags
 	case c.rename != nil:

@@ -94,6 +94,39 @@ func userDefinitionsNote(inst *instance, n *declNode) string {
 	return b.String()
 }
 
+// noteOrigin adds, to the errors about an option of a submodule instance
+// the user defined that do not point into the user's definition, where
+// that definition is: an error in the library's part of the instance is
+// caused by what the user's definition holds.
+func (inst *instance) noteOrigin(diags hcl.Diagnostics) {
+	if _, ok := userRange(inst.defRanges); !ok || len(inst.loc) == 0 {
+		return
+	}
+	o := inst.origin()
+	for _, d := range diags {
+		x, ok := d.Extra.(options.DiagExtra)
+		if !ok || d.Severity != hcl.DiagError || len(x.Option) <= len(inst.loc) || !slices.Equal(x.Option[:len(inst.loc)], inst.loc) ||
+			strings.Contains(d.Detail, o) || inst.inDefinition(d.Subject) {
+			continue
+		}
+		d.Detail = joinNotes(d.Detail, o)
+	}
+}
+
+// inDefinition tells whether r lies in one of the definitions that made
+// the instance.
+func (inst *instance) inDefinition(r *hcl.Range) bool {
+	if r == nil {
+		return false
+	}
+	for _, def := range inst.defRanges {
+		if def.Filename == r.Filename && def.ContainsOffset(r.Start.Byte) {
+			return true
+		}
+	}
+	return false
+}
+
 // optionRead is an option an assertion's condition read.
 type optionRead struct {
 	inst *instance
