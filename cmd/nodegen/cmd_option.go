@@ -207,16 +207,16 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 	} else {
 		section("Value", "(none: no definition and no default)")
 	}
-	if x.KeyOf != nil {
+	switch {
+	case x.KeyOf != nil:
+		// The option's default is among the definitions when it sets
+		// the key.
 		section("Key of", fmt.Sprintf("option %s, of type %s", x.KeyOf.String(), x.Type))
-	} else {
+	case x.HasDefault:
 		section("Type", x.Type)
-	}
-	if x.KeyOf != nil {
-		// the option's default is among the definitions when it sets the key
-	} else if x.HasDefault {
 		section("Default", x.Default)
-	} else {
+	default:
+		section("Type", x.Type)
 		section("Default", "(none)")
 	}
 	if x.ReadOnly {
