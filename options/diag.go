@@ -104,8 +104,31 @@ func adviseOnPriority(loc Path, prio int, diags hcl.Diagnostics) {
 func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
 		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
-		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.",
-			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value)))
+		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.%s",
+			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value), enumSuggestion(t, d.Value)))
+}
+
+// enumSuggestion is " Did you mean "X"?" when t is an enum of strings and
+// v a string close to one of them (a misspelt taint effect); else "".
+func enumSuggestion(t Type, v cty.Value) string {
+	e, ok := t.(Enum)
+	if !ok {
+		return ""
+	}
+	v, _ = property.Shallow(v)
+	if !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return ""
+	}
+	var names []string
+	for _, ev := range e.Values {
+		if ev.IsKnown() && !ev.IsNull() && ev.Type() == cty.String {
+			names = append(names, ev.AsString())
+		}
+	}
+	if dym := DidYouMean(v.AsString(), names); dym != "" {
+		return fmt.Sprintf(" Did you mean %q?", dym)
+	}
+	return ""
 }
 
 // conflictError is the error for definitions that a type cannot merge.
