@@ -19,6 +19,11 @@ options "networking" {
     default_text = "hostName, with domain appended when it is set"
     description  = "The fully qualified domain name (read-only)."
   }
+  option "timeServers" {
+    type        = listOf(str)
+    default     = ["0.pool.ntp.org", "1.pool.ntp.org", "2.pool.ntp.org", "3.pool.ntp.org"]
+    description = "The set of NTP servers from which to synchronise (read by services.chrony and services.timesyncd)."
+  }
 }
 
 config "environment.etc.hostname" {

@@ -288,3 +288,84 @@ run "stopIfChanged is not written by default" {
     error_message = "the default (stop, then start) needs no setting"
   }
 }
+
+run "a distribution's unit gets a drop-in" {
+  config "systemd.services.systemd-timedated" {
+    overrideStrategy = "asDropin"
+    environment      = { TZ = "UTC" }
+    wantedBy         = ["multi-user.target"]
+    aliases          = ["timedated.service"]
+  }
+
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/systemd-timedated.service")
+    error_message = "the distribution's unit is not replaced"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/systemd-timedated.service.d/overrides.conf"].text == "[Service]\nEnvironment=\"TZ=UTC\"\n"
+    error_message = "the definition is a drop-in"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/multi-user.target.wants/systemd-timedated.service"].source == "/usr/lib/systemd/system/systemd-timedated.service"
+    error_message = "the wants link points to the distribution's unit"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/timedated.service"].source == "/usr/lib/systemd/system/systemd-timedated.service"
+    error_message = "an alias is a link to the unit"
+  }
+}
+
+run "packageUnits makes drop-ins" {
+  config "systemd" {
+    packageUnits = ["ssh.service"]
+  }
+  config "systemd.services.ssh" {
+    serviceConfig = { Restart = "always" }
+  }
+  assert {
+    condition     = config.systemd.units["ssh.service"].text == null && config.systemd.units["ssh.service"].dropIns == { overrides = "[Service]\nRestart=always\n" }
+    error_message = "a unit the distribution ships is written as a drop-in"
+  }
+}
+
+run "an empty unit is never written" {
+  config "systemd.services.foo" {
+    enable = true
+  }
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/foo.service")
+    error_message = "an empty unit file would mask the unit"
+  }
+}
+
+run "restart and reload triggers" {
+  config "systemd.services.foo" {
+    restartTriggers = ["a"]
+    reloadTriggers  = ["b", { c = 1 }]
+    serviceConfig   = { ExecStart = "/bin/foo" }
+  }
+  assert {
+    condition     = config.systemd.services.foo.unitConfig["X-Restart-Triggers"] == sha256(jsonencode(["a"])) && config.systemd.services.foo.unitConfig["X-Reload-Triggers"] == sha256(jsonencode(["b", { c = 1 }]))
+    error_message = "triggers are digests in the [Unit] section"
+  }
+}
+
+run "a service without a command is warned about" {
+  config "systemd.services.systemd-timedated" {
+    environment = { TZ = "UTC" }
+  }
+  assert {
+    condition     = length([for w in config.warnings : w if startswith(w, "systemd.services.systemd-timedated has no ExecStart, ExecStop or SuccessAction")]) == 1
+    error_message = "the unit systemd would refuse is warned about"
+  }
+}
+
+run "enabling a distribution's unit writes only links" {
+  config "systemd.services.ssh" {
+    wantedBy = ["multi-user.target"]
+  }
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/ssh.service") && config.environment.etc["systemd/system/multi-user.target.wants/ssh.service"].source == "/usr/lib/systemd/system/ssh.service"
+    error_message = "no unit file, a link to the distribution's unit"
+  }
+}
