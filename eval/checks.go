@@ -43,6 +43,9 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		}
 		msgs, d := sc.evalMessages(c.message)
 		diags = append(diags, d...)
+		if isAssert && len(msgs) > 0 {
+			rec.reads = sc.staticReads(c.condition, rec.reads)
+		}
 		for _, msg := range msgs {
 			if isAssert {
 				diags = append(diags, &hcl.Diagnostic{

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -213,4 +215,96 @@ func readsNote(reads []optionRead) string {
 		b.WriteString("\n  " + l.text)
 	}
 	return b.String()
+}
+
+// maxStaticReads bounds how many locals staticReads follows, so that a
+// message never costs more than a small walk of the source.
+const maxStaticReads = 64
+
+// staticReads adds to reads the options expr refers to in its source,
+// following locals: what an assertion's condition read through a local
+// that was computed before the condition (and is memoised), which
+// recording at evaluation time does not see. It evaluates nothing; a
+// reference whose path goes on into an option's value is left out.
+func (sc *scope) staticReads(expr hclsyntax.Expression, reads []optionRead) []optionRead {
+	budget := maxStaticReads
+	var walk func(sc *scope, tr hcl.Traversal)
+	walk = func(sc *scope, tr hcl.Traversal) {
+		path := traversalNames(tr)
+		switch tr.RootName() {
+		case "config":
+			reads = addStaticRead(reads, sc.inst, path)
+		case "root":
+			reads = addStaticRead(reads, sc.inst.ev.top, path)
+		case "local":
+			if len(path) == 0 || budget == 0 || sc.locals == nil {
+				return
+			}
+			budget--
+			for ls := sc.locals; ls != nil; ls = ls.parent {
+				a, ok := ls.attrs[path[0]]
+				if !ok {
+					continue
+				}
+				if st, ok := a.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(tr) == len(path)+1 {
+					// local.cfg.enable where cfg = config.a.b: config.a.b.enable
+					walk(ls.sc, append(slices.Clone(st.Traversal), tr[2:]...))
+					return
+				}
+				for _, v := range a.Expr.Variables() {
+					walk(ls.sc, v)
+				}
+				return
+			}
+		}
+	}
+	for _, v := range expr.Variables() {
+		walk(sc, v)
+	}
+	return reads
+}
+
+// traversalNames is the names a traversal's steps after its root take, up
+// to the first that is not a name (an index by a number, a splat).
+func traversalNames(tr hcl.Traversal) []string {
+	var out []string
+	for _, step := range tr[1:] {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			out = append(out, s.Name)
+		case hcl.TraverseIndex:
+			if !s.Key.IsKnown() || s.Key.IsNull() || s.Key.Type() != cty.String {
+				return out
+			}
+			out = append(out, s.Key.AsString())
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// addStaticRead adds the option at path of inst to reads, when path names
+// one exactly.
+func addStaticRead(reads []optionRead, inst *instance, path []string) []optionRead {
+	n := inst.root
+	for i, seg := range path {
+		c := n.children[seg]
+		if c == nil {
+			return reads
+		}
+		if c.opt != nil {
+			if i != len(path)-1 {
+				return reads
+			}
+			for _, o := range reads {
+				if o.inst == inst && o.n == c {
+					return reads
+				}
+			}
+			return append(reads, optionRead{inst: inst, n: c})
+		}
+		n = c
+	}
+	return reads
 }
