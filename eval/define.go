@@ -28,6 +28,9 @@ type instance struct {
 	pending int
 	// config is the reference to the instance's root, made once.
 	config cty.Value
+	// defRanges are the definitions that made a submodule instance, the
+	// user's first (see origin).
+	defRanges []hcl.Range
 }
 
 // configRef is what `config` is in the instance's expressions: a reference
@@ -495,6 +498,10 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
+	for _, d := range defs {
+		inst.defRanges = append(inst.defRanges, d.Range)
+	}
+	inst.defRanges = userFirst(inst.defRanges)
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
 	// Inside an instance the definitions come in reverse: the instance is
