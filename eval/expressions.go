@@ -509,7 +509,14 @@ func (sc *scope) index(e *hclsyntax.IndexExpr) (cty.Value, hcl.Diagnostics) {
 }
 
 func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
-	src, diags := sc.deep(e.Source)
+	// The source is forced only as deep as its elements: list[*].port
+	// reads port of each element and nothing else of it.
+	src, diags := sc.eval(e.Source)
+	if !diags.HasErrors() {
+		var d hcl.Diagnostics
+		src, d = property.Shallow(src)
+		diags = append(diags, d...)
+	}
 	if diags.HasErrors() || !src.IsKnown() {
 		return cty.DynamicVal, diags
 	}
@@ -968,10 +975,24 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		}}
 	}
 	var diags hcl.Diagnostics
+	var first cty.Value // the first argument, already forced by structure
+	if structureFuncs[e.Name] && len(e.Args) == 1 && !e.ExpandFinal {
+		v, done, d := sc.structure(e.Name, e.Args[0])
+		if done {
+			return v, d
+		}
+		first, diags = v, d
+	}
 	args := make([]cty.Value, 0, len(e.Args))
 	argExprs := make([]hclsyntax.Expression, 0, len(e.Args))
 	for i, a := range e.Args {
-		v, d := sc.deep(a)
+		var v cty.Value
+		var d hcl.Diagnostics
+		if i == 0 && first != cty.NilVal {
+			v = first
+		} else {
+			v, d = sc.deep(a)
+		}
 		diags = append(diags, d...)
 		if i == len(e.Args)-1 && e.ExpandFinal && !d.HasErrors() {
 			if !v.IsKnown() {
