@@ -418,8 +418,8 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 }
 
 // Instantiate implements options.Instantiator: it creates a submodule
-// instance whose definitions are defs (in definition order) followed by
-// the submodule bodies' own config blocks.
+// instance whose definitions are the submodule bodies' own config blocks
+// followed by defs (see instantiate for the order).
 //
 // The instance is made when it is first read, so that merging an
 // attrsOf(submodule) option costs nothing per entry until the entry is used.
@@ -497,18 +497,22 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	}
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
-	// Inside an instance the definitions come in reverse: the instance is
-	// an evaluation whose module list is its definitions.
-	n := len(defs)
-	for i, d := range defs {
-		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{n - 1 - i}}, false)...)
-	}
+	// The instance is an evaluation whose modules are the submodule
+	// bodies, wrapped one import level below, then its definitions; so,
+	// as in NixOS (types.submoduleWith), the bodies' definitions come
+	// first, the last-declared body first, then the definitions in
+	// reverse.
+	nb := len(st.bodies)
 	for j, body := range st.bodies {
 		sc := inst.bodyScope(body)
 		for k, c := range body.configs {
 			v := ev.configValue(c, sc)
-			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{n + j, k}}, false)...)
+			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{nb - 1 - j, k}}, false)...)
 		}
+	}
+	n := len(defs)
+	for i, d := range defs {
+		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{nb + n - 1 - i}}, false)...)
 	}
 	return &nsRef{inst: inst, n: inst.root}, diags
 }
