@@ -423,11 +423,11 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 	for _, m := range mods {
 		for _, r := range m.renamed {
 			from := lookupDecl(root, r.from)
-			to := lookupDecl(root, r.to)
+			to, _ := renameTarget(root, r.to)
 			if from == nil || from.rename != r {
 				continue
 			}
-			if to == nil || to.opt == nil {
+			if to == nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
@@ -441,6 +441,33 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// renameTarget finds the option a rename leads to: the option at path to,
+// or the option on the way whose value holds it (a submodule option, as
+// `to = "web.listen.port"` where web.listen is one), with the rest of the
+// path inside its value. It is nil when no option is on the path.
+func renameTarget(root *declNode, to []string) (*declNode, []string) {
+	n := root
+	for i, seg := range to {
+		n = n.children[seg]
+		switch {
+		case n == nil || n.rename != nil || n.removed != nil:
+			return nil, nil
+		case n.opt != nil:
+			return n, to[i+1:]
+		}
+	}
+	return nil, nil
+}
+
+// nestIn wraps a definition's value in objects along path: the definition
+// of web.listen that defines web.listen.port.
+func nestIn(v cty.Value, path []string) cty.Value {
+	for i := len(path) - 1; i >= 0; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{path[i]: v})
+	}
+	return v
 }
 
 func lookupDecl(root *declNode, p []string) *declNode {

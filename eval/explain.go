@@ -145,7 +145,15 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 			return nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
 		}
 		if c.rename != nil {
-			if to := lookupDecl(inst.root, c.rename.to); to != nil {
+			to, rest := renameTarget(inst.root, c.rename.to)
+			if to != nil && len(rest) > 0 {
+				// A path inside a submodule option's value: follow it
+				// from the top again.
+				p = append(append(options.Path{}, c.rename.to...), p[i+1:]...)
+				n, i = inst.root, -1
+				continue
+			}
+			if to != nil {
 				c = to
 			}
 		}

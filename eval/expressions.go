@@ -398,7 +398,7 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 		var d hcl.Diagnostics
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			v, d = sc.getAttr(v, s.Name, hcl.RangeBetween(start, s.SrcRange))
+			v, d = getAttr(v, s.Name, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseIndex:
 			v, d = sc.indexValue(v, s.Key, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseSplat:
@@ -417,7 +417,7 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 	return v, diags
 }
 
-func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	v, diags := property.Shallow(v)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags

@@ -190,11 +190,20 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 		}
 		return s.value, s.diags
 	case c.rename != nil:
-		to := lookupDecl(inst.root, c.rename.to)
+		to, rest := renameTarget(inst.root, c.rename.to)
 		if to == nil {
 			return cty.DynamicVal, nil
 		}
-		return inst.value(to, rng)
+		v, diags := inst.value(to, rng)
+		for _, name := range rest {
+			if diags.HasErrors() {
+				break
+			}
+			var d hcl.Diagnostics
+			v, d = getAttr(v, name, rng)
+			diags = append(diags, d...)
+		}
+		return v, diags
 	case c.removed != nil:
 		msg, _ := inst.ev.removedMessage(c)
 		return cty.DynamicVal, hcl.Diagnostics{{

@@ -28,7 +28,6 @@ func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnos
 // are not checked.
 func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
-	sc := &scope{inst: ev.top}
 	v := property.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics
 	for i, seg := range p {
@@ -43,7 +42,7 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 			})
 			break
 		}
-		v, d = sc.getAttr(v, seg, rng)
+		v, d = getAttr(v, seg, rng)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
