@@ -161,12 +161,14 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 		if !v.IsKnown() {
 			continue
 		}
-		if r, ok := property.AsRef(v); ok {
+		if _, ok := property.AsRef(v); ok {
 			if !force {
 				inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
 				continue
 			}
-			m, dd := r.Materialize()
+			// As in Nix, where the definition is split key by key, an
+			// option without a value in it defines nothing.
+			m, dd := property.DeepPartial(v)
 			diags = append(diags, dd...)
 			v = m
 		}
@@ -471,11 +473,20 @@ func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
 
 // Materialize implements property.Ref.
 func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
+	return p.materialize((*nsRef).Materialize)
+}
+
+// MaterializePartial implements property.PartialRef.
+func (p *pendingInstance) MaterializePartial() (cty.Value, hcl.Diagnostics) {
+	return p.materialize((*nsRef).MaterializePartial)
+}
+
+func (p *pendingInstance) materialize(how func(*nsRef) (cty.Value, hcl.Diagnostics)) (cty.Value, hcl.Diagnostics) {
 	r, diags := p.get()
 	if r == nil {
 		return cty.DynamicVal, diags
 	}
-	v, d := r.Materialize()
+	v, d := how(r)
 	return v, append(diags, d...)
 }
 

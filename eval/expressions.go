@@ -57,7 +57,17 @@ func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
 func (sc *scope) deep(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := sc.eval(expr)
 	dv, d := property.Deep(v)
-	diags = append(diags, d...)
+	for _, dd := range d {
+		// An option without a value inside a namespace read whole is
+		// needed here. (The diagnostic is memoised with the namespace:
+		// a copy gets the subject.)
+		if dd.Subject == nil {
+			c := *dd
+			c.Subject = expr.Range().Ptr()
+			dd = &c
+		}
+		diags = append(diags, dd)
+	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

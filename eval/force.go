@@ -33,10 +33,16 @@ type nodeState struct {
 	merged  options.Merged
 	diags   hcl.Diagnostics
 
-	// the materialized value of a namespace (see nsRef.Materialize)
-	matStatus status
-	matValue  cty.Value
-	matDiags  hcl.Diagnostics
+	// the materialized value of a namespace (see nsRef.Materialize), and
+	// the partial one
+	mat, part materialized
+}
+
+// materialized is the memoised value of a namespace as a whole.
+type materialized struct {
+	status status
+	value  cty.Value
+	diags  hcl.Diagnostics
 }
 
 // force evaluates option n: merges its definitions with its default, checks
@@ -262,23 +268,33 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 	return out, diags
 }
 
-// Materialize implements property.Ref: every option that has a value, forced.
-// The result is memoised.
+// Materialize implements property.Ref: every option, forced; an option
+// without a value is an error, as in Nix, where reading a set deeply reads
+// each of its options. The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	s := r.inst.state(r.n)
-	switch s.matStatus {
-	case done:
-		return s.matValue, s.matDiags
-	case forcing:
-		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(s, "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
-	}
-	s.matStatus = forcing
-	s.matValue, s.matDiags = r.materialize()
-	s.matStatus = done
-	return s.matValue, s.matDiags
+	return r.memo(&r.inst.state(r.n).mat, false)
 }
 
-func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
+// MaterializePartial implements property.PartialRef: every option that
+// has a value, forced (for --json).
+func (r *nsRef) MaterializePartial() (cty.Value, hcl.Diagnostics) {
+	return r.memo(&r.inst.state(r.n).part, true)
+}
+
+func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics) {
+	switch m.status {
+	case done:
+		return m.value, m.diags
+	case forcing:
+		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(r.inst.state(r.n), "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
+	}
+	m.status = forcing
+	m.value, m.diags = r.materialize(partial)
+	m.status = done
+	return m.value, m.diags
+}
+
+func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	attrs := make(map[string]cty.Value, len(r.n.names))
 	for _, name := range r.n.names {
@@ -288,13 +304,27 @@ func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
 			s := r.inst.force(c, c.opt.block.DefRange())
 			diags = append(diags, s.diags...)
 			if !s.defined {
+				if !partial && !s.diags.HasErrors() {
+					d := r.inst.ev.undefinedDiag(r.inst.fullPath(c.path), c.opt, hcl.Range{})
+					d.Subject = nil
+					diags = append(diags, d)
+				}
 				continue
 			}
-			v, d := property.Deep(s.value)
+			deep := property.Deep
+			if partial {
+				deep = property.DeepPartial
+			}
+			v, d := deep(s.value)
 			diags = append(diags, d...)
 			attrs[name] = v
 		case c.isNamespace():
-			v, d := (&nsRef{inst: r.inst, n: c}).Materialize()
+			sub := &nsRef{inst: r.inst, n: c}
+			materialize := sub.Materialize
+			if partial {
+				materialize = sub.MaterializePartial
+			}
+			v, d := materialize()
 			diags = append(diags, d...)
 			if v.IsKnown() && v.LengthInt() == 0 {
 				continue

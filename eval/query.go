@@ -53,9 +53,10 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 	return dv, dedupe(withoutCommandLine(diags))
 }
 
-// Config evaluates the whole configuration: every option that has a value.
+// Config evaluates the whole configuration: every option that has a value
+// (an option without one is left out, where reading it is an error).
 func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
-	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).Materialize()
+	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).MaterializePartial()
 	diags = append(diags, ev.late...)
 	return v, dedupe(diags)
 }

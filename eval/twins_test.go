@@ -47,8 +47,11 @@ func TestNixOSTwins(t *testing.T) {
 			if err := os.WriteFile(nixFile, twin, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command("nix-instantiate", "--eval", "--strict", "--json",
-				"--arg", "lib", "import "+libDir, nixFile).CombinedOutput()
+			cmd := exec.Command("nix-instantiate", "--eval", "--strict", "--json",
+				"--arg", "lib", "import "+libDir, nixFile)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
 			want, hasOut := files["out/config.json"]
 			if !hasOut {
 				// The case is an error: so must the twin be.
@@ -58,7 +61,7 @@ func TestNixOSTwins(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("nix-instantiate: %v\n%s", err, out)
+				t.Fatalf("nix-instantiate: %v\n%s", err, stderr.String())
 			}
 			var got, exp any
 			if err := json.Unmarshal(out, &got); err != nil {
