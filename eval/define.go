@@ -408,7 +408,7 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 	if c.when != nil {
 		v = property.PropertyVal(property.Property{
 			Kind:      property.KindIf,
-			Cond:      ev.thunk(c.when.Expr, sc),
+			Cond:      ev.namedThunk(c.when.Expr, sc, "the condition `when`"),
 			CondRange: c.when.Expr.Range(),
 			Content:   v,
 			Range:     c.when.SrcRange,

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -344,16 +345,24 @@ type frame struct {
 	state any
 	what  string
 	// an option's frame names it by instance and node; the name is only
-	// built when a message needs it
+	// built when a message needs it. fact is set when the frame reads a
+	// fact of the option (options.X.isDefined), not its value.
 	inst *instance
 	opt  *declNode
+	fact string
 	ref  hcl.Range
 }
+
+// isOption reports whether the frame evaluates an option's value.
+func (f frame) isOption() bool { return f.opt != nil && f.fact == "" }
 
 // name is what the frame evaluates, as messages show it; "" for an
 // anonymous expression.
 func (f frame) name() string {
-	if f.opt != nil {
+	switch {
+	case f.opt != nil && f.fact != "":
+		return "options." + f.inst.fullPath(f.opt.path).String() + "." + f.fact
+	case f.opt != nil:
 		return "option " + f.inst.fullPath(f.opt.path).String()
 	}
 	return f.what
@@ -374,6 +383,17 @@ func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagn
 	if state != nil {
 		for i := len(ev.stack) - 1; i >= 0; i-- {
 			if ev.stack[i].state == state {
+				start = i
+				break
+			}
+		}
+	}
+	// A chain of expressions alone (a `when` that reads options.X.isDefined
+	// of an option it defines) starts at the option that needed them, so
+	// that the message names an option.
+	if !slices.ContainsFunc(ev.stack[start:], frame.isOption) {
+		for i := start - 1; i >= 0; i-- {
+			if ev.stack[i].isOption() {
 				start = i
 				break
 			}
@@ -451,10 +471,15 @@ type deepState struct {
 }
 
 func (ev *Evaluator) thunk(expr hclsyntax.Expression, sc *scope) cty.Value {
+	return ev.namedThunk(expr, sc, "")
+}
+
+// namedThunk is thunk for an expression that evaluation chains name (what).
+func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what string) cty.Value {
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := &thunk{expr: expr, sc: sc}
+	t := &thunk{expr: expr, sc: sc, what: what}
 	t.self = t
 	return property.LazyValAt(&t.self)
 }

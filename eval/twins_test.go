@@ -14,7 +14,9 @@ import (
 
 // TestNixOSTwins runs the NixOS twin of every golden case that has one (a
 // file nixos.nix, a function of nixpkgs' lib) with nix-instantiate and
-// compares its value with the case's out/config.json. It runs only where
+// compares its value with the case's out/config.json; a case that fails
+// must fail in NixOS too, with the message its comment line
+// "nixos-error: MESSAGE" gives. It runs only where
 // NODEGEN_NIXPKGS_LIB names a nixpkgs lib directory and nix-instantiate is
 // installed: the reference is not part of the repository.
 func TestNixOSTwins(t *testing.T) {
@@ -57,6 +59,11 @@ func TestNixOSTwins(t *testing.T) {
 				// The case is an error: so must the twin be.
 				if err == nil {
 					t.Fatalf("the NixOS twin succeeds with %s; nodegen fails", out)
+				}
+				for _, line := range strings.Split(string(ar.Comment), "\n") {
+					if msg, ok := strings.CutPrefix(line, "nixos-error: "); ok && !strings.Contains(stderr.String(), msg) {
+						t.Errorf("the NixOS twin fails without %q:\n%s", msg, stderr.String())
+					}
 				}
 				return
 			}
