@@ -336,7 +336,11 @@ func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Ty
 type subType struct {
 	root   *declNode
 	bodies []*submoduleSyntax
-	diags  hcl.Diagnostics
+	// freeform is the type of the names no option declares (nil: such a
+	// name is an error).
+	freeform   options.Type
+	freeformAt *hcl.Range
+	diags      hcl.Diagnostics
 	// reported is set once diags were handed to the caller of New.
 	reported bool
 }
@@ -364,11 +368,13 @@ func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subTy
 		seen[name] = true
 		body := ev.submodules[name]
 		st.bodies = append(st.bodies, body)
+		st.diags = append(st.diags, ev.freeformType(st, body)...)
 		for _, o := range body.options {
 			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
 		}
 	}
-	st.root, st.diags = ev.buildTrie(entries, prefix)
+	root, diags := ev.buildTrie(entries, prefix)
+	st.root, st.diags = root, append(st.diags, diags...)
 	return st
 }
 

@@ -28,6 +28,8 @@ type instance struct {
 	pending int
 	// config is the reference to the instance's root, made once.
 	config cty.Value
+	// free holds the names of a freeform submodule that no option declares.
+	free freeform
 }
 
 // configRef is what `config` is in the instance's expressions: a reference
@@ -187,6 +189,10 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			name := k.AsString()
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
+			if c == nil && n == inst.root && inst.st != nil && inst.st.freeform != nil {
+				inst.addFreeform(name, defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
+				continue
+			}
 			if c == nil {
 				diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
 				continue

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -242,6 +243,12 @@ type nsRef struct {
 func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	c := r.n.children[name]
+	if c == nil && r.inst.isFreeformRoot(r.n) {
+		v, ok, d := r.inst.freeformAttr(name)
+		if ok || d.HasErrors() {
+			return v, ok, append(diags, d...)
+		}
+	}
 	if c == nil {
 		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
 	}
@@ -265,6 +272,12 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 		case c.isNamespace():
 			out = append(out, name)
 		}
+	}
+	if r.inst.isFreeformRoot(r.n) {
+		free, d := r.inst.freeformKeys()
+		diags = append(diags, d...)
+		out = append(out, free...)
+		sort.Strings(out)
 	}
 	return out, diags
 }
@@ -331,6 +344,22 @@ func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 				continue
 			}
 			attrs[name] = v
+		}
+	}
+	if r.inst.isFreeformRoot(r.n) {
+		free, d := r.inst.freeformValue()
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			deep := property.Deep
+			if partial {
+				deep = property.DeepPartial
+			}
+			for it := free.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				v, d := deep(e)
+				diags = append(diags, d...)
+				attrs[k.AsString()] = v
+			}
 		}
 	}
 	if len(attrs) == 0 {
