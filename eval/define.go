@@ -189,8 +189,8 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			name := k.AsString()
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
-			if c == nil && n == inst.root && inst.st != nil && inst.st.freeform != nil {
-				inst.addFreeform(name, defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
+			if c == nil && inst.hasFreeform() {
+				inst.addFreeform(n.path.Child(name), defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
 				continue
 			}
 			if c == nil {

@@ -141,11 +141,11 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 	for i := 0; i < len(p); i++ {
 		diags = append(diags, inst.drainTo(n.path)...)
 		c := n.children[p[i]]
-		if c == nil && inst.isFreeformRoot(n) {
+		if c == nil && inst.hasFreeform() {
 			return nil, nil, nil, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("%q is not an option", p.String()),
-				Detail:   fmt.Sprintf("%q is an undeclared name of the freeform submodule %q (its freeform type is %s): its value is part of %q's, which nodegen eval -A shows.", inst.fullPath(options.Path{p[i]}).String(), inst.loc.String(), inst.st.freeform.Description(), inst.loc.String()),
+				Detail:   fmt.Sprintf("%q is an undeclared name of the freeform submodule %q (its freeform type is %s): its value is part of %q's, which nodegen eval -A shows.", inst.fullPath(n.path.Child(p[i])).String(), inst.loc.String(), inst.st.freeform.Description(), inst.loc.String()),
 			})
 		}
 		if c == nil {

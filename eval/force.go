@@ -243,8 +243,8 @@ type nsRef struct {
 func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	c := r.n.children[name]
-	if c == nil && r.inst.isFreeformRoot(r.n) {
-		v, ok, d := r.inst.freeformAttr(name)
+	if c == nil && r.inst.hasFreeform() {
+		v, ok, d := r.inst.freeformAttr(r.n, name)
 		if ok || d.HasErrors() {
 			return v, ok, append(diags, d...)
 		}
@@ -273,10 +273,12 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 			out = append(out, name)
 		}
 	}
-	if r.inst.isFreeformRoot(r.n) {
-		free, d := r.inst.freeformKeys()
+	if r.inst.hasFreeform() {
+		free, d := r.inst.freeformAttrs(r.n)
 		diags = append(diags, d...)
-		out = append(out, free...)
+		for k := range free {
+			out = append(out, k)
+		}
 		sort.Strings(out)
 	}
 	return out, diags
@@ -346,20 +348,17 @@ func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 			attrs[name] = v
 		}
 	}
-	if r.inst.isFreeformRoot(r.n) {
-		free, d := r.inst.freeformValue()
+	if r.inst.hasFreeform() {
+		free, d := r.inst.freeformAttrs(r.n)
 		diags = append(diags, d...)
-		if !d.HasErrors() {
-			deep := property.Deep
-			if partial {
-				deep = property.DeepPartial
-			}
-			for it := free.ElementIterator(); it.Next(); {
-				k, e := it.Element()
-				v, d := deep(e)
-				diags = append(diags, d...)
-				attrs[k.AsString()] = v
-			}
+		deep := property.Deep
+		if partial {
+			deep = property.DeepPartial
+		}
+		for k, e := range free {
+			v, d := deep(e)
+			diags = append(diags, d...)
+			attrs[k] = v
 		}
 	}
 	if len(attrs) == 0 {

@@ -3,7 +3,6 @@ package eval
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -44,12 +43,18 @@ func (ev *Evaluator) freeformType(st *subType, body *submoduleSyntax) hcl.Diagno
 	return diags
 }
 
-// addFreeform records the definition d of name, which no option of the
-// freeform instance declares.
-func (inst *instance) addFreeform(name string, d defn) {
-	d.Value = cty.ObjectVal(map[string]cty.Value{name: d.Value})
+// addFreeform records the definition d of path p (below the instance's
+// root), which no option of the freeform instance declares.
+func (inst *instance) addFreeform(p options.Path, d defn) {
+	d.Value = nestIn(d.Value, p)
 	inst.free.defs = append(inst.free.defs, d)
 	inst.free.status = unforced
+}
+
+// hasFreeform reports whether the instance is of a freeform submodule,
+// where undeclared names are keys of the value.
+func (inst *instance) hasFreeform() bool {
+	return inst.st != nil && inst.st.freeform != nil
 }
 
 // freeformValue is the merged value of the undeclared names of a freeform
@@ -85,7 +90,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 		v, dd = property.Shallow(v)
 		d = append(d, dd...)
 	}
-	if !d.HasErrors() && (!v.IsKnown() || v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType())) {
+	if !d.HasErrors() && !isObject(v) {
 		d = append(d, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "freeform type is no attribute set",
@@ -100,42 +105,72 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	return v, append(diags, d...)
 }
 
-// isFreeformRoot reports whether n is the root of a freeform instance,
-// where undeclared names are keys of the value.
-func (inst *instance) isFreeformRoot(n *declNode) bool {
-	return n == inst.root && inst.st != nil && inst.st.freeform != nil
+func isObject(v cty.Value) bool {
+	return v.IsKnown() && !v.IsNull() && (v.Type().IsObjectType() || v.Type().IsMapType())
 }
 
-// freeformAttr reads the undeclared name of a freeform instance; ok is
-// false when it is not defined either.
-func (inst *instance) freeformAttr(name string) (cty.Value, bool, hcl.Diagnostics) {
+// freeformAt is the part of the undeclared names' value at namespace n:
+// an object, empty when nothing undeclared is defined there.
+func (inst *instance) freeformAt(n *declNode) (cty.Value, hcl.Diagnostics) {
 	v, diags := inst.freeformValue()
-	if diags.HasErrors() || !v.Type().IsObjectType() && !v.Type().IsMapType() {
-		return cty.DynamicVal, diags.HasErrors(), diags
+	for _, seg := range n.path {
+		if diags.HasErrors() || !isObject(v) {
+			break
+		}
+		var ok bool
+		v, ok = attrOf(v, seg)
+		if !ok {
+			return cty.EmptyObjectVal, diags
+		}
+		var d hcl.Diagnostics
+		v, d = property.Shallow(v)
+		diags = append(diags, d...)
 	}
+	if diags.HasErrors() || !isObject(v) {
+		return cty.EmptyObjectVal, diags
+	}
+	return v, diags
+}
+
+// attrOf is the attribute name of an object or map.
+func attrOf(v cty.Value, name string) (cty.Value, bool) {
 	if v.Type().IsObjectType() {
 		if !v.Type().HasAttribute(name) {
-			return cty.DynamicVal, false, diags
+			return cty.NilVal, false
 		}
-		return v.GetAttr(name), true, diags
+		return v.GetAttr(name), true
 	}
 	if !v.HasIndex(cty.StringVal(name)).True() {
-		return cty.DynamicVal, false, diags
+		return cty.NilVal, false
 	}
-	return v.Index(cty.StringVal(name)), true, diags
+	return v.Index(cty.StringVal(name)), true
 }
 
-// freeformKeys lists the undeclared names of a freeform instance, sorted.
-func (inst *instance) freeformKeys() ([]string, hcl.Diagnostics) {
-	v, diags := inst.freeformValue()
+// freeformAttr reads the undeclared name below namespace n of a freeform
+// instance; ok is false when it is not defined either.
+func (inst *instance) freeformAttr(n *declNode, name string) (cty.Value, bool, hcl.Diagnostics) {
+	v, diags := inst.freeformAt(n)
 	if diags.HasErrors() {
-		return nil, diags
+		return cty.DynamicVal, true, diags
 	}
-	var keys []string
+	e, ok := attrOf(v, name)
+	if !ok {
+		return cty.DynamicVal, false, diags
+	}
+	return e, true, diags
+}
+
+// freeformAttrs lists the undeclared names below namespace n of a
+// freeform instance with their values (names that are namespaces there
+// are the namespaces' own).
+func (inst *instance) freeformAttrs(n *declNode) (map[string]cty.Value, hcl.Diagnostics) {
+	v, diags := inst.freeformAt(n)
+	out := map[string]cty.Value{}
 	for it := v.ElementIterator(); it.Next(); {
-		k, _ := it.Element()
-		keys = append(keys, k.AsString())
+		k, e := it.Element()
+		if n.children[k.AsString()] == nil {
+			out[k.AsString()] = e
+		}
 	}
-	sort.Strings(keys)
-	return keys, diags
+	return out, diags
 }
