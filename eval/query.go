@@ -27,6 +27,18 @@ func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnos
 // or a path inside an option's value) and forces it completely. Assertions
 // are not checked.
 func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
+	return ev.get(p, property.Deep)
+}
+
+// GetPartial is Get that leaves out the options that have no value, as
+// Config (--json) does, where Get fails on them: for a reader that skips
+// what is not set, such as the disabled entries of an attrsOf(submodule)
+// option whose other options need not be set.
+func (ev *Evaluator) GetPartial(p options.Path) (cty.Value, hcl.Diagnostics) {
+	return ev.get(p, property.DeepPartial)
+}
+
+func (ev *Evaluator) get(p options.Path, deep func(cty.Value) (cty.Value, hcl.Diagnostics)) (cty.Value, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
 	v := property.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics
@@ -48,7 +60,7 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 			break
 		}
 	}
-	dv, d := property.Deep(v)
+	dv, d := deep(v)
 	diags = append(diags, d...)
 	return dv, dedupe(withoutCommandLine(diags))
 }

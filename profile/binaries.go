@@ -177,7 +177,8 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Pack
 		if !ev.IsDeclared(p) {
 			return cty.NilVal
 		}
-		v, d := ev.Get(p)
+		// Disabled entries are skipped below: their options need not be set.
+		v, d := ev.GetPartial(p)
 		diags = append(diags, d...)
 		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
 			return cty.NilVal
