@@ -191,6 +191,12 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Pack
 			if !boolAttr(a, "enable") {
 				continue
 			}
+			if !a.Type().HasAttribute("url") {
+				// An enabled asset needs its url: reading it says so.
+				_, d := ev.Get(assetsPath.Child(name).Child("url"))
+				diags = append(diags, d...)
+				continue
+			}
 			asset := Asset{Name: name, URL: strAttr(a, "url"), Option: assetsPath.Child(name).String()}
 			asset.SHA256, _ = optStr(a, "sha256")
 			asset.SHA512, _ = optStr(a, "sha512")
