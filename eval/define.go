@@ -30,6 +30,9 @@ type instance struct {
 	config cty.Value
 	// free holds the names of a freeform submodule that no option declares.
 	free freeform
+	// defRanges are the definitions that made a submodule instance, the
+	// user's first (see origin).
+	defRanges []hcl.Range
 }
 
 // configRef is what `config` is in the instance's expressions: a reference
@@ -513,6 +516,10 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
+	for _, d := range defs {
+		inst.defRanges = append(inst.defRanges, d.Range)
+	}
+	inst.defRanges = userFirst(inst.defRanges)
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
 	// The instance is an evaluation whose modules are the submodule

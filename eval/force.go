@@ -102,6 +102,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	if diags.HasErrors() {
 		s.value = cty.DynamicVal
+		inst.noteOrigin(diags)
 	}
 	ev.addTrace(diags)
 	s.diags = diags
@@ -192,9 +193,14 @@ func showDef(v cty.Value) string {
 func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch {
 	case c.opt != nil:
+		inst.ev.record(inst, c)
 		s := inst.force(c, rng)
 		if !s.defined && !s.diags.HasErrors() {
-			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
+			d := inst.undefinedDiag(c, rng)
+			// traced here, where the chain still holds the locals that
+			// read the option
+			inst.ev.addTrace(hcl.Diagnostics{d})
+			return cty.DynamicVal, append(s.diags, d)
 		}
 		return s.value, s.diags
 	case c.rename != nil:
@@ -224,14 +230,36 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 	return property.RefVal(&nsRef{inst: inst, n: c}), nil
 }
 
-func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
+// undefinedDiag is the error for reading option c of inst, which has no
+// value, at rng. Inside a submodule instance that the user defined, read
+// from the library, it points at the user's definition of the instance,
+// the line to fix.
+func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic {
+	full := inst.fullPath(c.path)
+	detail := fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(c.opt.block.DefRange()))
+	if user, ok := userRange(inst.defRanges); ok && len(inst.loc) > 0 && (inLibrary(rng) || rng.Filename == commandLine) {
+		where := "at " + options.ShowPos(rng)
+		if rng.Filename == commandLine {
+			where = "on the command line"
+		}
+		detail = fmt.Sprintf("The option %q (declared at %s) has no default, and this definition of the submodule instance %q does not set it; its value is needed %s. Add %s to this definition.",
+			full.String(), options.ShowPos(c.opt.block.DefRange()), inst.loc.String(), where, c.path.String()+" = ...")
+		rng = user
+	} else if o := inst.origin(); o != "" {
+		detail += " " + o
+	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
-		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(o.block.DefRange())),
+		Detail:   detail,
 		Subject:  rng.Ptr(),
+		Extra:    undefinedOption(full.String()),
 	}
 }
+
+// undefinedOption marks the diagnostic of reading an option that has no
+// value (see dedupe).
+type undefinedOption string
 
 // nsRef is a lazy reference to a namespace of an instance.
 type nsRef struct {
@@ -321,8 +349,10 @@ func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 			diags = append(diags, s.diags...)
 			if !s.defined {
 				if !partial && !s.diags.HasErrors() {
-					d := r.inst.ev.undefinedDiag(r.inst.fullPath(c.path), c.opt, hcl.Range{})
-					d.Subject = nil
+					d := r.inst.undefinedDiag(c, hcl.Range{})
+					if *d.Subject == (hcl.Range{}) {
+						d.Subject = nil // where the namespace is read (see scope.deep)
+					}
 					diags = append(diags, d)
 				}
 				continue
@@ -474,6 +504,9 @@ func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
 				continue
 			}
 			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.name(), refNote(f.ref))
+			if f.opt != nil {
+				b.WriteString(userDefinitionsNote(f.inst, f.opt))
+			}
 		}
 		d.Detail = b.String()
 	}

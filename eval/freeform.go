@@ -118,7 +118,7 @@ func (inst *instance) freeformAt(n *declNode) (cty.Value, hcl.Diagnostics) {
 			break
 		}
 		var ok bool
-		v, ok = attrOf(v, seg)
+		v, ok = freeAttr(v, seg)
 		if !ok {
 			return cty.EmptyObjectVal, diags
 		}
@@ -133,7 +133,7 @@ func (inst *instance) freeformAt(n *declNode) (cty.Value, hcl.Diagnostics) {
 }
 
 // attrOf is the attribute name of an object or map.
-func attrOf(v cty.Value, name string) (cty.Value, bool) {
+func freeAttr(v cty.Value, name string) (cty.Value, bool) {
 	if v.Type().IsObjectType() {
 		if !v.Type().HasAttribute(name) {
 			return cty.NilVal, false
@@ -153,7 +153,7 @@ func (inst *instance) freeformAttr(n *declNode, name string) (cty.Value, bool, h
 	if diags.HasErrors() {
 		return cty.DynamicVal, true, diags
 	}
-	e, ok := attrOf(v, name)
+	e, ok := freeAttr(v, name)
 	if !ok {
 		return cty.DynamicVal, false, diags
 	}

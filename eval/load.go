@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/parsediag"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -246,7 +247,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := hclsyntax.ParseConfig(src, s.display(), hcl.InitialPos)
+	file, diags := parsediag.Parse(src, s.display())
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {

@@ -233,13 +233,16 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-// printDiags renders diagnostics with source snippets. A diagnostic that
-// points into the built-in library is followed by the command that prints
-// that file, since a user of the binary has no other way to read it.
+// printDiags renders diagnostics with source snippets, each distinct one
+// once (the same error reached through two references, or found by two
+// phases, is printed once). A diagnostic that points into the built-in
+// library is followed by the command that prints that file, since a user
+// of the binary has no other way to read it.
 func printDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
+	diags = eval.Dedupe(diags)
 	width, color := uint(0), false
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		color = true
