@@ -239,8 +239,19 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 		also  []hcl.Range // the reads after the first
 	}
 	undefined := map[undefinedOption]*undefinedReads{}
+	// An option without a value inside a namespace read whole has no
+	// place of its own; one read from a place says more.
+	placed := map[undefinedOption]bool{}
+	for _, d := range diags {
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject != nil {
+			placed[u] = true
+		}
+	}
 	out := diags[:0:0]
 	for _, d := range diags {
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject == nil && placed[u] {
+			continue
+		}
 		key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
 		if d.Subject != nil {
 			key += "|" + d.Subject.String()

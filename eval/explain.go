@@ -151,11 +151,26 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 	for i := 0; i < len(p); i++ {
 		diags = append(diags, inst.drainTo(n.path)...)
 		c := n.children[p[i]]
+		if c == nil && inst.hasFreeform() {
+			return nil, nil, nil, nil, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("%q is not an option", p.String()),
+				Detail:   fmt.Sprintf("%q is an undeclared name of the freeform submodule %q (its freeform type is %s): its value is part of %q's, which nodegen eval -A shows.", inst.fullPath(n.path.Child(p[i])).String(), inst.loc.String(), inst.st.freeform.Description(), inst.loc.String()),
+			})
+		}
 		if c == nil {
 			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
 		}
 		if c.rename != nil {
-			if to := lookupDecl(inst.root, c.rename.to); to != nil {
+			to, rest := renameTarget(inst.root, c.rename.to)
+			if to != nil && len(rest) > 0 {
+				// A path inside a submodule option's value: follow it
+				// from the top again.
+				p = append(append(options.Path{}, c.rename.to...), p[i+1:]...)
+				n, i = inst.root, -1
+				continue
+			}
+			if to != nil {
 				c = to
 			}
 		}

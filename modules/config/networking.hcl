@@ -2,7 +2,7 @@
 
 options "networking" {
   option "hostName" {
-    type        = strMatching("|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", "host name (one DNS label, or empty)")
+    type        = strMatching("|[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?", "host name (one DNS label, or empty)")
     default     = "nodegen"
     description = "The name of the machine, without domain. Empty leaves /etc/hostname out."
   }

@@ -71,6 +71,16 @@ submodule "systemdUnit" {
     default     = []
     description = "If the specified units are started, then this unit is stopped and vice versa."
   }
+  option "requisite" {
+    type        = listOf(str)
+    default     = []
+    description = "Similar to requires. However if the units listed are not started, they will not be started and the transaction will fail."
+  }
+  option "onFailure" {
+    type        = listOf(str)
+    default     = []
+    description = "A list of one or more units that are activated when this unit enters the \"failed\" state."
+  }
   option "unitConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -126,6 +136,8 @@ submodule "systemdUnit" {
     BindsTo            = mkIf(length(config.bindsTo) > 0, config.bindsTo)
     PartOf             = mkIf(length(config.partOf) > 0, config.partOf)
     Conflicts          = mkIf(length(config.conflicts) > 0, config.conflicts)
+    Requisite          = mkIf(length(config.requisite) > 0, config.requisite)
+    OnFailure          = mkIf(length(config.onFailure) > 0, config.onFailure)
     X-RestartIfChanged = mkIf(!config.restartIfChanged, false)
     X-Restart-Triggers = mkIf(length(config.restartTriggers) > 0, sha256(jsonencode(config.restartTriggers)))
     X-Reload-Triggers  = mkIf(length(config.reloadTriggers) > 0, sha256(jsonencode(config.reloadTriggers)))
@@ -160,6 +172,16 @@ submodule "systemdService" {
     default     = ""
     description = "Shell commands executed as the service's main process."
   }
+  option "scriptArgs" {
+    type        = str
+    default     = ""
+    description = "Arguments passed to the main process script."
+  }
+  option "reload" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed when the service's main process is reloaded."
+  }
   option "postStart" {
     type        = lines
     default     = ""
@@ -176,10 +198,11 @@ submodule "systemdService" {
     description = "Shell commands executed after the service's main process has exited."
   }
   option "startAt" {
-    type        = listOf(str)
+    type        = either(str, listOf(str))
     default     = []
-    description = "Start the service at these times (systemd OnCalendar expressions), with a timer unit of the same name."
-    example     = ["Sun 14:00:00"]
+    description = "Start the service at these times (systemd OnCalendar expressions, one or a list), with a timer unit of the same name; the value is always a list."
+    example     = "Sun 14:00:00"
+    apply       = flatten([value])
   }
   option "reloadIfChanged" {
     type        = bool
@@ -198,7 +221,8 @@ submodule "systemdService" {
   }
 
   config "serviceConfig" {
-    ExecStart     = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
+    ExecStart     = mkIf(config.script != "", trimspace("${local.scriptDir}/${name}-start ${config.scriptArgs}"))
+    ExecReload    = mkIf(config.reload != "", "${local.scriptDir}/${name}-reload")
     ExecStartPre  = mkIf(config.preStart != "", ["${local.scriptDir}/${name}-pre-start"])
     ExecStartPost = mkIf(config.postStart != "", ["${local.scriptDir}/${name}-post-start"])
     ExecStop      = mkIf(config.preStop != "", "${local.scriptDir}/${name}-pre-stop")
@@ -517,6 +541,7 @@ config "environment" {
         { suffix = "start", option = "script", text = s.script },
         { suffix = "pre-start", option = "preStart", text = s.preStart },
         { suffix = "post-start", option = "postStart", text = s.postStart },
+        { suffix = "reload", option = "reload", text = s.reload },
         { suffix = "pre-stop", option = "preStop", text = s.preStop },
         { suffix = "post-stop", option = "postStop", text = s.postStop },
       ] : {

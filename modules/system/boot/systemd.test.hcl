@@ -124,6 +124,57 @@ run "startAt makes a timer" {
   }
 }
 
+run "startAt is one time or a list, as in NixOS" {
+  config "systemd.services.daily" {
+    script  = "run-daily"
+    startAt = "daily"
+  }
+  config "systemd.services.twice" {
+    script  = "run-twice"
+    startAt = ["Mon 01:00", "Thu 01:00"]
+  }
+
+  assert {
+    condition     = config.systemd.services.daily.startAt == ["daily"]
+    error_message = "a single time reads as a list"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/daily.timer"].text == "[Timer]\nOnCalendar=daily\n"
+    error_message = "the timer of a single time"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/twice.timer"].text == "[Timer]\nOnCalendar=Mon 01:00\nOnCalendar=Thu 01:00\n"
+    error_message = "a list gives one OnCalendar line each"
+  }
+}
+
+run "reload, scriptArgs, requisite and onFailure, as in NixOS" {
+  config "systemd.services.web" {
+    script     = "exec web"
+    scriptArgs = "--port 80"
+    reload     = "kill -HUP $MAINPID"
+    requisite  = ["network-online.target"]
+    onFailure  = ["notify@web.service"]
+  }
+
+  assert {
+    condition     = config.systemd.services.web.serviceConfig.ExecStart == "/etc/nodegen/scripts/web-start --port 80"
+    error_message = "scriptArgs follow the start script"
+  }
+  assert {
+    condition     = config.systemd.services.web.serviceConfig.ExecReload == "/etc/nodegen/scripts/web-reload"
+    error_message = "reload becomes ExecReload"
+  }
+  assert {
+    condition     = config.environment.etc["nodegen/scripts/web-reload"].text == "#!/bin/sh -e\nkill -HUP $MAINPID"
+    error_message = "the reload script is written"
+  }
+  assert {
+    condition     = config.systemd.services.web.unitConfig.Requisite == ["network-online.target"] && config.systemd.services.web.unitConfig.OnFailure == ["notify@web.service"]
+    error_message = "requisite and onFailure go to [Unit]"
+  }
+}
+
 run "wantedBy and requiredBy become links" {
   config "systemd.services.foo" {
     serviceConfig = { ExecStart = "/bin/true" }
