@@ -573,32 +573,22 @@ config "environment" {
         }
       } if u.enable
     ]...),
+    # The aliases, and the .wants and .requires links of wantedBy and
+    # requiredBy: symlinks to the unit.
     merge([
-      for n, u in config.systemd.units : {
-        for a in u.aliases : "systemd/system/${a}" => {
-          mode   = "symlink"
-          source = u.linkTarget
-          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.aliases"
+      for n, u in config.systemd.units : merge([
+        for l in [
+          { option = "aliases", paths = u.aliases },
+          { option = "wantedBy", paths = [for t in u.wantedBy : "${t}.wants/${n}"] },
+          { option = "requiredBy", paths = [for t in u.requiredBy : "${t}.requires/${n}"] },
+        ] : {
+          for p in l.paths : "systemd/system/${p}" => {
+            mode   = "symlink"
+            source = u.linkTarget
+            origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.${l.option}"
+          }
         }
-      } if u.enable
-    ]...),
-    merge([
-      for n, u in config.systemd.units : {
-        for t in u.wantedBy : "systemd/system/${t}.wants/${n}" => {
-          mode   = "symlink"
-          source = u.linkTarget
-          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.wantedBy"
-        }
-      } if u.enable
-    ]...),
-    merge([
-      for n, u in config.systemd.units : {
-        for t in u.requiredBy : "systemd/system/${t}.requires/${n}" => {
-          mode   = "symlink"
-          source = u.linkTarget
-          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.requiredBy"
-        }
-      } if u.enable
+      ]...) if u.enable
     ]...),
   )
 }
