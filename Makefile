@@ -33,11 +33,14 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# bench measures parsing and evaluation of generated module sets, and the
-# Kubernetes host, compiled with the profile the command is built with.
+# bench measures parsing and evaluation of generated module sets, the
+# Kubernetes host, and nodegen build on fleets of 10, 100 and 1000
+# generated workers (once each), compiled with the profile the command is
+# built with.
 bench:
 	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./eval/
 	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./fixtures/
+	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench Fleet -benchtime 1x -benchmem -count 1 ./cmd/nodegen/
 
 # pgo regenerates cmd/nodegen/default.pgo, the CPU profile that go build
 # optimises the command with (profile-guided optimisation), from the

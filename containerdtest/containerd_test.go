@@ -81,6 +81,22 @@ var fixtureWant = map[string][]setting{
 		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/kubernetes/cni/net.d"},
 		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
 	},
+	// Kubernetes workers on containerd (no docker): kubenet through
+	// containerd's CNI template, or flannel's CNI config from the
+	// default conf_dir; the sandbox is the pause image the kubelet imports.
+	"containerd-worker": {
+		{path: []string{"plugins", cri, "sandbox_image"}, value: "docker.io/library/pause:latest"},
+		{path: []string{"plugins", cri, "cni", "conf_template"}, value: "/etc/containerd/config-cni.template"},
+		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/cni/net.d"},
+		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
+	},
+	"containerd-worker-flannel": {
+		{path: []string{"plugins", cri, "sandbox_image"}, value: "docker.io/library/pause:latest"},
+		{path: []string{"plugins", cri, "cni", "conf_template"}, value: ""},
+		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/cni/net.d"},
+		{path: []string{"plugins", cri, "cni", "bin_dir"}, value: "/opt/cni/bin"},
+		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
+	},
 	"containerd-override": {
 		{path: []string{"plugins", cri, "sandbox_image"}, value: "registry.example.com/pause:3.9"},
 		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: false},

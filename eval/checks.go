@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -17,7 +18,7 @@ import (
 func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 	_, diags := ev.Config()
 	warns, d := ev.Assertions()
-	return warns, Dedupe(append(diags, d...))
+	return warns, dedupe(append(diags, d...))
 }
 
 // Assertions checks the assertions and warnings of the top level and of
@@ -29,7 +30,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var warns []Warning
 	check := func(c *checkSyntax, sc *scope, isAssert bool) {
+		rec := &readRecorder{base: len(ev.stack)}
+		ev.recorder = rec
 		ok, known, d := sc.evalBool(c.condition, "condition")
+		ev.recorder = nil
 		diags = append(diags, d...)
 		if !known {
 			return
@@ -39,12 +43,15 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		}
 		msgs, d := sc.evalMessages(c.message)
 		diags = append(diags, d...)
+		if isAssert && len(msgs) > 0 {
+			rec.reads = sc.staticReads(c.condition, rec.reads)
+		}
 		for _, msg := range msgs {
 			if isAssert {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "assertion failed: " + msg,
-					Detail:   ev.instanceNote(sc.inst),
+					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads)),
 					Subject:  c.block.DefRange().Ptr(),
 				})
 			} else {
@@ -83,7 +90,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		}
 		return options.ShowPos(warns[i].Range) < options.ShowPos(warns[j].Range)
 	})
-	return warns, Dedupe(diags)
+	return warns, dedupe(diags)
 }
 
 // evalMessages evaluates the message of an assert or warning block: a
@@ -134,11 +141,15 @@ func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
 	return str, diags
 }
 
-func (ev *Evaluator) instanceNote(inst *instance) string {
-	if len(inst.loc) == 0 {
-		return ""
+// joinNotes joins the non-empty notes of a message, one paragraph each.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
 	}
-	return fmt.Sprintf("In the submodule instance %q.", inst.loc.String())
+	return strings.Join(out, "\n")
 }
 
 // renameChecks warns about definitions of renamed options and fails on

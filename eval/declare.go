@@ -336,7 +336,11 @@ func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Ty
 type subType struct {
 	root   *declNode
 	bodies []*submoduleSyntax
-	diags  hcl.Diagnostics
+	// freeform is the type of the names no option declares (nil: such a
+	// name is an error).
+	freeform   options.Type
+	freeformAt *hcl.Range
+	diags      hcl.Diagnostics
 	// reported is set once diags were handed to the caller of New.
 	reported bool
 }
@@ -364,11 +368,13 @@ func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subTy
 		seen[name] = true
 		body := ev.submodules[name]
 		st.bodies = append(st.bodies, body)
+		st.diags = append(st.diags, ev.freeformType(st, body)...)
 		for _, o := range body.options {
 			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
 		}
 	}
-	st.root, st.diags = ev.buildTrie(entries, prefix)
+	root, diags := ev.buildTrie(entries, prefix)
+	st.root, st.diags = root, append(st.diags, diags...)
 	return st
 }
 
@@ -423,11 +429,11 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 	for _, m := range mods {
 		for _, r := range m.renamed {
 			from := lookupDecl(root, r.from)
-			to := lookupDecl(root, r.to)
+			to, _ := renameTarget(root, r.to)
 			if from == nil || from.rename != r {
 				continue
 			}
-			if to == nil || to.opt == nil {
+			if to == nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
@@ -441,6 +447,33 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// renameTarget finds the option a rename leads to: the option at path to,
+// or the option on the way whose value holds it (a submodule option, as
+// `to = "web.listen.port"` where web.listen is one), with the rest of the
+// path inside its value. It is nil when no option is on the path.
+func renameTarget(root *declNode, to []string) (*declNode, []string) {
+	n := root
+	for i, seg := range to {
+		n = n.children[seg]
+		switch {
+		case n == nil || n.rename != nil || n.removed != nil:
+			return nil, nil
+		case n.opt != nil:
+			return n, to[i+1:]
+		}
+	}
+	return nil, nil
+}
+
+// nestIn wraps a definition's value in objects along path: the definition
+// of web.listen that defines web.listen.port.
+func nestIn(v cty.Value, path []string) cty.Value {
+	for i := len(path) - 1; i >= 0; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{path[i]: v})
+	}
+	return v
 }
 
 func lookupDecl(root *declNode, p []string) *declNode {

@@ -28,6 +28,11 @@ type instance struct {
 	pending int
 	// config is the reference to the instance's root, made once.
 	config cty.Value
+	// free holds the names of a freeform submodule that no option declares.
+	free freeform
+	// defRanges are the definitions that made a submodule instance, the
+	// user's first (see origin).
+	defRanges []hcl.Range
 }
 
 // configRef is what `config` is in the instance's expressions: a reference
@@ -114,7 +119,8 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 	case n.rename != nil:
 		s := inst.state(n)
 		s.defs = append(s.defs, d)
-		if to := lookupDecl(inst.root, n.rename.to); to != nil {
+		if to, rest := renameTarget(inst.root, n.rename.to); to != nil {
+			d.Value = nestIn(d.Value, rest)
 			return inst.split(to, d, force)
 		}
 		return nil
@@ -160,12 +166,14 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 		if !v.IsKnown() {
 			continue
 		}
-		if r, ok := property.AsRef(v); ok {
+		if _, ok := property.AsRef(v); ok {
 			if !force {
 				inst.addPending(n, defn{Def: options.Def{Value: wrapProps(v, part.Wrap), Range: part.Range}, seq: seq})
 				continue
 			}
-			m, dd := r.Materialize()
+			// As in Nix, where the definition is split key by key, an
+			// option without a value in it defines nothing.
+			m, dd := property.DeepPartial(v)
 			diags = append(diags, dd...)
 			v = m
 		}
@@ -184,6 +192,10 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			name := k.AsString()
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
+			if c == nil && inst.hasFreeform() {
+				inst.addFreeform(n.path.Child(name), defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
+				continue
+			}
 			if c == nil {
 				diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
 				continue
@@ -405,7 +417,7 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 	if c.when != nil {
 		v = property.PropertyVal(property.Property{
 			Kind:      property.KindIf,
-			Cond:      ev.thunk(c.when.Expr, sc),
+			Cond:      ev.namedThunk(c.when.Expr, sc, "the condition `when`"),
 			CondRange: c.when.Expr.Range(),
 			Content:   v,
 			Range:     c.when.SrcRange,
@@ -418,8 +430,8 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 }
 
 // Instantiate implements options.Instantiator: it creates a submodule
-// instance whose definitions are defs (in definition order) followed by
-// the submodule bodies' own config blocks.
+// instance whose definitions are the submodule bodies' own config blocks
+// followed by defs (see instantiate for the order).
 //
 // The instance is made when it is first read, so that merging an
 // attrsOf(submodule) option costs nothing per entry until the entry is used.
@@ -470,11 +482,20 @@ func (p *pendingInstance) Keys() ([]string, hcl.Diagnostics) {
 
 // Materialize implements property.Ref.
 func (p *pendingInstance) Materialize() (cty.Value, hcl.Diagnostics) {
+	return p.materialize((*nsRef).Materialize)
+}
+
+// MaterializePartial implements property.PartialRef.
+func (p *pendingInstance) MaterializePartial() (cty.Value, hcl.Diagnostics) {
+	return p.materialize((*nsRef).MaterializePartial)
+}
+
+func (p *pendingInstance) materialize(how func(*nsRef) (cty.Value, hcl.Diagnostics)) (cty.Value, hcl.Diagnostics) {
 	r, diags := p.get()
 	if r == nil {
 		return cty.DynamicVal, diags
 	}
-	v, d := r.Materialize()
+	v, d := how(r)
 	return v, append(diags, d...)
 }
 
@@ -495,20 +516,28 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
+	for _, d := range defs {
+		inst.defRanges = append(inst.defRanges, d.Range)
+	}
+	inst.defRanges = userFirst(inst.defRanges)
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
-	// Inside an instance the definitions come in reverse: the instance is
-	// an evaluation whose module list is its definitions.
-	n := len(defs)
-	for i, d := range defs {
-		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{n - 1 - i}}, false)...)
-	}
+	// The instance is an evaluation whose modules are the submodule
+	// bodies, wrapped one import level below, then its definitions; so,
+	// as in NixOS (types.submoduleWith), the bodies' definitions come
+	// first, the last-declared body first, then the definitions in
+	// reverse.
+	nb := len(st.bodies)
 	for j, body := range st.bodies {
 		sc := inst.bodyScope(body)
 		for k, c := range body.configs {
 			v := ev.configValue(c, sc)
-			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{n + j, k}}, false)...)
+			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{nb - 1 - j, k}}, false)...)
 		}
+	}
+	n := len(defs)
+	for i, d := range defs {
+		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{nb + n - 1 - i}}, false)...)
 	}
 	return &nsRef{inst: inst, n: inst.root}, diags
 }

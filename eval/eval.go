@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -76,7 +77,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	root, d := ev.declare()
 	diags = append(diags, d...)
 	diags = append(diags, ev.define(root)...)
-	return ev, Dedupe(diags)
+	return ev, dedupe(diags)
 }
 
 // loadRoots names the modules an evaluation starts from: the library's,
@@ -229,15 +230,34 @@ func withoutCommandLine(diags hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // Dedupe drops repeated diagnostics (the same error reached through two
-// references, or by two queries of one evaluation) and keeps the first
-// occurrence.
-func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+// references, or found by two phases) and keeps the first occurrence of
+// each, in order.
+func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics { return dedupe(diags) }
+
+func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	if len(diags) < 2 {
 		return diags
 	}
 	seen := map[string]bool{}
+	type undefinedReads struct {
+		at    int         // the place of the first in out
+		lines []string    // the file:line of each read
+		also  []hcl.Range // the reads after the first
+	}
+	undefined := map[undefinedOption]*undefinedReads{}
+	// An option without a value inside a namespace read whole has no
+	// place of its own; one read from a place says more.
+	placed := map[undefinedOption]bool{}
+	for _, d := range diags {
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject != nil {
+			placed[u] = true
+		}
+	}
 	out := diags[:0:0]
 	for _, d := range diags {
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject == nil && placed[u] {
+			continue
+		}
 		key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
 		if d.Subject != nil {
 			key += "|" + d.Subject.String()
@@ -246,7 +266,27 @@ func Dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 			continue
 		}
 		seen[key] = true
+		// One option without a value read from several places is one
+		// error, which lists the other places.
+		if u, ok := d.Extra.(undefinedOption); ok && d.Subject != nil {
+			line := fmt.Sprintf("%s:%d", d.Subject.Filename, d.Subject.Start.Line)
+			if r := undefined[u]; r != nil {
+				if !slices.Contains(r.lines, line) {
+					r.lines = append(r.lines, line)
+					r.also = append(r.also, *d.Subject)
+				}
+				continue
+			}
+			undefined[u] = &undefinedReads{at: len(out), lines: []string{line}}
+		}
 		out = append(out, d)
+	}
+	for _, r := range undefined {
+		if len(r.also) > 0 {
+			first := *out[r.at]
+			first.Detail += fmt.Sprintf("\nIt is also needed at %s.", showRanges(r.also))
+			out[r.at] = &first
+		}
 	}
 	return out
 }
@@ -276,7 +316,10 @@ type Evaluator struct {
 	partStack []property.Part
 	stats     Stats
 	late      hcl.Diagnostics // found while splitting definitions lazily
-	traced    map[*hcl.Diagnostic]bool
+	// recorder, while an assertion's condition is evaluated, collects the
+	// options it reads (see record).
+	recorder *readRecorder
+	traced   map[*hcl.Diagnostic]bool
 
 	limits  Limits    // cfg.Limits with the defaults
 	started time.Time // for Limits.Time

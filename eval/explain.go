@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -13,7 +14,12 @@ import (
 // Explanation is everything known about one option: its declaration, its
 // value, and what became of each of its definitions.
 type Explanation struct {
-	Path        options.Path
+	Path options.Path
+	// KeyOf is, when Path is a key inside the value of an option (of an
+	// attrsOf or anything option) and not an option, that option; Type,
+	// Description and Declared are then the option's, and Definitions
+	// are those that set the key, with their value there.
+	KeyOf       options.Path
 	Type        string
 	Description string
 	Declared    hcl.Range
@@ -51,9 +57,13 @@ type DefinitionInfo struct {
 // instances (systemd.services.kubelet.after), and tells where its value
 // comes from.
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
-	inst, n, hops, diags := ev.lookupOptionHops(p)
+	inst, n, hops, key, diags := ev.lookupOptionHops(p)
 	if n == nil {
-		return nil, Dedupe(withoutCommandLine(diags))
+		return nil, dedupe(withoutCommandLine(diags))
+	}
+	if key != nil {
+		x, d := ev.explainKey(inst, n, key)
+		return x, dedupe(withoutCommandLine(append(diags, d...)))
 	}
 	o := n.opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
@@ -101,7 +111,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 			}
 		}
 	}
-	return x, Dedupe(withoutCommandLine(diags))
+	return x, dedupe(withoutCommandLine(diags))
 }
 
 // Winning returns the definition that won, the last one when several
@@ -132,20 +142,35 @@ type hop struct {
 }
 
 // lookupOptionHops finds the option node at p, forcing the options on the
-// way that hold submodule instances, and tells which those were.
-func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []hop, hcl.Diagnostics) {
+// way that hold submodule instances, and tells which those were. When p
+// goes on inside the value of an option (a key of an attrsOf option), it
+// returns that option and key, the rest of p.
+func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNode, hops []hop, key options.Path, diags hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine}
-	inst, n := ev.top, ev.top.root
-	var hops []hop
-	var diags hcl.Diagnostics
+	inst, n = ev.top, ev.top.root
 	for i := 0; i < len(p); i++ {
 		diags = append(diags, inst.drainTo(n.path)...)
 		c := n.children[p[i]]
+		if c == nil && inst.hasFreeform() {
+			return nil, nil, nil, nil, append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("%q is not an option", p.String()),
+				Detail:   fmt.Sprintf("%q is an undeclared name of the freeform submodule %q (its freeform type is %s): its value is part of %q's, which nodegen eval -A shows.", inst.fullPath(n.path.Child(p[i])).String(), inst.loc.String(), inst.st.freeform.Description(), inst.loc.String()),
+			})
+		}
 		if c == nil {
-			return nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
+			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
 		}
 		if c.rename != nil {
-			if to := lookupDecl(inst.root, c.rename.to); to != nil {
+			to, rest := renameTarget(inst.root, c.rename.to)
+			if to != nil && len(rest) > 0 {
+				// A path inside a submodule option's value: follow it
+				// from the top again.
+				p = append(append(options.Path{}, c.rename.to...), p[i+1:]...)
+				n, i = inst.root, -1
+				continue
+			}
+			if to != nil {
 				c = to
 			}
 		}
@@ -154,14 +179,14 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 			continue
 		}
 		if i == len(p)-1 {
-			return inst, c, hops, diags
+			return inst, c, hops, nil, diags
 		}
 		hops = append(hops, hop{inst: inst, opt: c, rest: p[i+1:]})
 		// Descend into the option's value until a submodule instance.
 		v, d := inst.value(c, rng)
 		diags = append(diags, d...)
 		if d.HasErrors() {
-			return nil, nil, nil, diags
+			return nil, nil, nil, nil, diags
 		}
 		j := i + 1
 		for ; j < len(p); j++ {
@@ -172,7 +197,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 					ref, d := pi.get()
 					diags = append(diags, d...)
 					if ref == nil {
-						return nil, nil, nil, diags
+						return nil, nil, nil, nil, diags
 					}
 					r = ref
 				}
@@ -182,28 +207,48 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (*instance, *declNode, []h
 				}
 			}
 			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(p[j]) {
-				return nil, nil, nil, append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("%q is not an option", p.String()),
-					Detail:   fmt.Sprintf("%q is a path inside the value of option %q, not an option.", p.String(), inst.fullPath(c.path).String()),
-				})
+				return nil, nil, nil, nil, append(diags, noKeyDiag(p[:j], p[j], inst.fullPath(c.path), v))
 			}
 			v = v.GetAttr(p[j])
 		}
 		if j == len(p) {
-			return nil, nil, nil, append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("%q is not an option", p.String()),
-				Detail:   fmt.Sprintf("%q is a submodule instance, not an option; ask for one of its options.", p.String()),
-			})
+			return inst, c, hops, p[i+1:], diags
 		}
 		i = j - 1
 	}
-	return nil, nil, nil, append(diags, &hcl.Diagnostic{
+	return nil, nil, nil, nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("%q is a namespace, not an option", p.String()),
 		Detail:   fmt.Sprintf("Below %s there are: %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names)),
 	})
+}
+
+// noKeyDiag is the error for a path into the value of option opt that
+// names a key the value at p does not have.
+func noKeyDiag(p options.Path, key string, opt options.Path, v cty.Value) *hcl.Diagnostic {
+	detail := fmt.Sprintf("%q is a path inside the value of option %q, and %s has no key %q.", p.Child(key).String(), opt.String(), p.String(), key)
+	if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() {
+		var names []string
+		for name := range v.Type().AttributeTypes() {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		switch dym := options.DidYouMean(key, names); {
+		case len(names) == 0:
+			detail += " It is empty."
+		case dym != "":
+			detail += fmt.Sprintf(" Did you mean %q?", p.Child(dym).String())
+		default:
+			detail += fmt.Sprintf(" Its keys are: %s.", listNames(names))
+		}
+	} else {
+		detail = fmt.Sprintf("%q is a path inside the value of option %q, and %s is %s, which has no keys.", p.Child(key).String(), opt.String(), p.String(), options.ShowValue(v))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("%q is not set", p.Child(key).String()),
+		Detail:   detail,
+	}
 }
 
 // disabledLeaf is a definition found below a false mkIf.

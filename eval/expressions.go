@@ -57,7 +57,17 @@ func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
 func (sc *scope) deep(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := sc.eval(expr)
 	dv, d := property.Deep(v)
-	diags = append(diags, d...)
+	for _, dd := range d {
+		// An option without a value inside a namespace read whole is
+		// needed here. (The diagnostic is memoised with the namespace:
+		// a copy gets the subject.)
+		if dd.Subject == nil {
+			c := *dd
+			c.Subject = expr.Range().Ptr()
+			dd = &c
+		}
+		diags = append(diags, dd)
+	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
@@ -413,7 +423,7 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 		var d hcl.Diagnostics
 		switch s := step.(type) {
 		case hcl.TraverseAttr:
-			v, d = sc.getAttr(v, s.Name, hcl.RangeBetween(start, s.SrcRange))
+			v, d = getAttr(v, s.Name, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseIndex:
 			v, d = sc.indexValue(v, s.Key, hcl.RangeBetween(start, s.SrcRange))
 		case hcl.TraverseSplat:
@@ -432,7 +442,7 @@ func (sc *scope) steps(v cty.Value, tr hcl.Traversal, start hcl.Range) (cty.Valu
 	return v, diags
 }
 
-func (sc *scope) getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	v, diags := property.Shallow(v)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -524,7 +534,14 @@ func (sc *scope) index(e *hclsyntax.IndexExpr) (cty.Value, hcl.Diagnostics) {
 }
 
 func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
-	src, diags := sc.deep(e.Source)
+	// The source is forced only as deep as its elements: list[*].port
+	// reads port of each element and nothing else of it.
+	src, diags := sc.eval(e.Source)
+	if !diags.HasErrors() {
+		var d hcl.Diagnostics
+		src, d = property.Shallow(src)
+		diags = append(diags, d...)
+	}
 	if diags.HasErrors() || !src.IsKnown() {
 		return cty.DynamicVal, diags
 	}
@@ -989,10 +1006,24 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		}}
 	}
 	var diags hcl.Diagnostics
+	var first cty.Value // the first argument, already forced by structure
+	if structureFuncs[e.Name] && len(e.Args) == 1 && !e.ExpandFinal {
+		v, done, d := sc.structure(e.Name, e.Args[0])
+		if done {
+			return v, d
+		}
+		first, diags = v, d
+	}
 	args := make([]cty.Value, 0, len(e.Args))
 	argExprs := make([]hclsyntax.Expression, 0, len(e.Args))
 	for i, a := range e.Args {
-		v, d := sc.deep(a)
+		var v cty.Value
+		var d hcl.Diagnostics
+		if i == 0 && first != cty.NilVal {
+			v = first
+		} else {
+			v, d = sc.deep(a)
+		}
 		diags = append(diags, d...)
 		if i == len(e.Args)-1 && e.ExpandFinal && !d.HasErrors() {
 			if !v.IsKnown() {

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,10 +35,16 @@ type nodeState struct {
 	merged  options.Merged
 	diags   hcl.Diagnostics
 
-	// the materialized value of a namespace (see nsRef.Materialize)
-	matStatus status
-	matValue  cty.Value
-	matDiags  hcl.Diagnostics
+	// the materialized value of a namespace (see nsRef.Materialize), and
+	// the partial one
+	mat, part materialized
+}
+
+// materialized is the memoised value of a namespace as a whole.
+type materialized struct {
+	status status
+	value  cty.Value
+	diags  hcl.Diagnostics
 }
 
 // force evaluates option n: merges its definitions with its default, checks
@@ -94,6 +102,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	if diags.HasErrors() {
 		s.value = cty.DynamicVal
+		inst.noteOrigin(diags)
 	}
 	ev.addTrace(diags)
 	s.diags = diags
@@ -184,17 +193,31 @@ func showDef(v cty.Value) string {
 func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch {
 	case c.opt != nil:
+		inst.ev.record(inst, c)
 		s := inst.force(c, rng)
 		if !s.defined && !s.diags.HasErrors() {
-			return cty.DynamicVal, append(s.diags, inst.ev.undefinedDiag(inst.fullPath(c.path), c.opt, rng))
+			d := inst.undefinedDiag(c, rng)
+			// traced here, where the chain still holds the locals that
+			// read the option
+			inst.ev.addTrace(hcl.Diagnostics{d})
+			return cty.DynamicVal, append(s.diags, d)
 		}
 		return s.value, s.diags
 	case c.rename != nil:
-		to := lookupDecl(inst.root, c.rename.to)
+		to, rest := renameTarget(inst.root, c.rename.to)
 		if to == nil {
 			return cty.DynamicVal, nil
 		}
-		return inst.value(to, rng)
+		v, diags := inst.value(to, rng)
+		for _, name := range rest {
+			if diags.HasErrors() {
+				break
+			}
+			var d hcl.Diagnostics
+			v, d = getAttr(v, name, rng)
+			diags = append(diags, d...)
+		}
+		return v, diags
 	case c.removed != nil:
 		msg, _ := inst.ev.removedMessage(c)
 		return cty.DynamicVal, hcl.Diagnostics{{
@@ -207,14 +230,36 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 	return property.RefVal(&nsRef{inst: inst, n: c}), nil
 }
 
-func (ev *Evaluator) undefinedDiag(full options.Path, o *optionDecl, rng hcl.Range) *hcl.Diagnostic {
+// undefinedDiag is the error for reading option c of inst, which has no
+// value, at rng. Inside a submodule instance that the user defined, read
+// from the library, it points at the user's definition of the instance,
+// the line to fix.
+func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic {
+	full := inst.fullPath(c.path)
+	detail := fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(c.opt.block.DefRange()))
+	if user, ok := userRange(inst.defRanges); ok && len(inst.loc) > 0 && (inLibrary(rng) || rng.Filename == commandLine) {
+		where := "at " + options.ShowPos(rng)
+		if rng.Filename == commandLine {
+			where = "on the command line"
+		}
+		detail = fmt.Sprintf("The option %q (declared at %s) has no default, and this definition of the submodule instance %q does not set it; its value is needed %s. Add %s to this definition.",
+			full.String(), options.ShowPos(c.opt.block.DefRange()), inst.loc.String(), where, c.path.String()+" = ...")
+		rng = user
+	} else if o := inst.origin(); o != "" {
+		detail += " " + o
+	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
-		Detail:   fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(o.block.DefRange())),
+		Detail:   detail,
 		Subject:  rng.Ptr(),
+		Extra:    undefinedOption(full.String()),
 	}
 }
+
+// undefinedOption marks the diagnostic of reading an option that has no
+// value (see dedupe).
+type undefinedOption string
 
 // nsRef is a lazy reference to a namespace of an instance.
 type nsRef struct {
@@ -226,6 +271,12 @@ type nsRef struct {
 func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	c := r.n.children[name]
+	if c == nil && r.inst.hasFreeform() {
+		v, ok, d := r.inst.freeformAttr(r.n, name)
+		if ok || d.HasErrors() {
+			return v, ok, append(diags, d...)
+		}
+	}
 	if c == nil {
 		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
 	}
@@ -250,26 +301,44 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 			out = append(out, name)
 		}
 	}
+	if r.inst.hasFreeform() {
+		free, d := r.inst.freeformAttrs(r.n)
+		diags = append(diags, d...)
+		for k := range free {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+	}
 	return out, diags
 }
 
-// Materialize implements property.Ref: every option that has a value, forced.
-// The result is memoised.
+// Materialize implements property.Ref: every option, forced; an option
+// without a value is an error, as in Nix, where reading a set deeply reads
+// each of its options. The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	s := r.inst.state(r.n)
-	switch s.matStatus {
-	case done:
-		return s.matValue, s.matDiags
-	case forcing:
-		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(s, "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
-	}
-	s.matStatus = forcing
-	s.matValue, s.matDiags = r.materialize()
-	s.matStatus = done
-	return s.matValue, s.matDiags
+	return r.memo(&r.inst.state(r.n).mat, false)
 }
 
-func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
+// MaterializePartial implements property.PartialRef: every option that
+// has a value, forced (for --json).
+func (r *nsRef) MaterializePartial() (cty.Value, hcl.Diagnostics) {
+	return r.memo(&r.inst.state(r.n).part, true)
+}
+
+func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics) {
+	switch m.status {
+	case done:
+		return m.value, m.diags
+	case forcing:
+		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(r.inst.state(r.n), "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
+	}
+	m.status = forcing
+	m.value, m.diags = r.materialize(partial)
+	m.status = done
+	return m.value, m.diags
+}
+
+func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 	diags := r.inst.drainTo(r.n.path)
 	attrs := make(map[string]cty.Value, len(r.n.names))
 	for _, name := range r.n.names {
@@ -279,18 +348,47 @@ func (r *nsRef) materialize() (cty.Value, hcl.Diagnostics) {
 			s := r.inst.force(c, c.opt.block.DefRange())
 			diags = append(diags, s.diags...)
 			if !s.defined {
+				if !partial && !s.diags.HasErrors() {
+					d := r.inst.undefinedDiag(c, hcl.Range{})
+					if *d.Subject == (hcl.Range{}) {
+						d.Subject = nil // where the namespace is read (see scope.deep)
+					}
+					diags = append(diags, d)
+				}
 				continue
 			}
-			v, d := property.Deep(s.value)
+			deep := property.Deep
+			if partial {
+				deep = property.DeepPartial
+			}
+			v, d := deep(s.value)
 			diags = append(diags, d...)
 			attrs[name] = v
 		case c.isNamespace():
-			v, d := (&nsRef{inst: r.inst, n: c}).Materialize()
+			sub := &nsRef{inst: r.inst, n: c}
+			materialize := sub.Materialize
+			if partial {
+				materialize = sub.MaterializePartial
+			}
+			v, d := materialize()
 			diags = append(diags, d...)
 			if v.IsKnown() && v.LengthInt() == 0 {
 				continue
 			}
 			attrs[name] = v
+		}
+	}
+	if r.inst.hasFreeform() {
+		free, d := r.inst.freeformAttrs(r.n)
+		diags = append(diags, d...)
+		deep := property.Deep
+		if partial {
+			deep = property.DeepPartial
+		}
+		for k, e := range free {
+			v, d := deep(e)
+			diags = append(diags, d...)
+			attrs[k] = v
 		}
 	}
 	if len(attrs) == 0 {
@@ -305,16 +403,24 @@ type frame struct {
 	state any
 	what  string
 	// an option's frame names it by instance and node; the name is only
-	// built when a message needs it
+	// built when a message needs it. fact is set when the frame reads a
+	// fact of the option (options.X.isDefined), not its value.
 	inst *instance
 	opt  *declNode
+	fact string
 	ref  hcl.Range
 }
+
+// isOption reports whether the frame evaluates an option's value.
+func (f frame) isOption() bool { return f.opt != nil && f.fact == "" }
 
 // name is what the frame evaluates, as messages show it; "" for an
 // anonymous expression.
 func (f frame) name() string {
-	if f.opt != nil {
+	switch {
+	case f.opt != nil && f.fact != "":
+		return "options." + f.inst.fullPath(f.opt.path).String() + "." + f.fact
+	case f.opt != nil:
 		return "option " + f.inst.fullPath(f.opt.path).String()
 	}
 	return f.what
@@ -331,6 +437,17 @@ func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagn
 	if state != nil {
 		for i := len(ev.stack) - 1; i >= 0; i-- {
 			if ev.stack[i].state == state {
+				start = i
+				break
+			}
+		}
+	}
+	// A chain of expressions alone (a `when` that reads options.X.isDefined
+	// of an option it defines) starts at the option that needed them, so
+	// that the message names an option.
+	if !slices.ContainsFunc(ev.stack[start:], frame.isOption) {
+		for i := start - 1; i >= 0; i-- {
+			if ev.stack[i].isOption() {
 				start = i
 				break
 			}
@@ -383,6 +500,9 @@ func (ev *Evaluator) addTrace(diags hcl.Diagnostics) {
 				continue
 			}
 			fmt.Fprintf(&b, "\n  while evaluating %s%s", f.name(), refNote(f.ref))
+			if f.opt != nil {
+				b.WriteString(userDefinitionsNote(f.inst, f.opt))
+			}
 		}
 		d.Detail = b.String()
 	}
@@ -408,10 +528,15 @@ type deepState struct {
 }
 
 func (ev *Evaluator) thunk(expr hclsyntax.Expression, sc *scope) cty.Value {
+	return ev.namedThunk(expr, sc, "")
+}
+
+// namedThunk is thunk for an expression that evaluation chains name (what).
+func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what string) cty.Value {
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := &thunk{expr: expr, sc: sc}
+	t := &thunk{expr: expr, sc: sc, what: what}
 	t.self = t
 	return property.LazyValAt(&t.self)
 }

@@ -188,7 +188,7 @@ config { a = [split("", "abc"), regexall("a", "aaa"), jsondecode("[[1],[2]]"), c
 // in an error at one of the limits.
 var limitSeeds = []string{
 	`option "a" { type = anything }
-config { a = length([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]) }`,
+config { a = jsonencode([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]) }`,
 	`option "a" { type = anything }
 config { a = length(setproduct(range(1000), range(1000), range(1000))) }`,
 	`option "a" { type = anything }

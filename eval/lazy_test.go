@@ -31,6 +31,18 @@ option "svc.third" {
 }
 option "out" { type = str }
 option "twice" { type = listOf(str) }
+option "unitNames" { type = listOf(str) }
+option "unitCount" { type = int }
+option "unitFor" { type = listOf(str) }
+option "listAfter" { type = listOf(listOf(str)) }
+option "unitList" {
+  type    = listOf(submodule.unit)
+  default = [{ after = ["l"] }, {}]
+}
+option "afters" {
+  type  = attrsOf(submodule.unit)
+  apply = [for u in values(value) : u.after]
+}
 submodule "unit" {
   option "after" {
     type    = listOf(str)
@@ -50,6 +62,11 @@ config "units" {
   b = { after = ["y"] }
 }
 config {
+  unitNames = keys(config.units)
+  unitCount = length(config.units) + length(config.unitList)
+  unitFor   = [for k, u in config.units : k]
+  listAfter = config.unitList[*].after
+  afters    = { c = { after = ["z"] } }
   out   = "port ${local.cfg.port}"
   twice = ["${config.svc.port}", "${config.svc.port}", local.cfg.third]
 }
@@ -65,6 +82,13 @@ config {
 		{"twice", []any{"80", "80", "80"}, 3, 0}, // twice, svc.port (once), svc.third
 		{"units.a.after", []any{"x"}, 2, 1},      // units, units.a.after
 		{"svc.other", "other", 1, 0},
+		// Structure: keys, counts and splats force no instance's other
+		// options (script is never evaluated).
+		{"unitNames", []any{"a", "b"}, 2, 0},            // unitNames, units
+		{"unitCount", int64(4), 3, 0},                   // unitCount, units, unitList
+		{"unitFor", []any{"a", "b"}, 2, 0},              // unitFor, units
+		{"listAfter", []any{[]any{"l"}, []any{}}, 4, 2}, // listAfter, unitList, after of each
+		{"afters", []any{[]any{"z"}}, 2, 1},             // afters, afters.c.after
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

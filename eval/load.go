@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/parsediag"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -95,6 +96,9 @@ type submoduleSyntax struct {
 	locals   []*hclsyntax.Attribute
 	asserts  []*checkSyntax
 	warnings []*checkSyntax
+	// freeform is the type of the names no option declares, as NixOS's
+	// freeformType: `freeform = attrsOf(T)`.
+	freeform *hclsyntax.Attribute
 }
 
 type configSyntax struct {
@@ -244,7 +248,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := hclsyntax.ParseConfig(src, s.display(), hcl.InitialPos)
+	file, diags := parsediag.Parse(src, s.display())
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {
@@ -440,7 +444,7 @@ func (m *module) decode() hcl.Diagnostics {
 				diags = append(diags, d)
 				continue
 			}
-			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m}
+			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m, freeform: b.Body.Attributes["freeform"]}
 			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, false)...)
 			m.submodules = append(m.submodules, s)
 		case "renamed_option":
@@ -486,6 +490,9 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 	var diags hcl.Diagnostics
 	if !topLevel {
 		for _, attr := range sortedAttrs(body.Attributes) {
+			if attr.Name == "freeform" && prefix == nil {
+				continue // a submodule body's (see submoduleSyntax)
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported argument",

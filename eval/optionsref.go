@@ -24,7 +24,7 @@ func (r *optionsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diag
 		return cty.DynamicVal, false, hcl.Diagnostics{r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false)}
 	}
 	if c.rename != nil {
-		if to := lookupDecl(r.inst.root, c.rename.to); to != nil {
+		if to, rest := renameTarget(r.inst.root, c.rename.to); to != nil && len(rest) == 0 {
 			c = to
 		}
 	}
@@ -58,7 +58,7 @@ var optionFacts = []string{"isDefined", "value", "type", "description"}
 func (r *optionInfoRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
 	switch name {
 	case "isDefined":
-		ok, diags := r.inst.isDefined(r.n)
+		ok, diags := r.inst.isDefined(r.n, rng)
 		return cty.BoolVal(ok), true, diags
 	case "value":
 		v, diags := r.inst.value(r.n, rng)
@@ -85,7 +85,7 @@ func (r *optionInfoRef) Keys() ([]string, hcl.Diagnostics) { return optionFacts,
 
 // Materialize implements property.Ref.
 func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	ok, diags := r.inst.isDefined(r.n)
+	ok, diags := r.inst.isDefined(r.n, r.n.opt.block.DefRange())
 	return cty.ObjectVal(map[string]cty.Value{
 		"isDefined":   cty.BoolVal(ok),
 		"type":        cty.StringVal(r.n.opt.typ.Description()),
@@ -94,11 +94,14 @@ func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
 }
 
 // isDefined tells whether option n has a value: a default, or a definition
-// that survives its mkIfs. Values are not evaluated, only conditions.
-func (inst *instance) isDefined(n *declNode) (bool, hcl.Diagnostics) {
+// that survives its mkIfs. Values are not evaluated, only conditions. ref
+// is where it is asked (shown in evaluation chains).
+func (inst *instance) isDefined(n *declNode, ref hcl.Range) (bool, hcl.Diagnostics) {
 	if n.opt.defaultExpr != nil {
 		return true, nil
 	}
+	inst.ev.push(frame{inst: inst, opt: n, fact: "isDefined", ref: ref})
+	defer inst.ev.pop()
 	defs, diags := inst.definitions(n)
 	live, dd := survives(inst.fullPath(n.path), defs)
 	return live, append(diags, dd...)

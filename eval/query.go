@@ -20,15 +20,26 @@ import (
 // as an assert of a test does: it can read config, root and options.
 func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 	v, diags := (&scope{inst: ev.top}).deep(expr)
-	return v, Dedupe(diags)
+	return v, dedupe(diags)
 }
 
 // Get evaluates the value at a configuration path (an option, a namespace
 // or a path inside an option's value) and forces it completely. Assertions
 // are not checked.
 func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
+	return ev.get(p, property.Deep)
+}
+
+// GetPartial is Get that leaves out the options that have no value, as
+// Config (--json) does, where Get fails on them: for a reader that skips
+// what is not set, such as the disabled entries of an attrsOf(submodule)
+// option whose other options need not be set.
+func (ev *Evaluator) GetPartial(p options.Path) (cty.Value, hcl.Diagnostics) {
+	return ev.get(p, property.DeepPartial)
+}
+
+func (ev *Evaluator) get(p options.Path, deep func(cty.Value) (cty.Value, hcl.Diagnostics)) (cty.Value, hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine, Start: hcl.InitialPos, End: hcl.InitialPos}
-	sc := &scope{inst: ev.top}
 	v := property.RefVal(&nsRef{inst: ev.top, n: ev.top.root})
 	var diags hcl.Diagnostics
 	for i, seg := range p {
@@ -43,22 +54,23 @@ func (ev *Evaluator) Get(p options.Path) (cty.Value, hcl.Diagnostics) {
 			})
 			break
 		}
-		v, d = sc.getAttr(v, seg, rng)
+		v, d = getAttr(v, seg, rng)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
 		}
 	}
-	dv, d := property.Deep(v)
+	dv, d := deep(v)
 	diags = append(diags, d...)
-	return dv, Dedupe(withoutCommandLine(diags))
+	return dv, dedupe(withoutCommandLine(diags))
 }
 
-// Config evaluates the whole configuration: every option that has a value.
+// Config evaluates the whole configuration: every option that has a value
+// (an option without one is left out, where reading it is an error).
 func (ev *Evaluator) Config() (cty.Value, hcl.Diagnostics) {
-	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).Materialize()
+	v, diags := (&nsRef{inst: ev.top, n: ev.top.root}).MaterializePartial()
 	diags = append(diags, ev.late...)
-	return v, Dedupe(diags)
+	return v, dedupe(diags)
 }
 
 // GoValue turns a forced cty value into plain Go values, for tests with

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/nodegen/nodegen/internal/parsediag"
 )
 
 // maxNesting is evaluation's nesting limit, internal/hclsyntax's
@@ -33,7 +35,7 @@ func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	if diags := checkNesting(src, filename); diags.HasErrors() {
 		return nil, diags
 	}
-	if _, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos); diags.HasErrors() {
+	if _, diags := parsediag.Parse(src, filename); diags.HasErrors() {
 		return nil, diags
 	}
 	out := hclwrite.Format(src)

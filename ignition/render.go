@@ -48,6 +48,9 @@ type origin struct {
 }
 
 func (o origin) String() string {
+	if o.target == "" {
+		return o.option
+	}
 	if o.option == "" {
 		return "etc/" + o.target
 	}
@@ -72,6 +75,16 @@ func (r *renderer) warn(o origin, format string, args ...any) {
 // checks them; the config is validated by the ignition module before it is
 // returned, and an invalid one is an *InvalidError.
 func Render(entries []profile.Entry, version string) (Config, error) {
+	return RenderProfile(profile.Profile{Entries: entries}, version)
+}
+
+// RenderProfile is Render for a whole profile: its entries, and its
+// binaries. An asset that is a program (a download installed as it is)
+// becomes a file that Ignition downloads from the asset's URL and checks
+// against its hash; what Ignition cannot do is a warning that says it was
+// left out: unpacking an archive asset, installing a package.
+func RenderProfile(p profile.Profile, version string) (Config, error) {
+	entries := p.Entries
 	if !slices.Contains(Versions, version) {
 		return Config{}, fmt.Errorf("unsupported Ignition config version %q: want one of %s", version, strings.Join(Versions, ", "))
 	}
@@ -84,6 +97,7 @@ func Render(entries []profile.Entry, version string) (Config, error) {
 	users, groups := r.passwd(entries)
 	r.storage(entries)
 	r.checkOwners(entries, users, groups)
+	r.binaries(p.Assets, p.Packages)
 
 	var v any = r.cfg
 	if version == "3.5.0" {
@@ -187,6 +201,36 @@ func (r *renderer) storage(entries []profile.Entry) {
 			r.origins[fmt.Sprintf("systemd.units.%d.dropins.%d", i, j)] = dropinOrigins[name+"/"+d.Name]
 		}
 		r.cfg.Systemd.Units = append(r.cfg.Systemd.Units, *u)
+	}
+}
+
+// binaries adds the profile's program assets as remote files, and warns
+// about the assets and packages Ignition cannot install.
+func (r *renderer) binaries(assets []profile.Asset, packages []profile.Package) {
+	st := &r.cfg.Storage
+	for _, a := range assets {
+		o := origin{target: "", option: a.Option}
+		if a.Archive != "" {
+			r.warn(o, "left out: Ignition cannot unpack the %s archive %s; provide its files in the image, or as assets that are programs", a.Archive, a.URL)
+			continue
+		}
+		hash := "sha256-" + a.SHA256
+		if a.SHA512 != "" {
+			hash = "sha512-" + a.SHA512
+		}
+		for _, f := range a.Files {
+			r.origins[fmt.Sprintf("storage.files.%d", len(st.Files))] = o
+			st.Files = append(st.Files, types.File{
+				Node: types.Node{Path: f.Path, Overwrite: ptr(true), User: types.NodeUser{Name: ptr("root")}, Group: types.NodeGroup{Name: ptr("root")}},
+				FileEmbedded1: types.FileEmbedded1{
+					Mode:     ptr(0o755),
+					Contents: types.Resource{Source: ptr(a.URL), Verification: types.Verification{Hash: ptr(hash)}},
+				},
+			})
+		}
+	}
+	for _, p := range packages {
+		r.warn(origin{option: p.Option}, "left out: Ignition installs no packages; on Flatcar or Fedora CoreOS provide %s in the image, or as an asset", p.Name)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/parsediag"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -67,7 +68,7 @@ func ParseFile(name string) *File {
 // diagnostics and is the file its imports are relative to.
 func Parse(src []byte, filename string) *File {
 	f := &File{Path: filename}
-	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	file, diags := parsediag.Parse(src, filename)
 	f.HCL = file
 	if diags.HasErrors() {
 		f.Diags = diags

@@ -181,7 +181,7 @@ func toJSONRange(r *hcl.Range) *jsonRange {
 
 func toJSONDiags(diags hcl.Diagnostics) []jsonDiag {
 	out := []jsonDiag{}
-	for _, d := range diags {
+	for _, d := range eval.Dedupe(diags) {
 		sev := "error"
 		if d.Severity == hcl.DiagWarning {
 			sev = "warning"

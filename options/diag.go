@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -67,12 +68,67 @@ func listDefs(defs []Def) string {
 
 const prioritySuggestion = "Use mkForce(value) or mkDefault(value) to change the priority of one of them."
 
+// priorityAdvice is what to do about conflicting definitions that all
+// have priority prio, the advice that fits it: mkForce against plain
+// definitions, a lower mkOverride against mkForce.
+func priorityAdvice(prio int) string {
+	switch {
+	case prio == property.PriorityPlain:
+		return prioritySuggestion
+	case prio == property.PriorityForce:
+		return fmt.Sprintf("They are all mkForce (priority %d): give the one that should win a lower number with mkOverride(%d, value), or remove all but one.", prio, prio-10)
+	case prio == property.PriorityDefault:
+		return "They are all mkDefault: define the one that should win without mkDefault, or remove all but one."
+	case prio <= 0:
+		return fmt.Sprintf("They all have priority %d, the lowest: remove all but one.", prio)
+	}
+	return fmt.Sprintf("They all have priority %d: give the one that should win a lower number with mkOverride(%d, value), or remove all but one.", prio, max(prio-10, prio/2))
+}
+
+// adviseOnPriority replaces the generic advice of the conflicts at loc
+// among diags by the one that fits their priority (see priorityAdvice).
+func adviseOnPriority(loc Path, prio int, diags hcl.Diagnostics) {
+	if prio == property.PriorityPlain {
+		return
+	}
+	for _, d := range diags {
+		x, ok := d.Extra.(DiagExtra)
+		if !ok || x.Code != CodeConflict || !slices.Equal(x.Option, loc) || !strings.HasSuffix(d.Detail, prioritySuggestion) {
+			continue
+		}
+		d.Detail = strings.TrimSuffix(d.Detail, prioritySuggestion) + priorityAdvice(prio)
+	}
+}
+
 // typeError is the "is not of type" error for one definition.
 func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
 		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
-		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.",
-			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value)))
+		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.%s",
+			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value), enumSuggestion(t, d.Value)))
+}
+
+// enumSuggestion is " Did you mean "X"?" when t is an enum of strings and
+// v a string close to one of them (a misspelt taint effect); else "".
+func enumSuggestion(t Type, v cty.Value) string {
+	e, ok := t.(Enum)
+	if !ok {
+		return ""
+	}
+	v, _ = property.Shallow(v)
+	if !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return ""
+	}
+	var names []string
+	for _, ev := range e.Values {
+		if ev.IsKnown() && !ev.IsNull() && ev.Type() == cty.String {
+			names = append(names, ev.AsString())
+		}
+	}
+	if dym := DidYouMean(v.AsString(), names); dym != "" {
+		return fmt.Sprintf(" Did you mean %q?", dym)
+	}
+	return ""
 }
 
 // conflictError is the error for definitions that a type cannot merge.

@@ -99,6 +99,9 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range}
 	}
 	v, diags := t.Merge(loc, survivors)
+	if len(won) > 1 {
+		adviseOnPriority(loc, m.Defs[won[0]].Priority, diags)
+	}
 	diags = append(st.diags, diags...)
 	if diags.HasErrors() || v.Type() == cty.NilType {
 		v = cty.DynamicVal

@@ -177,7 +177,8 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Pack
 		if !ev.IsDeclared(p) {
 			return cty.NilVal
 		}
-		v, d := ev.Get(p)
+		// Disabled entries are skipped below: their options need not be set.
+		v, d := ev.GetPartial(p)
 		diags = append(diags, d...)
 		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
 			return cty.NilVal
@@ -188,6 +189,12 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Pack
 		for _, name := range sortedAttrs(v) {
 			a := v.GetAttr(name)
 			if !boolAttr(a, "enable") {
+				continue
+			}
+			if !a.Type().HasAttribute("url") {
+				// An enabled asset needs its url: reading it says so.
+				_, d := ev.Get(assetsPath.Child(name).Child("url"))
+				diags = append(diags, d...)
 				continue
 			}
 			asset := Asset{Name: name, URL: strAttr(a, "url"), Option: assetsPath.Child(name).String()}

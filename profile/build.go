@@ -21,7 +21,8 @@ var etcPath = options.Path{"environment", "etc"}
 // (FromEvaluation), its binaries (environment.assets and
 // environment.packages), then the assertions and warnings, and checks that
 // every executable its units and scripts run is provided
-// (CheckExecutables; what is not is a warning). Options that none of this
+// (CheckExecutables) and that every wait of its startup has a provider
+// (checkStartup); what is not is a warning. Options that none of this
 // needs are not evaluated.
 func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 	entries, diags := FromEvaluation(ev)
@@ -34,6 +35,7 @@ func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
 	p.Warnings = append(p.Warnings, CheckExecutables(entries, assets, provided)...)
+	diags = append(diags, checkStartup(ev, &p, diags)...)
 	// The queries above reach the same failed definitions, each reporting
 	// them: report each once.
 	return p, eval.Dedupe(diags)

@@ -126,7 +126,9 @@ type FileChange struct {
 //     template's too) changed is reloaded if it says X-ReloadIfChanged=true,
 //     not restarted if it says X-RestartIfChanged=false,
 //     RefuseManualStop=true or X-OnlyManualStart=true, and restarted
-//     otherwise; except that changed targets, slices and paths are left
+//     otherwise; a unit whose only change is in its X-Reload-Triggers=
+//     lines (reloadTriggers) is reloaded rather than restarted; except
+//     that changed targets, slices and paths are left
 //     alone (their changes take effect on daemon-reload), and changed mounts
 //     are reloaded (which remounts them).
 //

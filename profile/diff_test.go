@@ -136,6 +136,8 @@ func TestDiffUnits(t *testing.T) {
 		unit("t.service", "[Service]\nX-RestartIfChanged=false\n"+"ExecStart=/bin/x\n"),
 		unit("t.service.d/restart.conf", "[Service]\nX-RestartIfChanged=\n"),
 		unit("u.path", "[Path]\nPathExists=/u\n"),
+		unit("v.service", "[Unit]\nX-Reload-Triggers=aaa\n"+svc("")),
+		unit("w.service", "[Unit]\nX-Reload-Triggers=aaa\n"+svc("")),
 	}
 	cur := []Entry{
 		unit("a.service", svc("")), wants("multi-user.target.wants", "a.service"),
@@ -162,6 +164,8 @@ func TestDiffUnits(t *testing.T) {
 		unit("t.service", "[Service]\nX-RestartIfChanged=false\n"+"ExecStart=/bin/x -v\n"),
 		unit("t.service.d/restart.conf", "[Service]\nX-RestartIfChanged=\n"),
 		unit("u.path", "[Path]\nPathExists=/u2\n"),
+		unit("v.service", "[Unit]\nX-Reload-Triggers=bbb\n"+svc("")),
+		unit("w.service", "[Unit]\nX-Reload-Triggers=bbb\n"+svc(" -v")),
 	}
 	a, b := writePair(t, old, cur)
 	c, err := Diff(a, b)
@@ -171,8 +175,8 @@ func TestDiffUnits(t *testing.T) {
 	want := UnitChanges{
 		Start:        []string{"i.service", "n.service"},
 		Stop:         []string{"b.service", "p.service"},
-		Restart:      []string{"c.service", "h.service", "h2.service", "j@x.service", "l.service", "q.socket", "t.service"},
-		Reload:       []string{"e.service", "o.mount"},
+		Restart:      []string{"c.service", "h.service", "h2.service", "j@x.service", "l.service", "q.socket", "t.service", "w.service"},
+		Reload:       []string{"e.service", "o.mount", "v.service"},
 		NotRestarted: []string{"d.service", "r.service", "s.service"},
 	}
 	if diff := cmp.Diff(want, c.Units); diff != "" {
@@ -183,8 +187,8 @@ func TestDiffUnits(t *testing.T) {
 	c.WriteText(&text)
 	for _, line := range []string{
 		"  stop: b.service p.service\n",
-		"  restart: c.service h.service h2.service j@x.service l.service q.socket t.service\n",
-		"  reload: e.service o.mount\n",
+		"  restart: c.service h.service h2.service j@x.service l.service q.socket t.service w.service\n",
+		"  reload: e.service o.mount v.service\n",
 		"  start: i.service n.service\n",
 		"  not restarted: d.service r.service s.service\n",
 	} {

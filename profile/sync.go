@@ -6,12 +6,20 @@ import (
 	"path/filepath"
 )
 
-// syncEach fsyncs every regular file below root, then the directories,
-// deepest first.
-func syncEach(root string, dirs []string) error {
+// syncEach fsyncs every regular file below root, then every directory
+// from root down, deepest first.
+func syncEach(root string) error {
+	var dirs []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
 		}
 		f, err := os.Open(p)
 		if err != nil {

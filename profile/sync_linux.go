@@ -8,9 +8,9 @@ import (
 )
 
 // syncTree makes everything written below root durable: one syncfs(2) of
-// the file system holding it, much cheaper than an fsync per file. dirs
-// are the directories created, for the fallback.
-func syncTree(root string, dirs []string) error {
+// the file system holding it, much cheaper than an fsync per file (where
+// syncfs is missing, syncEach).
+func syncTree(root string) error {
 	f, err := os.Open(root)
 	if err != nil {
 		return err
@@ -18,7 +18,7 @@ func syncTree(root string, dirs []string) error {
 	defer f.Close()
 	if err := unix.Syncfs(int(f.Fd())); err != nil {
 		if errors.Is(err, unix.ENOSYS) {
-			return syncEach(root, dirs)
+			return syncEach(root)
 		}
 		return err
 	}

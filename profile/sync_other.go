@@ -3,4 +3,4 @@
 package profile
 
 // syncTree makes everything written below root durable.
-func syncTree(root string, dirs []string) error { return syncEach(root, dirs) }
+func syncTree(root string) error { return syncEach(root) }

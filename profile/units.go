@@ -311,6 +311,15 @@ func unitChanges(oldSide, newSide *side) (UnitChanges, error) {
 			if err != nil {
 				return UnitChanges{}, err
 			}
+			if action == "restart" {
+				only, err := onlyReloadTriggersChanged(old, cur, unit)
+				if err != nil {
+					return UnitChanges{}, err
+				}
+				if only {
+					action = "reload"
+				}
+			}
 			switch action {
 			case "restart":
 				uc.Restart = append(uc.Restart, unit)
@@ -324,6 +333,44 @@ func unitChanges(oldSide, newSide *side) (UnitChanges, error) {
 		}
 	}
 	return uc, nil
+}
+
+// onlyReloadTriggersChanged reports whether the only difference between
+// the old and the new sources of unit is in their X-Reload-Triggers= lines
+// (a module's reloadTriggers): then the unit is reloaded rather than
+// restarted, as NixOS's switch-to-configuration does.
+func onlyReloadTriggersChanged(old, cur *unitSet, unit string) (bool, error) {
+	a, err := old.textWithout(unit, "X-Reload-Triggers=")
+	if err != nil {
+		return false, err
+	}
+	b, err := cur.textWithout(unit, "X-Reload-Triggers=")
+	if err != nil {
+		return false, err
+	}
+	return a == b, nil
+}
+
+// textWithout is the text of unit's sources, each with its path, without
+// the lines that start with prefix.
+func (u *unitSet) textWithout(unit, prefix string) (string, error) {
+	var b strings.Builder
+	for _, e := range u.sources(unit) {
+		b.WriteString(e.Path + "\x00" + e.Type + "\x00" + e.Target + "\n")
+		if e.Type != TypeFile {
+			continue
+		}
+		data, err := u.side.content(e)
+		if err != nil {
+			return "", err
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), prefix) {
+				b.WriteString(l + "\n")
+			}
+		}
+	}
+	return b.String(), nil
 }
 
 // changedAction decides what switching does to a unit whose file or

@@ -127,7 +127,34 @@ var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
 //
 // The output is byte-for-byte deterministic: the same Profile gives the same
 // tree and the same manifest, whatever the order of its entries.
-func Write(dir string, p Profile) (err error) {
+func Write(dir string, p Profile) error {
+	return write(dir, p, true)
+}
+
+// WriteUnsynced writes p as a profile directory at dir as Write does, but
+// leaves flushing it to disk to a later Sync: it is how many profiles are
+// written with one sync between them (nodegen build). The profile is
+// installed as atomically as by Write while the system runs: a crash of the
+// process leaves dir holding the old profile or the new one, whole. Until
+// Sync returns, though, a power loss may leave dir with files of the new
+// profile missing or empty.
+func WriteUnsynced(dir string, p Profile) error {
+	return write(dir, p, false)
+}
+
+// Sync makes durable every profile written below dir with WriteUnsynced:
+// on Linux, one syncfs(2) of the file system holding dir; elsewhere, an
+// fsync of every file and directory below dir, and of dir.
+func Sync(dir string) error {
+	return syncTree(dir)
+}
+
+// write is Write; sync false leaves out every sync (see WriteUnsynced).
+func write(dir string, p Profile, sync bool) (err error) {
+	syncDir := syncDir
+	if !sync {
+		syncDir = func(string) error { return nil }
+	}
 	entries, err := validate(p.Entries)
 	if err != nil {
 		return err
@@ -183,7 +210,7 @@ func Write(dir string, p Profile) (err error) {
 	if err := writeFile(marker, markerContent(tmp), 0o644); err != nil {
 		return err
 	}
-	if err := buildTree(tmp, entries, manifest); err != nil {
+	if err := buildTree(tmp, entries, manifest, sync); err != nil {
 		return fmt.Errorf("writing profile %s: %w", shown, err)
 	}
 	// Whole now, the new profile is recognised by its manifest. The
@@ -474,12 +501,11 @@ func recoverSiblings(parent, base string) error {
 }
 
 // buildTree writes the entries and the manifest into root, an empty
-// directory, and syncs everything.
-func buildTree(root string, entries []Entry, manifest []byte) error {
+// directory, and syncs everything when sync is true.
+func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
-	dirs := []string{root}
 	made := map[string]bool{root: true}
 	var mkdirs func(d string) error
 	mkdirs = func(d string) error {
@@ -496,7 +522,6 @@ func buildTree(root string, entries []Entry, manifest []byte) error {
 			return err
 		}
 		made[d] = true
-		dirs = append(dirs, d)
 		return nil
 	}
 	for _, e := range entries {
@@ -524,7 +549,10 @@ func buildTree(root string, entries []Entry, manifest []byte) error {
 	if err := failpoint("manifest"); err != nil {
 		return err
 	}
-	return syncTree(root, dirs)
+	if !sync {
+		return nil
+	}
+	return syncTree(root)
 }
 
 // writeFile creates p (which must not exist) with content and mode, set

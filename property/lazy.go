@@ -38,8 +38,17 @@ type Ref interface {
 	// Keys lists the attribute names that have a value, sorted.
 	Keys() ([]string, hcl.Diagnostics)
 	// Materialize returns the whole namespace as a plain value: an object of
-	// every attribute that has a value, deeply forced.
+	// every attribute, deeply forced. An option without a value is an
+	// error, as reading it is.
 	Materialize() (cty.Value, hcl.Diagnostics)
+}
+
+// PartialRef is a Ref that can also be materialized leaving out the
+// options that have no value (for a listing of the whole configuration,
+// which shows what is set).
+type PartialRef interface {
+	Ref
+	MaterializePartial() (cty.Value, hcl.Diagnostics)
 }
 
 // LazyType is the capsule type of thunks.
@@ -94,15 +103,27 @@ func Shallow(v cty.Value) (cty.Value, hcl.Diagnostics) {
 // collections rebuilt from forced elements, so that the result is a plain
 // cty value that ordinary cty operations accept. Properties (mkIf and co.)
 // are left in place: a caller that does not expect them rejects them.
-func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
-	if l, ok := AsLazy(v); ok {
+func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) { return deep(v, false) }
+
+// DeepPartial is Deep that materializes the references that are a
+// PartialRef partially: without the options that have no value.
+func DeepPartial(v cty.Value) (cty.Value, hcl.Diagnostics) { return deep(v, true) }
+
+func deep(v cty.Value, partial bool) (cty.Value, hcl.Diagnostics) {
+	if l, ok := AsLazy(v); ok && !partial {
 		if d, ok := l.(DeepForcer); ok {
 			return d.ForceDeep()
 		}
 	}
 	v, diags := Shallow(v)
 	if r, ok := AsRef(v); ok {
-		m, d := r.Materialize()
+		var m cty.Value
+		var d hcl.Diagnostics
+		if pr, ok := r.(PartialRef); ok && partial {
+			m, d = pr.MaterializePartial()
+		} else {
+			m, d = r.Materialize()
+		}
 		return m, append(diags, d...)
 	}
 	if !v.IsKnown() || v.IsNull() || !NeedsDeep(v.Type()) {
@@ -116,7 +137,7 @@ func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
 		attrs := make(map[string]cty.Value, v.LengthInt())
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
-			e, d := Deep(e)
+			e, d := deep(e, partial)
 			diags = append(diags, d...)
 			attrs[k.AsString()] = e
 		}
@@ -125,7 +146,7 @@ func Deep(v cty.Value) (cty.Value, hcl.Diagnostics) {
 		elems := make([]cty.Value, 0, v.LengthInt())
 		for it := v.ElementIterator(); it.Next(); {
 			_, e := it.Element()
-			e, d := Deep(e)
+			e, d := deep(e, partial)
 			diags = append(diags, d...)
 			elems = append(elems, e)
 		}

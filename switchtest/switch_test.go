@@ -347,12 +347,13 @@ func unitsOf(t *testing.T, m *nspawntest.Machine, profile string) []string {
 // that is not on the machine (the binaries issue brings them).
 var missingExec = regexp.MustCompile(`(Command .* is not executable: No such file or directory|Unit configuration has fatal error, unit will not be started\.|: Failed to .*: No such file or directory)$`)
 
-// TestLibraryProfilesLoad switches the Kubernetes worker and a containerd
-// node into a machine: systemd loads every unit of their profiles, and
+// TestLibraryProfilesLoad switches the Kubernetes worker and the
+// containerd nodes (the kubelet on containerd, the containerd workers with
+// kubenet and with flannel) into a machine: systemd loads every unit of their profiles, and
 // systemd-analyze verify in the machine finds nothing wrong but missing
 // binaries; every target whose units can run is reached.
 func TestLibraryProfilesLoad(t *testing.T) {
-	for _, fixture := range []string{"k8s-worker", "containerd-kubelet"} {
+	for _, fixture := range []string{"k8s-worker", "containerd-kubelet", "containerd-worker", "containerd-worker-flannel"} {
 		t.Run(fixture, func(t *testing.T) {
 			m := machine(t)
 			// The machine has no network: the profile's assets cannot be

@@ -37,6 +37,9 @@ type command struct {
 	// body, which runs with the positional arguments once the flags are
 	// parsed.
 	flags func(fs *pflag.FlagSet) func(args []string, stdout, stderr io.Writer) int
+	// gc is how main tunes the garbage collector for the command (see
+	// tuneGC).
+	gc gcTuning
 }
 
 // argKind is what a command's positional arguments are.
@@ -233,13 +236,16 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-// printDiags renders diagnostics with source snippets. A diagnostic that
-// points into the built-in library is followed by the command that prints
-// that file, since a user of the binary has no other way to read it.
+// printDiags renders diagnostics with source snippets, each distinct one
+// once (the same error reached through two references, or found by two
+// phases, is printed once). A diagnostic that points into the built-in
+// library is followed by the command that prints that file, since a user
+// of the binary has no other way to read it.
 func printDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
+	diags = eval.Dedupe(diags)
 	width, color := uint(0), false
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		color = true

@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"github.com/spf13/pflag"
 
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -47,6 +51,12 @@ func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) (differs bool
 	if len(args) != 2 {
 		return false, usageError(stderr, findCommand("diff"), "want two profile directories, OLD and NEW")
 	}
+	for _, dir := range args {
+		if err := checkProfileDir(dir); err != nil {
+			fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
+			return false, exitError
+		}
+	}
 	ch, err := profile.Diff(args[0], args[1])
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
@@ -64,4 +74,20 @@ func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) (differs bool
 		return false, exitError
 	}
 	return !ch.Empty(), exitOK
+}
+
+// checkProfileDir tells, in words, why dir cannot be a profile: it does
+// not exist, or it is a file; nil when it is a directory (whether it holds
+// a profile is for profile.Diff to say).
+func checkProfileDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("%s: %s", dir, lib.FileErrorCause(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%s is a file, not a profile: a profile is the directory that \"nodegen eval\" writes (nodegen eval host.hcl -o DIR)", dir)
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "eval",
+		gc:      gcOneEvaluation,
 		summary: "Evaluate modules and write the system profile.",
 		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",

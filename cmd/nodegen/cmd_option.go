@@ -21,6 +21,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "option",
+		gc:      gcOneEvaluation,
 		summary: "Explain an option: its value, type, default, declaration and every definition.",
 		usage:   "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
 		help: `Evaluates the modules with the library and shows, for the option at
@@ -32,7 +33,11 @@ priority and what became of it:
   overridden  a definition with a lower priority number won
   disabled    an mkIf condition or a config block's when was false
 
-PATH may lie inside submodule instances: systemd.services.kubelet.after.`,
+PATH may lie inside submodule instances: systemd.services.kubelet.after.
+It may also be a key inside the value of an option, of an attribute set
+or an anything tree: systemd.services.web.serviceConfig.Restart or
+boot.kernel.sysctl."net.core.somaxconn"; the definitions are then those
+that set the key, with their value and priority there.`,
 		example: "nodegen option fixtures/minimal/host.hcl networking.hostName\nnodegen option --json host.hcl systemd.services.kubelet.after",
 		args:    argsModulesOption,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -198,13 +203,21 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 		section("Value", "(cannot be evaluated: see the errors)")
 	} else if x.Defined {
 		section("Value", modtest.ShowValue(x.Value))
+	} else if x.KeyOf != nil {
+		section("Value", "(none: the key is not set)")
 	} else {
 		section("Value", "(none: no definition and no default)")
 	}
-	section("Type", x.Type)
-	if x.HasDefault {
+	switch {
+	case x.KeyOf != nil:
+		// The option's default is among the definitions when it sets
+		// the key.
+		section("Key of", fmt.Sprintf("option %s, of type %s", x.KeyOf.String(), x.Type))
+	case x.HasDefault:
+		section("Type", x.Type)
 		section("Default", x.Default)
-	} else {
+	default:
+		section("Type", x.Type)
 		section("Default", "(none)")
 	}
 	if x.ReadOnly {
@@ -239,6 +252,7 @@ func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
 
 type optionJSON struct {
 	Path        string           `json:"path"`
+	KeyOf       *string          `json:"key_of,omitempty"`
 	Defined     bool             `json:"defined"`
 	Value       json.RawMessage  `json:"value"`
 	Type        string           `json:"type"`
@@ -303,6 +317,10 @@ func explanationJSON(ev *eval.Evaluator, x *eval.Explanation) optionJSON {
 	if x.HasDefault {
 		def := x.Default
 		out.Default = &def
+	}
+	if x.KeyOf != nil {
+		opt := x.KeyOf.String()
+		out.KeyOf = &opt
 	}
 	for _, d := range x.Definitions {
 		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State.String(), IsDefault: d.IsDefault}

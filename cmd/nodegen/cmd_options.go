@@ -13,6 +13,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "options",
+		gc:      gcOneEvaluation,
 		summary: "Write the reference documentation of every option in scope.",
 		usage:   "nodegen options [--format markdown|json] [--bare] [MODULE.hcl...]",
 		help: `Documents every option of the library and of the given modules (and

@@ -38,6 +38,7 @@ fails; a PATH that does not exist is an error (exit status 1); no test
 files at all is not ("no test files", exit status 0).`,
 		example: "nodegen test modules/\nnodegen test -run 'kubelet' roles/node.test.hcl",
 		args:    argsPaths,
+		gc:      gcManyEvaluations,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			var ef evalFlags
 			match := fs.String("run", "", "run only the runs whose names match `REGEXP`")

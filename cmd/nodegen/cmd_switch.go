@@ -25,6 +25,7 @@ func init() {
 	commands = append(commands,
 		&command{
 			name:    "switch",
+			gc:      gcOneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
 			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are

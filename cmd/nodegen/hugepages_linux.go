@@ -35,9 +35,11 @@ const heapReserve = 256 << 20
 // (vm.overcommit_memory = 2), where the reservation would count against
 // the commit limit of a small machine, and not under a limit on the address
 // space (ulimit -v), where the runtime could not map the reservation and
-// the command would die of it (Go's out-of-memory error is fatal).
-func useHugePages() {
-	if hugePagesSkipped() != "" {
+// the command would die of it (Go's out-of-memory error is fatal). Nor is
+// it done when the soft memory limit (see tuneGC) is below the
+// reservation, where the runtime would give the pages back at once.
+func useHugePages(limit int64) {
+	if limit < heapReserve || hugePagesSkipped() != "" {
 		return
 	}
 	b := make([]byte, heapReserve)

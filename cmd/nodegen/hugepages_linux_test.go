@@ -13,7 +13,7 @@ func TestUseHugePages(t *testing.T) {
 	if why := hugePagesSkipped(); why != "" {
 		t.Skip(why)
 	}
-	useHugePages()
+	useHugePages(maxSoftLimit)
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)

@@ -3,4 +3,4 @@
 package main
 
 // useHugePages does nothing outside Linux.
-func useHugePages() {}
+func useHugePages(limit int64) {}

@@ -69,7 +69,7 @@ func (f *ignitionFlags) run(fs *pflag.FlagSet, args []string, ef *evalFlags, pri
 	if !ok {
 		return exitError, true
 	}
-	cfg, err := ignition.Render(p.Entries, f.version)
+	cfg, err := ignition.RenderProfile(p, f.version)
 	if err != nil {
 		fmt.Fprintf(stderr, "nodegen eval: %s\n", err)
 		return exitError, true

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -62,6 +63,11 @@ func Apply(cfg types.Config, root string) (map[string]string, error) {
 		owner(d.Path, d.User, d.Group)
 	}
 	for _, f := range cfg.Storage.Files {
+		if src := deref(f.Contents.Source, ""); src != "" && !strings.HasPrefix(src, "data:") {
+			// A download (an asset): Ignition fetches it at boot; RemoteFiles
+			// lists these.
+			continue
+		}
 		content, err := decode(f.Contents)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
@@ -199,11 +205,45 @@ func Snapshot(root string) (map[string]string, error) {
 	return out, err
 }
 
+// RemoteFiles lists the files of cfg that Ignition downloads: "PATH MODE
+// SOURCE HASH" each, sorted.
+func RemoteFiles(cfg types.Config) []string {
+	var out []string
+	for _, f := range cfg.Storage.Files {
+		if src := deref(f.Contents.Source, ""); src != "" && !strings.HasPrefix(src, "data:") {
+			out = append(out, fmt.Sprintf("%s %o %s %s", f.Path, deref(f.Mode, 0o644), src, deref(f.Contents.Verification.Hash, "")))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// profileAssets lists what a profile's program assets install, as
+// RemoteFiles does.
+func profileAssets(p profile.Profile) []string {
+	var out []string
+	for _, a := range p.Assets {
+		if a.Archive != "" {
+			continue
+		}
+		hash := "sha256-" + a.SHA256
+		if a.SHA512 != "" {
+			hash = "sha512-" + a.SHA512
+		}
+		for _, f := range a.Files {
+			out = append(out, fmt.Sprintf("%s 755 %s %s", f.Path, a.URL, hash))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // RoundTrip checks that config, a config of any version up to 3.5.0,
 // describes the profile p: the ignition module parses and validates it
 // without a word, and what it writes (Apply) is what writing p as a
 // profile writes below etc/, byte for byte, with the same modes, link
-// targets and owners. It reports what differs through t.
+// targets and owners, and its downloads are the profile's program assets.
+// It reports what differs through t.
 func RoundTrip(t testing.TB, p profile.Profile, config []byte) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "result")
@@ -232,6 +272,9 @@ func RoundTrip(t testing.TB, p profile.Profile, config []byte) {
 	}
 	if diff := cmp.Diff(wantOwners, owners); diff != "" {
 		t.Errorf("owners differ (-profile +config):\n%s", diff)
+	}
+	if diff := cmp.Diff(profileAssets(p), RemoteFiles(cfg)); diff != "" {
+		t.Errorf("the downloads differ from the profile's program assets (-profile +config):\n%s", diff)
 	}
 }
 

@@ -2,7 +2,7 @@
 
 options "networking" {
   option "hostName" {
-    type        = strMatching("|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", "host name (one DNS label, or empty)")
+    type        = strMatching("|[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?", "host name (one DNS label, or empty)")
     default     = "nodegen"
     description = "The name of the machine, without domain. Empty leaves /etc/hostname out."
   }
@@ -18,6 +18,11 @@ options "networking" {
     default      = config.networking.domain == null ? config.networking.hostName : "${config.networking.hostName}.${config.networking.domain}"
     default_text = "hostName, with domain appended when it is set"
     description  = "The fully qualified domain name (read-only)."
+  }
+  option "timeServers" {
+    type        = listOf(str)
+    default     = ["0.pool.ntp.org", "1.pool.ntp.org", "2.pool.ntp.org", "3.pool.ntp.org"]
+    description = "The set of NTP servers from which to synchronise (read by services.chrony and services.timesyncd)."
   }
 }
 

@@ -54,3 +54,12 @@ run "a host name is one DNS label" {
   config "networking" { hostName = "worker01.example.com" }
   expect_error = "is not of type"
 }
+
+run "an underscore inside the host name is accepted, as in NixOS" {
+  config "networking" { hostName = "build_01" }
+
+  assert {
+    condition     = config.environment.etc.hostname.text == "build_01\n"
+    error_message = "the host name is written"
+  }
+}

@@ -163,6 +163,7 @@ config "systemd.services.etcd" {
     User        = "etcd"
     LimitNOFILE = 40000
   }
+  provides = { urls = local.etcd.listenClientUrls }
 }
 
 config "environment" {

@@ -153,6 +153,8 @@ config "systemd.services.flannel" {
     Restart    = "always"
     RestartSec = "10s"
   }
+  # flanneld's --subnet-file, which the flannel CNI plugin reads
+  provides = { files = ["/run/flannel/subnet.env"] }
 }
 
 # (Before the wait for the apiserver that the Kubernetes pki module adds.)

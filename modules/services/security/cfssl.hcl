@@ -174,6 +174,7 @@ config "systemd.services.cfssl" {
     Group            = "cfssl"
     ExecStart        = join(" ", concat(["${local.cfssl.package}/bin/cfssl serve"], local.cfsslOpts))
   }
+  provides = { urls = ["${local.cfssl.tlsCert != null ? "https" : "http"}://${local.cfssl.address}:${local.cfssl.port}"] }
 }
 
 config "environment.etc.\"sysusers.d/cfssl.conf\"" {

@@ -4,8 +4,9 @@
 # job scripts under /etc/nodegen/scripts.
 
 locals {
-  scriptDir = "/etc/nodegen/scripts"
-  unitDir   = "/etc/systemd/system"
+  scriptDir     = "/etc/nodegen/scripts"
+  unitDir       = "/etc/systemd/system"
+  vendorUnitDir = "/usr/lib/systemd/system"
 }
 
 # What every unit has.
@@ -70,6 +71,16 @@ submodule "systemdUnit" {
     default     = []
     description = "If the specified units are started, then this unit is stopped and vice versa."
   }
+  option "requisite" {
+    type        = listOf(str)
+    default     = []
+    description = "Similar to requires. However if the units listed are not started, they will not be started and the transaction will fail."
+  }
+  option "onFailure" {
+    type        = listOf(str)
+    default     = []
+    description = "A list of one or more units that are activated when this unit enters the \"failed\" state."
+  }
   option "unitConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -80,6 +91,39 @@ submodule "systemdUnit" {
     type        = bool
     default     = true
     description = "Whether the unit should be restarted during a switch when its definition changed."
+  }
+  option "restartTriggers" {
+    type        = listOf(anything)
+    default     = []
+    description = "An arbitrary list of items such as the text of configuration files; if any of them change between switches, the unit is restarted (written as an X-Restart-Triggers= digest in the unit)."
+  }
+  option "reloadTriggers" {
+    type        = listOf(anything)
+    default     = []
+    description = "An arbitrary list of items such as the text of configuration files; if any of them change between switches, the unit is reloaded (written as an X-Reload-Triggers= digest in the unit). If anything else about the unit changed, it is restarted instead."
+  }
+  option "aliases" {
+    type        = listOf(str)
+    default     = []
+    description = "Aliases of this unit: each is a symlink in /etc/systemd/system to the unit."
+    example     = ["dbus-org.freedesktop.timesync1.service"]
+  }
+  option "overrideStrategy" {
+    type        = enum(["asDropinIfExists", "asDropin"])
+    default     = "asDropinIfExists"
+    description = <<-EOT
+      How the unit's definition is written. "asDropin": as a drop-in,
+      /etc/systemd/system/NAME.d/overrides.conf, that overrides the settings
+      it sets in a unit shipped by the distribution, which is left in place.
+      "asDropinIfExists": as a drop-in if the unit is listed in
+      systemd.packageUnits (the distribution ships it), else as a whole unit
+      file in /etc/systemd/system.
+    EOT
+  }
+  option "provides" {
+    type        = submodule.systemdProvides
+    default     = {}
+    description = "What the unit makes available on this host once it runs, for the check of the profile's wait loops (see docs/startup-check.md)."
   }
 
   config "unitConfig" {
@@ -92,7 +136,11 @@ submodule "systemdUnit" {
     BindsTo            = mkIf(length(config.bindsTo) > 0, config.bindsTo)
     PartOf             = mkIf(length(config.partOf) > 0, config.partOf)
     Conflicts          = mkIf(length(config.conflicts) > 0, config.conflicts)
+    Requisite          = mkIf(length(config.requisite) > 0, config.requisite)
+    OnFailure          = mkIf(length(config.onFailure) > 0, config.onFailure)
     X-RestartIfChanged = mkIf(!config.restartIfChanged, false)
+    X-Restart-Triggers = mkIf(length(config.restartTriggers) > 0, sha256(jsonencode(config.restartTriggers)))
+    X-Reload-Triggers  = mkIf(length(config.reloadTriggers) > 0, sha256(jsonencode(config.reloadTriggers)))
   }
 }
 
@@ -124,6 +172,16 @@ submodule "systemdService" {
     default     = ""
     description = "Shell commands executed as the service's main process."
   }
+  option "scriptArgs" {
+    type        = str
+    default     = ""
+    description = "Arguments passed to the main process script."
+  }
+  option "reload" {
+    type        = lines
+    default     = ""
+    description = "Shell commands executed when the service's main process is reloaded."
+  }
   option "postStart" {
     type        = lines
     default     = ""
@@ -140,10 +198,11 @@ submodule "systemdService" {
     description = "Shell commands executed after the service's main process has exited."
   }
   option "startAt" {
-    type        = listOf(str)
+    type        = either(str, listOf(str))
     default     = []
-    description = "Start the service at these times (systemd OnCalendar expressions), with a timer unit of the same name."
-    example     = ["Sun 14:00:00"]
+    description = "Start the service at these times (systemd OnCalendar expressions, one or a list), with a timer unit of the same name; the value is always a list."
+    example     = "Sun 14:00:00"
+    apply       = flatten([value])
   }
   option "reloadIfChanged" {
     type        = bool
@@ -162,7 +221,8 @@ submodule "systemdService" {
   }
 
   config "serviceConfig" {
-    ExecStart     = mkIf(config.script != "", "${local.scriptDir}/${name}-start")
+    ExecStart     = mkIf(config.script != "", trimspace("${local.scriptDir}/${name}-start ${config.scriptArgs}"))
+    ExecReload    = mkIf(config.reload != "", "${local.scriptDir}/${name}-reload")
     ExecStartPre  = mkIf(config.preStart != "", ["${local.scriptDir}/${name}-pre-start"])
     ExecStartPost = mkIf(config.postStart != "", ["${local.scriptDir}/${name}-post-start"])
     ExecStop      = mkIf(config.preStop != "", "${local.scriptDir}/${name}-pre-stop")
@@ -255,6 +315,23 @@ submodule "systemdMount" {
   }
 }
 
+# What a unit makes available to the other units of its host. nodegen
+# checks every wait loop of the profile against it (docs/startup-check.md).
+submodule "systemdProvides" {
+  option "files" {
+    type        = listOf(str)
+    default     = []
+    example     = ["/run/flannel/subnet.env"]
+    description = "Absolute paths of the files the unit creates: a loop that waits for one of them (`while ! test -f FILE`) is satisfied by this unit."
+  }
+  option "urls" {
+    type        = listOf(str)
+    default     = []
+    example     = ["https://0.0.0.0:6443"]
+    description = "Where the unit answers, as scheme://host:port: a loop that waits for a URL there (`while ! curl ... URL`) or for the port (`nc -z HOST PORT`) is satisfied by this unit. Host 0.0.0.0 or [::] stands for every address of this host; every host named here is one of this host's."
+  }
+}
+
 # A unit as it is written: the typed units above end up here, and a
 # verbatim unit or drop-ins for any unit can be given directly.
 submodule "systemdUnitFile" {
@@ -283,6 +360,22 @@ submodule "systemdUnitFile" {
     default     = null
     internal    = true
     description = "The typed unit option this unit is generated from."
+  }
+  option "aliases" {
+    type        = listOf(str)
+    default     = []
+    description = "Aliases of this unit: each is a symlink in /etc/systemd/system to the unit."
+  }
+  option "linkTarget" {
+    type         = path
+    default      = config.text == null ? "${local.vendorUnitDir}/${name}" : "${local.unitDir}/${name}"
+    default_text = "the unit in /etc/systemd/system, or the distribution's (/usr/lib/systemd/system) when text is null"
+    description  = "The unit file that the .wants/.requires links and the aliases point to."
+  }
+  option "provides" {
+    type        = submodule.systemdProvides
+    default     = {}
+    description = "What the unit makes available on this host once it runs (the typed unit's provides)."
   }
   option "dropIns" {
     type        = attrsOf(lines)
@@ -328,10 +421,23 @@ options "systemd" {
     default     = {}
     description = "Definition of systemd mount units, by unit name (the mount point escaped, as var-lib-kubelet for /var/lib/kubelet)."
   }
+  option "packageUnits" {
+    type        = listOf(str)
+    default     = []
+    description = "Units the distribution ships (as kubelet.service): a typed unit of one of these names is written as a drop-in (overrideStrategy \"asDropinIfExists\"), as NixOS does with units of systemd.packages."
+    example     = ["systemd-timesyncd.service"]
+  }
   option "units" {
     type        = attrsOf(submodule.systemdUnitFile)
     default     = {}
     description = "Units by file name (kubelet.service): generated from the typed units, or verbatim."
+  }
+  option "provided" {
+    type        = attrsOf(submodule.systemdProvides)
+    read_only   = true
+    internal    = true
+    default     = { for n, u in config.systemd.units : n => u.provides if u.enable }
+    description = "What each unit written provides, by unit file name: what nodegen checks the profile's wait loops against."
   }
 }
 
@@ -379,12 +485,13 @@ locals {
   ]
 }
 
-# Each typed unit becomes a unit file.
-config "systemd" {
-  units = merge([
+locals {
+  # Each typed unit rendered, and whether it is written as a drop-in.
+  typedUnits = merge([
     for k in local.unitKinds : {
       for n, u in k.units : "${n}.${k.suffix}" => {
         origin = "systemd.${k.option}.${n}"
+        dropIn = u.overrideStrategy == "asDropin" || contains(config.systemd.packageUnits, "${n}.${k.suffix}")
         text = systemdunit(merge(
           { Unit = u.unitConfig },
           k.section == null ? {} : { (k.section) = u["${lower(k.section)}Config"] },
@@ -392,11 +499,38 @@ config "systemd" {
             Service = merge(u.serviceConfig, { Environment = local.serviceEnv[n] })
           },
         ))
-        wantedBy   = u.wantedBy
-        requiredBy = u.requiredBy
+        unit = u
       } if u.enable
     }
   ]...)
+}
+
+# Each typed unit becomes a unit file, or a drop-in for the distribution's
+# unit. Nothing at all is written for an empty one: an empty unit file is
+# a masked unit to systemd.
+config "systemd" {
+  units = {
+    for n, t in local.typedUnits : n => {
+      origin     = t.origin
+      text       = t.dropIn || t.text == "" ? null : t.text
+      dropIns    = t.dropIn && t.text != "" ? { overrides = t.text } : {}
+      wantedBy   = t.unit.wantedBy
+      requiredBy = t.unit.requiredBy
+      aliases    = t.unit.aliases
+      provides   = t.unit.provides
+    }
+  }
+}
+
+# systemd refuses a service without a command; the usual cause is a
+# definition meant for a unit of the distribution, which belongs in a
+# drop-in.
+config {
+  warnings = [
+    for n, t in local.typedUnits : "${t.origin} has no ExecStart, ExecStop or SuccessAction, which systemd refuses; if the distribution ships ${n}, set overrideStrategy = \"asDropin\" (or list it in systemd.packageUnits) to write a drop-in for it."
+    if !(t.dropIn || t.text == "" || !endswith(n, ".service") ||
+    anytrue([for k in ["ExecStart", "ExecStop", "SuccessAction"] : contains(keys(t.unit.serviceConfig), k)]))
+  ]
 }
 
 # Job scripts of services.
@@ -407,6 +541,7 @@ config "environment" {
         { suffix = "start", option = "script", text = s.script },
         { suffix = "pre-start", option = "preStart", text = s.preStart },
         { suffix = "post-start", option = "postStart", text = s.postStart },
+        { suffix = "reload", option = "reload", text = s.reload },
         { suffix = "pre-stop", option = "preStop", text = s.preStop },
         { suffix = "post-stop", option = "postStop", text = s.postStop },
       ] : {
@@ -438,23 +573,22 @@ config "environment" {
         }
       } if u.enable
     ]...),
+    # The aliases, and the .wants and .requires links of wantedBy and
+    # requiredBy: symlinks to the unit.
     merge([
-      for n, u in config.systemd.units : {
-        for t in u.wantedBy : "systemd/system/${t}.wants/${n}" => {
-          mode   = "symlink"
-          source = "${local.unitDir}/${n}"
-          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.wantedBy"
+      for n, u in config.systemd.units : merge([
+        for l in [
+          { option = "aliases", paths = u.aliases },
+          { option = "wantedBy", paths = [for t in u.wantedBy : "${t}.wants/${n}"] },
+          { option = "requiredBy", paths = [for t in u.requiredBy : "${t}.requires/${n}"] },
+        ] : {
+          for p in l.paths : "systemd/system/${p}" => {
+            mode   = "symlink"
+            source = u.linkTarget
+            origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.${l.option}"
+          }
         }
-      } if u.enable
-    ]...),
-    merge([
-      for n, u in config.systemd.units : {
-        for t in u.requiredBy : "systemd/system/${t}.requires/${n}" => {
-          mode   = "symlink"
-          source = "${local.unitDir}/${n}"
-          origin = "${u.origin == null ? "systemd.units.\"${n}\"" : u.origin}.requiredBy"
-        }
-      } if u.enable
+      ]...) if u.enable
     ]...),
   )
 }

@@ -124,6 +124,57 @@ run "startAt makes a timer" {
   }
 }
 
+run "startAt is one time or a list, as in NixOS" {
+  config "systemd.services.daily" {
+    script  = "run-daily"
+    startAt = "daily"
+  }
+  config "systemd.services.twice" {
+    script  = "run-twice"
+    startAt = ["Mon 01:00", "Thu 01:00"]
+  }
+
+  assert {
+    condition     = config.systemd.services.daily.startAt == ["daily"]
+    error_message = "a single time reads as a list"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/daily.timer"].text == "[Timer]\nOnCalendar=daily\n"
+    error_message = "the timer of a single time"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/twice.timer"].text == "[Timer]\nOnCalendar=Mon 01:00\nOnCalendar=Thu 01:00\n"
+    error_message = "a list gives one OnCalendar line each"
+  }
+}
+
+run "reload, scriptArgs, requisite and onFailure, as in NixOS" {
+  config "systemd.services.web" {
+    script     = "exec web"
+    scriptArgs = "--port 80"
+    reload     = "kill -HUP $MAINPID"
+    requisite  = ["network-online.target"]
+    onFailure  = ["notify@web.service"]
+  }
+
+  assert {
+    condition     = config.systemd.services.web.serviceConfig.ExecStart == "/etc/nodegen/scripts/web-start --port 80"
+    error_message = "scriptArgs follow the start script"
+  }
+  assert {
+    condition     = config.systemd.services.web.serviceConfig.ExecReload == "/etc/nodegen/scripts/web-reload"
+    error_message = "reload becomes ExecReload"
+  }
+  assert {
+    condition     = config.environment.etc["nodegen/scripts/web-reload"].text == "#!/bin/sh -e\nkill -HUP $MAINPID"
+    error_message = "the reload script is written"
+  }
+  assert {
+    condition     = config.systemd.services.web.unitConfig.Requisite == ["network-online.target"] && config.systemd.services.web.unitConfig.OnFailure == ["notify@web.service"]
+    error_message = "requisite and onFailure go to [Unit]"
+  }
+}
+
 run "wantedBy and requiredBy become links" {
   config "systemd.services.foo" {
     serviceConfig = { ExecStart = "/bin/true" }
@@ -286,5 +337,86 @@ run "stopIfChanged is not written by default" {
   assert {
     condition     = !strcontains(config.environment.etc["systemd/system/web.service"].text, "X-StopIfChanged")
     error_message = "the default (stop, then start) needs no setting"
+  }
+}
+
+run "a distribution's unit gets a drop-in" {
+  config "systemd.services.systemd-timedated" {
+    overrideStrategy = "asDropin"
+    environment      = { TZ = "UTC" }
+    wantedBy         = ["multi-user.target"]
+    aliases          = ["timedated.service"]
+  }
+
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/systemd-timedated.service")
+    error_message = "the distribution's unit is not replaced"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/systemd-timedated.service.d/overrides.conf"].text == "[Service]\nEnvironment=\"TZ=UTC\"\n"
+    error_message = "the definition is a drop-in"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/multi-user.target.wants/systemd-timedated.service"].source == "/usr/lib/systemd/system/systemd-timedated.service"
+    error_message = "the wants link points to the distribution's unit"
+  }
+  assert {
+    condition     = config.environment.etc["systemd/system/timedated.service"].source == "/usr/lib/systemd/system/systemd-timedated.service"
+    error_message = "an alias is a link to the unit"
+  }
+}
+
+run "packageUnits makes drop-ins" {
+  config "systemd" {
+    packageUnits = ["ssh.service"]
+  }
+  config "systemd.services.ssh" {
+    serviceConfig = { Restart = "always" }
+  }
+  assert {
+    condition     = config.systemd.units["ssh.service"].text == null && config.systemd.units["ssh.service"].dropIns == { overrides = "[Service]\nRestart=always\n" }
+    error_message = "a unit the distribution ships is written as a drop-in"
+  }
+}
+
+run "an empty unit is never written" {
+  config "systemd.services.foo" {
+    enable = true
+  }
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/foo.service")
+    error_message = "an empty unit file would mask the unit"
+  }
+}
+
+run "restart and reload triggers" {
+  config "systemd.services.foo" {
+    restartTriggers = ["a"]
+    reloadTriggers  = ["b", { c = 1 }]
+    serviceConfig   = { ExecStart = "/bin/foo" }
+  }
+  assert {
+    condition     = config.systemd.services.foo.unitConfig["X-Restart-Triggers"] == sha256(jsonencode(["a"])) && config.systemd.services.foo.unitConfig["X-Reload-Triggers"] == sha256(jsonencode(["b", { c = 1 }]))
+    error_message = "triggers are digests in the [Unit] section"
+  }
+}
+
+run "a service without a command is warned about" {
+  config "systemd.services.systemd-timedated" {
+    environment = { TZ = "UTC" }
+  }
+  assert {
+    condition     = length([for w in config.warnings : w if startswith(w, "systemd.services.systemd-timedated has no ExecStart, ExecStop or SuccessAction")]) == 1
+    error_message = "the unit systemd would refuse is warned about"
+  }
+}
+
+run "enabling a distribution's unit writes only links" {
+  config "systemd.services.ssh" {
+    wantedBy = ["multi-user.target"]
+  }
+  assert {
+    condition     = !contains(keys(config.environment.etc), "systemd/system/ssh.service") && config.environment.etc["systemd/system/multi-user.target.wants/ssh.service"].source == "/usr/lib/systemd/system/ssh.service"
+    error_message = "no unit file, a link to the distribution's unit"
   }
 }

@@ -319,6 +319,17 @@ config "systemd.services.kube-apiserver" {
     Restart             = "on-failure"
     RestartSec          = 5
   }
+  # Where it answers: its bind addresses, and the address it advertises to
+  # the cluster, which is this host's.
+  provides = {
+    urls = concat(
+      [for a in compact([local.cfg.bindAddress, local.cfg.advertiseAddress == null ? "" : local.cfg.advertiseAddress]) :
+      "https://${strcontains(a, ":") ? "[${a}]" : a}:${local.cfg.securePort}"],
+      local.cfg.insecurePort == 0 ? [] : [
+        "http://${strcontains(local.cfg.insecureBindAddress, ":") ? "[${local.cfg.insecureBindAddress}]" : local.cfg.insecureBindAddress}:${local.cfg.insecurePort}"
+      ],
+    )
+  }
 }
 
 config "services.kubernetes.lib.waitFiles" {

@@ -205,9 +205,12 @@ config "services.kubernetes" {
   }
 }
 
+# docker is the kubelet's container runtime unless it talks CRI to another
+# (services.containerd sets the endpoint): a containerd node has no docker
+# unless the host enables it.
 config "virtualisation.docker" {
   when   = local.cfg.kubelet.enable
-  enable = mkDefault(true)
+  enable = mkDefault(local.cfg.kubelet.containerRuntimeEndpoint == null)
   # kubernetes needs access to logs
   logDriver = mkDefault("json-file")
   # iptables must be disabled for kubernetes
@@ -278,10 +281,12 @@ config "environment.etc.\"tmpfiles.d/kubernetes.conf\"" {
 config "environment.etc.\"sysusers.d/kubernetes.conf\"" {
   when   = local.anyEnabled
   origin = "services.kubernetes"
-  text   = <<-EOT
-    u kubernetes - "Kubernetes user" ${local.cfg.dataDir}
-    m kubernetes docker
-  EOT
+  text = join("", [
+    "u kubernetes - \"Kubernetes user\" ${local.cfg.dataDir}\n",
+    # (not on a node whose kubelet talks CRI to another runtime, unless
+    # nodegen writes docker all the same)
+    local.cfg.kubelet.containerRuntimeEndpoint == null || config.virtualisation.docker.enable ? "m kubernetes docker\n" : "",
+  ])
 }
 
 config "services.kubernetes" {

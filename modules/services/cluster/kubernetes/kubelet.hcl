@@ -65,6 +65,16 @@ locals {
   ]
   commandLine = join(" ", [for f in local.flags : f if f != ""])
 
+  # node-online's waits for flannel's network: with docker, until flannel
+  # has restarted docker on it; else until flannel wrote its subnet.
+  waitDocker = <<-EOT
+    while ! test -f /run/flannel/docker ; do sleep 1 ; done
+    while test `stat --print=%Y /run/flannel/docker` -gt `date +%s --date="$(systemctl show --property=ActiveEnterTimestamp --value docker)"` ; do
+      sleep 1
+    done
+  EOT
+  waitSubnet = "while ! test -f /run/flannel/subnet.env ; do sleep 1 ; done\n"
+
   preStart = join("", concat(
     flatten([for img in local.cfg.seedDockerImages : local.cfg.seedImagesWith == "containerd" ? [
       "echo \"Seeding containerd image: ${img}\"\n",
@@ -351,21 +361,25 @@ config "systemd.services.kubelet" {
 }
 
 # docker starts before the kubelet: in its unit when nodegen writes it, else
-# in a drop-in for the host's docker.service.
+# in a drop-in for the host's docker.service when docker is the kubelet's
+# runtime (no CRI endpoint).
 config "systemd.services.docker" {
   when   = local.cfg.enable && root.virtualisation.docker.enable
   before = ["kubelet.service"]
 }
 
 config "systemd.units.\"docker.service\"" {
-  when = local.cfg.enable && !root.virtualisation.docker.enable
+  when = local.cfg.enable && !root.virtualisation.docker.enable && local.cfg.containerRuntimeEndpoint == null
   dropIns = {
     "10-kubelet" = "[Unit]\nBefore=kubelet.service"
   }
 }
 
+# node-online waits for the pod network flannel gives this node. (NixOS
+# writes it on every kubelet host, with docker's wait; nodegen only with
+# flannel, the only thing it waits for, and with the wait of the runtime.)
 config "systemd.services.node-online" {
-  when     = local.cfg.enable
+  when     = local.cfg.enable && local.top.flannel.enable
   wantedBy = ["node-online.target"]
   after    = ["flannel.target", "kubelet.target"]
   before   = ["node-online.target"]
@@ -373,12 +387,9 @@ config "systemd.services.node-online" {
   # it discusses the node CIDR with apiserver and afterwards configures and restarts
   # dockerd. Until then prevent creating any pods because they have to be recreated anyway
   # because the network of docker0 has been changed by flannel.
-  script = <<-EOT
-    while ! test -f /run/flannel/docker ; do sleep 1 ; done
-    while test `stat --print=%Y /run/flannel/docker` -gt `date +%s --date="$(systemctl show --property=ActiveEnterTimestamp --value docker)"` ; do
-      sleep 1
-    done
-  EOT
+  # Without docker (containerd), pods take flannel's subnet from its
+  # subnet.env through the flannel CNI plugin: wait until flannel wrote it.
+  script = root.virtualisation.docker.enable ? local.waitDocker : local.waitSubnet
   serviceConfig = {
     Type  = "oneshot"
     Slice = "kubernetes.slice"

@@ -241,6 +241,12 @@ config "systemd.services.kube-certmgr-bootstrap" {
     RestartSec = "1s"
     Restart    = "on-failure"
   }
+  # The API token certmgr waits for: a link to the local cfssl's, or the
+  # file the operator pastes the master's token into. (And the CA, fetched
+  # from the master when trusted on bootstrap.)
+  provides = {
+    files = concat([local.certmgrAPITokenPath], local.cfg.pkiTrustOnBootstrap ? [local.top.caFile] : [])
+  }
 }
 
 config "services.kubernetes.lib.waitCurl.ca-bootstrap" {

@@ -1,0 +1,102 @@
+# Tests of the Kubernetes library on containerd nodes (containerd.hcl, and
+# the runtime's part in default.hcl, kubelet.hcl and flannel.hcl).
+
+run "a containerd node has no docker" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+
+  assert {
+    condition     = !config.virtualisation.docker.enable
+    error_message = "the kubelet talks CRI to containerd: docker is not enabled"
+  }
+  assert {
+    condition     = !contains(keys(config.systemd.units), "docker.service") && !contains(keys(config.systemd.units), "docker.socket")
+    error_message = "no docker unit, nor a drop-in for the host's"
+  }
+  assert {
+    condition     = !contains(keys(config.systemd.units), "mk-docker-opts.service") && !contains(keys(config.systemd.units), "flannel-subnet-env.path")
+    error_message = "flannel writes no options for docker"
+  }
+  assert {
+    condition     = config.systemd.services.node-online.script == "while ! test -f /run/flannel/subnet.env ; do sleep 1 ; done\n"
+    error_message = "node-online waits for flannel's subnet, which flannel.service writes"
+  }
+  assert {
+    condition     = config.systemd.services.flannel.provides.files == ["/run/flannel/subnet.env"]
+    error_message = "flannel.service declares the subnet file it writes"
+  }
+  assert {
+    condition     = config.services.kubernetes.kubelet.cni.config[0].delegate == { isDefaultGateway = true }
+    error_message = "the flannel CNI plugin uses its own bridge, not docker0"
+  }
+  assert {
+    condition     = !strcontains(config.environment.etc["sysusers.d/kubernetes.conf"].text, "docker")
+    error_message = "the kubernetes user joins no docker group"
+  }
+}
+
+run "docker on a containerd node when asked for" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+  config "virtualisation.docker" {
+    enable = true
+  }
+
+  assert {
+    condition     = contains(keys(config.systemd.units), "docker.service") && contains(keys(config.systemd.units), "mk-docker-opts.service")
+    error_message = "docker and flannel's options for it are written"
+  }
+  assert {
+    condition     = strcontains(config.systemd.services.node-online.script, "/run/flannel/docker")
+    error_message = "node-online waits for docker on flannel's network"
+  }
+  assert {
+    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --container-runtime-endpoint=unix:///run/containerd/containerd.sock ")
+    error_message = "the kubelet still runs its pods with containerd"
+  }
+}
+
+run "a docker node keeps flannel's docker integration" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+  }
+
+  assert {
+    condition     = config.virtualisation.docker.enable && config.systemd.services.mk-docker-opts.provides.files == ["/run/flannel/docker"]
+    error_message = "docker is the runtime, and mk-docker-opts declares the file node-online waits for"
+  }
+  assert {
+    condition     = config.services.kubernetes.kubelet.cni.config[0].delegate.bridge == "docker0"
+    error_message = "the flannel CNI plugin shares docker's bridge"
+  }
+}
+
+run "no flannel, no node-online wait" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+    flannel       = { enable = false }
+  }
+  config "services.containerd" {
+    enable  = true
+    version = "1.6.20"
+  }
+
+  assert {
+    condition     = !contains(keys(config.systemd.units), "node-online.service") && contains(keys(config.systemd.units), "node-online.target")
+    error_message = "node-online.target has no wait: nothing here makes the network it waited for"
+  }
+}

@@ -1,0 +1,468 @@
+# The OpenSSH daemon, ported from NixOS's services/networking/ssh/sshd.nix
+# to Debian's openssh-server (/usr/sbin/sshd).
+#
+# The units keep NixOS's names, sshd.service (or sshd.socket and sshd@),
+# and conflict with Debian's ssh.service and ssh.socket. Debian enables
+# ssh.service with an alias link /etc/systemd/system/sshd.service, which the
+# profile's sshd.service replaces: the first switch needs --backup, or
+# `systemctl disable ssh` before it.
+#
+# settings is NixOS's freeform settings as attrsOf(anything) until the
+# language has freeform submodules: the keys NixOS declares are defaults
+# here, any other sshd_config key can be added, and the file is written
+# with keyvalueencode, NixOS's pkgs.formats.keyValue.
+
+locals {
+  sshd    = config.services.openssh
+  sshdBin = "/usr/sbin/sshd"
+  # sshd_config keys whose list values are one comma-separated or
+  # space-separated value (NixOS's commaSeparated and spaceSeparated); any
+  # other list repeats its key.
+  sshdCommaKeys = ["Ciphers", "KexAlgorithms", "Macs"]
+  sshdSpaceKeys = ["AuthorizedKeysFile", "AllowGroups", "AllowUsers", "DenyGroups", "DenyUsers"]
+}
+
+submodule "sshListenAddress" {
+  option "addr" {
+    type        = nullOr(str)
+    default     = null
+    description = "Host, IPv4 or IPv6 address to listen to."
+  }
+  option "port" {
+    type        = nullOr(port)
+    default     = null
+    description = "Port to listen to."
+  }
+}
+
+submodule "sshHostKey" {
+  option "type" {
+    type        = str
+    description = "The key type (rsa, ed25519, ecdsa), as ssh-keygen -t takes it."
+  }
+  option "path" {
+    type        = path
+    description = "Where the key is, and is generated when it is missing."
+  }
+  option "bits" {
+    type        = nullOr(int)
+    default     = null
+    description = "The key size in bits (ssh-keygen -b)."
+  }
+  option "rounds" {
+    type        = nullOr(int)
+    default     = null
+    description = "KDF rounds (ssh-keygen -a)."
+  }
+  option "comment" {
+    type        = nullOr(str)
+    default     = null
+    description = "The key's comment (ssh-keygen -C)."
+  }
+  option "openSSHFormat" {
+    type        = bool
+    default     = false
+    description = "Whether to write the key in OpenSSH's format (ssh-keygen -o)."
+  }
+}
+
+submodule "sshUser" {
+  option "openssh.authorizedKeys.keys" {
+    type        = listOf(singleLineStr)
+    default     = []
+    description = "A list of verbatim OpenSSH public keys that should be added to the user's authorized keys. The keys are added to a file that the SSH daemon reads in addition to the user's authorized_keys file."
+    example     = ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJtDnm0ViTp0Ddtb8sEOZRqTOaJtbOp0jL4qfyGhcv09 alice@laptop"]
+  }
+  # NixOS's keyFiles is left out: a path option cannot be read relative to
+  # the module that defines it. A host reads its key files itself:
+  # keys = split("\n", chomp(file("./keys/alice.pub"))).
+}
+
+# Every user can have authorized keys (NixOS's userOptions).
+option "users.users" { type = attrsOf(submodule.sshUser) }
+
+options "services.openssh" {
+  option "enable" {
+    type        = bool
+    default     = false
+    description = "Whether to enable the OpenSSH secure shell daemon, which allows secure remote logins."
+  }
+  option "startWhenNeeded" {
+    type        = bool
+    default     = false
+    description = "If set, sshd is socket-activated; that is, instead of having it permanently running as a daemon, systemd will start an instance for each incoming connection."
+  }
+  option "allowSFTP" {
+    type        = bool
+    default     = true
+    description = "Whether to enable the SFTP subsystem in the SSH daemon. This enables the use of commands such as sftp and sshfs."
+  }
+  option "sftpServerExecutable" {
+    type        = str
+    default     = "/usr/lib/openssh/sftp-server"
+    description = "The sftp server executable. Can be a path or \"internal-sftp\" to use the sftp server built into the sshd binary."
+    example     = "internal-sftp"
+  }
+  option "sftpFlags" {
+    type        = listOf(str)
+    default     = []
+    description = "Commandline flags to add to sftp-server."
+    example     = ["-f AUTHPRIV", "-l INFO"]
+  }
+  option "ports" {
+    type        = listOf(port)
+    default     = [22]
+    description = "Specifies on which ports the SSH daemon listens."
+  }
+  option "openFirewall" {
+    type        = bool
+    default     = true
+    description = "Whether to automatically open the specified ports in the firewall."
+  }
+  option "listenAddresses" {
+    type        = listOf(submodule.sshListenAddress)
+    default     = []
+    description = "List of addresses and ports to listen on (ListenAddress directive in config). If port is not specified for address sshd will listen on all ports specified by ports. NOTE: this will override default listening on all local addresses and port 22. NOTE: setting this option won't automatically enable given ports in firewall configuration."
+    example     = [{ addr = "192.168.3.1", port = 22 }, { addr = "0.0.0.0", port = 64022 }]
+  }
+  option "generateHostKeys" {
+    type        = bool
+    default     = true
+    description = "Whether to generate the host keys (hostKeys) that are missing when sshd starts."
+  }
+  option "hostKeys" {
+    type        = listOf(submodule.sshHostKey)
+    default     = [{ type = "rsa", bits = 4096, path = "/etc/ssh/ssh_host_rsa_key" }, { type = "ed25519", path = "/etc/ssh/ssh_host_ed25519_key" }]
+    description = "The SSH host keys: sshd reads them (HostKey), and those missing are generated with ssh-keygen when sshd starts (see generateHostKeys)."
+  }
+  option "banner" {
+    type        = nullOr(lines)
+    default     = null
+    description = "Message to display to the remote user before authentication is allowed."
+  }
+  option "authorizedKeysFiles" {
+    type        = listOf(str)
+    default     = []
+    description = "Specify the rules for which files to read on the host. These are paths relative to the host root file system or home directories and they are subject to certain token expansion rules. See AuthorizedKeysFile in man sshd_config for details."
+  }
+  option "authorizedKeysInHomedir" {
+    type        = bool
+    default     = true
+    description = "Enables the use of the ~/.ssh/authorized_keys file. Otherwise, the only files trusted by default are those in /etc/ssh/authorized_keys.d, i.e. SSH keys from users.users.NAME.openssh.authorizedKeys.keys."
+  }
+  option "authorizedKeysCommand" {
+    type        = str
+    default     = "none"
+    description = "Specifies a program to be used to look up the user's public keys. The program must be owned by root, not writable by group or others and specified by an absolute path."
+  }
+  option "authorizedKeysCommandUser" {
+    type        = str
+    default     = "nobody"
+    description = "Specifies the user under whose account the AuthorizedKeysCommand is run."
+  }
+  option "moduliFile" {
+    type        = nullOr(str)
+    default     = null
+    description = "Path to moduli file to install in /etc/ssh/moduli; null keeps the distribution's."
+  }
+  option "settings" {
+    type        = attrsOf(anything)
+    default     = {}
+    description = <<-EOT
+      Configuration for sshd_config(5): each attribute is a keyword. true and
+      false are written yes and no; the lists of Ciphers, KexAlgorithms and
+      Macs are comma-separated, those of AuthorizedKeysFile, AllowGroups,
+      AllowUsers, DenyGroups and DenyUsers space-separated, and any other
+      list repeats its keyword; null leaves a keyword out. The defaults are
+      NixOS's: PasswordAuthentication, KbdInteractiveAuthentication,
+      PermitRootLogin ("prohibit-password"), X11Forwarding (false), UseDns
+      (false), LogLevel ("INFO"), UsePAM, StrictModes, GatewayPorts ("no"),
+      PrintMotd (false), AuthorizedPrincipalsFile ("none"), and the
+      algorithms.
+    EOT
+    example     = { UseDns = true, PasswordAuthentication = false }
+  }
+  option "extraConfig" {
+    type        = lines
+    default     = ""
+    description = "Verbatim contents of sshd_config, written after settings (so that Match blocks go last)."
+  }
+}
+
+# NixOS's renames of the options that became settings keys. renamed_option
+# can only name a declared option, and a settings key is not one, so each
+# old option is declared here, forwarded with a warning, as
+# mkRenamedOptionModule does.
+locals {
+  sshdRenamed = {
+    passwordAuthentication          = { key = "PasswordAuthentication", type = "bool" }
+    kbdInteractiveAuthentication    = { key = "KbdInteractiveAuthentication", type = "bool" }
+    challengeResponseAuthentication = { key = "KbdInteractiveAuthentication", type = "bool" }
+    useDns                          = { key = "UseDns", type = "bool" }
+    forwardX11                      = { key = "X11Forwarding", type = "bool" }
+    permitRootLogin                 = { key = "PermitRootLogin", type = "str" }
+    logLevel                        = { key = "LogLevel", type = "str" }
+    gatewayPorts                    = { key = "GatewayPorts", type = "str" }
+    macs                            = { key = "Macs", type = "list" }
+    ciphers                         = { key = "Ciphers", type = "list" }
+    kexAlgorithms                   = { key = "KexAlgorithms", type = "list" }
+  }
+  sshdRenamedSet = { for o, r in local.sshdRenamed : o => r if config.services.openssh[o] != null }
+}
+
+options "services.openssh" {
+  option "passwordAuthentication" {
+    type        = nullOr(bool)
+    default     = null
+    description = "Renamed to services.openssh.settings.PasswordAuthentication."
+  }
+  option "kbdInteractiveAuthentication" {
+    type        = nullOr(bool)
+    default     = null
+    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
+  }
+  option "challengeResponseAuthentication" {
+    type        = nullOr(bool)
+    default     = null
+    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
+  }
+  option "useDns" {
+    type        = nullOr(bool)
+    default     = null
+    description = "Renamed to services.openssh.settings.UseDns."
+  }
+  option "forwardX11" {
+    type        = nullOr(bool)
+    default     = null
+    description = "Renamed to services.openssh.settings.X11Forwarding."
+  }
+  option "permitRootLogin" {
+    type        = nullOr(enum(["yes", "without-password", "prohibit-password", "forced-commands-only", "no"]))
+    default     = null
+    description = "Renamed to services.openssh.settings.PermitRootLogin."
+  }
+  option "logLevel" {
+    type        = nullOr(enum(["QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3"]))
+    default     = null
+    description = "Renamed to services.openssh.settings.LogLevel."
+  }
+  option "gatewayPorts" {
+    type        = nullOr(str)
+    default     = null
+    description = "Renamed to services.openssh.settings.GatewayPorts."
+  }
+  option "macs" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "Renamed to services.openssh.settings.Macs."
+  }
+  option "ciphers" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "Renamed to services.openssh.settings.Ciphers."
+  }
+  option "kexAlgorithms" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "Renamed to services.openssh.settings.KexAlgorithms."
+  }
+}
+
+config "services.openssh" {
+  settings = { for o, r in local.sshdRenamedSet : r.key => config.services.openssh[o] }
+}
+
+warning {
+  condition = length(local.sshdRenamedSet) > 0
+  message   = join("\n", [for o, r in local.sshdRenamedSet : "The option services.openssh.${o} has been renamed to services.openssh.settings.${r.key}."])
+}
+
+# The settings NixOS declares, as defaults a host overrides key by key.
+config "services.openssh.settings" {
+  AuthorizedPrincipalsFile     = mkDefault("none")
+  LogLevel                     = mkDefault("INFO")
+  UsePAM                       = mkDefault(true)
+  UseDns                       = mkDefault(false)
+  X11Forwarding                = mkDefault(false)
+  PasswordAuthentication       = mkDefault(true)
+  PermitRootLogin              = mkDefault("prohibit-password")
+  KbdInteractiveAuthentication = mkDefault(true)
+  GatewayPorts                 = mkDefault("no")
+  StrictModes                  = mkDefault(true)
+  PrintMotd                    = mkDefault(false)
+  KexAlgorithms = mkDefault([
+    "sntrup761x25519-sha512@openssh.com",
+    "curve25519-sha256",
+    "curve25519-sha256@libssh.org",
+    "diffie-hellman-group-exchange-sha256",
+  ])
+  Macs = mkDefault([
+    "hmac-sha2-512-etm@openssh.com",
+    "hmac-sha2-256-etm@openssh.com",
+    "umac-128-etm@openssh.com",
+  ])
+  Ciphers = mkDefault([
+    "chacha20-poly1305@openssh.com",
+    "aes256-gcm@openssh.com",
+    "aes128-gcm@openssh.com",
+    "aes256-ctr",
+    "aes192-ctr",
+    "aes128-ctr",
+  ])
+}
+
+config "services.openssh" {
+  when = local.sshd.enable
+  authorizedKeysFiles = concat(
+    local.sshd.authorizedKeysInHomedir ? [".ssh/authorized_keys"] : [],
+    ["/etc/ssh/authorized_keys.d/%u"],
+  )
+}
+
+locals {
+  # ListenAddress values: an IPv6 address in brackets when a port follows.
+  sshdListen = flatten([
+    for l in local.sshd.listenAddresses : l.port != null ? [
+      "${strcontains(coalesce(l.addr, ""), ":") ? "[${l.addr}]" : l.addr}:${l.port}"
+    ] : [coalesce(l.addr, "")]
+  ])
+  # What sshd.socket listens on: every listen address with its port, or
+  # with each of ports; just ports without addresses.
+  sshdListenStreams = length(local.sshd.listenAddresses) == 0 ? [for p in local.sshd.ports : "${p}"] : flatten([
+    for l in local.sshd.listenAddresses : [
+      for p in(l.port == null ? local.sshd.ports : [l.port]) : "${strcontains(coalesce(l.addr, ""), ":") ? "[${l.addr}]" : l.addr}:${p}"
+    ]
+  ])
+
+  sshdSettings = {
+    for k, v in local.sshd.settings : k => (
+      contains(local.sshdCommaKeys, k) && v != null ? join(",", v) :
+      contains(local.sshdSpaceKeys, k) && v != null ? join(" ", v) : v
+    )
+  }
+
+  sshdConfig = join("", [
+    keyvalueencode(local.sshdSettings, { separator = " ", listsAsDuplicateKeys = true, true = "yes", false = "no" }),
+    "Banner ${local.sshd.banner == null ? "none" : "/etc/ssh/banner"}\n",
+    "AddressFamily ${config.networking.enableIPv6 ? "any" : "inet"}\n",
+    join("", [for p in local.sshd.ports : "Port ${p}\n"]),
+    join("", [for l in local.sshdListen : "ListenAddress ${l}\n"]),
+    local.sshd.allowSFTP ? "Subsystem sftp ${trimspace(join(" ", concat([local.sshd.sftpServerExecutable], local.sshd.sftpFlags)))}\n" : "",
+    "AuthorizedKeysFile ${join(" ", local.sshd.authorizedKeysFiles)}\n",
+    local.sshd.authorizedKeysCommand == "none" ? "" : "AuthorizedKeysCommand ${local.sshd.authorizedKeysCommand}\nAuthorizedKeysCommandUser ${local.sshd.authorizedKeysCommandUser}\n",
+    join("", [for k in local.sshd.hostKeys : "HostKey ${k.path}\n"]),
+    local.sshd.extraConfig == "" ? "" : "${chomp(local.sshd.extraConfig)}\n",
+  ])
+
+  sshdPreStart = join("", concat([
+    "# Make sure we don't write to stdout, since in case of socket activation,\n",
+    "# it goes to the remote side.\n",
+    "exec >&2\n",
+    "mkdir -m 0755 -p /etc/ssh\n",
+  ], !local.sshd.generateHostKeys ? [] : [
+    for k in local.sshd.hostKeys : <<-EOT
+      if ! [ -s "${k.path}" ]; then
+        rm -f "${k.path}"
+        ssh-keygen -t "${k.type}" ${join(" ", compact([
+    k.bits == null ? "" : "-b ${k.bits}",
+    k.rounds == null ? "" : "-a ${k.rounds}",
+    k.comment == null ? "" : "-C '${k.comment}'",
+    k.openSSHFormat ? "-o" : "",
+]))} -f "${k.path}" -N ""
+      fi
+    EOT
+  ]))
+
+sshdService = {
+  description     = "SSH Daemon"
+  after           = ["network.target"]
+  conflicts       = ["ssh.service", "ssh.socket"]
+  stopIfChanged   = false
+  path            = ["/usr"]
+  preStart        = local.sshdPreStart
+  restartTriggers = [local.sshdConfig]
+  serviceConfig = merge(
+    {
+      ExecStart        = "${local.sshd.startWhenNeeded ? "-" : ""}${local.sshdBin} ${local.sshd.startWhenNeeded ? "-i " : "-D "}-f /etc/ssh/sshd_config"
+      KillMode         = "process"
+      RuntimeDirectory = "sshd"
+    },
+    # Debian's sshd needs /run/sshd; the instances of sshd@ share it.
+    local.sshd.startWhenNeeded ? { StandardInput = "socket", StandardError = "journal", RuntimeDirectoryPreserve = true } : { Restart = "always", Type = "simple" },
+  )
+}
+}
+
+config "users.users.sshd" {
+  when         = local.sshd.enable
+  isSystemUser = true
+  group        = "nogroup"
+  description  = "SSH privilege separation user"
+  home         = "/run/sshd"
+}
+
+config "environment.etc.\"ssh/sshd_config\"" {
+  when   = local.sshd.enable
+  origin = "services.openssh.settings"
+  text   = local.sshdConfig
+}
+
+config "environment.etc.\"ssh/banner\"" {
+  when   = local.sshd.enable && local.sshd.banner != null
+  origin = "services.openssh.banner"
+  text   = coalesce(local.sshd.banner, "-")
+}
+
+config "environment.etc.\"ssh/moduli\"" {
+  when   = local.sshd.enable && local.sshd.moduliFile != null
+  origin = "services.openssh.moduliFile"
+  source = local.sshd.moduliFile
+}
+
+config "environment" {
+  etc = !local.sshd.enable ? {} : {
+    for n, u in config.users.users : "ssh/authorized_keys.d/${u.name}" => {
+      mode   = "0444"
+      origin = "users.users.${n}.openssh.authorizedKeys"
+      text   = join("", [for k in u.openssh.authorizedKeys.keys : "${k}\n"])
+    } if length(u.openssh.authorizedKeys.keys) > 0
+  }
+}
+
+config "systemd.services.sshd" {
+  when     = local.sshd.enable && !local.sshd.startWhenNeeded
+  wantedBy = ["multi-user.target"]
+}
+config "systemd" {
+  services = {
+    sshd    = mkIf(local.sshd.enable && !local.sshd.startWhenNeeded, local.sshdService)
+    "sshd@" = mkIf(local.sshd.enable && local.sshd.startWhenNeeded, local.sshdService)
+  }
+}
+config "systemd.sockets.sshd" {
+  when        = local.sshd.enable && local.sshd.startWhenNeeded
+  description = "SSH Socket"
+  wantedBy    = ["sockets.target"]
+  conflicts   = ["ssh.socket", "ssh.service"]
+  socketConfig = {
+    ListenStream = local.sshdListenStreams
+    Accept       = true
+  }
+}
+
+config "networking.firewall" {
+  when            = local.sshd.enable && local.sshd.openFirewall
+  allowedTCPPorts = local.sshd.ports
+}
+
+assert {
+  condition = !local.sshd.enable || alltrue([for l in local.sshd.listenAddresses : l.addr != null])
+  message   = "addr must be specified in each services.openssh.listenAddresses entry"
+}
+
+# What NixOS takes from pkgs.openssh: Debian's package, installed by
+# nodegen switch.
+config "environment.packages.openssh-server" {
+  when     = local.sshd.enable
+  provides = [local.sshdBin, "/usr/lib/openssh/sftp-server"]
+}

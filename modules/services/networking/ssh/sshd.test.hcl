@@ -1,0 +1,78 @@
+# Tests of services.openssh (sshd.hcl).
+
+run "sshd is off by default" {
+  assert {
+    condition     = !contains(keys(config.environment.etc), "ssh/sshd_config") && !contains(keys(config.systemd.services), "sshd")
+    error_message = "nothing is written unless enabled"
+  }
+}
+
+run "settings, ports and keys" {
+  config "services.openssh" {
+    enable   = true
+    ports    = [2222]
+    settings = { PasswordAuthentication = false, AllowUsers = ["alice", "bob"], Ciphers = ["aes256-ctr"], AcceptEnv = ["LANG", "LC_*"] }
+  }
+  config "users.users.root.openssh.authorizedKeys" {
+    keys = ["ssh-ed25519 AAAA root@a", "ssh-ed25519 BBBB root@b"]
+  }
+
+  assert {
+    condition = alltrue([for l in [
+      "AcceptEnv LANG", "AcceptEnv LC_*", "AllowUsers alice bob", "Ciphers aes256-ctr",
+      "PasswordAuthentication no", "PermitRootLogin prohibit-password", "Port 2222",
+      "AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/authorized_keys.d/%u",
+      "HostKey /etc/ssh/ssh_host_ed25519_key",
+    ] : strcontains(config.environment.etc["ssh/sshd_config"].text, "${l}\n")])
+    error_message = "settings are written in sshd's format: yes/no, comma and space lists, repeated keys"
+  }
+  assert {
+    condition     = config.environment.etc["ssh/authorized_keys.d/root"].text == "ssh-ed25519 AAAA root@a\nssh-ed25519 BBBB root@b\n" && config.environment.etc["ssh/authorized_keys.d/root"].mode == "0444"
+    error_message = "authorized keys go to /etc/ssh/authorized_keys.d/NAME"
+  }
+  assert {
+    condition     = config.networking.firewall.allowedTCPPorts == [2222]
+    error_message = "openFirewall opens the ports"
+  }
+  assert {
+    condition     = contains(config.systemd.services.sshd.wantedBy, "multi-user.target") && config.systemd.services.sshd.serviceConfig.ExecStart == "/usr/sbin/sshd -D -f /etc/ssh/sshd_config"
+    error_message = "sshd runs as a daemon"
+  }
+}
+
+run "socket activation" {
+  config "services.openssh" {
+    enable          = true
+    startWhenNeeded = true
+    listenAddresses = [{ addr = "10.0.0.1" }, { addr = "fd00::1", port = 22 }]
+    ports           = [22, 2222]
+  }
+  assert {
+    condition     = config.systemd.sockets.sshd.socketConfig.ListenStream == ["10.0.0.1:22", "10.0.0.1:2222", "[fd00::1]:22"] && config.systemd.sockets.sshd.socketConfig.Accept == true
+    error_message = "the socket listens on each address and port"
+  }
+  assert {
+    condition     = !contains(keys(config.systemd.services), "sshd") && config.systemd.services["sshd@"].serviceConfig.ExecStart == "-/usr/sbin/sshd -i -f /etc/ssh/sshd_config"
+    error_message = "a template service runs sshd -i per connection"
+  }
+}
+
+run "renamed options forward to settings" {
+  config "services.openssh" {
+    enable                 = true
+    passwordAuthentication = false
+    forwardX11             = true
+  }
+  assert {
+    condition     = config.services.openssh.settings.PasswordAuthentication == false && config.services.openssh.settings.X11Forwarding == true
+    error_message = "the old options set the settings keys"
+  }
+}
+
+run "a listen address needs addr" {
+  config "services.openssh" {
+    enable          = true
+    listenAddresses = [{ port = 22 }]
+  }
+  expect_error = "addr must be specified"
+}
