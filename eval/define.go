@@ -414,6 +414,14 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 		v = cty.ObjectVal(attrs)
 	}
 	v = property.ForcedVal(v, c.block.DefRange())
+	for i := len(c.prefix) - 1; i >= 0; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
+	}
+	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
+	// the block from the module's root, so that splitting pushes it down
+	// through namespaces and it stops at the first option on the label
+	// path. A false `when` on "systemd.services.foo.serviceConfig" then
+	// defines nothing of systemd.services, not even the key foo.
 	if c.when != nil {
 		v = property.PropertyVal(property.Property{
 			Kind:      property.KindIf,
@@ -422,9 +430,6 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 			Content:   v,
 			Range:     c.when.SrcRange,
 		})
-	}
-	for i := len(c.prefix) - 1; i >= 0; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
 	}
 	return v
 }

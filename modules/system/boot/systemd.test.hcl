@@ -420,3 +420,14 @@ run "enabling a distribution's unit writes only links" {
     error_message = "no unit file, a link to the distribution's unit"
   }
 }
+
+run "a false when on a deep label defines nothing" {
+  config "systemd.services.foo.serviceConfig" {
+    when      = false
+    ExecStart = "/bin/true"
+  }
+  assert {
+    condition     = !contains(keys(config.systemd.services), "foo") && !contains(keys(config.systemd.units), "foo.service") && !contains(keys(config.environment.etc), "systemd/system/foo.service")
+    error_message = "a disabled block must not create the instance foo, nor a unit file that would mask the distribution's"
+  }
+}
