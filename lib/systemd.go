@@ -285,14 +285,35 @@ func unitScalar(v cty.Value, where string, quoted bool) (string, error) {
 		return "", fmt.Errorf("%s: value is not valid UTF-8", where)
 	}
 	if !quoted {
-		if strings.ContainsAny(s, "\n\r") {
-			return "", fmt.Errorf("%s: value %q contains a line break", where, s)
+		if !ContinuedLines(s) {
+			return "", fmt.Errorf("%s: value %q contains a line break that is not a continuation (a backslash right before the newline)", where, s)
 		}
 		if strings.HasSuffix(s, `\`) {
 			return "", fmt.Errorf("%s: value %q ends with a backslash, which systemd reads as a line continuation", where, s)
 		}
 	}
 	return s, nil
+}
+
+// ContinuedLines reports whether every line break in s continues the
+// setting, as systemd reads a multi-line one: a newline right after a
+// backslash ("/bin/foo \\\n  --bar", NixOS's multi-line ExecStart). A
+// carriage return is never allowed.
+func ContinuedLines(s string) bool {
+	if strings.ContainsRune(s, '\r') {
+		return false
+	}
+	for i := strings.IndexByte(s, '\n'); i >= 0; {
+		if i == 0 || s[i-1] != '\\' {
+			return false
+		}
+		j := strings.IndexByte(s[i+1:], '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return true
 }
 
 // unitQuote quotes s in double quotes the way systemd unquotes assignments

@@ -171,6 +171,7 @@ func TestRenderUnitErrors(t *testing.T) {
 		{"section not object", cty.ObjectVal(map[string]cty.Value{"Unit": cty.StringVal("x")}), "section Unit must be an object"},
 		{"object value", sec("User", cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("b")})), "only as the value of Environment"},
 		{"newline", sec("ExecStart", cty.StringVal("/bin/a\n/bin/b")), "line break"},
+		{"carriage return", sec("ExecStart", cty.StringVal("/bin/a \\\r\n--b")), "line break"},
 		{"continuation", sec("ExecStart", cty.StringVal(`/bin/a \`)), "line continuation"},
 		{"nested list", sec("ExecStart", cty.TupleVal([]cty.Value{cty.TupleVal([]cty.Value{cty.StringVal("a")})})), "must be a string"},
 		{"bad key", sec("A B", cty.StringVal("x")), `bad key "A B"`},
@@ -311,5 +312,30 @@ func TestSystemdAnalyzeVerify(t *testing.T) {
 				t.Errorf("systemd-analyze verify failed, but its output does not mention %q:\n%s", tt.why, out)
 			}
 		})
+	}
+}
+
+func TestContinuedLines(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"/bin/a --b", true},
+		{"/bin/a \\\n  --b \\\n  --c", true},
+		{"/bin/a\n--b", false},
+		{"\n/bin/a", false},
+		{"/bin/a \\\r\n--b", false},
+		{"/bin/a \\\n--b\n--c", false},
+	} {
+		if got := ContinuedLines(tt.in); got != tt.want {
+			t.Errorf("ContinuedLines(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	// systemd reads the continued setting as one line; the unit keeps it.
+	got, err := RenderUnit(cty.ObjectVal(map[string]cty.Value{"Service": cty.ObjectVal(map[string]cty.Value{
+		"ExecStart": cty.StringVal("/bin/a \\\n  --b"),
+	})}))
+	if err != nil || got != "[Service]\nExecStart=/bin/a \\\n  --b\n" {
+		t.Errorf("RenderUnit: %q, %v", got, err)
 	}
 }

@@ -1,17 +1,19 @@
 package options
 
 import (
-	"strings"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // SystemdOption is the type systemdOption, NixOS's systemd unitOption: the
 // value of one key of a unit section, a string (without a line break,
-// which would end the key's line in the unit file), number or bool, or a
-// list of them. A line break is thus a type error at the definition that
-// has it, not an error of the library's unit writer. When some definition is a list, the definitions concatenate (a
+// which would end the key's line in the unit file, but for a continuation:
+// a newline right after a backslash, as NixOS allows in a multi-line
+// ExecStart), number or bool, or a list of them. Another line break is
+// thus a type error at the definition that has it, not an error of the
+// library's unit writer. When some definition is a list, the definitions concatenate (a
 // single value counts as a one-element list), so modules can add
 // ExecStartPre commands to a service; otherwise they must all be equal.
 type SystemdOption struct{}
@@ -32,7 +34,7 @@ func systemdPrimitive(v cty.Value) bool {
 		return false
 	}
 	if ty == cty.String {
-		return !v.IsKnown() || !strings.ContainsAny(v.AsString(), "\r\n")
+		return !v.IsKnown() || lib.ContinuedLines(v.AsString())
 	}
 	return ty == cty.Number || ty == cty.Bool
 }
