@@ -294,7 +294,7 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 // described in words as what.
 func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
 	v, diags := constValue(attr.Expr)
-	if diags.HasErrors() || v.IsNull() || v.Type() != ty {
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != ty {
 		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + attr.Name,
