@@ -141,7 +141,7 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 			}
 			continue
 		}
-		data, err := readProfileFile(dir, e)
+		data, err := profile.ReadEntry(dir, e)
 		if err != nil {
 			return fail(err)
 		}
@@ -183,29 +183,6 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 		return 0, err
 	}
 	return n, nil
-}
-
-// readProfileFile reads a file of the profile in dir and checks it against
-// its manifest entry. Only regular files are read, at most the size the
-// manifest gives.
-func readProfileFile(dir string, e profile.ManifestEntry) ([]byte, error) {
-	p := filepath.Join(dir, filepath.FromSlash(e.Path))
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() != *e.Size {
-		return nil, fmt.Errorf("%s does not match the profile's manifest (it was changed after the profile was written)", p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(data)
-	if hex.EncodeToString(sum[:]) != e.SHA256 {
-		return nil, fmt.Errorf("%s does not match its sha256 in the profile's manifest (it was changed after the profile was written)", p)
-	}
-	return data, nil
 }
 
 // removeGeneration deletes generation n.

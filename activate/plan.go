@@ -224,7 +224,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		}
 		for _, e := range toM.Entries {
 			if isConf(e, "etc/sysusers.d/") {
-				if data, err := readProfileFile(toDir, e); err == nil {
+				if data, err := profile.ReadEntry(toDir, e); err == nil {
 					p.owners.declare(data)
 				}
 			}

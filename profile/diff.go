@@ -261,14 +261,22 @@ func index(m Manifest) map[string]ManifestEntry {
 
 // content reads a file of the profile and checks it against the manifest.
 func (s *side) content(e ManifestEntry) ([]byte, error) {
-	data, err := readRegular(filepath.Join(s.dir, filepath.FromSlash(e.Path)), *e.Size)
+	return ReadEntry(s.dir, e)
+}
+
+// ReadEntry reads the file of manifest entry e in the profile in dir: a
+// regular file of at most its manifest size (see readRegular) whose sha256
+// is the manifest's, so that a profile changed after it was written is an
+// error.
+func ReadEntry(dir string, e ManifestEntry) ([]byte, error) {
+	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(e.Path)), *e.Size)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	if hex.EncodeToString(sum[:]) != e.SHA256 {
 		return nil, fmt.Errorf("%s: %s does not match its sha256 in the manifest; the profile was modified",
-			s.dir, e.Path)
+			dir, e.Path)
 	}
 	return data, nil
 }
