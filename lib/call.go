@@ -107,11 +107,16 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 // Params returns f's parameters without copying them each time, as
 // function.Function.Params does; the caller must not change them.
 func Params(f function.Function) []function.Parameter {
-	if spec, ok := natives[f]; ok {
-		return spec.Params
-	}
-	params, _ := foreign(f)
+	params, _ := signature(f)
 	return params
+}
+
+// signature returns f's parameters and its variadic parameter, uncopied.
+func signature(f function.Function) ([]function.Parameter, *function.Parameter) {
+	if spec, ok := natives[f]; ok {
+		return spec.Params, spec.VarParam
+	}
+	return foreign(f)
 }
 
 // paramAt is the parameter that takes argument i.

@@ -45,19 +45,28 @@ const maxFormatWidth = 10000
 // memory is spent. The results of the other functions are no larger than
 // their arguments, which were checked when they were made. A call that is
 // not over the limits is nil, and so is one that the function itself will
-// refuse (a wrong type, a null). Unknown values inside the arguments count
-// as small.
+// refuse (a wrong number of arguments, a wrong type, a null). The checks
+// see the arguments converted to the types of the parameters, as the
+// function does. Unknown values inside the arguments count as small.
 func CheckCall(f function.Function, args []cty.Value, l Limits) error {
 	check, ok := callChecks[f]
 	if !ok {
 		return nil
 	}
-	for _, a := range args {
+	params, vp := signature(f)
+	if !arityOK(params, vp, len(args)) {
+		return nil
+	}
+	conv, err := convertArgs(params, vp, args)
+	if err != nil {
+		return nil
+	}
+	for _, a := range conv {
 		if !a.IsKnown() || a.IsNull() {
 			return nil
 		}
 	}
-	return check(args, l)
+	return check(conv, l)
 }
 
 type callCheck func(args []cty.Value, l Limits) error

@@ -80,6 +80,46 @@ func TestCheckCall(t *testing.T) {
 	}
 }
 
+// TestCheckCallWrongTypes feeds every checked function arguments of every
+// kind in every position (a fuzzer found indent("", "") panicking in its
+// check): CheckCall must leave a wrong type to the function, which says
+// what is wrong, and neither may panic.
+func TestCheckCallWrongTypes(t *testing.T) {
+	l := Limits{Elements: 1000, StringBytes: 1 << 20}
+	kinds := []cty.Value{
+		strVal(""), strVal("a\nb"), cty.NumberIntVal(3), cty.True,
+		rangeList(2), cty.TupleVal([]cty.Value{strVal("a"), cty.NumberIntVal(1)}),
+		cty.ObjectVal(map[string]cty.Value{"a": strVal("b")}),
+		cty.NullVal(cty.String), cty.DynamicVal,
+	}
+	for fn := range callChecks {
+		params, vp := signature(fn)
+		n := len(params)
+		if vp != nil {
+			n++
+		}
+		for pos := 0; pos < n; pos++ {
+			for _, k := range kinds {
+				args := make([]cty.Value, n)
+				for i := range args {
+					args[i] = strVal("x")
+				}
+				args[pos] = k
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("%s with %#v at %d: panic %v", fn.Description(), k, pos, r)
+						}
+					}()
+					if err := CheckCall(fn, args, l); err == nil {
+						Call(fn, args)
+					}
+				}()
+			}
+		}
+	}
+}
+
 // TestReadRegular: a module file, a file() and a source are read only
 // from a regular file no larger than the limit, so that a device, a FIFO
 // or a file the kernel makes up (issue 15, item 5) is an error and never a
