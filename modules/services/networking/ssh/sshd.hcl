@@ -25,8 +25,9 @@ locals {
 
 # sshd_config's format: "Keyword value" lines, booleans as yes and no.
 # NixOS's settingsFormat allows no list for an undeclared keyword; here a
-# list repeats its keyword (AcceptEnv, HostKeyAlgorithms written twice),
-# which sshd reads as NixOS users write it in extraConfig.
+# list repeats its keyword, a line per element (AcceptEnv = ["LANG",
+# "LC_*"] is "AcceptEnv LANG" and "AcceptEnv LC_*"), as the port did
+# before formats, and sshd adds up such repeated keywords.
 format "sshdConfig" "keyValue" {
   separator            = " "
   listsAsDuplicateKeys = true
