@@ -280,7 +280,7 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if t, ok := ev.typeCache[key]; ok && key != "" {
 		return t, nil
 	}
-	t, diags := options.ParseType(expr, ev.lookupSubmoduleType)
+	t, diags := options.ParseType(expr, ev.lookupType)
 	if key != "" && t != nil && len(diags) == 0 {
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}
@@ -318,16 +318,7 @@ func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.
 func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
 	if _, ok := ev.submodules[name]; !ok {
-		detail := fmt.Sprintf("No submodule %q is declared.", name)
-		if s := didYouMean(name, sortedKeys(ev.submodules)); s != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", s)
-		}
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Unknown submodule",
-			Detail:   detail,
-			Subject:  rng.Ptr(),
-		}}
+		return nil, unknownName(ev.submodules, "submodule", name, "", rng)
 	}
 	return options.Submodule{Names: []string{name}, Inst: ev}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -62,6 +63,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		started:     time.Now(),
 		loader:      newLoader(limits),
 		submodules:  map[string]*submoduleSyntax{},
+		formats:     map[string]*formatSyntax{},
 		subTypes:    map[string]*subType{},
 		modLocals:   map[*module]*localSet{},
 		funcs:       lib.Functions(),
@@ -124,26 +126,52 @@ func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
 }
 
 // collectModules parses the roots and the modules they import, in module
-// order, and registers their submodule types, which are global to the
-// evaluation.
+// order, and registers their submodule types and formats, which are global
+// to the evaluation.
 func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
 	mods, diags := ev.loader.collect(roots)
 	ev.mods = mods
 	for _, m := range mods {
 		for _, s := range m.submodules {
-			if prev, ok := ev.submodules[s.name]; ok {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("submodule %q is already declared", s.name),
-					Detail:   fmt.Sprintf("The submodule %q is declared here and at %s. Submodule names are global to an evaluation.", s.name, options.ShowPos(prev.block.DefRange())),
-					Subject:  s.block.DefRange().Ptr(),
-				})
-				continue
-			}
-			ev.submodules[s.name] = s
+			diags = append(diags, declareOnce(ev.submodules, "submodule", s.name, s, s.block)...)
+		}
+		for _, f := range m.formats {
+			diags = append(diags, declareOnce(ev.formats, "format", f.name, f, f.block)...)
 		}
 	}
 	return diags
+}
+
+// declareOnce registers v, declared by block, under name in decls (the
+// submodules or formats of an evaluation, as what says), unless the name is
+// taken.
+func declareOnce[T interface{ declBlock() *hclsyntax.Block }](decls map[string]T, what, name string, v T, block *hclsyntax.Block) hcl.Diagnostics {
+	if prev, ok := decls[name]; ok {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("%s %q is already declared", what, name),
+			Detail:   fmt.Sprintf("The %s %q is declared here and at %s. %s names are global to an evaluation.", what, name, options.ShowPos(prev.declBlock().DefRange()), strings.ToUpper(what[:1])+what[1:]),
+			Subject:  block.DefRange().Ptr(),
+		}}
+	}
+	decls[name] = v
+	return nil
+}
+
+// unknownName is the error for a reference to an undeclared submodule or
+// format (what), with the declared names as suggestions; how says how one
+// is declared.
+func unknownName[T any](decls map[string]T, what, name, how string, rng hcl.Range) hcl.Diagnostics {
+	detail := fmt.Sprintf("No %s %q is declared%s.", what, name, how)
+	if s := didYouMean(name, sortedKeys(decls)); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Unknown " + what,
+		Detail:   detail,
+		Subject:  rng.Ptr(),
+	}}
 }
 
 // declare builds the option tree of the top level from every module's
@@ -298,6 +326,7 @@ type Evaluator struct {
 	loader      *loader
 	mods        []*module
 	submodules  map[string]*submoduleSyntax
+	formats     map[string]*formatSyntax
 	subTypes    map[string]*subType
 	top         *instance
 	instances   []*instance

@@ -322,7 +322,7 @@ func interpolate(v cty.Value, rng, ctx hcl.Range, what string) (string, *hcl.Dia
 	return str, nil
 }
 
-var rootNames = []string{"config", "root", "local", "options", "name"}
+var rootNames = []string{"config", "root", "local", "options", "name", "format"}
 
 func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diagnostics) {
 	tr := e.Traversal
@@ -339,6 +339,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		v = sc.inst.ev.top.configRef()
 	case rootName == "options":
 		v = property.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
+	case rootName == "format":
+		return sc.formatValue(rootRange, rest)
 	case rootName == "name":
 		if sc.inst.name == cty.NilVal {
 			return cty.DynamicVal, hcl.Diagnostics{{
@@ -402,7 +404,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		if s := didYouMean(rootName, cands); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		} else {
-			detail += " Expressions can read config, root, local, options and name."
+			detail += " Expressions can read config, root, local, options, name and format."
 		}
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,

@@ -70,6 +70,7 @@ type module struct {
 	locals     []*hclsyntax.Attribute
 	options    []*optionDeclSyntax
 	submodules []*submoduleSyntax
+	formats    []*formatSyntax
 	configs    []*configSyntax
 	asserts    []*checkSyntax
 	warnings   []*checkSyntax
@@ -447,6 +448,12 @@ func (m *module) decode() hcl.Diagnostics {
 			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m, freeform: b.Body.Attributes["freeform"]}
 			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, false)...)
 			m.submodules = append(m.submodules, s)
+		case "format":
+			f, d := decodeFormat(b, m)
+			diags = append(diags, d...)
+			if f != nil {
+				m.formats = append(m.formats, f)
+			}
 		case "renamed_option":
 			from, d := labelPath(b)
 			diags = append(diags, d...)
@@ -610,7 +617,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			} else {
 				*warnings = append(*warnings, c)
 			}
-		case "submodule", "renamed_option", "removed_option":
+		case "submodule", "format", "renamed_option", "removed_option":
 			if !topLevel {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -621,7 +628,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			}
 		default:
 			detail := fmt.Sprintf("Blocks of type %q are not expected here.", b.Type)
-			if s := didYouMean(b.Type, []string{"option", "options", "config", "locals", "assert", "warning", "submodule", "renamed_option", "removed_option"}); s != "" {
+			if s := didYouMean(b.Type, []string{"option", "options", "config", "locals", "assert", "warning", "submodule", "format", "renamed_option", "removed_option"}); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 			diags = append(diags, &hcl.Diagnostic{
@@ -658,8 +665,11 @@ func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {
 		return nil
 	}
 	what := "no label"
-	if n == 1 {
+	switch n {
+	case 1:
 		what = "one label"
+	case 2:
+		what = "two labels"
 	}
 	rng := b.TypeRange
 	if len(b.LabelRanges) > 0 {
@@ -726,3 +736,5 @@ func elemRange(expr hclsyntax.Expression, i int) hcl.Range {
 	}
 	return expr.Range()
 }
+
+func (s *submoduleSyntax) declBlock() *hclsyntax.Block { return s.block }

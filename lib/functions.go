@@ -9,7 +9,8 @@ import (
 // Functions returns the functions that every module's expressions may call,
 // by name: the go-cty stdlib set under Terraform's names, the functions
 // Terraform has and the stdlib lacks (written here in Terraform's style),
-// throw, and the encoders yamlencode, tomlencode and iniencode.
+// throw, and the encoders yamlencode, tomlencode, iniencode, keyvalueencode
+// and formatencode.
 //
 // The map is new on every call, so the caller may add to it. It does not
 // hold "file", which depends on the module (see FileFunc), nor the special
@@ -88,6 +89,7 @@ func Functions() map[string]function.Function {
 		"base64decode":   Base64DecodeFunc,
 		"base64encode":   Base64EncodeFunc,
 		"csvdecode":      stdlib.CSVDecodeFunc,
+		"formatencode":   FormatEncodeFunc,
 		"iniencode":      INIEncodeFunc,
 		"jsondecode":     stdlib.JSONDecodeFunc,
 		"jsonencode":     JSONEncodeFunc,

@@ -1,7 +1,6 @@
 package lib
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -31,12 +30,17 @@ var INIEncodeFunc = native(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return encodeWith(args[0], encodeINI)
+		return encodeWith(args[0], iniencodeFormat.encodeINI)
 	},
 })
 
-// encodeINI writes v as an INI file.
-func encodeINI(v cty.Value) (string, error) {
+// iniencodeFormat is how iniencode writes keys: "key=value", booleans as
+// true and false, a list as the key repeated.
+var iniencodeFormat = keyValueFormat{separator: "=", duplicateKeys: true, listSeparator: " ", yes: "true", no: "false", ini: true}
+
+// encodeINI writes v as an INI file: its attributes that are objects are
+// sections, the others keys before the first section.
+func (f keyValueFormat) encodeINI(v cty.Value) (string, error) {
 	ty := v.Type()
 	if !ty.IsObjectType() && !ty.IsMapType() {
 		return "", encodeErrorf(nil, "an INI file is an object or a map, not %s", ty.FriendlyName())
@@ -51,90 +55,45 @@ func encodeINI(v cty.Value) (string, error) {
 			continue
 		}
 		if ety := e.Type(); !ety.IsObjectType() && !ety.IsMapType() {
-			if err := iniKey(&global, name, e, path); err != nil {
+			if err := f.writeKey(&global, name, e, path); err != nil {
 				return "", err
 			}
 			continue
 		}
-		if name == "" || strings.ContainsAny(name, "]\n\r") {
-			return "", encodeErrorf(path, "%q cannot be an INI section name", name)
+		s, err := f.iniSection(name, e, path)
+		if err != nil {
+			return "", err
 		}
-		var sect strings.Builder
-		sect.WriteString("[" + name + "]\n")
-		for st := e.ElementIterator(); st.Next(); {
-			sk, se := st.Element()
-			if err := iniKey(&sect, sk.AsString(), se, path.GetAttr(sk.AsString())); err != nil {
-				return "", err
-			}
-		}
-		sections = append(sections, sect.String())
+		sections = append(sections, s)
 	}
-	out := global.String()
+	return joinINI(global.String(), sections), nil
+}
+
+// iniSection writes one section: its header, then its keys.
+func (f keyValueFormat) iniSection(name string, v cty.Value, path cty.Path) (string, error) {
+	if name == "" || strings.ContainsAny(name, "]\n\r") {
+		return "", encodeErrorf(path, "%q cannot be an INI section name", name)
+	}
+	var sect strings.Builder
+	sect.WriteString("[" + name + "]\n")
+	for st := v.ElementIterator(); st.Next(); {
+		sk, se := st.Element()
+		if err := f.writeKey(&sect, sk.AsString(), se, path.GetAttr(sk.AsString())); err != nil {
+			return "", err
+		}
+	}
+	return sect.String(), nil
+}
+
+// joinINI puts the global keys and the sections together, a blank line
+// between two parts.
+func joinINI(global string, sections []string) string {
+	out := global
 	for _, s := range sections {
 		if out != "" {
 			out += "\n"
 		}
 		out += s
 	}
-	return out, nil
-}
-
-// iniKey writes the lines of one key: none if v is null, one for a scalar,
-// one for each element of a list.
-func iniKey(b *strings.Builder, key string, v cty.Value, path cty.Path) error {
-	if v.IsNull() {
-		return nil
-	}
-	if key == "" || strings.TrimSpace(key) != key || strings.ContainsAny(key, "=\n\r") || key[0] == '[' || key[0] == ';' || key[0] == '#' {
-		return encodeErrorf(path, "%q cannot be an INI key", key)
-	}
-	ty := v.Type()
-	if !ty.IsListType() && !ty.IsSetType() && !ty.IsTupleType() {
-		s, err := iniValue(v, path)
-		if err != nil {
-			return err
-		}
-		b.WriteString(key + "=" + s + "\n")
-		return nil
-	}
-	for it := v.ElementIterator(); it.Next(); {
-		i, e := it.Element()
-		if e.IsNull() {
-			continue
-		}
-		s, err := iniValue(e, path.Index(i))
-		if err != nil {
-			return err
-		}
-		b.WriteString(key + "=" + s + "\n")
-	}
-	return nil
-}
-
-// iniValue writes a scalar value.
-func iniValue(v cty.Value, path cty.Path) (string, error) {
-	switch ty := v.Type(); {
-	case ty == cty.Bool:
-		return strconv.FormatBool(v.True()), nil
-	case ty == cty.Number:
-		bf := v.AsBigFloat()
-		if bf.IsInf() {
-			if bf.Sign() > 0 {
-				return "inf", nil
-			}
-			return "-inf", nil
-		}
-		return formatNumber(bf), nil
-	case ty == cty.String:
-		s := v.AsString()
-		if strings.ContainsAny(s, "\n\r") {
-			return "", encodeErrorf(path, "an INI value cannot contain a newline")
-		}
-		return s, nil
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		return "", encodeErrorf(path, "an INI value cannot be a list inside a list")
-	case ty.IsObjectType() || ty.IsMapType():
-		return "", encodeErrorf(path, "an INI value cannot be an object (INI has no nested sections)")
-	}
-	return "", notEncodable(v, path)
+	return out
 }

@@ -2,6 +2,7 @@ package lib
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -45,17 +46,30 @@ var KeyValueEncodeFunc = native(&function.Spec{
 	},
 })
 
-// keyValueFormat is how keyvalueencode writes a file.
+// keyValueFormat is how keyvalueencode writes a file, and the keys of an
+// INI file.
 type keyValueFormat struct {
 	separator     string
 	duplicateKeys bool
 	listSeparator string
 	yes, no       string
+	// listsSet is whether listsAsDuplicateKeys or listSeparator was given:
+	// a format's type then accepts lists.
+	listsSet bool
+	// ini is whether the keys are an INI file's: stricter keys, and
+	// messages that say INI.
+	ini bool
 }
 
-// keyValueOptions reads the options argument of keyvalueencode.
+// keyValueOptions reads the options argument of keyvalueencode, and the
+// parameters of a keyValue or INI format (with the given defaults).
 func keyValueOptions(v cty.Value) (keyValueFormat, error) {
-	f := keyValueFormat{separator: "=", listSeparator: " ", yes: "true", no: "false"}
+	return keyValueFormat{separator: "=", listSeparator: " ", yes: "true", no: "false"}.withOptions(v, nil)
+}
+
+// withOptions reads options (an object) into f; ignore lists the names
+// that are no option but may be there (a format value's kind).
+func (f keyValueFormat) withOptions(v cty.Value, ignore []string) (keyValueFormat, error) {
 	v, _ = v.UnmarkDeep()
 	if v.IsNull() || (!v.Type().IsObjectType() && !v.Type().IsMapType()) {
 		return f, fmt.Errorf("the options are an object, not %s", v.Type().FriendlyName())
@@ -69,9 +83,13 @@ func keyValueOptions(v cty.Value) (keyValueFormat, error) {
 				return f, fmt.Errorf("option %q is a bool", name)
 			}
 			f.duplicateKeys = e.True()
+			f.listsSet = f.listsSet || e.True()
 			continue
 		case "separator", "listSeparator", "true", "false":
 		default:
+			if slices.Contains(ignore, name) {
+				continue
+			}
 			return f, fmt.Errorf("unknown option %q (expected separator, listsAsDuplicateKeys, listSeparator, true, false)", name)
 		}
 		if e.Type() != cty.String || e.IsNull() {
@@ -89,6 +107,7 @@ func keyValueOptions(v cty.Value) (keyValueFormat, error) {
 			f.separator = s
 		case "listSeparator":
 			f.listSeparator = s
+			f.listsSet = true
 		case "true":
 			f.yes = s
 		case "false":
@@ -107,49 +126,74 @@ func (f keyValueFormat) encode(v cty.Value) (string, error) {
 	var b strings.Builder
 	for it := v.ElementIterator(); it.Next(); { // in key order
 		k, e := it.Element()
-		key := k.AsString()
-		path := cty.GetAttrPath(key)
-		if e.IsNull() {
-			continue
-		}
-		if key == "" || strings.TrimSpace(key) != key || strings.ContainsAny(key, "\n\r") || strings.Contains(key, f.separator) {
-			return "", encodeErrorf(path, "%q cannot be a key", key)
-		}
-		ety := e.Type()
-		if !ety.IsListType() && !ety.IsSetType() && !ety.IsTupleType() {
-			s, err := f.scalar(e, path)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(key + f.separator + s + "\n")
-			continue
-		}
-		var elems []string
-		for et := e.ElementIterator(); et.Next(); {
-			i, x := et.Element()
-			if x.IsNull() {
-				continue
-			}
-			s, err := f.scalar(x, path.Index(i))
-			if err != nil {
-				return "", err
-			}
-			elems = append(elems, s)
-		}
-		switch {
-		case f.duplicateKeys:
-			for _, s := range elems {
-				b.WriteString(key + f.separator + s + "\n")
-			}
-		case len(elems) > 0:
-			b.WriteString(key + f.separator + strings.Join(elems, f.listSeparator) + "\n")
+		if err := f.writeKey(&b, k.AsString(), e, cty.GetAttrPath(k.AsString())); err != nil {
+			return "", err
 		}
 	}
 	return b.String(), nil
 }
 
+// badKey reports whether key cannot be written: empty, padded, holding a
+// newline or the separator; in an INI file also "=" or a leading "[", ";"
+// or "#".
+func (f keyValueFormat) badKey(key string) bool {
+	if key == "" || strings.TrimSpace(key) != key || strings.ContainsAny(key, "\n\r") || strings.Contains(key, f.separator) {
+		return true
+	}
+	return f.ini && (strings.Contains(key, "=") || key[0] == '[' || key[0] == ';' || key[0] == '#')
+}
+
+// writeKey writes the lines of one key: none if v is null, one for a
+// scalar; for a list, one per element (duplicate keys) or one line of the
+// elements joined.
+func (f keyValueFormat) writeKey(b *strings.Builder, key string, v cty.Value, path cty.Path) error {
+	if v.IsNull() {
+		return nil
+	}
+	if f.badKey(key) {
+		if f.ini {
+			return encodeErrorf(path, "%q cannot be an INI key", key)
+		}
+		return encodeErrorf(path, "%q cannot be a key", key)
+	}
+	ty := v.Type()
+	if !ty.IsListType() && !ty.IsSetType() && !ty.IsTupleType() {
+		s, err := f.scalar(v, path)
+		if err != nil {
+			return err
+		}
+		b.WriteString(key + f.separator + s + "\n")
+		return nil
+	}
+	var elems []string
+	for et := v.ElementIterator(); et.Next(); {
+		i, x := et.Element()
+		if x.IsNull() {
+			continue
+		}
+		s, err := f.scalar(x, path.Index(i))
+		if err != nil {
+			return err
+		}
+		elems = append(elems, s)
+	}
+	switch {
+	case f.duplicateKeys:
+		for _, s := range elems {
+			b.WriteString(key + f.separator + s + "\n")
+		}
+	case len(elems) > 0:
+		b.WriteString(key + f.separator + strings.Join(elems, f.listSeparator) + "\n")
+	}
+	return nil
+}
+
 // scalar writes one value: a string, a number or a bool.
 func (f keyValueFormat) scalar(v cty.Value, path cty.Path) (string, error) {
+	what, sections := "a value", "(a key-value file has no sections)"
+	if f.ini {
+		what, sections = "an INI value", "(INI has no nested sections)"
+	}
 	switch ty := v.Type(); {
 	case ty == cty.Bool:
 		if v.True() {
@@ -157,17 +201,24 @@ func (f keyValueFormat) scalar(v cty.Value, path cty.Path) (string, error) {
 		}
 		return f.no, nil
 	case ty == cty.Number:
-		return formatNumber(v.AsBigFloat()), nil
+		bf := v.AsBigFloat()
+		if bf.IsInf() {
+			if bf.Sign() > 0 {
+				return "inf", nil
+			}
+			return "-inf", nil
+		}
+		return formatNumber(bf), nil
 	case ty == cty.String:
 		s := v.AsString()
 		if strings.ContainsAny(s, "\n\r") {
-			return "", encodeErrorf(path, "a value cannot contain a newline")
+			return "", encodeErrorf(path, "%s cannot contain a newline", what)
 		}
 		return s, nil
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		return "", encodeErrorf(path, "a value cannot be a list inside a list")
+		return "", encodeErrorf(path, "%s cannot be a list inside a list", what)
 	case ty.IsObjectType() || ty.IsMapType():
-		return "", encodeErrorf(path, "a value cannot be an object (a key-value file has no sections)")
+		return "", encodeErrorf(path, "%s cannot be an object %s", what, sections)
 	}
 	return "", notEncodable(v, path)
 }

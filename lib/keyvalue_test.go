@@ -1,7 +1,6 @@
 package lib
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -37,14 +36,8 @@ func TestKeyValueEncode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Call(KeyValueEncodeFunc, []cty.Value{tt.value, tt.opts})
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
-				}
+			if checkError(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.AsString() != tt.want {
 				t.Errorf("got %q, want %q", got.AsString(), tt.want)

@@ -93,6 +93,8 @@ func init() {
 		YAMLEncodeFunc:        checkEncode("yamlencode"),
 		TOMLEncodeFunc:        checkEncode("tomlencode"),
 		INIEncodeFunc:         checkEncode("iniencode"),
+		KeyValueEncodeFunc:    checkEncode("keyvalueencode"),
+		FormatEncodeFunc:      checkEncode("formatencode"),
 		SystemdUnitFunc:       checkEncode("systemdunit"),
 		Base64EncodeFunc:      checkEncode("base64encode"),
 		URLEncodeFunc:         checkEncode("urlencode"),

@@ -57,7 +57,7 @@ var typeFuncs = map[string]struct {
 
 // typeNames lists every name a type expression can start with, sorted.
 var typeNames = func() []string {
-	names := []string{"ints", "submodule"}
+	names := []string{"format", "ints", "submodule"}
 	for n := range simpleTypes {
 		names = append(names, n)
 	}
@@ -70,18 +70,19 @@ var typeNames = func() []string {
 
 // ParseType reads a type expression (language.md section 3) from its
 // hclsyntax syntax tree, without evaluating it: names such as str and
-// ints.unsigned, submodule.NAME (resolved by calling lookup with NAME and
-// the range of the reference), and calls such as listOf(T), either(A, B),
+// ints.unsigned, submodule.NAME and format.NAME (resolved by calling
+// lookup with "submodule" or "format", NAME and the range of the
+// reference), and calls such as listOf(T), either(A, B),
 // oneOf([A, B]), enum(["a", "b"]), intBetween(1, 10), strMatching("re")
 // and separatedString(","), whose value arguments must be constants
 // (evaluated with a nil EvalContext). On error the Type is nil and the
 // diagnostics say what is wrong, with a did-you-mean for a misspelt name.
-func ParseType(expr hcl.Expression, lookup func(name string, rng hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
+func ParseType(expr hcl.Expression, lookup func(namespace, name string, rng hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
 	return typeParser{lookup}.parse(expr)
 }
 
 type typeParser struct {
-	lookup func(name string, rng hcl.Range) (Type, hcl.Diagnostics)
+	lookup func(namespace, name string, rng hcl.Range) (Type, hcl.Diagnostics)
 }
 
 func typeExprError(rng hcl.Range, summary, detail string) hcl.Diagnostics {
@@ -137,6 +138,9 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 		case "submodule":
 			return nil, typeExprError(rng, "type submodule needs a name",
 				`Write submodule.NAME, where a submodule "NAME" block declares the submodule.`)
+		case "format":
+			return nil, typeExprError(rng, "type format needs a name",
+				`Write format.NAME, where a format "NAME" "KIND" block declares the format.`)
 		}
 		return nil, typeExprError(rng, fmt.Sprintf("unknown type %q", root),
 			fmt.Sprintf("There is no type named %q.%s %s", root, didYouMean(root, typeNames), typeSyntax))
@@ -147,12 +151,12 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 		return nil, typeExprError(rng, fmt.Sprintf("unknown type \"ints.%s\"", names[1]),
 			fmt.Sprintf("There is no type named \"ints.%s\"; the ints types are ints.unsigned and ints.positive.%s",
 				names[1], didYouMean(names[1], []string{"unsigned", "positive"})))
-	case len(names) == 2 && root == "submodule":
+	case len(names) == 2 && (root == "submodule" || root == "format"):
 		if p.lookup == nil {
-			return nil, typeExprError(rng, "submodule types are not available here",
-				fmt.Sprintf("The submodule type %q cannot be used in this type expression.", names[1]))
+			return nil, typeExprError(rng, root+" types are not available here",
+				fmt.Sprintf("The %s type %q cannot be used in this type expression.", root, names[1]))
 		}
-		return p.lookup(names[1], rng)
+		return p.lookup(root, names[1], rng)
 	}
 	return nil, typeExprError(rng, fmt.Sprintf("unknown type %q", Path(names).String()),
 		fmt.Sprintf("There is no type named %q.%s %s", Path(names).String(), didYouMean(root, typeNames), typeSyntax))

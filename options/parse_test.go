@@ -13,7 +13,7 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
-func parseSrc(t *testing.T, src string, lookup func(string, hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
+func parseSrc(t *testing.T, src string, lookup func(string, string, hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
 	t.Helper()
 	expr, diags := hclsyntax.ParseExpression([]byte(src), "t.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
@@ -25,10 +25,13 @@ func parseSrc(t *testing.T, src string, lookup func(string, hcl.Range) (Type, hc
 func TestParseType(t *testing.T) {
 	inst := &fakeInst{}
 	var looked []string
-	lookup := func(name string, rng hcl.Range) (Type, hcl.Diagnostics) {
-		looked = append(looked, fmt.Sprintf("%s@%d:%d", name, rng.Start.Line, rng.Start.Column))
+	lookup := func(ns, name string, rng hcl.Range) (Type, hcl.Diagnostics) {
+		looked = append(looked, fmt.Sprintf("%s.%s@%d:%d", ns, name, rng.Start.Line, rng.Start.Column))
 		if name == "missing" {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "no such submodule", Subject: rng.Ptr()}}
+		}
+		if ns == "format" {
+			return FormatValue{Name: name}, nil
 		}
 		return Submodule{Names: []string{name}, Inst: inst}, nil
 	}
@@ -67,6 +70,7 @@ func TestParseType(t *testing.T) {
 		{"either(str, int)", Either{Str{}, Int{}}},
 		{"oneOf([str, int, bool])", OneOf{[]Type{Str{}, Int{}, Bool{}}}},
 		{"attrsOf(submodule.taint)", AttrsOf{Submodule{Names: []string{"taint"}, Inst: inst}}},
+		{"nullOr(format.app)", NullOr{FormatValue{Name: "app"}}},
 	}
 	for _, tt := range tests {
 		got, diags := parseSrc(t, tt.src, lookup)
@@ -78,7 +82,7 @@ func TestParseType(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tt.src, diff)
 		}
 	}
-	if diff := cmp.Diff([]string{"taint@1:9"}, looked); diff != "" {
+	if diff := cmp.Diff([]string{"submodule.taint@1:9", "format.app@1:8"}, looked); diff != "" {
 		t.Errorf("lookups (-want +got):\n%s", diff)
 	}
 
@@ -109,6 +113,8 @@ func TestParseTypeErrors(t *testing.T) {
 		{"ints.unsigned.x", []string{`unknown type "ints.unsigned.x"`}, ""},
 		{"submodule", []string{"type submodule needs a name"}, "submodule.NAME"},
 		{"submodule.x", []string{"submodule types are not available here"}, ""},
+		{"format", []string{"type format needs a name"}, "format.NAME"},
+		{"format.x", []string{"format types are not available here"}, ""},
 		{"listOf", []string{"type listOf needs arguments"}, "listOf(TYPE)"},
 		{"str()", []string{"type str takes no arguments"}, ""},
 		{"listOf(str, int)", []string{"wrong arguments for type listOf"}, "listOf(TYPE)"},
@@ -160,7 +166,8 @@ func TestParseTypeNamesImplementInternals(t *testing.T) {
 			t.Errorf("%s: no description class", name)
 		}
 	}
-	for _, typ := range []Type{ListOf{}, AttrsOf{}, NullOr{}, Either{}, OneOf{}, Uniq{Str{}}, Submodule{}, Enum{}, IntBetween{}, StrMatching{}, Unsigned{}, Positive{}} {
+	for _, typ := range []Type{ListOf{}, AttrsOf{}, NullOr{}, Either{}, OneOf{}, Uniq{Str{}}, Submodule{}, Enum{}, IntBetween{}, StrMatching{}, Unsigned{}, Positive{},
+		FormatValue{}, FormatAtom{}, IniSection{}, IniWithGlobalSection{}} {
 		if _, ok := typ.(checker); !ok {
 			t.Errorf("%s: no check", reflect.TypeOf(typ))
 		}

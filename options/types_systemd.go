@@ -54,7 +54,15 @@ func (t SystemdOption) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) 
 	if !anyList {
 		return mergeEqual(loc, t, vals)
 	}
+	return concatAtoms(loc, t, vals, systemdPrimitive)
+}
+
+// concatAtoms concatenates definitions of which some are lists, a single
+// value counting as a one-element list; an element that atom rejects is a
+// type error of t at its definition.
+func concatAtoms(loc Path, t Type, vals []Def, atom func(cty.Value) bool) (cty.Value, hcl.Diagnostics) {
 	var out []cty.Value
+	var diags hcl.Diagnostics
 	for _, d := range vals {
 		if !isList(d.Value) {
 			out = append(out, d.Value)
@@ -62,7 +70,7 @@ func (t SystemdOption) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) 
 		}
 		for it := d.Value.ElementIterator(); it.Next(); {
 			_, e := it.Element()
-			if e.IsKnown() && !systemdPrimitive(e) {
+			if e.IsKnown() && !atom(e) {
 				diags = append(diags, typeError(loc, t, Def{Value: e, Range: d.Range}))
 				continue
 			}

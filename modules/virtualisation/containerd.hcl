@@ -67,6 +67,9 @@ locals {
   }
 }
 
+# /etc/containerd/config.toml, NixOS's settingsFormat (pkgs.formats.toml).
+format "containerdConfig" "toml" {}
+
 options "services.containerd" {
   option "enable" {
     type        = bool
@@ -101,14 +104,14 @@ options "services.containerd" {
     description = "The complete /etc/containerd/config.toml, verbatim; `settings` is then ignored."
   }
   option "settings" {
-    type        = anything
+    type        = format.containerdConfig
     default     = {}
     description = <<-EOT
       /etc/containerd/config.toml as a TOML tree. Definitions from every
-      module merge key by key, recursively. The module's own values (kops'
-      defaults and what the other options imply) are at mkDefault priority,
-      so a plain definition overrides any of them; mkForce wins over plain
-      definitions at any depth.
+      module merge key by key, recursively, and lists concatenate. The
+      module's own values (kops' defaults and what the other options imply)
+      are at mkDefault priority, so a plain definition overrides any of
+      them; mkForce wins over plain definitions at any depth.
     EOT
     example = {
       plugins = {
@@ -272,7 +275,7 @@ config "services.containerd.settings" {
 config "environment.etc.\"containerd/config.toml\"" {
   when   = local.active
   origin = local.cfg.configOverride == null ? "services.containerd.settings" : "services.containerd.configOverride"
-  text   = local.cfg.configOverride == null ? tomlencode(local.cfg.settings) : local.cfg.configOverride
+  text   = local.cfg.configOverride == null ? formatencode(format.containerdConfig, local.cfg.settings) : local.cfg.configOverride
 }
 
 # buildCNIConfigTemplateFile. {{.PodCIDR}} is containerd's template field.

@@ -7,10 +7,11 @@
 # profile's sshd.service replaces: the first switch needs --backup, or
 # `systemctl disable ssh` before it.
 #
-# settings is NixOS's freeform settings as attrsOf(anything) until the
-# language has freeform submodules: the keys NixOS declares are defaults
-# here, any other sshd_config key can be added, and the file is written
-# with keyvalueencode, NixOS's pkgs.formats.keyValue.
+# settings is NixOS's freeform settings: the keys NixOS declares are
+# options of the submodule sshdSettings, with their types, defaults and
+# docs; any other sshd_config key is an atom of the format sshdConfig
+# (NixOS's settingsFormat, pkgs.formats.keyValue), which also writes the
+# file.
 
 locals {
   sshd    = config.services.openssh
@@ -20,6 +21,131 @@ locals {
   # other list repeats its key.
   sshdCommaKeys = ["Ciphers", "KexAlgorithms", "Macs"]
   sshdSpaceKeys = ["AuthorizedKeysFile", "AllowGroups", "AllowUsers", "DenyGroups", "DenyUsers"]
+}
+
+# sshd_config's format: "Keyword value" lines, booleans as yes and no.
+# NixOS's settingsFormat allows no list for an undeclared keyword; here a
+# list repeats its keyword, a line per element (AcceptEnv = ["LANG",
+# "LC_*"] is "AcceptEnv LANG" and "AcceptEnv LC_*"), as the port did
+# before formats, and sshd adds up such repeated keywords.
+format "sshdConfig" "keyValue" {
+  separator            = " "
+  listsAsDuplicateKeys = true
+  true                 = "yes"
+  false                = "no"
+}
+
+# The sshd_config keywords NixOS declares; any other is an atom (or a list)
+# of the format sshdConfig. null leaves a keyword out.
+submodule "sshdSettings" {
+  freeform = format.sshdConfig
+  option "AuthorizedPrincipalsFile" {
+    type        = nullOr(str)
+    default     = "none"
+    description = "Specifies a file that lists principal names that are accepted for certificate authentication. The default is \"none\", i.e. not to use a principals file."
+  }
+  option "LogLevel" {
+    type        = nullOr(enum(["QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3"]))
+    default     = "INFO"
+    description = "Gives the verbosity level that is used when logging messages from sshd(8). Logging with a DEBUG level violates the privacy of users and is not recommended."
+  }
+  option "UsePAM" {
+    type        = nullOr(bool)
+    default     = true
+    description = "Whether to enable PAM authentication."
+  }
+  option "UseDns" {
+    type        = nullOr(bool)
+    default     = false
+    description = "Specifies whether sshd(8) should look up the remote host name, and to check that the resolved host name for the remote IP address maps back to the very same IP address. If this option is set to no (the default) then only addresses and not host names may be used in ~/.ssh/authorized_keys from and sshd_config Match Host directives."
+  }
+  option "X11Forwarding" {
+    type        = nullOr(bool)
+    default     = false
+    description = "Whether to allow X11 connections to be forwarded."
+  }
+  option "PasswordAuthentication" {
+    type        = nullOr(bool)
+    default     = true
+    description = "Specifies whether password authentication is allowed."
+  }
+  option "PermitRootLogin" {
+    type        = nullOr(enum(["yes", "without-password", "prohibit-password", "forced-commands-only", "no"]))
+    default     = "prohibit-password"
+    description = "Whether the root user can login using ssh."
+  }
+  option "KbdInteractiveAuthentication" {
+    type        = nullOr(bool)
+    default     = true
+    description = "Specifies whether keyboard-interactive authentication is allowed."
+  }
+  option "GatewayPorts" {
+    type        = nullOr(str)
+    default     = "no"
+    description = "Specifies whether remote hosts are allowed to connect to ports forwarded for the client. See sshd_config(5)."
+  }
+  option "KexAlgorithms" {
+    type = nullOr(listOf(str))
+    default = [
+      "sntrup761x25519-sha512@openssh.com",
+      "curve25519-sha256",
+      "curve25519-sha256@libssh.org",
+      "diffie-hellman-group-exchange-sha256",
+    ]
+    description = "Allowed key exchange algorithms, written comma-separated. The default is the lower bound recommended by stribika's Secure Secure Shell and Mozilla's OpenSSH guidelines."
+  }
+  option "Macs" {
+    type = nullOr(listOf(str))
+    default = [
+      "hmac-sha2-512-etm@openssh.com",
+      "hmac-sha2-256-etm@openssh.com",
+      "umac-128-etm@openssh.com",
+    ]
+    description = "Allowed MACs, written comma-separated. The default is recommended by stribika's Secure Secure Shell and Mozilla's OpenSSH guidelines."
+  }
+  option "StrictModes" {
+    type        = nullOr(bool)
+    default     = true
+    description = "Whether sshd should check file modes and ownership of directories."
+  }
+  option "Ciphers" {
+    type = nullOr(listOf(str))
+    default = [
+      "chacha20-poly1305@openssh.com",
+      "aes256-gcm@openssh.com",
+      "aes128-gcm@openssh.com",
+      "aes256-ctr",
+      "aes192-ctr",
+      "aes128-ctr",
+    ]
+    description = "Allowed ciphers, written comma-separated. The default is recommended by stribika's Secure Secure Shell and Mozilla's OpenSSH guidelines."
+  }
+  option "AllowUsers" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "If specified, login is allowed only for the listed users. See sshd_config(5) for details."
+  }
+  option "DenyUsers" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "If specified, login is denied for all listed users. Takes precedence over services.openssh.settings.AllowUsers. See sshd_config(5) for details."
+  }
+  option "AllowGroups" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "If specified, login is allowed only for users part of the listed groups. See sshd_config(5) for details."
+  }
+  option "DenyGroups" {
+    type        = nullOr(listOf(str))
+    default     = null
+    description = "If specified, login is denied for all users part of the listed groups. Takes precedence over services.openssh.settings.AllowGroups. See sshd_config(5) for details."
+  }
+  # Disabled by default, since pam_motd handles this.
+  option "PrintMotd" {
+    type        = nullOr(bool)
+    default     = false
+    description = "Whether to enable printing /etc/motd when a user logs in interactively."
+  }
 }
 
 submodule "sshListenAddress" {
@@ -166,20 +292,9 @@ options "services.openssh" {
     description = "Path to moduli file to install in /etc/ssh/moduli; null keeps the distribution's."
   }
   option "settings" {
-    type        = attrsOf(anything)
+    type        = submodule.sshdSettings
     default     = {}
-    description = <<-EOT
-      Configuration for sshd_config(5): each attribute is a keyword. true and
-      false are written yes and no; the lists of Ciphers, KexAlgorithms and
-      Macs are comma-separated, those of AuthorizedKeysFile, AllowGroups,
-      AllowUsers, DenyGroups and DenyUsers space-separated, and any other
-      list repeats its keyword; null leaves a keyword out. The defaults are
-      NixOS's: PasswordAuthentication, KbdInteractiveAuthentication,
-      PermitRootLogin ("prohibit-password"), X11Forwarding (false), UseDns
-      (false), LogLevel ("INFO"), UsePAM, StrictModes, GatewayPorts ("no"),
-      PrintMotd (false), AuthorizedPrincipalsFile ("none"), and the
-      algorithms.
-    EOT
+    description = "Configuration for sshd_config(5): each attribute is a keyword. true and false are written yes and no; the lists of Ciphers, KexAlgorithms and Macs are comma-separated, those of AuthorizedKeysFile, AllowGroups, AllowUsers, DenyGroups and DenyUsers space-separated, and any other list repeats its keyword; null leaves a keyword out."
     example     = { UseDns = true, PasswordAuthentication = false }
   }
   option "extraConfig" {
@@ -277,40 +392,6 @@ warning {
   message   = join("\n", [for o, r in local.sshdRenamedSet : "The option services.openssh.${o} has been renamed to services.openssh.settings.${r.key}."])
 }
 
-# The settings NixOS declares, as defaults a host overrides key by key.
-config "services.openssh.settings" {
-  AuthorizedPrincipalsFile     = mkDefault("none")
-  LogLevel                     = mkDefault("INFO")
-  UsePAM                       = mkDefault(true)
-  UseDns                       = mkDefault(false)
-  X11Forwarding                = mkDefault(false)
-  PasswordAuthentication       = mkDefault(true)
-  PermitRootLogin              = mkDefault("prohibit-password")
-  KbdInteractiveAuthentication = mkDefault(true)
-  GatewayPorts                 = mkDefault("no")
-  StrictModes                  = mkDefault(true)
-  PrintMotd                    = mkDefault(false)
-  KexAlgorithms = mkDefault([
-    "sntrup761x25519-sha512@openssh.com",
-    "curve25519-sha256",
-    "curve25519-sha256@libssh.org",
-    "diffie-hellman-group-exchange-sha256",
-  ])
-  Macs = mkDefault([
-    "hmac-sha2-512-etm@openssh.com",
-    "hmac-sha2-256-etm@openssh.com",
-    "umac-128-etm@openssh.com",
-  ])
-  Ciphers = mkDefault([
-    "chacha20-poly1305@openssh.com",
-    "aes256-gcm@openssh.com",
-    "aes128-gcm@openssh.com",
-    "aes256-ctr",
-    "aes192-ctr",
-    "aes128-ctr",
-  ])
-}
-
 config "services.openssh" {
   when = local.sshd.enable
   authorizedKeysFiles = concat(
@@ -342,7 +423,7 @@ locals {
   }
 
   sshdConfig = join("", [
-    keyvalueencode(local.sshdSettings, { separator = " ", listsAsDuplicateKeys = true, true = "yes", false = "no" }),
+    formatencode(format.sshdConfig, local.sshdSettings),
     "Banner ${local.sshd.banner == null ? "none" : "/etc/ssh/banner"}\n",
     "AddressFamily ${config.networking.enableIPv6 ? "any" : "inet"}\n",
     join("", [for p in local.sshd.ports : "Port ${p}\n"]),

@@ -76,3 +76,30 @@ run "a listen address needs addr" {
   }
   expect_error = "addr must be specified"
 }
+
+run "a declared keyword set to null is left out" {
+  config "services.openssh" {
+    enable   = true
+    settings = { UsePAM = null, StrictModes = false, MaxSessions = 4 }
+  }
+  assert {
+    condition     = !strcontains(config.environment.etc["ssh/sshd_config"].text, "UsePAM") && strcontains(config.environment.etc["ssh/sshd_config"].text, "StrictModes no\n") && strcontains(config.environment.etc["ssh/sshd_config"].text, "MaxSessions 4\n")
+    error_message = "null leaves a keyword out; other keywords are written"
+  }
+}
+
+run "declared keywords have NixOS's types" {
+  config "services.openssh" {
+    enable   = true
+    settings = { LogLevel = "LOUD" }
+  }
+  expect_error = "services.openssh.settings.LogLevel\" is not of type \"null or one of"
+}
+
+run "an undeclared keyword is an atom or a list of atoms" {
+  config "services.openssh" {
+    enable   = true
+    settings = { Match = { User = "deploy" } }
+  }
+  expect_error = "\"services.openssh.settings.Match\" is not of type \"atom (null, bool, int, float or string) or a list of them for duplicate keys\""
+}

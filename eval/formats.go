@@ -1,0 +1,137 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+)
+
+// formatSyntax is a `format "NAME" "KIND" { PARAMETERS }` block: a file
+// format with its parameters, NixOS's `pkgs.formats.KIND { ... }`. Formats
+// are global to an evaluation, as submodules are. format.NAME is the
+// format's type in a type expression, and the format itself (the value
+// formatencode takes) in an expression, so that an option's type and the
+// file written from its value share the parameters.
+type formatSyntax struct {
+	name   string
+	block  *hclsyntax.Block
+	format lib.Format
+}
+
+// decodeFormat reads a format block; its parameters are constants.
+func decodeFormat(b *hclsyntax.Block, m *module) (*formatSyntax, hcl.Diagnostics) {
+	if d := wantLabels(b, 2); d != nil {
+		d.Detail += ` Write format "NAME" "KIND" { PARAMETERS }, where KIND is one of ` + strings.Join(lib.FormatKinds, ", ") + "."
+		return nil, hcl.Diagnostics{d}
+	}
+	var diags hcl.Diagnostics
+	for _, nb := range b.Body.Blocks {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported block type",
+			Detail:   fmt.Sprintf("A format block takes its parameters as arguments, not a %q block.", nb.Type),
+			Subject:  nb.TypeRange.Ptr(),
+		})
+	}
+	kind := b.Labels[1]
+	if !slices.Contains(lib.FormatKinds, kind) {
+		detail := fmt.Sprintf("There is no format kind %q; the kinds are %s.", kind, strings.Join(lib.FormatKinds, ", "))
+		if s := didYouMean(kind, lib.FormatKinds); s != "" {
+			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown format kind",
+			Detail:   detail,
+			Subject:  b.LabelRanges[1].Ptr(),
+		})
+	}
+	params := map[string]cty.Value{}
+	attrs := sortedAttrs(b.Body.Attributes)
+	for _, attr := range attrs {
+		v, d := constValue(attr.Expr)
+		if d.HasErrors() || !v.IsWhollyKnown() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid format parameter",
+				Detail:   fmt.Sprintf("The parameters of a format are constants; %s is not one.", attr.Name),
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		params[attr.Name] = v
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	f, err := lib.NewFormat(kind, cty.ObjectVal(params))
+	if err != nil {
+		subject := b.DefRange()
+		for _, attr := range attrs {
+			if strings.Contains(err.Error(), strconv.Quote(attr.Name)) || strings.Contains(err.Error(), attr.Name+" ") {
+				subject = attr.SrcRange
+				break
+			}
+		}
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid format parameters",
+			Detail:   fmt.Sprintf("The %s format %q: %s.", kind, b.Labels[0], err),
+			Subject:  subject.Ptr(),
+		})
+	}
+	return &formatSyntax{name: b.Labels[0], block: b, format: f}, diags
+}
+
+func (f *formatSyntax) declBlock() *hclsyntax.Block { return f.block }
+
+// lookupType resolves submodule.NAME and format.NAME inside a type
+// expression.
+func (ev *Evaluator) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+	if namespace == "submodule" {
+		return ev.lookupSubmoduleType(name, rng)
+	}
+	f, diags := ev.lookupFormat(name, rng)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return options.FormatType(f.format), nil
+}
+
+// lookupFormat finds the format declared as name, referred to at rng.
+func (ev *Evaluator) lookupFormat(name string, rng hcl.Range) (*formatSyntax, hcl.Diagnostics) {
+	if f, ok := ev.formats[name]; ok {
+		return f, nil
+	}
+	return nil, unknownName(ev.formats, "format", name, `: a format "NAME" "KIND" block declares one`, rng)
+}
+
+// formatValue reads format.NAME in an expression: the format as a value
+// (lib.Format.Value), followed by the rest of the traversal.
+func (sc *scope) formatValue(root hcl.Range, rest hcl.Traversal) (cty.Value, hcl.Diagnostics) {
+	attr, ok := hcl.TraverseAttr{}, len(rest) > 0
+	if ok {
+		attr, ok = rest[0].(hcl.TraverseAttr)
+	}
+	if !ok {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid reference",
+			Detail:   "format must be followed by the name of a format, as in format.NAME.",
+			Subject:  root.Ptr(),
+		}}
+	}
+	f, diags := sc.inst.ev.lookupFormat(attr.Name, hcl.RangeBetween(root, attr.SrcRange))
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return sc.steps(f.format.Value(), rest[1:], root)
+}
