@@ -69,6 +69,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		traced:      map[*hcl.Diagnostic]bool{},
 		removedMsgs: map[*declNode]*thunk{},
 	}
+	ev.loader.compute = ev.linkStrings
 	roots, diags := ev.loadRoots()
 	if diags.HasErrors() && roots == nil {
 		return ev, diags
