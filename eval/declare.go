@@ -58,8 +58,12 @@ type optionDecl struct {
 	example     hclsyntax.Expression
 	description string
 	defaultText string
-	readOnly    bool
-	internal    bool
+	// nameTexts are the description and default_text when they read
+	// name, the instance's attribute name; description and defaultText
+	// then hold the text for <name> (see textsFor).
+	nameTexts []*hclsyntax.Attribute
+	readOnly  bool
+	internal  bool
 	// more declarations of the same (submodule) option
 	also []*hclsyntax.Block
 
@@ -204,15 +208,29 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
-			v, dd := constAttr(attr, cty.String, "a constant string")
-			diags = append(diags, dd...)
-			if dd.HasErrors() {
-				continue
+			var text string
+			if e.body != nil && readsName(attr.Expr) {
+				// NixOS's "the prometheus ${name} exporter": the text
+				// for the documentation names the instance <name>.
+				t, dd := nameText(attr, docName)
+				diags = append(diags, dd...)
+				if dd.HasErrors() {
+					continue
+				}
+				text = t
+				d.nameTexts = append(d.nameTexts, attr)
+			} else {
+				v, dd := constAttr(attr, cty.String, optionText)
+				diags = append(diags, dd...)
+				if dd.HasErrors() {
+					continue
+				}
+				text = v.AsString()
 			}
 			if attr.Name == "description" {
-				d.description = v.AsString()
+				d.description = text
 			} else {
-				d.defaultText = v.AsString()
+				d.defaultText = text
 			}
 		case "read_only", "internal":
 			v, dd := constAttr(attr, cty.Bool, "true or false")
@@ -288,6 +306,62 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 		ev.typeCache[key] = t
 	}
 	return t, diags
+}
+
+// docName is what `name` is in the description of an option inside a
+// submodule, in the documentation of every instance, as in NixOS's.
+const docName = "<name>"
+
+// optionText says what a description or default_text may be.
+const optionText = "a constant string (inside a submodule, a template that reads name, as \"the ${name} exporter\")"
+
+// readsName reports whether expr reads variables, all of them name alone:
+// a template such as "the prometheus ${name} exporter".
+func readsName(expr hclsyntax.Expression) bool {
+	vars := hclsyntax.Variables(expr)
+	for _, tr := range vars {
+		if tr.RootName() != "name" || len(tr) != 1 {
+			return false
+		}
+	}
+	return len(vars) > 0
+}
+
+// nameText evaluates a description or default_text that reads name (see
+// readsName) for the instance called name.
+func nameText(attr *hclsyntax.Attribute, name string) (string, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"name": cty.StringVal(name)}})
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + attr.Name,
+			Detail:   fmt.Sprintf("The %s of an option must be %s.", attr.Name, optionText),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return v.AsString(), nil
+}
+
+// textsFor returns the option's description and default_text for the
+// instance named name: the texts that read name read this one (NilVal, or
+// an option that reads no name, gives the texts of the declaration).
+func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) {
+	description, defaultText = o.description, o.defaultText
+	if name == cty.NilVal {
+		return description, defaultText
+	}
+	for _, attr := range o.nameTexts {
+		t, diags := nameText(attr, name.AsString())
+		if diags.HasErrors() {
+			continue
+		}
+		if attr.Name == "description" {
+			description = t
+		} else {
+			defaultText = t
+		}
+	}
+	return description, defaultText
 }
 
 // constAttr reads an option argument that must be a constant of type ty,

@@ -68,17 +68,18 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	o := n.opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags = append(diags, s.diags...)
+	description, defaultText := o.textsFor(inst.name)
 	x := &Explanation{
 		Path:        inst.fullPath(n.path),
 		Type:        o.typ.Description(),
-		Description: o.description,
+		Description: description,
 		Declared:    o.block.DefRange(),
 		ReadOnly:    o.readOnly,
 		Defined:     s.defined,
 	}
 	if o.defaultExpr != nil {
 		x.HasDefault = true
-		x.Default = o.defaultText
+		x.Default = defaultText
 		if x.Default == "" {
 			x.Default = sourceText(ev.Files(), o.defaultExpr.Range())
 		}

@@ -20,11 +20,12 @@ func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (
 	full := inst.fullPath(n.path)
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags := s.diags
+	description, _ := o.textsFor(inst.name)
 	x := &Explanation{
 		Path:        append(full.Child(key[0]), key[1:]...),
 		KeyOf:       full,
 		Type:        o.typ.Description(),
-		Description: o.description,
+		Description: description,
 		Declared:    o.block.DefRange(),
 		Defined:     s.defined,
 	}
