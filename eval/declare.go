@@ -298,7 +298,7 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if t, ok := ev.typeCache[key]; ok && key != "" {
 		return t, nil
 	}
-	t, diags := options.ParseType(expr, ev.lookupSubmoduleType)
+	t, diags := options.ParseTypeResolving(expr, ev.lookupSubmoduleType, ev)
 	if key != "" && t != nil && len(diags) == 0 {
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}

@@ -73,9 +73,11 @@ submodule "sshUser" {
     description = "A list of verbatim OpenSSH public keys that should be added to the user's authorized keys. The keys are added to a file that the SSH daemon reads in addition to the user's authorized_keys file."
     example     = ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJtDnm0ViTp0Ddtb8sEOZRqTOaJtbOp0jL4qfyGhcv09 alice@laptop"]
   }
-  # NixOS's keyFiles is left out: a path option cannot be read relative to
-  # the module that defines it. A host reads its key files itself:
-  # keys = split("\n", chomp(file("./keys/alice.pub"))).
+  option "openssh.authorizedKeys.keyFiles" {
+    type        = listOf(path)
+    default     = []
+    description = "A list of files each containing one OpenSSH public key that should be added to the user's authorized keys. The contents of the files are read at build time and added to a file that the SSH daemon reads in addition to the user's authorized_keys file. A file is named relative to the module that defines it (\"./keys/alice.pub\"). You can combine the keyFiles and keys options."
+  }
 }
 
 # Every user can have authorized keys (NixOS's userOptions).
@@ -424,8 +426,11 @@ config "environment" {
     for n, u in config.users.users : "ssh/authorized_keys.d/${u.name}" => {
       mode   = "0444"
       origin = "users.users.${n}.openssh.authorizedKeys"
-      text   = join("", [for k in u.openssh.authorizedKeys.keys : "${k}\n"])
-    } if length(u.openssh.authorizedKeys.keys) > 0
+      text = join("", concat(
+        [for k in u.openssh.authorizedKeys.keys : "${k}\n"],
+        [for f in u.openssh.authorizedKeys.keyFiles : "${chomp(file(f))}\n"],
+      ))
+    } if length(u.openssh.authorizedKeys.keys) + length(u.openssh.authorizedKeys.keyFiles) > 0
   }
 }
 
