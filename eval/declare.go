@@ -24,6 +24,9 @@ type declNode struct {
 	renMod  *module
 	removed *removeSyntax
 	remMod  *module
+	// renameBad is set when the rename's target is wrong (an error of the
+	// declaration): the definitions of the old path then stay there.
+	renameBad bool
 	// renamedFrom lists the renamed paths whose definitions land here.
 	renamedFrom []*declNode
 	// topState is the top-level instance's state of the node (see
@@ -514,13 +517,91 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.from).String(), options.Path(r.to).String()),
 					Subject:  r.toRange.Ptr(),
 				})
-				from.rename = nil
+				from.renameBad = true
 				continue
 			}
 			to.renamedFrom = append(to.renamedFrom, from)
 		}
 	}
 	return diags
+}
+
+// checkRenameKeys checks the renames that lead into the value of an option
+// (renameTarget's rest): each key on the way must be one the option's
+// type holds, a declared option of a submodule, a name of a freeform
+// submodule or a key of an attribute set, so that a bad target is an
+// error at the rename rather than at each definition of the old name.
+func (ev *Evaluator) checkRenameKeys(root *declNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range ev.mods {
+		for _, r := range m.renamed {
+			from := lookupDecl(root, r.from)
+			if from == nil || from.rename != r || from.renameBad {
+				continue
+			}
+			to, rest := renameTarget(root, r.to)
+			if to == nil || len(rest) == 0 {
+				continue
+			}
+			if d := ev.checkKeys(to.opt.typ, to.path, rest); d != "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
+					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.from).String(), options.Path(r.to).String(), d),
+					Subject:  r.toRange.Ptr(),
+				})
+				from.renameBad = true
+			}
+		}
+	}
+	return diags
+}
+
+// checkKeys says why the value of type t at path at has no place for the
+// keys rest, or "" when it has.
+func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) string {
+	for len(rest) > 0 {
+		switch tt := t.(type) {
+		case options.NullOr:
+			t = tt.Elem
+			continue
+		case options.Uniq:
+			t = tt.Elem
+			continue
+		case options.AttrsOf:
+			t, at, rest = tt.Elem, at.Child(rest[0]), rest[1:]
+			continue
+		case options.Anything, options.Attrs, options.Either, options.OneOf:
+			return ""
+		case options.Submodule:
+			st := ev.submoduleType(tt.Names)
+			if st.root == nil {
+				return ""
+			}
+			n := st.root
+			for len(rest) > 0 && n.opt == nil {
+				c := n.children[rest[0]]
+				if c == nil {
+					if st.freeform != nil {
+						return ""
+					}
+					why := fmt.Sprintf("the submodule of %q declares no option %q", at.String(), at.Join(n.path).Child(rest[0]).String())
+					if s := didYouMean(rest[0], n.names); s != "" {
+						why += fmt.Sprintf(" (did you mean %q?)", at.Join(n.path).Child(s).String())
+					}
+					return why
+				}
+				n, rest = c, rest[1:]
+			}
+			if n.opt == nil {
+				return fmt.Sprintf("%q is a namespace of the submodule of %q, not an option", at.Join(n.path).String(), at.String())
+			}
+			t, at = n.opt.typ, at.Join(n.path)
+			continue
+		}
+		return fmt.Sprintf("the option %q is of type %s, whose values have no keys", at.String(), t.Description())
+	}
+	return ""
 }
 
 // renameTarget finds the option a rename leads to: the option at path to,

@@ -168,6 +168,7 @@ func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
 	root, d := ev.buildTrie(entries, nil)
 	diags = append(diags, d...)
 	diags = append(diags, addRenames(root, ev.mods)...)
+	diags = append(diags, ev.checkRenameKeys(root)...)
 	report := func(st *subType) {
 		if !st.reported {
 			st.reported = true

@@ -191,93 +191,21 @@ options "services.openssh" {
   }
 }
 
-# NixOS's renames of the options that became settings keys. renamed_option
-# can only name a declared option, and a settings key is not one, so each
-# old option is declared here, forwarded with a warning, as
-# mkRenamedOptionModule does.
-locals {
-  sshdRenamed = {
-    passwordAuthentication          = { key = "PasswordAuthentication", type = "bool" }
-    kbdInteractiveAuthentication    = { key = "KbdInteractiveAuthentication", type = "bool" }
-    challengeResponseAuthentication = { key = "KbdInteractiveAuthentication", type = "bool" }
-    useDns                          = { key = "UseDns", type = "bool" }
-    forwardX11                      = { key = "X11Forwarding", type = "bool" }
-    permitRootLogin                 = { key = "PermitRootLogin", type = "str" }
-    logLevel                        = { key = "LogLevel", type = "str" }
-    gatewayPorts                    = { key = "GatewayPorts", type = "str" }
-    macs                            = { key = "Macs", type = "list" }
-    ciphers                         = { key = "Ciphers", type = "list" }
-    kexAlgorithms                   = { key = "KexAlgorithms", type = "list" }
-  }
-  sshdRenamedSet = { for o, r in local.sshdRenamed : o => r if config.services.openssh[o] != null }
-}
-
-options "services.openssh" {
-  option "passwordAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.PasswordAuthentication."
-  }
-  option "kbdInteractiveAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
-  }
-  option "challengeResponseAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
-  }
-  option "useDns" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.UseDns."
-  }
-  option "forwardX11" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.X11Forwarding."
-  }
-  option "permitRootLogin" {
-    type        = nullOr(enum(["yes", "without-password", "prohibit-password", "forced-commands-only", "no"]))
-    default     = null
-    description = "Renamed to services.openssh.settings.PermitRootLogin."
-  }
-  option "logLevel" {
-    type        = nullOr(enum(["QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3"]))
-    default     = null
-    description = "Renamed to services.openssh.settings.LogLevel."
-  }
-  option "gatewayPorts" {
-    type        = nullOr(str)
-    default     = null
-    description = "Renamed to services.openssh.settings.GatewayPorts."
-  }
-  option "macs" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.Macs."
-  }
-  option "ciphers" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.Ciphers."
-  }
-  option "kexAlgorithms" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.KexAlgorithms."
-  }
-}
-
-config "services.openssh" {
-  settings = { for o, r in local.sshdRenamedSet : r.key => config.services.openssh[o] }
-}
-
-warning {
-  condition = length(local.sshdRenamedSet) > 0
-  message   = join("\n", [for o, r in local.sshdRenamedSet : "The option services.openssh.${o} has been renamed to services.openssh.settings.${r.key}."])
-}
+# NixOS's renames of the options that became settings keys: a definition of
+# the old option defines the key, with a warning. (NixOS renames
+# challengeResponseAuthentication to kbdInteractiveAuthentication, itself
+# renamed; here it goes to the key directly.)
+renamed_option "services.openssh.passwordAuthentication" { to = "services.openssh.settings.PasswordAuthentication" }
+renamed_option "services.openssh.kbdInteractiveAuthentication" { to = "services.openssh.settings.KbdInteractiveAuthentication" }
+renamed_option "services.openssh.challengeResponseAuthentication" { to = "services.openssh.settings.KbdInteractiveAuthentication" }
+renamed_option "services.openssh.useDns" { to = "services.openssh.settings.UseDns" }
+renamed_option "services.openssh.forwardX11" { to = "services.openssh.settings.X11Forwarding" }
+renamed_option "services.openssh.permitRootLogin" { to = "services.openssh.settings.PermitRootLogin" }
+renamed_option "services.openssh.logLevel" { to = "services.openssh.settings.LogLevel" }
+renamed_option "services.openssh.gatewayPorts" { to = "services.openssh.settings.GatewayPorts" }
+renamed_option "services.openssh.macs" { to = "services.openssh.settings.Macs" }
+renamed_option "services.openssh.ciphers" { to = "services.openssh.settings.Ciphers" }
+renamed_option "services.openssh.kexAlgorithms" { to = "services.openssh.settings.KexAlgorithms" }
 
 # The settings NixOS declares, as defaults a host overrides key by key.
 config "services.openssh.settings" {
