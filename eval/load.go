@@ -68,7 +68,7 @@ type module struct {
 	disabled []string // module keys
 	// computed holds the imports and disabled_modules that are no constant
 	// list: expressions over the module's locals, evaluated when the
-	// modules are collected (see loader.links).
+	// modules are collected (see loader.linksOf).
 	computed []*hclsyntax.Attribute
 
 	locals     []*hclsyntax.Attribute
