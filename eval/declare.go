@@ -571,8 +571,6 @@ func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) s
 		case options.AttrsOf:
 			t, at, rest = tt.Elem, at.Child(rest[0]), rest[1:]
 			continue
-		case options.Anything, options.Attrs, options.Either, options.OneOf:
-			return ""
 		case options.Submodule:
 			st := ev.submoduleType(tt.Names)
 			if st.root == nil {
@@ -598,6 +596,9 @@ func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) s
 			}
 			t, at = n.opt.typ, at.Join(n.path)
 			continue
+		}
+		if options.HoldsKeys(t) {
+			return "" // anything, either(...): its merge checks the keys
 		}
 		return fmt.Sprintf("the option %q is of type %s, whose values have no keys", at.String(), t.Description())
 	}

@@ -463,3 +463,25 @@ func TestPathRelative(t *testing.T) {
 		})
 	}
 }
+
+func TestHoldsKeys(t *testing.T) {
+	tests := []struct {
+		typ  Type
+		want bool
+	}{
+		{AttrsOf{Str{}}, true},
+		{Anything{}, true},
+		{Attrs{}, true},
+		{NullOr{AttrsOf{Int{}}}, true},
+		{Either{Str{}, AttrsOf{Str{}}}, true},
+		{Bool{}, false},
+		{Str{}, false},
+		{ListOf{Str{}}, false},
+		{NullOr{Int{}}, false},
+	}
+	for _, tt := range tests {
+		if got := HoldsKeys(tt.typ); got != tt.want {
+			t.Errorf("HoldsKeys(%s) = %v, want %v", tt.typ.Description(), got, tt.want)
+		}
+	}
+}
