@@ -88,7 +88,7 @@ func anchor(heading string) string {
 func writeOption(b *strings.Builder, d eval.Declaration) {
 	fmt.Fprintf(b, "\n### `%s`\n\n", DocPath(d.Path))
 	if desc := strings.TrimSpace(d.Description); desc != "" {
-		fmt.Fprintf(b, "%s\n\n", desc)
+		fmt.Fprintf(b, "%s\n\n", escapeName(desc))
 	}
 	fmt.Fprintf(b, "*Type:* %s\n\n", d.Type)
 	if d.HasDefault {
@@ -107,7 +107,7 @@ func writeOption(b *strings.Builder, d eval.Declaration) {
 // prose (a default_text that is not an expression) as it is.
 func code(s string, prose bool) string {
 	if prose {
-		return s
+		return escapeName(s)
 	}
 	if strings.Contains(s, "\n") {
 		return "\n\n```hcl\n" + strings.TrimRight(s, "\n") + "\n```"
@@ -116,6 +116,13 @@ func code(s string, prose bool) string {
 		return "`` " + s + " ``"
 	}
 	return "`" + s + "`"
+}
+
+// escapeName escapes the placeholder <name> in prose (a description that
+// reads the instance's name, "the prometheus <name> exporter"), which
+// Markdown would take for an HTML tag.
+func escapeName(s string) string {
+	return strings.ReplaceAll(s, "<name>", `\<name>`)
 }
 
 // isExpression tells whether a default_text is an HCL expression

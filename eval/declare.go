@@ -24,6 +24,9 @@ type declNode struct {
 	renMod  *module
 	removed *removeSyntax
 	remMod  *module
+	// renameBad is set when the rename's target is wrong (an error of the
+	// declaration): the definitions of the old path then stay there.
+	renameBad bool
 	// renamedFrom lists the renamed paths whose definitions land here.
 	renamedFrom []*declNode
 	// topState is the top-level instance's state of the node (see
@@ -58,8 +61,12 @@ type optionDecl struct {
 	example     hclsyntax.Expression
 	description string
 	defaultText string
-	readOnly    bool
-	internal    bool
+	// nameTexts are the description and default_text when they read
+	// name, the instance's attribute name; description and defaultText
+	// then hold the text for <name> (see textsFor).
+	nameTexts []*hclsyntax.Attribute
+	readOnly  bool
+	internal  bool
 	// more declarations of the same (submodule) option
 	also []*hclsyntax.Block
 
@@ -204,15 +211,29 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
-			v, dd := constAttr(attr, cty.String, "a constant string")
-			diags = append(diags, dd...)
-			if dd.HasErrors() {
-				continue
+			var text string
+			if e.body != nil && readsName(attr.Expr) {
+				// NixOS's "the prometheus ${name} exporter": the text
+				// for the documentation names the instance <name>.
+				t, dd := nameText(attr, docName)
+				diags = append(diags, dd...)
+				if dd.HasErrors() {
+					continue
+				}
+				text = t
+				d.nameTexts = append(d.nameTexts, attr)
+			} else {
+				v, dd := constAttr(attr, cty.String, optionText)
+				diags = append(diags, dd...)
+				if dd.HasErrors() {
+					continue
+				}
+				text = v.AsString()
 			}
 			if attr.Name == "description" {
-				d.description = v.AsString()
+				d.description = text
 			} else {
-				d.defaultText = v.AsString()
+				d.defaultText = text
 			}
 		case "read_only", "internal":
 			v, dd := constAttr(attr, cty.Bool, "true or false")
@@ -280,7 +301,7 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if t, ok := ev.typeCache[key]; ok && key != "" {
 		return t, nil
 	}
-	t, diags := options.ParseType(expr, ev.lookupType)
+	t, diags := options.ParseTypeResolving(expr, ev.lookupType, ev)
 	if key != "" && t != nil && len(diags) == 0 {
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}
@@ -288,6 +309,62 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 		ev.typeCache[key] = t
 	}
 	return t, diags
+}
+
+// docName is what `name` is in the description of an option inside a
+// submodule, in the documentation of every instance, as in NixOS's.
+const docName = "<name>"
+
+// optionText says what a description or default_text may be.
+const optionText = "a constant string (inside a submodule, a template that reads name, as \"the ${name} exporter\")"
+
+// readsName reports whether expr reads variables, all of them name alone:
+// a template such as "the prometheus ${name} exporter".
+func readsName(expr hclsyntax.Expression) bool {
+	vars := hclsyntax.Variables(expr)
+	for _, tr := range vars {
+		if tr.RootName() != "name" || len(tr) != 1 {
+			return false
+		}
+	}
+	return len(vars) > 0
+}
+
+// nameText evaluates a description or default_text that reads name (see
+// readsName) for the instance called name.
+func nameText(attr *hclsyntax.Attribute, name string) (string, hcl.Diagnostics) {
+	v, diags := attr.Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"name": cty.StringVal(name)}})
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + attr.Name,
+			Detail:   fmt.Sprintf("The %s of an option must be %s.", attr.Name, optionText),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return v.AsString(), nil
+}
+
+// textsFor returns the option's description and default_text for the
+// instance named name: the texts that read name read this one (NilVal, or
+// an option that reads no name, gives the texts of the declaration).
+func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) {
+	description, defaultText = o.description, o.defaultText
+	if name == cty.NilVal {
+		return description, defaultText
+	}
+	for _, attr := range o.nameTexts {
+		t, diags := nameText(attr, name.AsString())
+		if diags.HasErrors() {
+			continue
+		}
+		if attr.Name == "description" {
+			description = t
+		} else {
+			defaultText = t
+		}
+	}
+	return description, defaultText
 }
 
 // constAttr reads an option argument that must be a constant of type ty,
@@ -431,13 +508,92 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.from).String(), options.Path(r.to).String()),
 					Subject:  r.toRange.Ptr(),
 				})
-				from.rename = nil
+				from.renameBad = true
 				continue
 			}
 			to.renamedFrom = append(to.renamedFrom, from)
 		}
 	}
 	return diags
+}
+
+// checkRenameKeys checks the renames that lead into the value of an option
+// (renameTarget's rest): each key on the way must be one the option's
+// type holds, a declared option of a submodule, a name of a freeform
+// submodule or a key of an attribute set, so that a bad target is an
+// error at the rename rather than at each definition of the old name.
+func (ev *Evaluator) checkRenameKeys(root *declNode) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range ev.mods {
+		for _, r := range m.renamed {
+			from := lookupDecl(root, r.from)
+			if from == nil || from.rename != r || from.renameBad {
+				continue
+			}
+			to, rest := renameTarget(root, r.to)
+			if to == nil || len(rest) == 0 {
+				continue
+			}
+			if d := ev.checkKeys(to.opt.typ, to.path, rest); d != "" {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
+					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.from).String(), options.Path(r.to).String(), d),
+					Subject:  r.toRange.Ptr(),
+				})
+				from.renameBad = true
+			}
+		}
+	}
+	return diags
+}
+
+// checkKeys says why the value of type t at path at has no place for the
+// keys rest, or "" when it has.
+func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) string {
+	for len(rest) > 0 {
+		switch tt := t.(type) {
+		case options.NullOr:
+			t = tt.Elem
+			continue
+		case options.Uniq:
+			t = tt.Elem
+			continue
+		case options.AttrsOf:
+			t, at, rest = tt.Elem, at.Child(rest[0]), rest[1:]
+			continue
+		case options.Submodule:
+			st := ev.submoduleType(tt.Names)
+			if st.root == nil {
+				return ""
+			}
+			n := st.root
+			for len(rest) > 0 && n.opt == nil {
+				c := n.children[rest[0]]
+				if c == nil {
+					if st.freeform != nil {
+						return ""
+					}
+					why := fmt.Sprintf("the submodule of %q declares no option %q", at.String(), at.Join(n.path).Child(rest[0]).String())
+					if s := didYouMean(rest[0], n.names); s != "" {
+						why += fmt.Sprintf(" (did you mean %q?)", at.Join(n.path).Child(s).String())
+					}
+					return why
+				}
+				n, rest = c, rest[1:]
+			}
+			if n.opt == nil {
+				return fmt.Sprintf("%q is a namespace of the submodule of %q, not an option", at.Join(n.path).String(), at.String())
+			}
+			t, at = n.opt.typ, at.Join(n.path)
+			continue
+		}
+		if options.HoldsKeys(t) {
+			return "" // anything, either(...): its merge checks the keys
+		}
+		return fmt.Sprintf("the option %q is of type %s, whose values have no keys", at.String(), t.Description())
+	}
+	return ""
 }
 
 // renameTarget finds the option a rename leads to: the option at path to,

@@ -119,7 +119,7 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 	case n.rename != nil:
 		s := inst.state(n)
 		s.defs = append(s.defs, d)
-		if to, rest := renameTarget(inst.root, n.rename.to); to != nil {
+		if to, rest := renameTarget(inst.root, n.rename.to); to != nil && !n.renameBad {
 			d.Value = nestIn(d.Value, rest)
 			return inst.split(to, d, force)
 		}

@@ -9,8 +9,10 @@
 //  1. Load (load.go, paths.go): read and parse the module files, the
 //     library's (embedded) and the user's; inline modules (a test's run
 //     blocks) come parsed.
-//  2. Collect modules (load.go): follow imports, in module order, and
-//     register the submodule types, which are global to an evaluation.
+//  2. Collect modules (load.go, imports.go): follow imports, in module
+//     order (computed imports are evaluated over the module's locals,
+//     never config), and register the submodule types, which are global
+//     to an evaluation.
 //  3. Declare (declare.go): build the option tree from the option blocks,
 //     the renames and removals, with each option's type (sibling package
 //     options parses type expressions).
@@ -35,7 +37,9 @@
 //     options for documentation; ReadModuleFile reads a file next to a
 //     module for the profile, through the one confined reader of module
 //     files that file() uses too (moduleFiles), which fails rather than
-//     read outside the module's directory.
+//     read outside the module's directory. The type path resolves a path
+//     written relative to a module the same way (ResolvePath), and file()
+//     in any module reads such a value through the module that wrote it.
 //
 // Limits (limits.go) bound every phase: the size and number of the files
 // loaded, and while forcing, the evaluation chain's depth, the size of

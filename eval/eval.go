@@ -70,7 +70,9 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		fileFuncs:   map[string]function.Function{},
 		traced:      map[*hcl.Diagnostic]bool{},
 		removedMsgs: map[*declNode]*thunk{},
+		modulePaths: map[string]modulePath{},
 	}
+	ev.loader.compute = ev.linkStrings
 	roots, diags := ev.loadRoots()
 	if diags.HasErrors() && roots == nil {
 		return ev, diags
@@ -194,6 +196,7 @@ func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
 	root, d := ev.buildTrie(entries, nil)
 	diags = append(diags, d...)
 	diags = append(diags, addRenames(root, ev.mods)...)
+	diags = append(diags, ev.checkRenameKeys(root)...)
 	report := func(st *subType) {
 		if !st.reported {
 			st.reported = true
@@ -335,6 +338,10 @@ type Evaluator struct {
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk
 	typeCache   map[string]options.Type // see parseType
+	// modulePaths are the paths that the type path resolved from a path
+	// relative to a module, by their absolute path: file() reads them
+	// through that module (see ResolvePath).
+	modulePaths map[string]modulePath
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

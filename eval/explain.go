@@ -61,6 +61,10 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	if n == nil {
 		return nil, dedupe(withoutCommandLine(diags))
 	}
+	if key != nil && n.opt == nil {
+		x, d := ev.explainFreeform(inst, n, key, hops)
+		return x, dedupe(withoutCommandLine(append(diags, d...)))
+	}
 	if key != nil {
 		x, d := ev.explainKey(inst, n, key)
 		return x, dedupe(withoutCommandLine(append(diags, d...)))
@@ -68,17 +72,18 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	o := n.opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags = append(diags, s.diags...)
+	description, defaultText := o.textsFor(inst.name)
 	x := &Explanation{
 		Path:        inst.fullPath(n.path),
 		Type:        o.typ.Description(),
-		Description: o.description,
+		Description: description,
 		Declared:    o.block.DefRange(),
 		ReadOnly:    o.readOnly,
 		Defined:     s.defined,
 	}
 	if o.defaultExpr != nil {
 		x.HasDefault = true
-		x.Default = o.defaultText
+		x.Default = defaultText
 		if x.Default == "" {
 			x.Default = sourceText(ev.Files(), o.defaultExpr.Range())
 		}
@@ -144,7 +149,9 @@ type hop struct {
 // lookupOptionHops finds the option node at p, forcing the options on the
 // way that hold submodule instances, and tells which those were. When p
 // goes on inside the value of an option (a key of an attrsOf option), it
-// returns that option and key, the rest of p.
+// returns that option and key, the rest of p; when p names an undeclared
+// name of a freeform instance, the namespace of the instance it is in (no
+// option) and key, the rest of p from there.
 func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNode, hops []hop, key options.Path, diags hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine}
 	inst, n = ev.top, ev.top.root
@@ -152,11 +159,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 		diags = append(diags, inst.drainTo(n.path)...)
 		c := n.children[p[i]]
 		if c == nil && inst.hasFreeform() {
-			return nil, nil, nil, nil, append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("%q is not an option", p.String()),
-				Detail:   fmt.Sprintf("%q is an undeclared name of the freeform submodule %q (its freeform type is %s): its value is part of %q's, which nodegen eval -A shows.", inst.fullPath(n.path.Child(p[i])).String(), inst.loc.String(), inst.st.freeform.Description(), inst.loc.String()),
-			})
+			return inst, n, hops, p[i:], diags
 		}
 		if c == nil {
 			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))

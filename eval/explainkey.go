@@ -20,11 +20,12 @@ func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (
 	full := inst.fullPath(n.path)
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags := s.diags
+	description, _ := o.textsFor(inst.name)
 	x := &Explanation{
 		Path:        append(full.Child(key[0]), key[1:]...),
 		KeyOf:       full,
 		Type:        o.typ.Description(),
-		Description: o.description,
+		Description: description,
 		Declared:    o.block.DefRange(),
 		Defined:     s.defined,
 	}
@@ -181,4 +182,49 @@ func stripAll(v cty.Value) cty.Value {
 		}
 		v = p.Content
 	}
+}
+
+// explainFreeform explains key, an undeclared name below namespace n of
+// the freeform instance inst (services.openssh.settings.PasswordAuthentication,
+// where settings is a freeform submodule): the definitions of the
+// instance's undeclared names that set it, as merging them with the
+// freeform type decided. The explanation is a key of the option that holds
+// the instance, of the freeform type; hops are the options on the way.
+func (ev *Evaluator) explainFreeform(inst *instance, n *declNode, key options.Path, hops []hop) (*Explanation, hcl.Diagnostics) {
+	rel := append(append(options.Path{}, n.path...), key...)
+	x := &Explanation{
+		Path:     inst.fullPath(rel),
+		KeyOf:    inst.loc,
+		Type:     "freeform " + inst.st.freeform.Description(),
+		Declared: *inst.st.freeformAt,
+	}
+	if len(hops) > 0 {
+		h := hops[len(hops)-1]
+		x.Description, _ = h.opt.opt.textsFor(h.inst.name)
+	}
+	v, diags := inst.freeformValue()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	v, d := property.Deep(v)
+	if diags = append(diags, d...); diags.HasErrors() {
+		return nil, diags
+	}
+	x.Value, x.Defined = v, true
+	for i, k := range rel {
+		parent := x.Value
+		if isObject(parent) {
+			x.Value, x.Defined = freeAttr(parent, k)
+		}
+		if !isObject(parent) || !x.Defined {
+			// As for a key of an attrsOf option that is not set; a
+			// misspelt option of the instance is did-you-mean'd.
+			if i == len(n.path) && didYouMean(k, n.names) != "" {
+				return nil, append(diags, ev.notExist(inst.fullPath(rel[:i+1]), n, k, hcl.Range{Filename: commandLine}, false))
+			}
+			return nil, append(diags, noKeyDiag(inst.fullPath(rel[:i]), k, inst.loc, parent))
+		}
+	}
+	x.Definitions = keyDefinitions(inst.free.parts, false, rel)
+	return x, diags
 }

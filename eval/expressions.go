@@ -1237,8 +1237,7 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}
-		fsys, dir := moduleFiles(m)
-		f := lib.FileFunc(fsys, dir, ev.limits.FileBytes)
+		f := ev.fileFunc(m)
 		ev.fileFuncs[key] = f
 		return f, true
 	}

@@ -20,6 +20,8 @@ type freeform struct {
 	status status
 	value  cty.Value
 	diags  hcl.Diagnostics
+	// parts are the definitions as merging decided them, for Explain.
+	parts []property.Part
 }
 
 // freeformType reads the freeform type of one submodule body into st.
@@ -81,6 +83,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	}
 	merged, d := options.MergeDefinitions(inst.loc, inst.st.freeform, defs)
 	inst.ev.pop()
+	f.parts = merged.Defs
 	v := merged.Value
 	if !merged.Defined {
 		v = cty.EmptyObjectVal

@@ -66,6 +66,10 @@ type module struct {
 
 	imports  []source
 	disabled []string // module keys
+	// computed holds the imports and disabled_modules that are no constant
+	// list: expressions over the module's locals, evaluated when the
+	// modules are collected (see loader.linksOf).
+	computed []*hclsyntax.Attribute
 
 	locals     []*hclsyntax.Attribute
 	options    []*optionDeclSyntax
@@ -133,10 +137,51 @@ type loader struct {
 	files  map[string]*hcl.File // by display name, for diagnostics
 	mods   map[string]*module   // by key
 	limits Limits               // on the size and number of files
+	// compute evaluates a computed imports or disabled_modules attribute
+	// of a module (see module.computed).
+	compute func(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics)
+	links   map[string]*moduleLinks // by module key, see linksOf
+}
+
+// moduleLinks are the modules one module imports and disables.
+type moduleLinks struct {
+	imports  []source
+	disabled []string // module keys
 }
 
 func newLoader(limits Limits) *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits}
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}}
+}
+
+// linksOf returns the modules m imports and disables, with its computed
+// imports and disabled_modules evaluated; once per evaluation, whose
+// diagnostics come with the first call. (The module itself is not
+// changed: a library module is shared by evaluations.)
+func (l *loader) linksOf(m *module) (moduleLinks, hcl.Diagnostics) {
+	if len(m.computed) == 0 {
+		return moduleLinks{imports: m.imports, disabled: m.disabled}, nil
+	}
+	if ln, ok := l.links[m.src.key()]; ok {
+		return *ln, nil
+	}
+	ln := &moduleLinks{imports: slices.Clone(m.imports), disabled: slices.Clone(m.disabled)}
+	l.links[m.src.key()] = ln
+	var diags hcl.Diagnostics
+	for _, attr := range m.computed {
+		if l.compute == nil {
+			continue
+		}
+		strs, d := l.compute(m, attr)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		imps, disabled, d := m.resolveLinks(attr, strs)
+		diags = append(diags, d...)
+		ln.imports = append(ln.imports, imps...)
+		ln.disabled = append(ln.disabled, disabled...)
+	}
+	return *ln, diags
 }
 
 // parseAll parses the sources that were not parsed yet, concurrently.
@@ -291,7 +336,9 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 				})
 			}
 			if m := l.mods[s.key()]; m != nil {
-				for _, imp := range m.imports {
+				ln, d := l.linksOf(m)
+				diags = append(diags, d...)
+				for _, imp := range ln.imports {
 					if !seen[imp.key()] {
 						next = append(next, imp)
 					}
@@ -303,7 +350,8 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 	disabled := map[string]bool{}
 	for k := range seen {
 		if m := l.mods[k]; m != nil {
-			for _, d := range m.disabled {
+			ln, _ := l.linksOf(m) // computed in pass 1
+			for _, d := range ln.disabled {
 				disabled[d] = true
 			}
 		}
@@ -325,7 +373,8 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 			continue
 		}
 		out = append(out, m)
-		queue = append(queue, m.imports...)
+		ln, _ := l.linksOf(m)
+		queue = append(queue, ln.imports...)
 	}
 	return out, diags
 }
@@ -412,23 +461,19 @@ func (m *module) decode() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, attr := range sortedAttrs(m.body.Attributes) {
 		switch attr.Name {
-		case "imports":
-			strs, d := staticStrings(attr)
-			diags = append(diags, d...)
-			for i, s := range strs {
-				src, dd := resolveImport(m.src, s, elemRange(attr.Expr, i))
-				if dd != nil {
-					diags = append(diags, dd)
-					continue
-				}
-				m.imports = append(m.imports, src)
+		case "imports", "disabled_modules":
+			v, d := attr.Expr.Value(nil)
+			if d.HasErrors() {
+				// not a constant: it reads locals or calls functions
+				m.computed = append(m.computed, attr)
+				continue
 			}
-		case "disabled_modules":
-			strs, d := staticStrings(attr)
+			strs, d := stringList(attr, v)
 			diags = append(diags, d...)
-			for _, s := range strs {
-				m.disabled = append(m.disabled, disabledKey(m.src, s))
-			}
+			imps, disabled, d := m.resolveLinks(attr, strs)
+			diags = append(diags, d...)
+			m.imports = append(m.imports, imps...)
+			m.disabled = append(m.disabled, disabled...)
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -692,19 +737,30 @@ func missingArg(b *hclsyntax.Block, name string) *hcl.Diagnostic {
 	}
 }
 
-// staticStrings reads an attribute that must be a constant list of strings.
-func staticStrings(attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
-	v, diags := attr.Expr.Value(nil)
-	if diags.HasErrors() {
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid " + attr.Name,
-			Detail:   fmt.Sprintf("%s must be a constant list of strings: it cannot depend on the configuration.", attr.Name),
-			Subject:  attr.Expr.Range().Ptr(),
-		}}
+// resolveLinks turns the strings of the module's imports or
+// disabled_modules attribute into the modules they name.
+func (m *module) resolveLinks(attr *hclsyntax.Attribute, strs []string) (imports []source, disabled []string, diags hcl.Diagnostics) {
+	for i, s := range strs {
+		if attr.Name == "disabled_modules" {
+			disabled = append(disabled, disabledKey(m.src, s))
+			continue
+		}
+		src, d := resolveImport(m.src, s, elemRange(attr.Expr, i))
+		if d != nil {
+			diags = append(diags, d)
+			continue
+		}
+		imports = append(imports, src)
 	}
+	return imports, disabled, diags
+}
+
+// stringList reads the value of an imports or disabled_modules attribute,
+// which must be a list of strings.
+func stringList(attr *hclsyntax.Attribute, v cty.Value) ([]string, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	ty := v.Type()
-	if v.IsNull() || !(ty.IsTupleType() || ty.IsListType()) {
+	if v.IsNull() || !(ty.IsTupleType() || ty.IsListType() || ty.IsSetType()) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + attr.Name,

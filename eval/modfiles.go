@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/lib"
 )
@@ -89,20 +92,103 @@ func (f *rootFile) Close() error {
 // below that module's directory; it is read as file() reads
 // (moduleFiles).
 func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
-	for _, m := range ev.mods {
-		if m.src.display() != rng.Filename {
-			continue
-		}
-		p := path.Clean(path.Join(m.dir(), rel))
-		if path.IsAbs(rel) || p == ".." || strings.HasPrefix(p, "../") || !(m.dir() == "." || p == m.dir() || strings.HasPrefix(p, m.dir()+"/")) {
-			return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
-		}
-		fsys, dir := moduleFiles(m)
-		b, err := lib.ReadRegular(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileErrorCause(err))
-		}
-		return b, nil
+	m := ev.moduleNamed(rng.Filename)
+	if m == nil {
+		return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
 	}
-	return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
+	p := path.Clean(path.Join(m.dir(), rel))
+	if path.IsAbs(rel) || !below(p, m.dir()) {
+		return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
+	}
+	fsys, dir := moduleFiles(m)
+	b, err := lib.ReadRegular(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileErrorCause(err))
+	}
+	return b, nil
+}
+
+// modulePath is a file that a definition names relative to its module:
+// the module, and the file's path below the module's directory.
+type modulePath struct {
+	mod *module
+	rel string
+}
+
+// ResolvePath implements options.PathResolver: the type path's value for
+// rel, a path relative to the module that holds the definition at def
+// ("./keys/alice.pub"), as a Nix path literal is relative to its file. The
+// value is the file's absolute path on the host, for a module on the host
+// ("/" and the path inside the file system of the module otherwise). As
+// file() and a relative source, the path must lie below the module's
+// directory; `..` may be used inside it. file() reads such a path in any
+// module, through the module that named it, confined as there.
+func (ev *Evaluator) ResolvePath(rel string, def hcl.Range) (string, *hcl.Diagnostic) {
+	diag := func(detail string) *hcl.Diagnostic {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid relative path",
+			Detail:   detail,
+			Subject:  def.Ptr(),
+		}
+	}
+	m := ev.moduleNamed(def.Filename)
+	switch {
+	case m == nil:
+		return "", diag(fmt.Sprintf("The path %q is relative, but no module holds this definition to resolve it against; write an absolute path.", rel))
+	case m.src.lib:
+		return "", diag(fmt.Sprintf("The path %q is relative to a module of the library, which is built into nodegen and has no directory on the host; write an absolute path.", rel))
+	}
+	p := path.Clean(path.Join(m.dir(), rel))
+	if !below(p, m.dir()) {
+		return "", diag(fmt.Sprintf("The path %q leads out of the directory of %s: a path relative to a module must lie below the module's directory, as the files file() reads do.", rel, def.Filename))
+	}
+	abs := "/" + p
+	ev.modulePaths[abs] = modulePath{mod: m, rel: strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")}
+	return abs, nil
+}
+
+// moduleNamed is the module whose file diagnostics name filename.
+func (ev *Evaluator) moduleNamed(filename string) *module {
+	for _, m := range ev.mods {
+		if m.src.display() == filename {
+			return m
+		}
+	}
+	return nil
+}
+
+// below reports whether the clean path p lies in dir, a module's directory
+// ("." for the root of its file system).
+func below(p, dir string) bool {
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return false
+	}
+	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// fileFunc is file() in module m: a path relative to m, or the value of a
+// path option that some module wrote relative to itself (see ResolvePath),
+// read through that module.
+func (ev *Evaluator) fileFunc(m *module) function.Function {
+	fsys, dir := moduleFiles(m)
+	own := lib.FileFunc(fsys, dir, ev.limits.FileBytes)
+	return function.New(&function.Spec{
+		Description:  own.Description(),
+		Params:       own.Params(),
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder { return b.NotNull() },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if mp, ok := ev.modulePaths[args[0].AsString()]; ok {
+				f, _ := ev.function(mp.mod, "file")
+				v, err := f.Call([]cty.Value{cty.StringVal(mp.rel)})
+				var argErr function.ArgError
+				if errors.As(err, &argErr) {
+					err = function.NewArgErrorf(0, "%s, which %s names relative to itself: %s", args[0].AsString(), mp.mod.src.display(), argErr.Error())
+				}
+				return v, err
+			}
+			return own.Call(args)
+		},
+	})
 }

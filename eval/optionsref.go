@@ -66,7 +66,8 @@ func (r *optionInfoRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.D
 	case "type":
 		return cty.StringVal(r.n.opt.typ.Description()), true, nil
 	case "description":
-		return cty.StringVal(r.n.opt.description), true, nil
+		description, _ := r.n.opt.textsFor(r.inst.name)
+		return cty.StringVal(description), true, nil
 	}
 	detail := fmt.Sprintf("An option has the facts %v, not %q.", optionFacts, name)
 	if s := didYouMean(name, optionFacts); s != "" {
@@ -86,10 +87,11 @@ func (r *optionInfoRef) Keys() ([]string, hcl.Diagnostics) { return optionFacts,
 // Materialize implements property.Ref.
 func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	ok, diags := r.inst.isDefined(r.n, r.n.opt.block.DefRange())
+	description, _ := r.n.opt.textsFor(r.inst.name)
 	return cty.ObjectVal(map[string]cty.Value{
 		"isDefined":   cty.BoolVal(ok),
 		"type":        cty.StringVal(r.n.opt.typ.Description()),
-		"description": cty.StringVal(r.n.opt.description),
+		"description": cty.StringVal(description),
 	}), diags
 }
 

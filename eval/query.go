@@ -166,17 +166,28 @@ func jsonValue(v cty.Value) any {
 func (ev *Evaluator) Declarations() []Declaration {
 	var out []Declaration
 	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
+		// An option of a submodule whose texts read name: <name> for the
+		// instances of an attrsOf or a list, and for a submodule option
+		// the name its one instance has (exporters.node: "node").
+		name := cty.NilVal
+		if len(o.nameTexts) > 0 && len(p) > len(o.path) {
+			name = cty.StringVal(p[len(p)-len(o.path)-1])
+			if name.AsString() == "*" {
+				name = cty.StringVal(docName)
+			}
+		}
+		description, defaultText := o.textsFor(name)
 		d := Declaration{
 			Path:        p,
 			Type:        o.typ.Description(),
-			Description: o.description,
+			Description: description,
 			ReadOnly:    o.readOnly,
 			Internal:    o.internal,
 			Range:       o.block.DefRange(),
 		}
 		if o.defaultExpr != nil {
 			d.HasDefault = true
-			d.Default, d.DefaultIsText = o.defaultText, o.defaultText != ""
+			d.Default, d.DefaultIsText = defaultText, defaultText != ""
 			if d.Default == "" {
 				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
 			}

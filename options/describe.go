@@ -59,3 +59,8 @@ func accepts(t Type, v cty.Value) bool {
 	}
 	return true
 }
+
+// HoldsKeys reports whether a value of type t may be an attribute set, so
+// that a path can lead inside it (a renamed_option's target): true for
+// attrsOf, anything, a submodule, false for bool or a list.
+func HoldsKeys(t Type) bool { return accepts(t, cty.EmptyObjectVal) }

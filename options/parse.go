@@ -78,11 +78,19 @@ var typeNames = func() []string {
 // (evaluated with a nil EvalContext). On error the Type is nil and the
 // diagnostics say what is wrong, with a did-you-mean for a misspelt name.
 func ParseType(expr hcl.Expression, lookup func(namespace, name string, rng hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {
-	return typeParser{lookup}.parse(expr)
+	return typeParser{lookup: lookup}.parse(expr)
+}
+
+// ParseTypeResolving is ParseType where the type path accepts a path
+// relative to the module that defines it, which paths resolves (see
+// PathType).
+func ParseTypeResolving(expr hcl.Expression, lookup func(namespace, name string, rng hcl.Range) (Type, hcl.Diagnostics), paths PathResolver) (Type, hcl.Diagnostics) {
+	return typeParser{lookup: lookup, paths: paths}.parse(expr)
 }
 
 type typeParser struct {
 	lookup func(namespace, name string, rng hcl.Range) (Type, hcl.Diagnostics)
+	paths  PathResolver
 }
 
 func typeExprError(rng hcl.Range, summary, detail string) hcl.Diagnostics {
@@ -124,6 +132,9 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 	root := names[0]
 	switch {
 	case len(names) == 1:
+		if root == "path" && p.paths != nil {
+			return PathType{Resolve: p.paths}, nil
+		}
 		if t, ok := simpleTypes[root]; ok {
 			return t, nil
 		}

@@ -162,19 +162,59 @@ func (t Str) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	return mergeEqual(loc, t, defs)
 }
 
-// PathType is the type path: a string that starts with "/".
-type PathType struct{}
+// PathType is the type path: a string that starts with "/", or, when
+// Resolve is set, a path relative to the module that defines it (starting
+// with "./" or "../", as a Nix path literal), which becomes the absolute
+// path Resolve gives.
+type PathType struct{ Resolve PathResolver }
+
+// PathResolver resolves the relative paths of the type path.
+type PathResolver interface {
+	// ResolvePath returns the absolute path that rel, a path starting with
+	// "./" or "../" in the definition at def, names: rel taken from the
+	// directory of the module that holds def. An error is located at def.
+	ResolvePath(rel string, def hcl.Range) (string, *hcl.Diagnostic)
+}
+
+// IsRelativePath reports whether s is a path relative to its module, as
+// the type path reads it: "./keys/alice.pub", "../shared".
+func IsRelativePath(s string) bool {
+	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}
 
 // Description returns "path".
 func (PathType) Description() string     { return "path" }
 func (PathType) descriptionClass() class { return classNoun }
-func (PathType) check(v cty.Value) bool {
-	return isString(v) && strings.HasPrefix(v.AsString(), "/")
+func (t PathType) check(v cty.Value) bool {
+	return isString(v) && (strings.HasPrefix(v.AsString(), "/") || t.Resolve != nil && IsRelativePath(v.AsString()))
 }
 
-// Merge requires all definitions to be equal.
+// Merge resolves the relative paths, then requires all definitions to be
+// equal.
 func (t PathType) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
-	return mergeEqual(loc, t, defs)
+	if t.Resolve == nil {
+		return mergeEqual(loc, t, defs)
+	}
+	var diags hcl.Diagnostics
+	resolved := defs
+	for i, d := range defs {
+		if !d.Value.IsKnown() || !isString(d.Value) || !IsRelativePath(d.Value.AsString()) {
+			continue
+		}
+		abs, diag := t.Resolve.ResolvePath(d.Value.AsString(), d.Range)
+		if diag != nil {
+			diags = append(diags, diag)
+			continue
+		}
+		if &resolved[0] == &defs[0] {
+			resolved = append([]Def(nil), defs...)
+		}
+		resolved[i].Value = cty.StringVal(abs)
+	}
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	return mergeEqual(loc, t, resolved)
 }
 
 // Port is the type port: a whole number from 0 to 65535 (NixOS's

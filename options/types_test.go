@@ -100,7 +100,7 @@ func TestCheck(t *testing.T) {
 		{Float{}, []cty.Value{cty.NumberFloatVal(1.5), num(1)}, []cty.Value{str("1.5"), vTrue}},
 		{Number{}, []cty.Value{cty.NumberFloatVal(1.5), num(1)}, []cty.Value{str("1")}},
 		{Str{}, []cty.Value{str("x"), str("")}, []cty.Value{num(42), vTrue, cty.NullVal(cty.String), strs("x"), obj()}},
-		{PathType{}, []cty.Value{str("/etc/kubernetes"), str("/")}, []cty.Value{str("etc"), str(""), num(1)}},
+		{PathType{}, []cty.Value{str("/etc/kubernetes"), str("/")}, []cty.Value{str("etc"), str(""), num(1), str("./keys/a.pub")}},
 		{Port{}, []cty.Value{num(0), num(10250), num(65535)}, []cty.Value{num(65536), num(-1), cty.NumberFloatVal(80.5), str("80")}},
 		{IntBetween{1, 10}, []cty.Value{num(1), num(10)}, []cty.Value{num(0), num(11), str("5")}},
 		{Unsigned{}, []cty.Value{num(0), num(7)}, []cty.Value{num(-1), cty.NumberFloatVal(0.5)}},
@@ -419,4 +419,69 @@ func TestSubmodule(t *testing.T) {
 	}
 	_, diags = MergeDefinitions(loc, AttrsOf{sub}, defs(strs()))
 	wantDiags(t, diags, `is not of type "attribute set of (submodule)"`)
+}
+
+// prefixResolver resolves a relative path by putting a directory in front,
+// and refuses one that starts with "../".
+type prefixResolver struct{ dir string }
+
+func (r prefixResolver) ResolvePath(rel string, def hcl.Range) (string, *hcl.Diagnostic) {
+	if strings.HasPrefix(rel, "../") {
+		return "", &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "outside", Subject: def.Ptr()}
+	}
+	return r.dir + "/" + strings.TrimPrefix(rel, "./"), nil
+}
+
+func TestPathRelative(t *testing.T) {
+	typ := PathType{Resolve: prefixResolver{"/hosts"}}
+	tests := []struct {
+		name    string
+		defs    []cty.Value
+		want    cty.Value
+		summary string // of the one error, when there is one
+	}{
+		{"absolute kept", []cty.Value{str("/etc/ssh/a.pub")}, str("/etc/ssh/a.pub"), ""},
+		{"relative resolved", []cty.Value{str("./keys/a.pub")}, str("/hosts/keys/a.pub"), ""},
+		{"equal after resolving", []cty.Value{str("./keys/a.pub"), str("/hosts/keys/a.pub")}, str("/hosts/keys/a.pub"), ""},
+		{"different after resolving", []cty.Value{str("./keys/a.pub"), str("/etc/a.pub")}, cty.NilVal, `conflicting definitions for option "a.b"`},
+		{"resolver's error", []cty.Value{str("../a.pub")}, cty.NilVal, "outside"},
+		{"no ./ is no path", []cty.Value{str("keys/a.pub")}, cty.NilVal, `definition of option "a.b" is not of type "path"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, diags := MergeDefinitions(loc, typ, defs(tt.defs...))
+			if tt.summary != "" {
+				if len(diags) != 1 || diags[0].Summary != tt.summary {
+					t.Fatalf("want the error %q, got:\n%s", tt.summary, detailOf(diags))
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatalf("unexpected errors:\n%s", detailOf(diags))
+			}
+			wantValue(t, m.Value, tt.want)
+		})
+	}
+}
+
+func TestHoldsKeys(t *testing.T) {
+	tests := []struct {
+		typ  Type
+		want bool
+	}{
+		{AttrsOf{Str{}}, true},
+		{Anything{}, true},
+		{Attrs{}, true},
+		{NullOr{AttrsOf{Int{}}}, true},
+		{Either{Str{}, AttrsOf{Str{}}}, true},
+		{Bool{}, false},
+		{Str{}, false},
+		{ListOf{Str{}}, false},
+		{NullOr{Int{}}, false},
+	}
+	for _, tt := range tests {
+		if got := HoldsKeys(tt.typ); got != tt.want {
+			t.Errorf("HoldsKeys(%s) = %v, want %v", tt.typ.Description(), got, tt.want)
+		}
+	}
 }

@@ -18,13 +18,15 @@
 # hardening, restart and user settings.
 #
 # Options of the exporter itself (NixOS's extraOpts) go in a submodule of
-# its own, declared for the same option (see exporters/node.hcl).
+# its own, declared for the same option (see exporters/node.hcl). The
+# descriptions read name, the exporter's name, as NixOS's mkExporterOpts
+# does: "the prometheus node exporter".
 
 submodule "prometheusExporter" {
   option "enable" {
     type        = bool
     default     = false
-    description = "Whether to enable this prometheus exporter."
+    description = "Whether to enable the prometheus ${name} exporter."
   }
   option "port" {
     type        = port
@@ -38,7 +40,7 @@ submodule "prometheusExporter" {
   option "extraFlags" {
     type        = listOf(str)
     default     = []
-    description = "Extra commandline options to pass to the exporter."
+    description = "Extra commandline options to pass to the ${name} exporter."
   }
   option "openFirewall" {
     type        = bool
@@ -54,14 +56,14 @@ submodule "prometheusExporter" {
   option "user" {
     type         = str
     default      = "${name}-exporter"
-    default_text = "NAME-exporter"
-    description  = "User name under which the exporter shall be run."
+    default_text = "${name}-exporter"
+    description  = "User name under which the ${name} exporter shall be run."
   }
   option "group" {
     type         = str
     default      = "${name}-exporter"
-    default_text = "NAME-exporter"
-    description  = "Group under which the exporter shall be run."
+    default_text = "${name}-exporter"
+    description  = "Group under which the ${name} exporter shall be run."
   }
 
   config {

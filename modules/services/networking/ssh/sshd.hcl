@@ -199,9 +199,11 @@ submodule "sshUser" {
     description = "A list of verbatim OpenSSH public keys that should be added to the user's authorized keys. The keys are added to a file that the SSH daemon reads in addition to the user's authorized_keys file."
     example     = ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJtDnm0ViTp0Ddtb8sEOZRqTOaJtbOp0jL4qfyGhcv09 alice@laptop"]
   }
-  # NixOS's keyFiles is left out: a path option cannot be read relative to
-  # the module that defines it. A host reads its key files itself:
-  # keys = split("\n", chomp(file("./keys/alice.pub"))).
+  option "openssh.authorizedKeys.keyFiles" {
+    type        = listOf(path)
+    default     = []
+    description = "A list of files each containing one OpenSSH public key that should be added to the user's authorized keys. The contents of the files are read at build time and added to a file that the SSH daemon reads in addition to the user's authorized_keys file. A file is named relative to the module that defines it (\"./keys/alice.pub\"). You can combine the keyFiles and keys options."
+  }
 }
 
 # Every user can have authorized keys (NixOS's userOptions).
@@ -304,93 +306,21 @@ options "services.openssh" {
   }
 }
 
-# NixOS's renames of the options that became settings keys. renamed_option
-# can only name a declared option, and a settings key is not one, so each
-# old option is declared here, forwarded with a warning, as
-# mkRenamedOptionModule does.
-locals {
-  sshdRenamed = {
-    passwordAuthentication          = { key = "PasswordAuthentication", type = "bool" }
-    kbdInteractiveAuthentication    = { key = "KbdInteractiveAuthentication", type = "bool" }
-    challengeResponseAuthentication = { key = "KbdInteractiveAuthentication", type = "bool" }
-    useDns                          = { key = "UseDns", type = "bool" }
-    forwardX11                      = { key = "X11Forwarding", type = "bool" }
-    permitRootLogin                 = { key = "PermitRootLogin", type = "str" }
-    logLevel                        = { key = "LogLevel", type = "str" }
-    gatewayPorts                    = { key = "GatewayPorts", type = "str" }
-    macs                            = { key = "Macs", type = "list" }
-    ciphers                         = { key = "Ciphers", type = "list" }
-    kexAlgorithms                   = { key = "KexAlgorithms", type = "list" }
-  }
-  sshdRenamedSet = { for o, r in local.sshdRenamed : o => r if config.services.openssh[o] != null }
-}
-
-options "services.openssh" {
-  option "passwordAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.PasswordAuthentication."
-  }
-  option "kbdInteractiveAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
-  }
-  option "challengeResponseAuthentication" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.KbdInteractiveAuthentication."
-  }
-  option "useDns" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.UseDns."
-  }
-  option "forwardX11" {
-    type        = nullOr(bool)
-    default     = null
-    description = "Renamed to services.openssh.settings.X11Forwarding."
-  }
-  option "permitRootLogin" {
-    type        = nullOr(enum(["yes", "without-password", "prohibit-password", "forced-commands-only", "no"]))
-    default     = null
-    description = "Renamed to services.openssh.settings.PermitRootLogin."
-  }
-  option "logLevel" {
-    type        = nullOr(enum(["QUIET", "FATAL", "ERROR", "INFO", "VERBOSE", "DEBUG", "DEBUG1", "DEBUG2", "DEBUG3"]))
-    default     = null
-    description = "Renamed to services.openssh.settings.LogLevel."
-  }
-  option "gatewayPorts" {
-    type        = nullOr(str)
-    default     = null
-    description = "Renamed to services.openssh.settings.GatewayPorts."
-  }
-  option "macs" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.Macs."
-  }
-  option "ciphers" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.Ciphers."
-  }
-  option "kexAlgorithms" {
-    type        = nullOr(listOf(str))
-    default     = null
-    description = "Renamed to services.openssh.settings.KexAlgorithms."
-  }
-}
-
-config "services.openssh" {
-  settings = { for o, r in local.sshdRenamedSet : r.key => config.services.openssh[o] }
-}
-
-warning {
-  condition = length(local.sshdRenamedSet) > 0
-  message   = join("\n", [for o, r in local.sshdRenamedSet : "The option services.openssh.${o} has been renamed to services.openssh.settings.${r.key}."])
-}
+# NixOS's renames of the options that became settings keys: a definition of
+# the old option defines the key, with a warning. (NixOS renames
+# challengeResponseAuthentication to kbdInteractiveAuthentication, itself
+# renamed; here it goes to the key directly.)
+renamed_option "services.openssh.passwordAuthentication" { to = "services.openssh.settings.PasswordAuthentication" }
+renamed_option "services.openssh.kbdInteractiveAuthentication" { to = "services.openssh.settings.KbdInteractiveAuthentication" }
+renamed_option "services.openssh.challengeResponseAuthentication" { to = "services.openssh.settings.KbdInteractiveAuthentication" }
+renamed_option "services.openssh.useDns" { to = "services.openssh.settings.UseDns" }
+renamed_option "services.openssh.forwardX11" { to = "services.openssh.settings.X11Forwarding" }
+renamed_option "services.openssh.permitRootLogin" { to = "services.openssh.settings.PermitRootLogin" }
+renamed_option "services.openssh.logLevel" { to = "services.openssh.settings.LogLevel" }
+renamed_option "services.openssh.gatewayPorts" { to = "services.openssh.settings.GatewayPorts" }
+renamed_option "services.openssh.macs" { to = "services.openssh.settings.Macs" }
+renamed_option "services.openssh.ciphers" { to = "services.openssh.settings.Ciphers" }
+renamed_option "services.openssh.kexAlgorithms" { to = "services.openssh.settings.KexAlgorithms" }
 
 config "services.openssh" {
   when = local.sshd.enable
@@ -505,8 +435,11 @@ config "environment" {
     for n, u in config.users.users : "ssh/authorized_keys.d/${u.name}" => {
       mode   = "0444"
       origin = "users.users.${n}.openssh.authorizedKeys"
-      text   = join("", [for k in u.openssh.authorizedKeys.keys : "${k}\n"])
-    } if length(u.openssh.authorizedKeys.keys) > 0
+      text = join("", concat(
+        [for k in u.openssh.authorizedKeys.keys : "${k}\n"],
+        [for f in u.openssh.authorizedKeys.keyFiles : "${chomp(file(f))}\n"],
+      ))
+    } if length(u.openssh.authorizedKeys.keys) + length(u.openssh.authorizedKeys.keyFiles) > 0
   }
 }
 

@@ -40,6 +40,29 @@ run "settings, ports and keys" {
   }
 }
 
+run "key files are read relative to the module that names them" {
+  config "services.openssh" {
+    enable = true
+  }
+  config "users.users.alice" {
+    isNormalUser = true
+    uid          = 1000
+    group        = "users"
+  }
+  config "users.users.alice.openssh.authorizedKeys" {
+    keys     = ["ssh-ed25519 AAAA alice@a"]
+    keyFiles = ["./testdata/alice.pub"]
+  }
+  assert {
+    condition     = config.environment.etc["ssh/authorized_keys.d/alice"].text == "ssh-ed25519 AAAA alice@a\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJtDnm0ViTp0Ddtb8sEOZRqTOaJtbOp0jL4qfyGhcv09 alice@laptop\n"
+    error_message = "the keys, then the contents of the key files"
+  }
+  assert {
+    condition     = endswith(config.users.users.alice.openssh.authorizedKeys.keyFiles[0], "/modules/services/networking/ssh/testdata/alice.pub") && startswith(config.users.users.alice.openssh.authorizedKeys.keyFiles[0], "/")
+    error_message = "a relative path becomes the absolute path of the file"
+  }
+}
+
 run "socket activation" {
   config "services.openssh" {
     enable          = true

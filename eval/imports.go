@@ -1,0 +1,76 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/internal/hclsyntax"
+)
+
+// This file evaluates a module's imports and disabled_modules when they are
+// not a constant list, as NixOS's `imports = map (n: ./exporters/${n}.nix)
+// names`: an expression over constants and the module's own locals, with
+// the functions and the limits of any expression. Imports are resolved
+// while the modules are collected, before any option exists, so neither
+// may read config, root or options (in NixOS, imports that depend on
+// config are an infinite recursion).
+
+// linkStrings evaluates a computed imports or disabled_modules attribute
+// of module m (see module.computed) to its list of paths.
+func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
+	if d := configFree(m, attr.Name, attr.Expr, nil, map[string]bool{}); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
+	// A scope of its own, with the module's locals as fresh thunks: the
+	// evaluation's instances do not exist yet.
+	sc := &scope{inst: &instance{ev: ev}, mod: m}
+	newLocalSet(m.locals, sc, nil)
+	v, diags := sc.deep(attr.Expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	strs, d := stringList(attr, v)
+	return strs, append(diags, d...)
+}
+
+// configFree checks that expr, part of module m's attribute what (through
+// the locals in via), reads neither config, root nor options, directly or
+// through the module's locals; the diagnostic points at the first such
+// reference.
+func configFree(m *module, what string, expr hclsyntax.Expression, via []string, seen map[string]bool) *hcl.Diagnostic {
+	for _, tr := range hclsyntax.Variables(expr) {
+		switch root := tr.RootName(); root {
+		case "config", "root", "options":
+			through := ""
+			if len(via) > 0 {
+				through = fmt.Sprintf(" (through %s)", strings.Join(via, ", "))
+			}
+			return &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  what + " cannot depend on " + root,
+				Detail:   fmt.Sprintf("%s reads %s here%s, but the modules are collected before any option exists: %s may use constants, functions and the module's locals that do not read config, root or options.", what, root, through, what),
+				Subject:  tr.SourceRange().Ptr(),
+			}
+		case "local":
+			if len(tr) < 2 {
+				continue
+			}
+			a, ok := tr[1].(hcl.TraverseAttr)
+			if !ok || seen[a.Name] {
+				continue
+			}
+			seen[a.Name] = true
+			for _, l := range m.locals {
+				if l.Name == a.Name {
+					if d := configFree(m, what, l.Expr, append(via, "local."+a.Name), seen); d != nil {
+						return d
+					}
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
