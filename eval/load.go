@@ -320,6 +320,7 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 	// concurrently.
 	level := roots
 	seen := map[string]bool{}
+	importedBy := map[string]*module{} // the first module importing each
 	for len(level) > 0 {
 		diags = append(diags, l.parseAll(level)...)
 		var next []source
@@ -329,11 +330,17 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 			}
 			seen[s.key()] = true
 			if len(seen) > l.limits.Files {
-				return nil, append(diags, &hcl.Diagnostic{
+				d := &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "too many modules",
 					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
-				})
+				}
+				if by := importedBy[s.key()]; by != nil && by.body != nil {
+					if attr := by.body.Attributes["imports"]; attr != nil {
+						d.Subject = attr.Expr.Range().Ptr()
+					}
+				}
+				return nil, append(diags, d)
 			}
 			if m := l.mods[s.key()]; m != nil {
 				ln, d := l.linksOf(m)
@@ -341,6 +348,9 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 				for _, imp := range ln.imports {
 					if !seen[imp.key()] {
 						next = append(next, imp)
+						if importedBy[imp.key()] == nil {
+							importedBy[imp.key()] = m
+						}
 					}
 				}
 			}
