@@ -43,12 +43,18 @@ const (
 // of it, at most 1 GiB), so that a small node or a tight cgroup sees a
 // collection rather than the OOM killer; where less than 128 MiB are
 // available, or nothing is known, the collector is left on its default
-// schedule. GOGC or GOMEMLIMIT in the environment take precedence.
+// schedule. An address-space limit (ulimit -v) counts as memory
+// available too. GOGC or GOMEMLIMIT in the environment take precedence.
 func tuneGC(t gcTuning) {
 	if t == gcDefault || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limit, ok := softMemoryLimit(availableMemory(os.DirFS("/")))
+	root := os.DirFS("/")
+	avail, known := availableMemory(root)
+	if left, ok := addressSpaceLeft(root, addressSpaceLimit()); ok && (!known || left < avail) {
+		avail, known = left, true
+	}
+	limit, ok := softMemoryLimit(avail, known)
 	if !ok {
 		return
 	}

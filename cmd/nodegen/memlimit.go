@@ -114,13 +114,35 @@ func readCount(root fs.FS, name string) (uint64, bool) {
 
 // memAvailable reads MemAvailable from /proc/meminfo, in bytes.
 func memAvailable(root fs.FS) (uint64, bool) {
-	b, err := fs.ReadFile(root, "proc/meminfo")
+	return kilobytesField(root, "proc/meminfo", "MemAvailable:")
+}
+
+// addressSpaceLeft returns how much address space the process can still
+// map under an address-space limit (ulimit -v, RLIMIT_AS; limit 0 is
+// none): the limit less the process's VmSize in /proc/self/status. The Go
+// runtime maps far more than it uses (a gigabyte or more before the
+// first allocation), so under such a limit a heap left to grow to a
+// gigabyte would fail long before the memory runs out.
+func addressSpaceLeft(root fs.FS, limit uint64) (uint64, bool) {
+	if limit == 0 {
+		return 0, false
+	}
+	size, ok := kilobytesField(root, "proc/self/status", "VmSize:")
+	if !ok {
+		return 0, false
+	}
+	return limit - min(size, limit), true
+}
+
+// kilobytesField reads a "Name: N kB" line of a /proc file, in bytes.
+func kilobytesField(root fs.FS, name, field string) (uint64, bool) {
+	b, err := fs.ReadFile(root, name)
 	if err != nil {
 		return 0, false
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
+		rest, ok := strings.CutPrefix(sc.Text(), field)
 		if !ok {
 			continue
 		}

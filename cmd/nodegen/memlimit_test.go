@@ -110,3 +110,32 @@ func TestSoftMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressSpaceLeft: under ulimit -v the memory available is what the
+// limit leaves of the address space the process maps already.
+func TestAddressSpaceLeft(t *testing.T) {
+	status := func(kb string) *fstest.MapFile {
+		return file("Name:\tnodegen\nVmPeak:\t 1300000 kB\nVmSize:\t " + kb + " kB\nVmRSS:\t 2000 kB\n")
+	}
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		limit uint64
+		want  uint64
+		known bool
+	}{
+		{"no limit", fstest.MapFS{"proc/self/status": status("1048576")}, 0, 0, false},
+		{"limit above VmSize", fstest.MapFS{"proc/self/status": status("1048576")}, 2 * gib, gib, true},
+		{"limit below VmSize", fstest.MapFS{"proc/self/status": status("3145728")}, 2 * gib, 0, true},
+		{"no status", fstest.MapFS{}, 2 * gib, 0, false},
+		{"status without VmSize", fstest.MapFS{"proc/self/status": file("Name:\tnodegen\n")}, 2 * gib, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, known := addressSpaceLeft(tt.files, tt.limit)
+			if got != tt.want || known != tt.known {
+				t.Errorf("addressSpaceLeft = %d, %v; want %d, %v", got, known, tt.want, tt.known)
+			}
+		})
+	}
+}
