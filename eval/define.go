@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -187,9 +188,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			})
 			continue
 		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			name := k.AsString()
+		for name, e := range ctyelems.Attrs(v) {
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
 			if c == nil && inst.hasFreeform() {

@@ -93,7 +93,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 		}
 	}
 	if s.defined && o.apply != nil && !diags.HasErrors() {
-		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
+		sc := inst.declScope(o).with("value", s.value)
 		v, dd := sc.eval(o.apply)
 		diags = append(diags, dd...)
 		v, dd = property.Shallow(v)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // KeyValueEncodeFunc is keyvalueencode(value, options): value, an object of
@@ -34,7 +36,7 @@ var KeyValueEncodeFunc = native(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if !args[1].IsWhollyKnown() {
+		if !ctyelems.WhollyKnown(args[1]) {
 			return cty.UnknownVal(cty.String), nil
 		}
 		opts, err := keyValueOptions(args[1])

@@ -12,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Limits bound the values that a function call may make: the evaluator's
@@ -141,8 +143,7 @@ func checkJoin(args []cty.Value, l Limits) error {
 		if !list.CanIterateElements() {
 			return nil
 		}
-		for it := list.ElementIterator(); it.Next(); {
-			_, v := it.Element()
+		for _, v := range ctyelems.Elems(list) {
 			n += int64(stringLen(v)) + sep
 			if n > int64(l.StringBytes) {
 				return tooManyBytes("the joined string", l)

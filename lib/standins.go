@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Stand-ins are nodegen's own specifications of go-cty stdlib functions
@@ -146,9 +148,8 @@ func mergeImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		if arg.IsNull() {
 			continue
 		}
-		for it := arg.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			out[k.AsString()] = v
+		for k, v := range ctyelems.Attrs(arg) {
+			out[k] = v
 		}
 	}
 	switch {
@@ -215,8 +216,7 @@ func concatImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 				return cty.NilVal, function.NewArgError(i, err)
 			}
 		}
-		for it := seq.ElementIterator(); it.Next(); {
-			_, v := it.Element()
+		for _, v := range ctyelems.Elems(seq) {
 			vals = append(vals, v)
 		}
 	}
@@ -247,8 +247,7 @@ func containsImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		return cty.UnknownVal(cty.Bool), nil
 	}
 	unknown := false
-	for it := list.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	for _, e := range ctyelems.Elems(list) {
 		eq := val.Equals(e)
 		if !eq.IsKnown() {
 			unknown = true // an unknown may still match
@@ -268,13 +267,12 @@ func containsImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
 // in order, without those equal to an earlier one.
 func distinctImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 	list := args[0]
-	if !list.IsWhollyKnown() {
+	if !ctyelems.WhollyKnown(list) {
 		return cty.UnknownVal(retType), nil
 	}
 	var out []cty.Value
 next:
-	for it := list.ElementIterator(); it.Next(); {
-		_, v := it.Element()
+	for _, v := range ctyelems.Elems(list) {
 		for _, seen := range out {
 			if seen.Equals(v).True() {
 				continue next

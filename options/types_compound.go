@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -52,11 +53,8 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			diags = append(diags, typeError(loc, t, d))
 			continue
 		}
-		m := 0
-		for it := d.Value.ElementIterator(); it.Next(); {
-			m++
-			_, e := it.Element()
-			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m)+"]"), t.Elem,
+		for m, e := range ctyelems.Elems(d.Value) {
+			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
 				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}})
 			diags = append(diags, ds...)
 			if r.Defined {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // This file holds the types whose values are single strings, numbers or
@@ -65,7 +67,7 @@ func checkedValue(loc Path, t Type, d Def) (v cty.Value, ok bool, diags hcl.Diag
 		return cty.DynamicVal, false, hcl.Diagnostics{typeError(loc, t, d)}
 	}
 	v, diags = plain(loc, t, d)
-	if diags.HasErrors() || !v.IsWhollyKnown() {
+	if diags.HasErrors() || !ctyelems.WhollyKnown(v) {
 		return cty.DynamicVal, false, diags
 	}
 	return v, true, diags

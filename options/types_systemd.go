@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -60,8 +61,7 @@ func (t SystemdOption) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) 
 			out = append(out, d.Value)
 			continue
 		}
-		for it := d.Value.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(d.Value) {
 			if e.IsKnown() && !systemdPrimitive(e) {
 				diags = append(diags, typeError(loc, t, Def{Value: e, Range: d.Range}))
 				continue
