@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -266,9 +267,17 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 	return d, diags
 }
 
+// sharedTypes holds, by source text, the types parsed so far by this
+// process that name no submodule: such a type depends on its text alone
+// (submodule types are the evaluation's own), and types are values that
+// nothing changes, so every evaluation of the process (the hosts of
+// nodegen build) shares them.
+var sharedTypes sync.Map // source text -> options.Type
+
 // parseType parses an option's type expression. Modules repeat the same
 // few types (str, listOf(str), an enum), so a type that parsed without
-// diagnostics is kept by its source text for the rest of the evaluation.
+// diagnostics is kept by its source text: for the rest of the
+// evaluation, or for the process when it names no submodule.
 func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Type, hcl.Diagnostics) {
 	var key string
 	if m != nil && m.file != nil {
@@ -280,8 +289,19 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if t, ok := ev.typeCache[key]; ok && key != "" {
 		return t, nil
 	}
-	t, diags := options.ParseType(expr, ev.lookupSubmoduleType)
+	if t, ok := sharedTypes.Load(key); ok && key != "" {
+		return t.(options.Type), nil
+	}
+	namesSubmodule := false
+	t, diags := options.ParseType(expr, func(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+		namesSubmodule = true
+		return ev.lookupSubmoduleType(name, rng)
+	})
 	if key != "" && t != nil && len(diags) == 0 {
+		if !namesSubmodule {
+			sharedTypes.Store(key, t)
+			return t, diags
+		}
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}
 		}
