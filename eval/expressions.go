@@ -269,7 +269,10 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 
 func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	var buf []byte
+	// Most strings are short: built on the stack, they are allocated once,
+	// as the result.
+	var stack [256]byte
+	buf := stack[:0]
 	known := true
 	for _, part := range e.Parts {
 		if lit, ok := part.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
@@ -1069,7 +1072,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		first, diags = v, d
 	}
 	args := make([]cty.Value, 0, len(e.Args))
-	argExprs := make([]hclsyntax.Expression, 0, len(e.Args))
+	// argExpr is the expression argument i comes from: the elements of
+	// an expanded last argument all come from it.
+	argExpr := func(i int) hclsyntax.Expression { return e.Args[min(i, len(e.Args)-1)] }
 	for i, a := range e.Args {
 		var v cty.Value
 		var d hcl.Diagnostics
@@ -1093,12 +1098,10 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			}
 			for _, el := range ctyelems.Elems(v) {
 				args = append(args, el)
-				argExprs = append(argExprs, a)
 			}
 			continue
 		}
 		args = append(args, v)
-		argExprs = append(argExprs, a)
 	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -1119,12 +1122,11 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 	}
 	for i, a := range args {
 		if _, ok := property.AsProperty(a); ok {
-			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
+			return cty.DynamicVal, append(diags, propertyUseDiag(argExpr(i).Range()))
 		}
 	}
 	err := lib.CheckCall(fn, args, ev.limits.libLimits())
-	var big *lib.TooLargeError
-	if errors.As(err, &big) {
+	if isTooLarge(err) {
 		return cty.DynamicVal, append(diags, tooLarge(rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
 	}
 	v := cty.DynamicVal
@@ -1143,8 +1145,8 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		}
 		subject := rng
 		var ae function.ArgError
-		if errors.As(err, &ae) && ae.Index < len(argExprs) {
-			subject = argExprs[ae.Index].Range()
+		if errors.As(err, &ae) && ae.Index < len(args) {
+			subject = argExpr(ae.Index).Range()
 		}
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
