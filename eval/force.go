@@ -35,9 +35,24 @@ type nodeState struct {
 	merged  options.Merged
 	diags   hcl.Diagnostics
 
-	// the materialized value of a namespace (see nsRef.Materialize), and
-	// the partial one
+	// the materialized values of a namespace, made when it is first
+	// materialized: most nodes are options, which have none
+	mats *namespaceValues
+}
+
+// namespaceValues are the memoised values of a namespace as a whole: the
+// materialized one (see nsRef.Materialize) and the partial one.
+type namespaceValues struct {
 	mat, part materialized
+}
+
+// namespaceValues returns the materialized values of n, made on first use.
+func (inst *instance) namespaceValues(n *declNode) *namespaceValues {
+	s := inst.state(n)
+	if s.mats == nil {
+		s.mats = &namespaceValues{}
+	}
+	return s.mats
 }
 
 // materialized is the memoised value of a namespace as a whole.
@@ -316,13 +331,13 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 // without a value is an error, as in Nix, where reading a set deeply reads
 // each of its options. The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	return r.memo(&r.inst.state(r.n).mat, false)
+	return r.memo(&r.inst.namespaceValues(r.n).mat, false)
 }
 
 // MaterializePartial implements property.PartialRef: every option that
 // has a value, forced (for --json).
 func (r *nsRef) MaterializePartial() (cty.Value, hcl.Diagnostics) {
-	return r.memo(&r.inst.state(r.n).part, true)
+	return r.memo(&r.inst.namespaceValues(r.n).part, true)
 }
 
 func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics) {
