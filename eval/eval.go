@@ -190,8 +190,7 @@ func (ev *Evaluator) define(root *declNode) hcl.Diagnostics {
 		m := mods[i]
 		sc := ev.topScope(m)
 		for k, c := range m.configs {
-			v := ev.configValue(c, sc)
-			diags = append(diags, ev.top.split(root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{len(mods) - 1 - i, k}}, false)...)
+			diags = append(diags, ev.top.defineConfig(c, sc, []int{len(mods) - 1 - i, k})...)
 		}
 	}
 	return diags
