@@ -775,14 +775,17 @@ type objNode struct {
 	attrs map[string]*objNode
 }
 
-func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+// insert sets the attribute at path to v, written at rng; leaf is the
+// node to use for it, if it is a leaf.
+func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range, leaf *objNode) *hcl.Diagnostic {
 	cur := n
 	for i, k := range path {
 		next := cur.attrs[k]
 		last := i == len(path)-1
 		switch {
 		case next == nil && last:
-			cur.attrs[k] = &objNode{val: v, rng: rng}
+			*leaf = objNode{val: v, rng: rng}
+			cur.attrs[k] = leaf
 			return nil
 		case next == nil:
 			next = &objNode{attrs: map[string]*objNode{}, rng: rng}
@@ -823,13 +826,17 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
 	var diags hcl.Diagnostics
-	root := &objNode{attrs: map[string]*objNode{}}
-	for _, item := range e.Items {
+	root := &objNode{attrs: make(map[string]*objNode, len(e.Items))}
+	// the leaves, one per item, in one allocation
+	leaves := make([]objNode, len(e.Items))
+	for i, item := range e.Items {
 		var path []string
+		var one [1]string // the path of a plain key, not allocated
 		kx := item.KeyExpr
 		if k, ok := kx.(*hclsyntax.ObjectConsKeyExpr); ok && !k.ForceNonLiteral {
 			if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
-				path = []string{kw}
+				one[0] = kw
+				path = one[:]
 			} else if p, ok := keyPath(k.Wrapped); ok {
 				path = p
 			} else {
@@ -854,10 +861,11 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 				})
 				continue
 			}
-			path = []string{ks.AsString()}
+			one[0] = ks.AsString()
+			path = one[:]
 		}
 		rng := item.ValueExpr.Range()
-		if d := root.insert(path, sc.inst.ev.thunk(item.ValueExpr, sc), rng); d != nil {
+		if d := root.insert(path, sc.inst.ev.thunk(item.ValueExpr, sc), rng, &leaves[i]); d != nil {
 			diags = append(diags, d)
 		}
 	}
