@@ -51,7 +51,9 @@ func encodeWith(v cty.Value, enc func(cty.Value) (string, error)) (cty.Value, er
 	if !ctyelems.WhollyKnown(v) {
 		return cty.UnknownVal(cty.String), nil
 	}
-	v, _ = v.UnmarkDeep()
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
 	s, err := enc(v)
 	if err != nil {
 		return cty.NilVal, function.NewArgError(0, err)

@@ -58,7 +58,9 @@ type keyValueFormat struct {
 // keyValueOptions reads the options argument of keyvalueencode.
 func keyValueOptions(v cty.Value) (keyValueFormat, error) {
 	f := keyValueFormat{separator: "=", listSeparator: " ", yes: "true", no: "false"}
-	v, _ = v.UnmarkDeep()
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
 	if v.IsNull() || (!v.Type().IsObjectType() && !v.Type().IsMapType()) {
 		return f, fmt.Errorf("the options are an object, not %s", v.Type().FriendlyName())
 	}

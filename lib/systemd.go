@@ -88,7 +88,9 @@ func RenderUnit(sections cty.Value) (string, error) {
 	if diags.HasErrors() {
 		return "", diags
 	}
-	v, _ = v.UnmarkDeep()
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
 	if !ctyelems.WhollyKnown(v) {
 		return "", errors.New("unit sections must be known")
 	}

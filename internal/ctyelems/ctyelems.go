@@ -135,3 +135,35 @@ func WhollyKnown(v cty.Value) bool {
 	}
 	return true
 }
+
+// ContainsMarked reports whether v or any value inside it is marked:
+// cty.Value.ContainsMarked without an iterator and key values for every
+// element. Callers that must unmark values (cty.Value.UnmarkDeep, which
+// rebuilds every collection) can skip that for the values nodegen makes,
+// which are never marked.
+func ContainsMarked(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if ContainsMarked(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsTupleType() || ty.IsListType():
+		for i := range v.LengthInt() {
+			if ContainsMarked(v.Index(Index(i))) {
+				return true
+			}
+		}
+	case ty.IsMapType() || ty.IsSetType():
+		return v.ContainsMarked()
+	}
+	return false
+}

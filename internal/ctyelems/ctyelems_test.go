@@ -80,11 +80,34 @@ func TestSameAsElementIterator(t *testing.T) {
 			if got, want := WhollyKnown(v), v.IsWhollyKnown(); got != want {
 				t.Errorf("WhollyKnown = %v, IsWhollyKnown = %v", got, want)
 			}
+			if ContainsMarked(v) {
+				t.Errorf("ContainsMarked = true for an unmarked value")
+			}
 		})
 	}
 	for _, v := range []cty.Value{cty.UnknownVal(cty.String), cty.DynamicVal, cty.NullVal(cty.List(cty.String)), cty.StringVal("x")} {
 		if got, want := WhollyKnown(v), v.IsWhollyKnown(); got != want {
 			t.Errorf("WhollyKnown(%#v) = %v, IsWhollyKnown = %v", v, got, want)
+		}
+	}
+}
+
+// TestContainsMarked checks ContainsMarked against cty's on values marked
+// at the top and deep inside objects, tuples, lists, maps and sets.
+func TestContainsMarked(t *testing.T) {
+	m := cty.StringVal("x").Mark("secret")
+	for _, v := range []cty.Value{
+		m,
+		cty.ObjectVal(map[string]cty.Value{"a": cty.True, "b": cty.ObjectVal(map[string]cty.Value{"c": m})}),
+		cty.TupleVal([]cty.Value{cty.True, cty.TupleVal([]cty.Value{m})}),
+		cty.ListVal([]cty.Value{cty.StringVal("y"), m}),
+		cty.MapVal(map[string]cty.Value{"k": m}),
+		cty.SetVal([]cty.Value{m}),
+		cty.ObjectVal(map[string]cty.Value{"a": cty.True}).Mark("whole"),
+		cty.ObjectVal(map[string]cty.Value{"a": cty.UnknownVal(cty.String), "b": cty.NullVal(cty.String)}),
+	} {
+		if got, want := ContainsMarked(v), v.ContainsMarked(); got != want {
+			t.Errorf("ContainsMarked(%#v) = %v, want %v", v, got, want)
 		}
 	}
 }
