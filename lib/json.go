@@ -105,7 +105,7 @@ func encodeJSON(b *bytes.Buffer, v cty.Value) bool {
 		b.WriteByte('}')
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		b.WriteByte('[')
-		for i, e := range v.AsValueSlice() {
+		for i, e := range ctyelems.Elems(v) {
 			if i > 0 {
 				b.WriteByte(',')
 			}

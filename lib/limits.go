@@ -201,7 +201,7 @@ func deepSize(v cty.Value, max int64) int64 {
 			}
 		case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 			n += 2
-			for _, e := range v.AsValueSlice() {
+			for _, e := range ctyelems.Elems(v) {
 				if n > max {
 					break
 				}
