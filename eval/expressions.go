@@ -1326,7 +1326,11 @@ type localSet struct {
 }
 
 func newLocalSet(attrs []*hclsyntax.Attribute, sc *scope, parent *localSet) *localSet {
-	ls := &localSet{attrs: map[string]*hclsyntax.Attribute{}, thunks: map[string]*thunk{}, sc: sc, parent: parent}
+	// Most submodule bodies have no locals: their sets have no maps.
+	ls := &localSet{sc: sc, parent: parent}
+	if len(attrs) > 0 {
+		ls.attrs = make(map[string]*hclsyntax.Attribute, len(attrs))
+	}
 	for _, a := range attrs {
 		ls.attrs[a.Name] = a
 	}
@@ -1341,6 +1345,9 @@ func (ls *localSet) get(name string) (*thunk, bool) {
 		}
 		if a, ok := s.attrs[name]; ok {
 			t := &thunk{expr: a.Expr, sc: s.sc, what: "local." + name}
+			if s.thunks == nil {
+				s.thunks = map[string]*thunk{}
+			}
 			s.thunks[name] = t
 			return t, true
 		}
