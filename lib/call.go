@@ -2,6 +2,7 @@ package lib
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -143,9 +144,10 @@ func arityOK(params []function.Parameter, vp *function.Parameter, n int) bool {
 
 // convertArgs converts each argument to the type of its parameter; a
 // conversion that fails is a function.ArgError for that argument. The
-// number of arguments must suit the parameters (arityOK).
+// number of arguments must suit the parameters (arityOK). When no argument
+// changes, the result is args itself, not a copy.
 func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty.Value) ([]cty.Value, error) {
-	conv := make([]cty.Value, len(args))
+	var conv []cty.Value
 	for i, arg := range args {
 		want := vp
 		if i < len(params) {
@@ -153,14 +155,22 @@ func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty
 		}
 		if want.Type == cty.DynamicPseudoType {
 			// What convert.Convert does for this type: nothing.
-			conv[i] = arg
 			continue
 		}
 		v, err := convert.Convert(arg, want.Type)
 		if err != nil {
 			return nil, function.NewArgError(i, err)
 		}
+		if conv == nil && arg.Type().Equals(want.Type.WithoutOptionalAttributesDeep()) {
+			continue // convert.Convert returned arg itself
+		}
+		if conv == nil {
+			conv = slices.Clone(args)
+		}
 		conv[i] = v
+	}
+	if conv == nil {
+		return args, nil
 	}
 	return conv, nil
 }
