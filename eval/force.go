@@ -615,6 +615,15 @@ func sameOnce(diags hcl.Diagnostics) hcl.Diagnostics {
 // is an infinite recursion.
 func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	if t.deep == nil {
+		// A value with nothing to force inside (a string, a number, a
+		// list of them: most values) is its own deep form, with no memo.
+		v, diags := t.Force()
+		if t.status != done {
+			return v, diags
+		}
+		if deepAlready(t.val) {
+			return t.val, t.diags
+		}
 		t.deep = &deepState{}
 	}
 	switch t.deep.status {
@@ -643,6 +652,15 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	}
 	*t.deep = deepState{status: done, val: dv, diags: diags}
 	return dv, diags
+}
+
+// deepAlready reports whether property.Deep(v) is v, with no diagnostics,
+// for v a thunk's shallow value: v holds no thunk and no reference.
+func deepAlready(v cty.Value) bool {
+	if _, ok := property.AsRef(v); ok {
+		return false
+	}
+	return !v.IsKnown() || v.IsNull() || !property.NeedsDeep(v.Type())
 }
 
 // Range implements property.Lazy.
