@@ -76,16 +76,41 @@ func (inst *instance) state(n *declNode) *nodeState {
 		// The top level is the only instance of its tree: its state
 		// lives in the node, saving a map lookup per access.
 		if n.topState == nil {
-			n.topState = &nodeState{}
+			n.topState = inst.ev.newState()
 		}
 		return n.topState
 	}
 	s := inst.states[n]
 	if s == nil {
-		s = &nodeState{}
+		s = inst.ev.newState()
 		inst.states[n] = s
 	}
 	return s
+}
+
+// slabSize is how many node states or thunks an evaluation allocates at
+// once: it makes thousands of each, all alive until it ends.
+const slabSize = 64
+
+// newState returns a new, zero node state from the evaluation's slab.
+func (ev *Evaluator) newState() *nodeState {
+	if len(ev.stateSlab) == 0 {
+		ev.stateSlab = make([]nodeState, slabSize)
+	}
+	s := &ev.stateSlab[0]
+	ev.stateSlab = ev.stateSlab[1:]
+	return s
+}
+
+// newThunk returns a new thunk of expr in sc from the evaluation's slab.
+func (ev *Evaluator) newThunk(expr hclsyntax.Expression, sc *scope, what string) *thunk {
+	if len(ev.thunkSlab) == 0 {
+		ev.thunkSlab = make([]thunk, slabSize)
+	}
+	t := &ev.thunkSlab[0]
+	ev.thunkSlab = ev.thunkSlab[1:]
+	*t = thunk{expr: expr, sc: sc, what: what}
+	return t
 }
 
 // peekState is n's state if it has one.

@@ -305,6 +305,10 @@ type Evaluator struct {
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk
 	typeCache   map[string]options.Type // see parseType
+	// stateSlab and thunkSlab hold the node states and thunks not
+	// handed out yet (see newState, newThunk).
+	stateSlab []nodeState
+	thunkSlab []thunk
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

@@ -1344,7 +1344,7 @@ func (ls *localSet) get(name string) (*thunk, bool) {
 			return t, true
 		}
 		if a, ok := s.attrs[name]; ok {
-			t := &thunk{expr: a.Expr, sc: s.sc, what: "local." + name}
+			t := s.sc.inst.ev.newThunk(a.Expr, s.sc, "local."+name)
 			if s.thunks == nil {
 				s.thunks = map[string]*thunk{}
 			}

@@ -551,7 +551,7 @@ func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what strin
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := &thunk{expr: expr, sc: sc, what: what}
+	t := ev.newThunk(expr, sc, what)
 	t.self = t
 	return property.LazyValAt(&t.self)
 }
