@@ -1114,8 +1114,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	params := fn.Params()
-	vp := fn.VarParam()
+	params, vp := lib.ParamsAndVarParam(fn)
 	if len(args) < len(params) || (vp == nil && len(args) > len(params)) {
 		want := fmt.Sprintf("%d", len(params))
 		if vp != nil {

@@ -108,11 +108,19 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 // Params returns f's parameters without copying them each time, as
 // function.Function.Params does; the caller must not change them.
 func Params(f function.Function) []function.Parameter {
-	if spec, ok := natives[f]; ok {
-		return spec.Params
-	}
-	params, _ := foreign(f)
+	params, _ := ParamsAndVarParam(f)
 	return params
+}
+
+// ParamsAndVarParam returns f's parameters and its variadic parameter (nil
+// if it has none) without copying them each time, as
+// function.Function.Params and VarParam do; the caller must not change
+// them.
+func ParamsAndVarParam(f function.Function) ([]function.Parameter, *function.Parameter) {
+	if spec, ok := natives[f]; ok {
+		return spec.Params, spec.VarParam
+	}
+	return foreign(f)
 }
 
 // paramAt is the parameter that takes argument i.
