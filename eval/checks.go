@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 )
@@ -102,8 +103,7 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 	}
 	if !v.IsNull() && (v.Type().IsTupleType() || v.Type().IsListType()) {
 		var out []string
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			if e.IsNull() || e.Type() != cty.String {
 				return nil, append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,

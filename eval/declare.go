@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -287,9 +288,18 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 	return d, diags
 }
 
+// sharedTypes holds, by source text, the types parsed so far by this
+// process that name no submodule, no format and not path: such a type
+// depends on its text alone (submodule and format types are the
+// evaluation's own, and path resolves through the evaluation), and types
+// are values that nothing changes, so every evaluation of the process (the
+// hosts of nodegen build) shares them.
+var sharedTypes sync.Map // source text -> options.Type
+
 // parseType parses an option's type expression. Modules repeat the same
 // few types (str, listOf(str), an enum), so a type that parsed without
-// diagnostics is kept by its source text for the rest of the evaluation.
+// diagnostics is kept by its source text: for the rest of the
+// evaluation, or for the process when it names no submodule.
 func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Type, hcl.Diagnostics) {
 	var key string
 	if m != nil && m.file != nil {
@@ -301,14 +311,37 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if t, ok := ev.typeCache[key]; ok && key != "" {
 		return t, nil
 	}
-	t, diags := options.ParseTypeResolving(expr, ev.lookupType, ev)
+	if t, ok := sharedTypes.Load(key); ok && key != "" {
+		return t.(options.Type), nil
+	}
+	// A type naming a submodule or a format is the evaluation's own, and so
+	// is path, which resolves relative paths through this evaluation.
+	evaluationOwn := usesPathType(expr)
+	t, diags := options.ParseTypeResolving(expr, func(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+		evaluationOwn = true
+		return ev.lookupType(namespace, name, rng)
+	}, ev)
 	if key != "" && t != nil && len(diags) == 0 {
+		if !evaluationOwn {
+			sharedTypes.Store(key, t)
+			return t, diags
+		}
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}
 		}
 		ev.typeCache[key] = t
 	}
 	return t, diags
+}
+
+// usesPathType reports whether a type expression names the type path.
+func usesPathType(expr hclsyntax.Expression) bool {
+	for _, tr := range expr.Variables() {
+		if tr.RootName() == "path" {
+			return true
+		}
+	}
+	return false
 }
 
 // docName is what `name` is in the description of an option inside a

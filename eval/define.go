@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -75,16 +76,41 @@ func (inst *instance) state(n *declNode) *nodeState {
 		// The top level is the only instance of its tree: its state
 		// lives in the node, saving a map lookup per access.
 		if n.topState == nil {
-			n.topState = &nodeState{}
+			n.topState = inst.ev.newState()
 		}
 		return n.topState
 	}
 	s := inst.states[n]
 	if s == nil {
-		s = &nodeState{}
+		s = inst.ev.newState()
 		inst.states[n] = s
 	}
 	return s
+}
+
+// slabSize is how many node states or thunks an evaluation allocates at
+// once: it makes thousands of each, all alive until it ends.
+const slabSize = 64
+
+// newState returns a new, zero node state from the evaluation's slab.
+func (ev *Evaluator) newState() *nodeState {
+	if len(ev.stateSlab) == 0 {
+		ev.stateSlab = make([]nodeState, slabSize)
+	}
+	s := &ev.stateSlab[0]
+	ev.stateSlab = ev.stateSlab[1:]
+	return s
+}
+
+// newThunk returns a new thunk of expr in sc from the evaluation's slab.
+func (ev *Evaluator) newThunk(expr hclsyntax.Expression, sc *scope, what string) *thunk {
+	if len(ev.thunkSlab) == 0 {
+		ev.thunkSlab = make([]thunk, slabSize)
+	}
+	t := &ev.thunkSlab[0]
+	ev.thunkSlab = ev.thunkSlab[1:]
+	*t = thunk{expr: expr, sc: sc, what: what}
+	return t
 }
 
 // peekState is n's state if it has one.
@@ -187,9 +213,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 			})
 			continue
 		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			name := k.AsString()
+		for name, e := range ctyelems.Attrs(v) {
 			c := n.children[name]
 			rng := property.RangeOf(e, part.Range)
 			if c == nil && inst.hasFreeform() {
@@ -400,9 +424,115 @@ func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
 	return v, true, diags
 }
 
+// defineConfig splits the definition config block c makes in inst, its
+// expressions in scope sc, over inst's option tree at place seq in
+// definition order.
+func (inst *instance) defineConfig(c *configSyntax, sc *scope, seq []int) hcl.Diagnostics {
+	if directConfig {
+		if diags, ok := inst.splitConfigDirect(c, sc, seq); ok {
+			return diags
+		}
+	}
+	v := inst.ev.configValue(c, sc)
+	return inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: seq}, false)
+}
+
+// directConfig says to split config blocks with splitConfigDirect where
+// it applies; the tests turn it off to check it against the general
+// split.
+var directConfig = true
+
+// configAttr is an attribute of a config block by its name as an object
+// key (NFC, as cty.ObjectVal makes it).
+type configAttr struct {
+	name string
+	attr *hclsyntax.Attribute
+}
+
+// splitConfigDirect does what splitting configValue(c, sc) from inst's
+// root does, without building the objects of the block's prefix and
+// taking them apart again, for the blocks most are: in an instance that is
+// not freeform, a prefix that goes down namespaces, attributes of distinct
+// names. If the prefix reaches an option, the option gets the rest of the
+// block (configObject) as one definition; else each attribute's thunk goes
+// to its option or namespace, in name order as the object's would. A
+// `when` is the mkIf that splitting pushes down to each of them: the
+// same condition, around each, at the range the split gives it. It
+// reports false, having done nothing, for any other block.
+func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (hcl.Diagnostics, bool) {
+	if inst.hasFreeform() {
+		return nil, false
+	}
+	blockRange := c.block.DefRange()
+	n := inst.root
+	for i, p := range c.prefix {
+		n = n.children[cty.NormalizeString(p)]
+		switch {
+		case n == nil || n.rename != nil || n.removed != nil:
+			return nil, false
+		case n.opt != nil:
+			v := inst.ev.configObject(c, sc, i+1)
+			rng := blockRange
+			if c.when != nil {
+				if i < len(c.prefix)-1 {
+					rng = c.when.SrcRange // the range of the mkIf, as the rest is a plain object
+				}
+				v = whenProperty(c, inst.ev.whenThunk(c, sc), v, rng)
+			}
+			return inst.split(n, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false), true
+		}
+	}
+	var buf [16]configAttr
+	attrs := buf[:0]
+	for _, a := range c.attrs {
+		attrs = append(attrs, configAttr{cty.NormalizeString(a.Name), a})
+	}
+	slices.SortFunc(attrs, func(a, b configAttr) int { return strings.Compare(a.name, b.name) })
+	for i := 1; i < len(attrs); i++ {
+		if attrs[i].name == attrs[i-1].name {
+			return nil, false
+		}
+	}
+	var cond cty.Value
+	if c.when != nil {
+		cond = inst.ev.whenThunk(c, sc)
+	}
+	var diags hcl.Diagnostics
+	for _, a := range attrs {
+		e := inst.ev.thunk(a.attr.Expr, sc)
+		rng := property.RangeOf(e, blockRange)
+		child := n.children[a.name]
+		if child == nil {
+			diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(a.name), n, a.name, rng, true))
+			continue
+		}
+		v := e
+		if c.when != nil {
+			v = whenProperty(c, cond, e, rng)
+		}
+		diags = append(diags, inst.split(child, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false)...)
+	}
+	return diags, true
+}
+
 // configValue builds the definition a config block makes: an object of
 // thunks below its prefix, under an mkIf when it has a `when`.
 func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
+	v := ev.configObject(c, sc, 0)
+	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
+	// the block from the module's root, so that splitting pushes it down
+	// through namespaces and it stops at the first option on the label
+	// path. A false `when` on "systemd.services.foo.serviceConfig" then
+	// defines nothing of systemd.services, not even the key foo.
+	if c.when != nil {
+		v = whenProperty(c, ev.whenThunk(c, sc), v, c.when.SrcRange)
+	}
+	return v
+}
+
+// configObject is the object of a config block's attributes, as thunks,
+// below the labels of its prefix from the one at index from.
+func (ev *Evaluator) configObject(c *configSyntax, sc *scope, from int) cty.Value {
 	attrs := make(map[string]cty.Value, len(c.attrs))
 	for _, a := range c.attrs {
 		attrs[a.Name] = ev.thunk(a.Expr, sc)
@@ -414,24 +544,27 @@ func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
 		v = cty.ObjectVal(attrs)
 	}
 	v = property.ForcedVal(v, c.block.DefRange())
-	for i := len(c.prefix) - 1; i >= 0; i-- {
+	for i := len(c.prefix) - 1; i >= from; i-- {
 		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
 	}
-	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
-	// the block from the module's root, so that splitting pushes it down
-	// through namespaces and it stops at the first option on the label
-	// path. A false `when` on "systemd.services.foo.serviceConfig" then
-	// defines nothing of systemd.services, not even the key foo.
-	if c.when != nil {
-		v = property.PropertyVal(property.Property{
-			Kind:      property.KindIf,
-			Cond:      ev.namedThunk(c.when.Expr, sc, "the condition `when`"),
-			CondRange: c.when.Expr.Range(),
-			Content:   v,
-			Range:     c.when.SrcRange,
-		})
-	}
 	return v
+}
+
+// whenThunk is the condition of config block c's `when`, in scope sc.
+func (ev *Evaluator) whenThunk(c *configSyntax, sc *scope) cty.Value {
+	return ev.namedThunk(c.when.Expr, sc, "the condition `when`")
+}
+
+// whenProperty is the mkIf of config block c's `when`, its condition cond,
+// around content, at rng.
+func whenProperty(c *configSyntax, cond, content cty.Value, rng hcl.Range) cty.Value {
+	return property.PropertyVal(property.Property{
+		Kind:      property.KindIf,
+		Cond:      cond,
+		CondRange: c.when.Expr.Range(),
+		Content:   content,
+		Range:     rng,
+	})
 }
 
 // Instantiate implements options.Instantiator: it creates a submodule
@@ -536,8 +669,7 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	for j, body := range st.bodies {
 		sc := inst.bodyScope(body)
 		for k, c := range body.configs {
-			v := ev.configValue(c, sc)
-			diags = append(diags, inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{nb - 1 - j, k}}, false)...)
+			diags = append(diags, inst.defineConfig(c, sc, []int{nb - 1 - j, k})...)
 		}
 	}
 	n := len(defs)

@@ -221,8 +221,7 @@ func (ev *Evaluator) define(root *declNode) hcl.Diagnostics {
 		m := mods[i]
 		sc := ev.topScope(m)
 		for k, c := range m.configs {
-			v := ev.configValue(c, sc)
-			diags = append(diags, ev.top.split(root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: []int{len(mods) - 1 - i, k}}, false)...)
+			diags = append(diags, ev.top.defineConfig(c, sc, []int{len(mods) - 1 - i, k})...)
 		}
 	}
 	return diags
@@ -342,6 +341,10 @@ type Evaluator struct {
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).
 	modulePaths map[string]modulePath
+	// stateSlab and thunkSlab hold the node states and thunks not
+	// handed out yet (see newState, newThunk).
+	stateSlab []nodeState
+	thunkSlab []thunk
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

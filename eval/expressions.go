@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
@@ -26,21 +27,49 @@ type scope struct {
 	inst   *instance
 	mod    *module
 	locals *localSet
-	vars   map[string]cty.Value
+	vars   *binding
 	anon   map[*hclsyntax.AnonSymbolExpr]cty.Value
 }
 
-// with returns a child scope with more variables bound.
-func (sc *scope) with(vars map[string]cty.Value) *scope {
+// binding is a variable bound in a scope, and the bindings of the scopes
+// around it: a for expression's variables are bound for each element, so
+// binding one shares the outer ones rather than copying them.
+type binding struct {
+	name  string
+	value cty.Value
+	outer *binding
+}
+
+// lookup returns the value of the variable name, as bound innermost;
+// cty.NilVal if it is not bound.
+func (b *binding) lookup(name string) cty.Value {
+	for ; b != nil; b = b.outer {
+		if b.name == name {
+			return b.value
+		}
+	}
+	return cty.NilVal
+}
+
+// with returns a child scope with the variable name bound to v.
+func (sc *scope) with(name string, v cty.Value) *scope {
 	n := *sc
-	n.vars = make(map[string]cty.Value, len(sc.vars)+len(vars))
-	for k, v := range sc.vars {
-		n.vars[k] = v
-	}
-	for k, v := range vars {
-		n.vars[k] = v
-	}
+	n.vars = &binding{name: name, value: v, outer: sc.vars}
 	return &n
+}
+
+// with2 returns a child scope with two variables bound, the second over
+// the first if they have the same name, in one allocation.
+func (sc *scope) with2(name1 string, v1 cty.Value, name2 string, v2 cty.Value) *scope {
+	n := &struct {
+		sc    scope
+		first binding
+		last  binding
+	}{sc: *sc}
+	n.first = binding{name: name1, value: v1, outer: sc.vars}
+	n.last = binding{name: name2, value: v2, outer: &n.first}
+	n.sc.vars = &n.last
+	return &n.sc
 }
 
 func (sc *scope) withAnon(sym *hclsyntax.AnonSymbolExpr, v cty.Value) *scope {
@@ -240,7 +269,10 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 
 func (sc *scope) template(e *hclsyntax.TemplateExpr) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	var buf []byte
+	// Most strings are short: built on the stack, they are allocated once,
+	// as the result.
+	var stack [256]byte
+	buf := stack[:0]
 	known := true
 	for _, part := range e.Parts {
 		if lit, ok := part.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
@@ -279,8 +311,7 @@ func (sc *scope) templateJoin(e *hclsyntax.TemplateJoinExpr) (cty.Value, hcl.Dia
 		return cty.UnknownVal(cty.String), diags
 	}
 	var buf []byte
-	for it := tuple.ElementIterator(); it.Next(); {
-		_, v := it.Element()
+	for _, v := range ctyelems.Elems(tuple) {
 		str, bad := interpolate(v, e.Range(), e.Range(), "An iteration result")
 		if bad != nil {
 			return cty.UnknownVal(cty.String), append(diags, bad)
@@ -331,8 +362,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	var v cty.Value
 	rest := tr[1:]
 	switch {
-	case sc.vars != nil && sc.vars[rootName] != cty.NilVal:
-		v = sc.vars[rootName]
+	case sc.vars.lookup(rootName) != cty.NilVal:
+		v = sc.vars.lookup(rootName)
 	case rootName == "config":
 		v = sc.inst.configRef()
 	case rootName == "root":
@@ -398,8 +429,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	default:
 		detail := fmt.Sprintf("There is no variable named %q.", rootName)
 		cands := append([]string(nil), rootNames...)
-		for k := range sc.vars {
-			cands = append(cands, k)
+		for b := sc.vars; b != nil; b = b.outer {
+			cands = append(cands, b.name)
 		}
 		if s := didYouMean(rootName, cands); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
@@ -557,8 +588,7 @@ func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
 		return cty.TupleVal([]cty.Value{v}), diags
 	}
 	var out []cty.Value
-	for it := src.ElementIterator(); it.Next(); {
-		_, el := it.Element()
+	for _, el := range ctyelems.Elems(src) {
 		v, d := sc.withAnon(e.Item, el).deep(e.Each)
 		diags = append(diags, d...)
 		out = append(out, v)
@@ -747,14 +777,17 @@ type objNode struct {
 	attrs map[string]*objNode
 }
 
-func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+// insert sets the attribute at path to v, written at rng; leaf is the
+// node to use for it, if it is a leaf.
+func (n *objNode) insert(path []string, v cty.Value, rng hcl.Range, leaf *objNode) *hcl.Diagnostic {
 	cur := n
 	for i, k := range path {
 		next := cur.attrs[k]
 		last := i == len(path)-1
 		switch {
 		case next == nil && last:
-			cur.attrs[k] = &objNode{val: v, rng: rng}
+			*leaf = objNode{val: v, rng: rng}
+			cur.attrs[k] = leaf
 			return nil
 		case next == nil:
 			next = &objNode{attrs: map[string]*objNode{}, rng: rng}
@@ -795,13 +828,17 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
 	var diags hcl.Diagnostics
-	root := &objNode{attrs: map[string]*objNode{}}
-	for _, item := range e.Items {
+	root := &objNode{attrs: make(map[string]*objNode, len(e.Items))}
+	// the leaves, one per item, in one allocation
+	leaves := make([]objNode, len(e.Items))
+	for i, item := range e.Items {
 		var path []string
+		var one [1]string // the path of a plain key, not allocated
 		kx := item.KeyExpr
 		if k, ok := kx.(*hclsyntax.ObjectConsKeyExpr); ok && !k.ForceNonLiteral {
 			if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
-				path = []string{kw}
+				one[0] = kw
+				path = one[:]
 			} else if p, ok := keyPath(k.Wrapped); ok {
 				path = p
 			} else {
@@ -826,10 +863,11 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 				})
 				continue
 			}
-			path = []string{ks.AsString()}
+			one[0] = ks.AsString()
+			path = one[:]
 		}
 		rng := item.ValueExpr.Range()
-		if d := root.insert(path, sc.inst.ev.thunk(item.ValueExpr, sc), rng); d != nil {
+		if d := root.insert(path, sc.inst.ev.thunk(item.ValueExpr, sc), rng, &leaves[i]); d != nil {
 			diags = append(diags, d)
 		}
 	}
@@ -843,15 +881,23 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	}
 	coll, d := property.Shallow(coll)
 	diags = append(diags, d...)
-	type kv struct{ k, v cty.Value }
+	// An element's key is its name or its index; the key's value is made
+	// only when the expression names it.
+	type kv struct {
+		name string
+		i    int
+		v    cty.Value
+	}
 	var items []kv
+	byName := false
 	if r, ok := property.AsRef(coll); ok {
 		keys, d := r.Keys()
 		diags = append(diags, d...)
+		byName = true
 		for _, k := range keys {
 			v, _, d := r.Attr(k, e.CollExpr.Range())
 			diags = append(diags, d...)
-			items = append(items, kv{cty.StringVal(k), v})
+			items = append(items, kv{name: k, v: v})
 		}
 	} else {
 		if !coll.IsKnown() {
@@ -865,9 +911,22 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 				Subject:  e.CollExpr.Range().Ptr(),
 			})
 		}
-		for it := coll.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			items = append(items, kv{k, v})
+		ty := coll.Type()
+		switch {
+		case ty.IsObjectType() || ty.IsMapType():
+			byName = true
+			for k, v := range ctyelems.Attrs(coll) {
+				items = append(items, kv{name: k, v: v})
+			}
+		case ty.IsSetType():
+			// a set's key is its element, as in HCL
+			for _, v := range ctyelems.Elems(coll) {
+				items = append(items, kv{v: v})
+			}
+		default:
+			for i, v := range ctyelems.Elems(coll) {
+				items = append(items, kv{i: i, v: v})
+			}
 		}
 	}
 	if diags.HasErrors() {
@@ -882,11 +941,17 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	var groups map[string][]cty.Value
 	var order []string
 	for _, item := range items {
-		vars := map[string]cty.Value{e.ValVar: item.v}
-		if e.KeyVar != "" {
-			vars[e.KeyVar] = item.k
+		var isc *scope
+		switch {
+		case e.KeyVar == "":
+			isc = sc.with(e.ValVar, item.v)
+		case byName:
+			isc = sc.with2(e.ValVar, item.v, e.KeyVar, cty.StringVal(item.name))
+		case coll.Type().IsSetType():
+			isc = sc.with2(e.ValVar, item.v, e.KeyVar, item.v)
+		default:
+			isc = sc.with2(e.ValVar, item.v, e.KeyVar, ctyelems.Index(item.i))
 		}
-		isc := sc.with(vars)
 		if e.CondExpr != nil {
 			ok, known, d := isc.evalBool(e.CondExpr, "for condition")
 			diags = append(diags, d...)
@@ -976,7 +1041,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		var last hcl.Diagnostics
 		for _, a := range e.Args {
 			v, d := sc.deep(a)
-			if !d.HasErrors() && v.IsWhollyKnown() {
+			if !d.HasErrors() && ctyelems.WhollyKnown(v) {
 				return v, d
 			}
 			last = d
@@ -992,7 +1057,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			return cty.DynamicVal, hcl.Diagnostics{d}
 		}
 		v, d := sc.deep(e.Args[0])
-		return cty.BoolVal(!d.HasErrors() && v.IsWhollyKnown()), nil
+		return cty.BoolVal(!d.HasErrors() && ctyelems.WhollyKnown(v)), nil
 	}
 	fn, ok := ev.function(sc.mod, e.Name)
 	if !ok {
@@ -1017,7 +1082,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		first, diags = v, d
 	}
 	args := make([]cty.Value, 0, len(e.Args))
-	argExprs := make([]hclsyntax.Expression, 0, len(e.Args))
+	// argExpr is the expression argument i comes from: the elements of
+	// an expanded last argument all come from it.
+	argExpr := func(i int) hclsyntax.Expression { return e.Args[min(i, len(e.Args)-1)] }
 	for i, a := range e.Args {
 		var v cty.Value
 		var d hcl.Diagnostics
@@ -1039,21 +1106,17 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 					Subject:  a.Range().Ptr(),
 				})
 			}
-			for it := v.ElementIterator(); it.Next(); {
-				_, el := it.Element()
+			for _, el := range ctyelems.Elems(v) {
 				args = append(args, el)
-				argExprs = append(argExprs, a)
 			}
 			continue
 		}
 		args = append(args, v)
-		argExprs = append(argExprs, a)
 	}
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	params := fn.Params()
-	vp := fn.VarParam()
+	params, vp := lib.ParamsAndVarParam(fn)
 	if len(args) < len(params) || (vp == nil && len(args) > len(params)) {
 		want := fmt.Sprintf("%d", len(params))
 		if vp != nil {
@@ -1068,12 +1131,11 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 	}
 	for i, a := range args {
 		if _, ok := property.AsProperty(a); ok {
-			return cty.DynamicVal, append(diags, propertyUseDiag(argExprs[i].Range()))
+			return cty.DynamicVal, append(diags, propertyUseDiag(argExpr(i).Range()))
 		}
 	}
 	err := lib.CheckCall(fn, args, ev.limits.libLimits())
-	var big *lib.TooLargeError
-	if errors.As(err, &big) {
+	if isTooLarge(err) {
 		return cty.DynamicVal, append(diags, tooLarge(rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
 	}
 	v := cty.DynamicVal
@@ -1092,8 +1154,8 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		}
 		subject := rng
 		var ae function.ArgError
-		if errors.As(err, &ae) && ae.Index < len(argExprs) {
-			subject = argExprs[ae.Index].Range()
+		if errors.As(err, &ae) && ae.Index < len(args) {
+			subject = argExpr(ae.Index).Range()
 		}
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -1264,7 +1326,11 @@ type localSet struct {
 }
 
 func newLocalSet(attrs []*hclsyntax.Attribute, sc *scope, parent *localSet) *localSet {
-	ls := &localSet{attrs: map[string]*hclsyntax.Attribute{}, thunks: map[string]*thunk{}, sc: sc, parent: parent}
+	// Most submodule bodies have no locals: their sets have no maps.
+	ls := &localSet{sc: sc, parent: parent}
+	if len(attrs) > 0 {
+		ls.attrs = make(map[string]*hclsyntax.Attribute, len(attrs))
+	}
 	for _, a := range attrs {
 		ls.attrs[a.Name] = a
 	}
@@ -1278,7 +1344,10 @@ func (ls *localSet) get(name string) (*thunk, bool) {
 			return t, true
 		}
 		if a, ok := s.attrs[name]; ok {
-			t := &thunk{expr: a.Expr, sc: s.sc, what: "local." + name}
+			t := s.sc.inst.ev.newThunk(a.Expr, s.sc, "local."+name)
+			if s.thunks == nil {
+				s.thunks = map[string]*thunk{}
+			}
 			s.thunks[name] = t
 			return t, true
 		}

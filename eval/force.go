@@ -35,9 +35,24 @@ type nodeState struct {
 	merged  options.Merged
 	diags   hcl.Diagnostics
 
-	// the materialized value of a namespace (see nsRef.Materialize), and
-	// the partial one
+	// the materialized values of a namespace, made when it is first
+	// materialized: most nodes are options, which have none
+	mats *namespaceValues
+}
+
+// namespaceValues are the memoised values of a namespace as a whole: the
+// materialized one (see nsRef.Materialize) and the partial one.
+type namespaceValues struct {
 	mat, part materialized
+}
+
+// namespaceValues returns the materialized values of n, made on first use.
+func (inst *instance) namespaceValues(n *declNode) *namespaceValues {
+	s := inst.state(n)
+	if s.mats == nil {
+		s.mats = &namespaceValues{}
+	}
+	return s.mats
 }
 
 // materialized is the memoised value of a namespace as a whole.
@@ -93,7 +108,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 		}
 	}
 	if s.defined && o.apply != nil && !diags.HasErrors() {
-		sc := inst.declScope(o).with(map[string]cty.Value{"value": s.value})
+		sc := inst.declScope(o).with("value", s.value)
 		v, dd := sc.eval(o.apply)
 		diags = append(diags, dd...)
 		v, dd = property.Shallow(v)
@@ -316,13 +331,13 @@ func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
 // without a value is an error, as in Nix, where reading a set deeply reads
 // each of its options. The result is memoised.
 func (r *nsRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	return r.memo(&r.inst.state(r.n).mat, false)
+	return r.memo(&r.inst.namespaceValues(r.n).mat, false)
 }
 
 // MaterializePartial implements property.PartialRef: every option that
 // has a value, forced (for --json).
 func (r *nsRef) MaterializePartial() (cty.Value, hcl.Diagnostics) {
-	return r.memo(&r.inst.state(r.n).part, true)
+	return r.memo(&r.inst.namespaceValues(r.n).part, true)
 }
 
 func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics) {
@@ -536,7 +551,7 @@ func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what strin
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := &thunk{expr: expr, sc: sc, what: what}
+	t := ev.newThunk(expr, sc, what)
 	t.self = t
 	return property.LazyValAt(&t.self)
 }
@@ -600,6 +615,15 @@ func sameOnce(diags hcl.Diagnostics) hcl.Diagnostics {
 // is an infinite recursion.
 func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	if t.deep == nil {
+		// A value with nothing to force inside (a string, a number, a
+		// list of them: most values) is its own deep form, with no memo.
+		v, diags := t.Force()
+		if t.status != done {
+			return v, diags
+		}
+		if deepAlready(t.val) {
+			return t.val, t.diags
+		}
 		t.deep = &deepState{}
 	}
 	switch t.deep.status {
@@ -628,6 +652,15 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	}
 	*t.deep = deepState{status: done, val: dv, diags: diags}
 	return dv, diags
+}
+
+// deepAlready reports whether property.Deep(v) is v, with no diagnostics,
+// for v a thunk's shallow value: v holds no thunk and no reference.
+func deepAlready(v cty.Value) bool {
+	if _, ok := property.AsRef(v); ok {
+		return false
+	}
+	return !v.IsKnown() || v.IsNull() || !property.NeedsDeep(v.Type())
 }
 
 // Range implements property.Lazy.

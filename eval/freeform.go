@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -169,10 +170,9 @@ func (inst *instance) freeformAttr(n *declNode, name string) (cty.Value, bool, h
 func (inst *instance) freeformAttrs(n *declNode) (map[string]cty.Value, hcl.Diagnostics) {
 	v, diags := inst.freeformAt(n)
 	out := map[string]cty.Value{}
-	for it := v.ElementIterator(); it.Next(); {
-		k, e := it.Element()
-		if n.children[k.AsString()] == nil {
-			out[k.AsString()] = e
+	for k, e := range ctyelems.Attrs(v) {
+		if n.children[k] == nil {
+			out[k] = e
 		}
 	}
 	return out, diags

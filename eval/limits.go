@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -252,6 +253,16 @@ func tooLarge(rng hcl.Range, detail string) *hcl.Diagnostic {
 		Detail:   detail + " Raise the limit with --limit if the configuration really needs it.",
 		Subject:  rng.Ptr(),
 	}
+}
+
+// isTooLarge reports whether err is a lib.TooLargeError. Only an error
+// pays for the pointer errors.As needs, which escapes.
+func isTooLarge(err error) bool {
+	if err == nil {
+		return false
+	}
+	var big *lib.TooLargeError
+	return errors.As(err, &big)
 }
 
 // charge counts n bytes against the evaluation's allocation budget and

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -107,8 +108,7 @@ func GoValue(v cty.Value) any {
 		return m
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		out := []any{}
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			out = append(out, GoValue(e))
 		}
 		return out
@@ -149,8 +149,7 @@ func jsonValue(v cty.Value) any {
 			return m
 		case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 			out := []any{}
-			for it := v.ElementIterator(); it.Next(); {
-				_, e := it.Element()
+			for _, e := range ctyelems.Elems(v) {
 				out = append(out, jsonValue(e))
 			}
 			return out

@@ -2,6 +2,7 @@ package lib
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
@@ -107,12 +108,15 @@ func Call(f function.Function, args []cty.Value) (v cty.Value, err error) {
 // Params returns f's parameters without copying them each time, as
 // function.Function.Params does; the caller must not change them.
 func Params(f function.Function) []function.Parameter {
-	params, _ := signature(f)
+	params, _ := ParamsAndVarParam(f)
 	return params
 }
 
-// signature returns f's parameters and its variadic parameter, uncopied.
-func signature(f function.Function) ([]function.Parameter, *function.Parameter) {
+// ParamsAndVarParam returns f's parameters and its variadic parameter (nil
+// if it has none) without copying them each time, as
+// function.Function.Params and VarParam do; the caller must not change
+// them.
+func ParamsAndVarParam(f function.Function) ([]function.Parameter, *function.Parameter) {
 	if spec, ok := natives[f]; ok {
 		return spec.Params, spec.VarParam
 	}
@@ -148,9 +152,10 @@ func arityOK(params []function.Parameter, vp *function.Parameter, n int) bool {
 
 // convertArgs converts each argument to the type of its parameter; a
 // conversion that fails is a function.ArgError for that argument. The
-// number of arguments must suit the parameters (arityOK).
+// number of arguments must suit the parameters (arityOK). When no argument
+// changes, the result is args itself, not a copy.
 func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty.Value) ([]cty.Value, error) {
-	conv := make([]cty.Value, len(args))
+	var conv []cty.Value
 	for i, arg := range args {
 		want := vp
 		if i < len(params) {
@@ -158,14 +163,22 @@ func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty
 		}
 		if want.Type == cty.DynamicPseudoType {
 			// What convert.Convert does for this type: nothing.
-			conv[i] = arg
 			continue
 		}
 		v, err := convert.Convert(arg, want.Type)
 		if err != nil {
 			return nil, function.NewArgError(i, err)
 		}
+		if conv == nil && arg.Type().Equals(want.Type.WithoutOptionalAttributesDeep()) {
+			continue // convert.Convert returned arg itself
+		}
+		if conv == nil {
+			conv = slices.Clone(args)
+		}
 		conv[i] = v
+	}
+	if conv == nil {
+		return args, nil
 	}
 	return conv, nil
 }

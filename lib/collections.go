@@ -8,6 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // LengthFunc is length(v), as in Terraform: the number of characters
@@ -114,8 +116,7 @@ var AnyTrueFunc = native(&function.Spec{
 // a later element decides it.
 func allAny(list cty.Value, stopAt bool) cty.Value {
 	unknown := false
-	for it := list.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	for _, e := range ctyelems.Elems(list) {
 		switch {
 		case !e.IsKnown():
 			unknown = true
@@ -146,7 +147,7 @@ var SumFunc = native(&function.Spec{
 	},
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if !args[0].IsWhollyKnown() {
+		if !ctyelems.WhollyKnown(args[0]) {
 			return cty.UnknownVal(cty.Number), nil
 		}
 		sum := cty.Zero
@@ -178,7 +179,7 @@ var TransposeFunc = native(&function.Spec{
 	Type:         function.StaticReturnType(cty.Map(cty.List(cty.String))),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		if !args[0].IsWhollyKnown() {
+		if !ctyelems.WhollyKnown(args[0]) {
 			return cty.UnknownVal(retType), nil
 		}
 		out := map[string][]cty.Value{}
@@ -187,8 +188,7 @@ var TransposeFunc = native(&function.Spec{
 			if list.IsNull() {
 				return cty.NilVal, function.NewArgErrorf(0, "the list of %q is null", k.AsString())
 			}
-			for lt := list.ElementIterator(); lt.Next(); {
-				_, v := lt.Element()
+			for _, v := range ctyelems.Elems(list) {
 				if v.IsNull() {
 					return cty.NilVal, function.NewArgErrorf(0, "the list of %q contains null", k.AsString())
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"gopkg.in/yaml.v3"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
@@ -47,10 +48,12 @@ var YAMLEncodeFunc = native(&function.Spec{
 // encodeWith calls an encoder on a function's argument: on its deeply
 // unmarked value if it is wholly known, else the result is unknown.
 func encodeWith(v cty.Value, enc func(cty.Value) (string, error)) (cty.Value, error) {
-	if !v.IsWhollyKnown() {
+	if !ctyelems.WhollyKnown(v) {
 		return cty.UnknownVal(cty.String), nil
 	}
-	v, _ = v.UnmarkDeep()
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
 	s, err := enc(v)
 	if err != nil {
 		return cty.NilVal, function.NewArgError(0, err)
@@ -119,13 +122,12 @@ func yamlNode(v cty.Value, path cty.Path) (*yaml.Node, error) {
 		return n, nil
 	case ty.IsMapType() || ty.IsObjectType():
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for it := v.ElementIterator(); it.Next(); { // in key order
-			k, e := it.Element()
-			en, err := yamlNode(e, append(path, cty.GetAttrStep{Name: k.AsString()}))
+		for k, e := range ctyelems.Attrs(v) { // in key order
+			en, err := yamlNode(e, append(path, cty.GetAttrStep{Name: k}))
 			if err != nil {
 				return nil, err
 			}
-			kn, _ := yamlNode(k, nil)
+			kn, _ := yamlNode(cty.StringVal(k), nil)
 			n.Content = append(n.Content, kn, en)
 		}
 		return n, nil

@@ -452,6 +452,15 @@ func TestStandIns(t *testing.T) {
 			{cty.NullVal(list.Type())}, {cty.ListVal([]cty.Value{obj, obj})}}},
 		{stdlib.ConcatFunc, [][]cty.Value{{}, {list}, {list, list}, {list, nums}, {list, tup}, {tup, tup}, {list, unknownList},
 			{cty.ListValEmpty(cty.String), cty.ListValEmpty(cty.String)}, {list, obj}, {str("a")}, {cty.EmptyTupleVal}}},
+		{stdlib.JoinFunc, [][]cty.Value{{str(",")}, {str(","), list}, {str("-"), list, list}, {str(""), tup}, {str(","), nums},
+			{str(","), cty.ListValEmpty(cty.String)}, {str(","), cty.EmptyTupleVal}, {str(","), unknownList},
+			{str(","), cty.ListVal([]cty.Value{str("a"), cty.UnknownVal(cty.String)})}, {cty.UnknownVal(cty.String), list},
+			{str(","), cty.TupleVal([]cty.Value{str("a"), cty.NullVal(cty.String)})},
+			{str(","), list, cty.TupleVal([]cty.Value{str("a"), cty.NullVal(cty.String)})},
+			{cty.NullVal(cty.String), list}, {str(","), cty.NullVal(list.Type())}, {str(","), obj}, {str(","), cty.DynamicVal}}},
+		{stdlib.KeysFunc, [][]cty.Value{{obj}, {obj2}, {m}, {cty.EmptyObjectVal}, {cty.MapValEmpty(cty.String)},
+			{cty.UnknownVal(obj.Type())}, {cty.UnknownVal(m.Type())}, {cty.DynamicVal}, {list}, {str("a")},
+			{cty.NullVal(obj.Type())}, {cty.NullVal(m.Type())}}},
 	}
 	for _, f := range []function.Function{stdlib.EqualFunc, stdlib.NotEqualFunc, stdlib.AndFunc, stdlib.OrFunc,
 		stdlib.GreaterThanFunc, stdlib.GreaterThanOrEqualToFunc, stdlib.LessThanFunc, stdlib.LessThanOrEqualToFunc} {

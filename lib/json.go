@@ -9,6 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // JSONEncodeFunc is jsonencode(value), go-cty's (and Terraform's), with a
@@ -29,7 +31,7 @@ var JSONEncodeFunc = native(&function.Spec{
 			return cty.StringVal("null"), nil
 		}
 		var b bytes.Buffer
-		if v.IsWhollyKnown() && encodeJSON(&b, v) {
+		if ctyelems.WhollyKnown(v) && encodeJSON(&b, v) {
 			return cty.StringVal(b.String()), nil
 		}
 		return stdlib.JSONEncodeFunc.Call(args)
@@ -103,7 +105,7 @@ func encodeJSON(b *bytes.Buffer, v cty.Value) bool {
 		b.WriteByte('}')
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		b.WriteByte('[')
-		for i, e := range v.AsValueSlice() {
+		for i, e := range ctyelems.Elems(v) {
 			if i > 0 {
 				b.WriteByte(',')
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // KeyValueEncodeFunc is keyvalueencode(value, options): value, an object of
@@ -35,7 +37,7 @@ var KeyValueEncodeFunc = native(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if !args[1].IsWhollyKnown() {
+		if !ctyelems.WhollyKnown(args[1]) {
 			return cty.UnknownVal(cty.String), nil
 		}
 		opts, err := keyValueOptions(args[1])
@@ -70,7 +72,9 @@ func keyValueOptions(v cty.Value) (keyValueFormat, error) {
 // withOptions reads options (an object) into f; ignore lists the names
 // that are no option but may be there (a format value's kind).
 func (f keyValueFormat) withOptions(v cty.Value, ignore []string) (keyValueFormat, error) {
-	v, _ = v.UnmarkDeep()
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
 	if v.IsNull() || (!v.Type().IsObjectType() && !v.Type().IsMapType()) {
 		return f, fmt.Errorf("the options are an object, not %s", v.Type().FriendlyName())
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Limits bound the values that a function call may make: the evaluator's
@@ -53,7 +55,7 @@ func CheckCall(f function.Function, args []cty.Value, l Limits) error {
 	if !ok {
 		return nil
 	}
-	params, vp := signature(f)
+	params, vp := ParamsAndVarParam(f)
 	if !arityOK(params, vp, len(args)) {
 		return nil
 	}
@@ -152,8 +154,7 @@ func checkJoin(args []cty.Value, l Limits) error {
 		if !list.CanIterateElements() {
 			return nil
 		}
-		for it := list.ElementIterator(); it.Next(); {
-			_, v := it.Element()
+		for _, v := range ctyelems.Elems(list) {
 			n += int64(stringLen(v)) + sep
 			if n > int64(l.StringBytes) {
 				return tooManyBytes("the joined string", l)
@@ -211,7 +212,7 @@ func deepSize(v cty.Value, max int64) int64 {
 			}
 		case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 			n += 2
-			for _, e := range v.AsValueSlice() {
+			for _, e := range ctyelems.Elems(v) {
 				if n > max {
 					break
 				}

@@ -93,7 +93,7 @@ func TestCheckCallWrongTypes(t *testing.T) {
 		cty.NullVal(cty.String), cty.DynamicVal,
 	}
 	for fn := range callChecks {
-		params, vp := signature(fn)
+		params, vp := ParamsAndVarParam(fn)
 		n := len(params)
 		if vp != nil {
 			n++

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Stand-ins are nodegen's own specifications of go-cty stdlib functions
@@ -73,6 +76,100 @@ func init() {
 		RefineResult: refineNotNull,
 		Impl:         concatImpl,
 	}
+	natives[stdlib.JoinFunc] = &function.Spec{
+		Description:  stdlib.JoinFunc.Description(),
+		Params:       stdlib.JoinFunc.Params(),
+		VarParam:     stdlib.JoinFunc.VarParam(),
+		Type:         function.StaticReturnType(cty.String),
+		RefineResult: refineNotNull,
+		Impl:         joinImpl,
+	}
+	natives[stdlib.KeysFunc] = &function.Spec{
+		Description:  stdlib.KeysFunc.Description(),
+		Params:       stdlib.KeysFunc.Params(),
+		Type:         keysType,
+		RefineResult: refineNotNull,
+		Impl:         keysImpl,
+	}
+}
+
+// joinImpl is go-cty's JoinFunc: the strings of every list, separated by
+// the first argument.
+func joinImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	sep := args[0].AsString()
+	lists := args[1:]
+	if len(lists) < 1 {
+		return cty.UnknownVal(cty.String), fmt.Errorf("at least one list is required")
+	}
+	n := 0
+	for _, list := range lists {
+		if !ctyelems.WhollyKnown(list) {
+			return cty.UnknownVal(cty.String), nil
+		}
+		n += list.LengthInt()
+	}
+	items := make([]string, 0, n)
+	for li, list := range lists {
+		for i, v := range ctyelems.Elems(list) {
+			if v.IsNull() {
+				if len(lists) > 1 {
+					return cty.UnknownVal(cty.String), function.NewArgErrorf(li+1, "element %d of list %d is null; cannot concatenate null values", i, li+1)
+				}
+				return cty.UnknownVal(cty.String), function.NewArgErrorf(li+1, "element %d is null; cannot concatenate null values", i)
+			}
+			items = append(items, v.AsString())
+		}
+	}
+	return cty.StringVal(strings.Join(items, sep)), nil
+}
+
+// keysType is the result type of go-cty's KeysFunc: a list of strings for
+// a map, a tuple of as many strings as attributes for an object.
+func keysType(args []cty.Value) (cty.Type, error) {
+	ty := args[0].Type()
+	switch {
+	case ty.IsMapType():
+		return cty.List(cty.String), nil
+	case ty.IsObjectType():
+		atys := ty.AttributeTypes()
+		if len(atys) == 0 {
+			return cty.EmptyTuple, nil
+		}
+		etys := make([]cty.Type, len(atys))
+		for i := range etys {
+			etys[i] = cty.String
+		}
+		return cty.Tuple(etys), nil
+	}
+	return cty.DynamicPseudoType, function.NewArgErrorf(0, "must have map or object type")
+}
+
+// keysImpl is go-cty's KeysFunc: the keys of a map or the attribute names
+// of an object (known even when the object is not), sorted.
+func keysImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
+	m := args[0]
+	if m.Type().IsObjectType() {
+		names := slices.Sorted(maps.Keys(m.Type().AttributeTypes()))
+		if len(names) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		keys := make([]cty.Value, len(names))
+		for i, name := range names {
+			keys[i] = cty.StringVal(name)
+		}
+		return cty.TupleVal(keys), nil
+	}
+	if !m.IsKnown() {
+		return cty.UnknownVal(retType), nil
+	}
+	var keys []cty.Value
+	for k := range ctyelems.Attrs(m) {
+		keys = append(keys, cty.StringVal(k))
+	}
+	if len(keys) == 0 {
+		return cty.ListValEmpty(cty.String), nil
+	}
+	return cty.ListVal(keys), nil
 }
 
 // standIn records in natives a specification that stands in for the
@@ -146,9 +243,8 @@ func mergeImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		if arg.IsNull() {
 			continue
 		}
-		for it := arg.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			out[k.AsString()] = v
+		for k, v := range ctyelems.Attrs(arg) {
+			out[k] = v
 		}
 	}
 	switch {
@@ -215,8 +311,7 @@ func concatImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 				return cty.NilVal, function.NewArgError(i, err)
 			}
 		}
-		for it := seq.ElementIterator(); it.Next(); {
-			_, v := it.Element()
+		for _, v := range ctyelems.Elems(seq) {
 			vals = append(vals, v)
 		}
 	}
@@ -247,8 +342,7 @@ func containsImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		return cty.UnknownVal(cty.Bool), nil
 	}
 	unknown := false
-	for it := list.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	for _, e := range ctyelems.Elems(list) {
 		eq := val.Equals(e)
 		if !eq.IsKnown() {
 			unknown = true // an unknown may still match
@@ -268,13 +362,12 @@ func containsImpl(args []cty.Value, _ cty.Type) (cty.Value, error) {
 // in order, without those equal to an earlier one.
 func distinctImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 	list := args[0]
-	if !list.IsWhollyKnown() {
+	if !ctyelems.WhollyKnown(list) {
 		return cty.UnknownVal(retType), nil
 	}
 	var out []cty.Value
 next:
-	for it := list.ElementIterator(); it.Next(); {
-		_, v := it.Element()
+	for _, v := range ctyelems.Elems(list) {
 		for _, seen := range out {
 			if seen.Equals(v).True() {
 				continue next

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -87,8 +88,10 @@ func RenderUnit(sections cty.Value) (string, error) {
 	if diags.HasErrors() {
 		return "", diags
 	}
-	v, _ = v.UnmarkDeep()
-	if !v.IsWhollyKnown() {
+	if ctyelems.ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
+	if !ctyelems.WhollyKnown(v) {
 		return "", errors.New("unit sections must be known")
 	}
 	if v.IsNull() {
@@ -161,9 +164,8 @@ func unitAttrs(v cty.Value, what string) (map[string]cty.Value, error) {
 		return nil, fmt.Errorf("%s must be an object, not %s", what, ty.FriendlyName())
 	}
 	m := make(map[string]cty.Value, v.LengthInt())
-	for it := v.ElementIterator(); it.Next(); {
-		k, e := it.Element()
-		m[k.AsString()] = e
+	for k, e := range ctyelems.Attrs(v) {
+		m[k] = e
 	}
 	return m, nil
 }
@@ -217,8 +219,7 @@ func unitRenderKey(b *strings.Builder, section, key string, v cty.Value) error {
 		}
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		var elems []string
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			if e.IsNull() {
 				continue
 			}

@@ -62,7 +62,16 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 			fmt.Sprintf("A definition of option \"%s\" is nested more than %d levels deep; a value that contains itself (a local holding an object that refers to the local) never ends.",
 				loc[:8].String(), MaxDepth))}
 	}
-	d := property.Discharger{Parts: make([]property.Part, 0, len(defs))}
+	// A single definition (most options have one, or only a default) has
+	// its part and its survivor in one allocation.
+	var single *singleDef
+	d := property.Discharger{}
+	if len(defs) == 1 {
+		single = new(singleDef)
+		d.Parts = single.part[:0:1]
+	} else {
+		d.Parts = make([]property.Part, 0, len(defs))
+	}
 	for _, def := range defs {
 		d.Add(def.Value, def.Range)
 	}
@@ -94,7 +103,12 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	if len(won) > 1 {
 		slices.SortStableFunc(won, func(a, b int) int { return m.Defs[a].Order - m.Defs[b].Order })
 	}
-	survivors := make([]Def, len(won))
+	var survivors []Def
+	if single != nil && len(won) <= 1 {
+		survivors = single.survivor[:len(won):len(won)]
+	} else {
+		survivors = make([]Def, len(won))
+	}
 	for i, w := range won {
 		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range}
 	}
@@ -108,6 +122,12 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	}
 	m.Value = v
 	return m, diags
+}
+
+// singleDef is the room MergeDefinitions needs for a single definition.
+type singleDef struct {
+	part     [1]property.Part
+	survivor [1]Def
 }
 
 // PropertyErrors returns the diagnostics of discharging definitions of the

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
@@ -269,7 +270,7 @@ func constValue(expr hcl.Expression, fn string) (cty.Value, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	if !v.IsWhollyKnown() {
+	if !ctyelems.WhollyKnown(v) {
 		return cty.DynamicVal, typeExprError(expr.Range(), fmt.Sprintf("wrong arguments for type %s", fn),
 			fmt.Sprintf("The arguments of %s must be constants.", fn))
 	}
@@ -298,8 +299,7 @@ func parseEnum(expr hcl.Expression) (Type, hcl.Diagnostics) {
 			fmt.Sprintf(`enum takes a list of values: write enum(["a", "b", ...]); %s is not a list.`, ShowValue(v)))
 	}
 	var vals []cty.Value
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	for _, e := range ctyelems.Elems(v) {
 		if e.IsNull() || !(e.Type() == cty.String || e.Type() == cty.Number || e.Type() == cty.Bool) {
 			return nil, typeExprError(expr.Range(), "wrong arguments for type enum",
 				fmt.Sprintf("The values of an enum are strings, numbers or booleans; %s is not one.", ShowValue(e)))

@@ -85,13 +85,12 @@ func (Attrs) check(v cty.Value) bool  { return isAttrSet(v) }
 
 // Merge unions the definitions' attributes, later ones winning.
 func (t Attrs) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
-	keys, byKey, unknown, diags := attrsByKey(loc, t, defs)
-	out := make(map[string]cty.Value, len(keys))
-	for _, k := range keys {
-		vals := byKey[k]
-		v, ds := plain(loc, t, vals[len(vals)-1])
+	groups, unknown, diags := attrsByKey(loc, t, defs)
+	out := make(map[string]cty.Value, len(groups))
+	for _, g := range groups {
+		v, ds := plain(loc, t, g.defs[len(g.defs)-1])
 		diags = append(diags, ds...)
-		out[k] = v
+		out[g.key] = v
 	}
 	if len(out) == 0 {
 		return unknownOr(cty.EmptyObjectVal, diags, unknown), diags

@@ -1,12 +1,14 @@
 package options
 
 import (
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -52,11 +54,8 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			diags = append(diags, typeError(loc, t, d))
 			continue
 		}
-		m := 0
-		for it := d.Value.ElementIterator(); it.Next(); {
-			m++
-			_, e := it.Element()
-			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m)+"]"), t.Elem,
+		for m, e := range ctyelems.Elems(d.Value) {
+			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
 				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}})
 			diags = append(diags, ds...)
 			if r.Defined {
@@ -91,13 +90,13 @@ func (t AttrsOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 // mergeByKey is the merge of attrsOf(elem), and of anything's attribute
 // sets; t is the type for messages.
 func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics) {
-	keys, byKey, unknown, diags := attrsByKey(loc, t, defs)
-	out := make(map[string]cty.Value, len(keys))
-	for _, k := range keys {
-		r, ds := MergeDefinitions(loc.Child(k), elem, byKey[k])
+	groups, unknown, diags := attrsByKey(loc, t, defs)
+	out := make(map[string]cty.Value, len(groups))
+	for _, g := range groups {
+		r, ds := MergeDefinitions(loc.Child(g.key), elem, g.defs)
 		diags = append(diags, ds...)
 		if r.Defined {
-			out[k] = r.Value
+			out[g.key] = r.Value
 		}
 	}
 	if len(out) == 0 {
@@ -106,12 +105,27 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
 }
 
-// attrsByKey collects the attributes of attribute-set definitions: the
-// sorted keys, and for each key its values in definition order. A
-// definition that is not an attribute set is a type error of t; unknown
-// says whether one was unknown (an error reported elsewhere).
-func attrsByKey(loc Path, t Type, defs []Def) (keys []string, byKey map[string][]Def, unknown bool, diags hcl.Diagnostics) {
-	byKey = map[string][]Def{}
+// keyDefs are the definitions of one key of attribute sets, in
+// definition order.
+type keyDefs struct {
+	key  string
+	defs []Def
+}
+
+// attrsByKey collects the attributes of attribute-set definitions: for
+// each key, in key order, its values in definition order. A definition
+// that is not an attribute set is a type error of t; unknown says whether
+// one was unknown (an error reported elsewhere). The groups share one
+// slice of definitions rather than a map of slices.
+func attrsByKey(loc Path, t Type, defs []Def) (groups []keyDefs, unknown bool, diags hcl.Diagnostics) {
+	// the attributes of each attribute set, with its range
+	type setAttrs struct {
+		attrs []attr
+		rng   hcl.Range
+	}
+	var buf [4]setAttrs
+	sets := buf[:0]
+	total := 0
 	for _, d := range defs {
 		switch {
 		case !d.Value.IsKnown():
@@ -123,15 +137,32 @@ func attrsByKey(loc Path, t Type, defs []Def) (keys []string, byKey map[string][
 		}
 		attrs, ds := attributes(d.Value, d.Range)
 		diags = append(diags, ds...)
-		for _, a := range attrs {
-			if _, seen := byKey[a.name]; !seen {
-				keys = append(keys, a.name)
-			}
-			byKey[a.name] = append(byKey[a.name], Def{Value: a.value, Range: property.RangeOf(a.value, d.Range)})
+		sets = append(sets, setAttrs{attrs, d.Range})
+		total += len(attrs)
+	}
+	// Every attribute by its place (set, attribute), sorted stably by key:
+	// a key's definitions stay in definition order.
+	type place struct{ set, attr int32 }
+	at := make([]place, 0, total)
+	for i, s := range sets {
+		for j := range s.attrs {
+			at = append(at, place{int32(i), int32(j)})
 		}
 	}
-	sort.Strings(keys)
-	return keys, byKey, unknown, diags
+	key := func(p place) string { return sets[p.set].attrs[p.attr].name }
+	slices.SortStableFunc(at, func(a, b place) int { return strings.Compare(key(a), key(b)) })
+	flat := make([]Def, len(at))
+	groups = make([]keyDefs, 0, len(at))
+	start := 0
+	for i, p := range at {
+		a := sets[p.set].attrs[p.attr]
+		flat[i] = Def{Value: a.value, Range: property.RangeOf(a.value, sets[p.set].rng)}
+		if i+1 == len(at) || key(at[i+1]) != a.name {
+			groups = append(groups, keyDefs{key: a.name, defs: flat[start : i+1 : i+1]})
+			start = i + 1
+		}
+	}
+	return groups, unknown, diags
 }
 
 // NullOr is the type nullOr(Elem): null, or a value of type Elem.

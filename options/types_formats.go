@@ -195,9 +195,10 @@ func (IniWithGlobalSection) check(v cty.Value) bool  { return isAttrSet(v) }
 // Merge merges each part with its type; any other name is an error at
 // its definition.
 func (t IniWithGlobalSection) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
-	keys, byKey, unknown, diags := attrsByKey(loc, t, defs)
+	groups, unknown, diags := attrsByKey(loc, t, defs)
 	out := map[string]cty.Value{"globalSection": cty.EmptyObjectVal, "sections": cty.EmptyObjectVal}
-	for _, k := range keys {
+	for _, g := range groups {
+		k := g.key
 		var part Type
 		switch k {
 		case "globalSection":
@@ -205,12 +206,12 @@ func (t IniWithGlobalSection) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagno
 		case "sections":
 			part = AttrsOf{Elem: t.Section}
 		default:
-			diags = append(diags, errorAt(CodeType, loc.Child(k), byKey[k][0].Range,
+			diags = append(diags, errorAt(CodeType, loc.Child(k), g.defs[0].Range,
 				fmt.Sprintf("option \"%s\" does not exist", loc.Child(k).String()),
 				fmt.Sprintf("The option \"%s\" is an INI file with a global section, which has two parts: globalSection, the keys before the first section, and sections, an attribute set of sections. %q is neither.", loc.String(), k)))
 			continue
 		}
-		r, ds := MergeDefinitions(loc.Child(k), part, byKey[k])
+		r, ds := MergeDefinitions(loc.Child(k), part, g.defs)
 		diags = append(diags, ds...)
 		if r.Defined {
 			out[k] = r.Value

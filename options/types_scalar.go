@@ -7,9 +7,12 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // This file holds the types whose values are single strings, numbers or
@@ -65,7 +68,7 @@ func checkedValue(loc Path, t Type, d Def) (v cty.Value, ok bool, diags hcl.Diag
 		return cty.DynamicVal, false, hcl.Diagnostics{typeError(loc, t, d)}
 	}
 	v, diags = plain(loc, t, d)
-	if diags.HasErrors() || !v.IsWhollyKnown() {
+	if diags.HasErrors() || !ctyelems.WhollyKnown(v) {
 		return cty.DynamicVal, false, diags
 	}
 	return v, true, diags
@@ -350,11 +353,31 @@ type StrMatching struct {
 
 // NewStrMatching compiles pattern, anchored at both ends.
 func NewStrMatching(pattern string) (StrMatching, error) {
-	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	re, err := compilePattern(pattern)
 	if err != nil {
 		return StrMatching{}, err
 	}
 	return StrMatching{Pattern: pattern, re: re}, nil
+}
+
+// compiledPatterns holds the patterns compiled so far by this process, by
+// pattern: every evaluation declares the library's options anew, and
+// their few patterns are the same every time. A *regexp.Regexp is safe
+// for concurrent use, so the evaluations of nodegen build share them.
+var compiledPatterns sync.Map // pattern -> *regexp.Regexp
+
+// compilePattern compiles pattern anchored at both ends, once a process.
+// Patterns that do not compile are not kept: their error is made anew.
+func compilePattern(pattern string) (*regexp.Regexp, error) {
+	if re, ok := compiledPatterns.Load(pattern); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := compiledPatterns.LoadOrStore(pattern, re)
+	return actual.(*regexp.Regexp), nil
 }
 
 // Description returns "string matching the pattern PATTERN", or Desc.
@@ -369,7 +392,7 @@ func (t StrMatching) check(v cty.Value) bool {
 	re := t.re
 	if re == nil { // a literal StrMatching rather than NewStrMatching's
 		var err error
-		if re, err = regexp.Compile(`^(?:` + t.Pattern + `)$`); err != nil {
+		if re, err = compilePattern(t.Pattern); err != nil {
 			return false
 		}
 	}

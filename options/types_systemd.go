@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -68,8 +69,7 @@ func concatAtoms(loc Path, t Type, vals []Def, atom func(cty.Value) bool) (cty.V
 			out = append(out, d.Value)
 			continue
 		}
-		for it := d.Value.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(d.Value) {
 			if e.IsKnown() && !atom(e) {
 				diags = append(diags, typeError(loc, t, Def{Value: e, Range: d.Range}))
 				continue

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -47,9 +48,8 @@ func attributes(v cty.Value, rng hcl.Range) ([]attr, hcl.Diagnostics) {
 		return out, diags
 	}
 	out := make([]attr, 0, v.LengthInt())
-	for it := v.ElementIterator(); it.Next(); {
-		k, e := it.Element()
-		out = append(out, attr{k.AsString(), e})
+	for k, e := range ctyelems.Attrs(v) {
+		out = append(out, attr{k, e})
 	}
 	return out, nil
 }
@@ -81,8 +81,7 @@ func normalize(v cty.Value) cty.Value {
 	switch {
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		elems := make([]cty.Value, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			elems = append(elems, normalize(e))
 		}
 		if len(elems) == 0 {
@@ -91,9 +90,8 @@ func normalize(v cty.Value) cty.Value {
 		return cty.TupleVal(elems)
 	case ty.IsObjectType() || ty.IsMapType():
 		attrs := make(map[string]cty.Value, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
-			attrs[k.AsString()] = normalize(e)
+		for k, e := range ctyelems.Attrs(v) {
+			attrs[k] = normalize(e)
 		}
 		if len(attrs) == 0 {
 			return cty.EmptyObjectVal
@@ -137,8 +135,7 @@ func findProperty(v cty.Value) *property.Property {
 	}
 	ty := v.Type()
 	if ty.IsObjectType() || ty.IsTupleType() || ty.IsCollectionType() {
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			if p := findProperty(e); p != nil {
 				return p
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -244,8 +245,7 @@ func stringList(v cty.Value) []string {
 		return nil
 	}
 	var out []string
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	for _, e := range ctyelems.Elems(v) {
 		if e.IsKnown() && !e.IsNull() && e.Type() == cty.String {
 			out = append(out, e.AsString())
 		}

@@ -1,8 +1,6 @@
 package profile
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"path"
 	"sort"
@@ -85,13 +83,12 @@ func isUnitOrDropin(target string) bool {
 type unitExec struct{ key, exe string }
 
 // unitExecutables returns the absolute executables of a unit file's Exec*
-// settings, with their keys.
+// settings, with their keys. The lines are substrings of one copy of
+// content.
 func unitExecutables(content []byte) []unitExec {
 	var out []unitExec
-	sc := bufio.NewScanner(bytes.NewReader(content))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		key, value, ok := strings.Cut(sc.Text(), "=")
+	for line := range strings.Lines(string(content)) {
+		key, value, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
 		if !ok || !execKeys[strings.TrimSpace(key)] {
 			continue
 		}

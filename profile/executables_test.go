@@ -26,10 +26,23 @@ func TestScriptExecutables(t *testing.T) {
 }
 
 func TestUnitExecutables(t *testing.T) {
-	unit := "[Service]\nExecStartPre=-/sbin/modprobe overlay\nExecStart=/usr/bin/containerd -c /etc/c\nExecStart=\nExecReload=/bin/kill -s HUP $MAINPID\nExecStop=${X}/bin/stop\nEnvironment=A=/usr/bin/x\n"
-	want := []unitExec{{"ExecStartPre", "/sbin/modprobe"}, {"ExecStart", "/usr/bin/containerd"}, {"ExecReload", "/bin/kill"}}
-	if d := cmp.Diff(want, unitExecutables([]byte(unit)), cmp.AllowUnexported(unitExec{})); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
+	for _, tc := range []struct {
+		unit string
+		want []unitExec
+	}{
+		{
+			"[Service]\nExecStartPre=-/sbin/modprobe overlay\nExecStart=/usr/bin/containerd -c /etc/c\nExecStart=\nExecReload=/bin/kill -s HUP $MAINPID\nExecStop=${X}/bin/stop\nEnvironment=A=/usr/bin/x\n",
+			[]unitExec{{"ExecStartPre", "/sbin/modprobe"}, {"ExecStart", "/usr/bin/containerd"}, {"ExecReload", "/bin/kill"}},
+		},
+		{
+			"[Service]\r\nExecStart=/usr/bin/app\r\nExecStop = /bin/kill",
+			[]unitExec{{"ExecStart", "/usr/bin/app"}, {"ExecStop", "/bin/kill"}},
+		},
+		{"", nil},
+	} {
+		if d := cmp.Diff(tc.want, unitExecutables([]byte(tc.unit)), cmp.AllowUnexported(unitExec{})); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.unit, d)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Lazy is a value that has not been computed yet: a thunk. The evaluator
@@ -135,17 +137,15 @@ func deep(v cty.Value, partial bool) (cty.Value, hcl.Diagnostics) {
 	switch {
 	case ty.IsObjectType() || ty.IsMapType():
 		attrs := make(map[string]cty.Value, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			k, e := it.Element()
+		for k, e := range ctyelems.Attrs(v) {
 			e, d := deep(e, partial)
 			diags = append(diags, d...)
-			attrs[k.AsString()] = e
+			attrs[k] = e
 		}
 		return cty.ObjectVal(attrs), diags
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		elems := make([]cty.Value, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
 			e, d := deep(e, partial)
 			diags = append(diags, d...)
 			elems = append(elems, e)

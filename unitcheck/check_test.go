@@ -197,12 +197,38 @@ func TestShellWaits(t *testing.T) {
 }
 
 func TestParseUnit(t *testing.T) {
-	got := parseUnit([]byte("# comment\n[Unit]\nRequires=a b\\\n  c\n; other\n[Service]\nExecStart = /bin/x \n"))
-	want := []setting{
-		{section: "Unit", key: "Requires", value: "a b   c"},
-		{section: "Service", key: "ExecStart", value: "/bin/x"},
+	tests := []struct {
+		name, unit string
+		want       []setting
+	}{
+		{
+			name: "sections, comments, continued lines",
+			unit: "# comment\n[Unit]\nRequires=a b\\\n  c\n; other\n[Service]\nExecStart = /bin/x \n",
+			want: []setting{
+				{section: "Unit", key: "Requires", value: "a b   c"},
+				{section: "Service", key: "ExecStart", value: "/bin/x"},
+			},
+		},
+		{
+			name: "CRLF line ends, no newline at the end",
+			unit: "[Unit]\r\nWants=a\\\r\n b\r\n\r\n[Install]\r\nWantedBy=multi-user.target",
+			want: []setting{
+				{section: "Unit", key: "Wants", value: "a  b"},
+				{section: "Install", key: "WantedBy", value: "multi-user.target"},
+			},
+		},
+		{
+			name: "a line without =, an empty file",
+			unit: "[Unit]\nnonsense\n\n",
+			want: nil,
+		},
 	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(setting{})); diff != "" {
-		t.Errorf("parseUnit (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseUnit([]byte(tt.unit))
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(setting{})); diff != "" {
+				t.Errorf("parseUnit (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -26,9 +27,8 @@ func FromEvaluation(ev *eval.Evaluator, files []File) (Profile, hcl.Diagnostics)
 		v, d := ev.Get(providedPath)
 		diags = append(diags, d...)
 		if !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
-			for it := v.ElementIterator(); it.Next(); {
-				k, u := it.Element()
-				p.Provides[k.AsString()] = Provides{Files: stringList(u, "files"), URLs: stringList(u, "urls")}
+			for k, u := range ctyelems.Attrs(v) {
+				p.Provides[k] = Provides{Files: stringList(u, "files"), URLs: stringList(u, "urls")}
 			}
 		}
 	}
@@ -55,8 +55,7 @@ func stringList(v cty.Value, name string) []string {
 		return nil
 	}
 	var out []string
-	for it := l.ElementIterator(); it.Next(); {
-		_, s := it.Element()
+	for _, s := range ctyelems.Elems(l) {
 		if s.IsKnown() && !s.IsNull() && s.Type() == cty.String {
 			out = append(out, s.AsString())
 		}

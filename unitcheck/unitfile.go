@@ -1,8 +1,6 @@
 package unitcheck
 
 import (
-	"bufio"
-	"bytes"
 	"strings"
 )
 
@@ -13,15 +11,15 @@ type setting struct {
 
 // parseUnit reads the assignments of a unit file or drop-in, in order:
 // sections, `Key=Value` lines, comments (# and ;) and lines continued
-// with a backslash, as systemd.syntax(7) describes them.
+// with a backslash, as systemd.syntax(7) describes them. Lines end at
+// "\n" or "\r\n". The settings' strings share one copy of b.
 func parseUnit(b []byte) []setting {
 	var out []setting
 	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), len(b)+1)
 	var cont strings.Builder
-	for sc.Scan() {
-		line := sc.Text()
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSuffix(line, "\n")
+		line = strings.TrimSuffix(line, "\r")
 		if cont.Len() == 0 {
 			trimmed := strings.TrimSpace(line)
 			if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
@@ -37,9 +35,12 @@ func parseUnit(b []byte) []setting {
 			cont.WriteByte(' ')
 			continue
 		}
-		cont.WriteString(line)
-		full := cont.String()
-		cont.Reset()
+		full := line
+		if cont.Len() > 0 {
+			cont.WriteString(line)
+			full = cont.String()
+			cont.Reset()
+		}
 		key, value, ok := strings.Cut(full, "=")
 		if !ok {
 			continue

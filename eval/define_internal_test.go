@@ -1,0 +1,119 @@
+package eval
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/tools/txtar"
+
+	"github.com/nodegen/nodegen/modules"
+)
+
+// TestDirectConfigSplit checks splitConfigDirect against the general
+// split of a config block's whole value: every golden case and the
+// Kubernetes fixtures, evaluated both ways, give the same configuration,
+// the same diagnostics, and the same definitions (values, ranges, order)
+// at every option and namespace of every instance.
+func TestDirectConfigSplit(t *testing.T) {
+	type evalCase struct {
+		name string
+		cfg  Config
+	}
+	var cases []evalCase
+	paths, err := filepath.Glob("testdata/*/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys := fstest.MapFS{}
+		for _, f := range ar.Files {
+			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+		}
+		files := []string{"main.hcl"}
+		for _, line := range strings.Split(string(ar.Comment), "\n") {
+			if v, ok := strings.CutPrefix(line, "files: "); ok {
+				files = strings.Fields(v)
+			}
+		}
+		cases = append(cases, evalCase{p, Config{FS: fsys, Files: files}})
+	}
+	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
+		cases = append(cases, evalCase{dir, Config{Files: []string{filepath.Join("..", "fixtures", dir, "host.hcl")}, Library: modules.FS()}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			general := withDirectConfig(false, func() string { return evaluationRecord(c.cfg) })
+			got := withDirectConfig(true, func() string { return evaluationRecord(c.cfg) })
+			if diff := cmp.Diff(general, got); diff != "" {
+				t.Errorf("the direct split differs from the general one (-general +direct):\n%s", diff)
+			}
+		})
+	}
+}
+
+func withDirectConfig(on bool, f func() string) string {
+	defer func(was bool) { directConfig = was }(directConfig)
+	directConfig = on
+	return f()
+}
+
+// evaluationRecord evaluates cfg completely and records what can be told
+// of it: diagnostics, warnings, the configuration, and the definitions
+// every instance holds at every node, in order, with their ranges.
+func evaluationRecord(cfg Config) string {
+	var b strings.Builder
+	ev, diags := New(cfg)
+	if !diags.HasErrors() {
+		warns, d := ev.Check()
+		for _, w := range warns {
+			fmt.Fprintf(&b, "warning: %s (%s)\n", w.Message, w.Range)
+		}
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			v, d := ev.Config()
+			diags = append(diags, d...)
+			if js, err := JSON(v); err == nil {
+				b.Write(js)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	wr := hcl.NewDiagnosticTextWriter(&buf, ev.Files(), 0, false)
+	_ = wr.WriteDiagnostics(diags)
+	b.Write(buf.Bytes())
+	if ev.top == nil {
+		return b.String()
+	}
+	for _, inst := range append([]*instance{ev.top}, ev.instances...) {
+		recordNode(&b, inst, inst.root)
+	}
+	return b.String()
+}
+
+func recordNode(b *strings.Builder, inst *instance, n *declNode) {
+	if s := inst.peekState(n); s != nil {
+		where := inst.fullPath(n.path).String()
+		for _, d := range s.defs {
+			fmt.Fprintf(b, "%s def %v at %s: %s\n", where, d.seq, d.Range, showDef(d.Value))
+		}
+		for _, d := range s.pending {
+			fmt.Fprintf(b, "%s pending %v at %s: %s\n", where, d.seq, d.Range, showDef(d.Value))
+		}
+		for _, p := range s.merged.Defs {
+			fmt.Fprintf(b, "%s part %d at %s: %s\n", where, p.State, p.Range, showDef(p.Value))
+		}
+	}
+	for _, name := range n.names {
+		recordNode(b, inst, n.children[name])
+	}
+}

@@ -1,0 +1,169 @@
+// Package ctyelems visits the elements of cty values without the
+// allocations of cty.Value.ElementIterator.
+//
+// ElementIterator allocates the iterator, a sorted copy of an object's
+// attribute names, and a key value for every element it yields: a string
+// value for an attribute, a big.Float for an index. The evaluator walks
+// objects and tuples everywhere (deep forcing, merging, for expressions),
+// so those were a fifth of the objects an evaluation allocated. Attrs and
+// Elems yield the same elements in the same order with none of that,
+// except for maps and sets, which have no cheaper accessor and go through
+// ElementIterator.
+//
+// The values visited must be known and unmarked, as for ElementIterator.
+package ctyelems
+
+import (
+	"iter"
+	"slices"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Attrs yields the attributes of v, an object or a map, in the order of
+// their names (as ElementIterator does): the name and the value.
+func Attrs(v cty.Value) iter.Seq2[string, cty.Value] {
+	return func(yield func(string, cty.Value) bool) { attrs(v, yield) }
+}
+
+// maxStackNames is how many attribute names attrs sorts without
+// allocating.
+const maxStackNames = 32
+
+func attrs(v cty.Value, yield func(string, cty.Value) bool) {
+	ty := v.Type()
+	if !ty.IsObjectType() {
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if !yield(k.AsString(), e) {
+				return
+			}
+		}
+		return
+	}
+	atys := ty.AttributeTypes()
+	var buf [maxStackNames]string
+	names := buf[:0]
+	if len(atys) > maxStackNames {
+		names = make([]string, 0, len(atys))
+	}
+	for name := range atys {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !yield(name, v.GetAttr(name)) {
+			return
+		}
+	}
+}
+
+// Elems yields the elements of v, a tuple, a list or a set, in order
+// (the order of ElementIterator for a set): the index and the value.
+func Elems(v cty.Value) iter.Seq2[int, cty.Value] {
+	return func(yield func(int, cty.Value) bool) { elems(v, yield) }
+}
+
+func elems(v cty.Value, yield func(int, cty.Value) bool) {
+	ty := v.Type()
+	if !ty.IsTupleType() && !ty.IsListType() {
+		i := 0
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if !yield(i, e) {
+				return
+			}
+			i++
+		}
+		return
+	}
+	for i := range v.LengthInt() {
+		if !yield(i, v.Index(Index(i))) {
+			return
+		}
+	}
+}
+
+// indexes are the number values of the first indexes, made once: a
+// number value is a big.Float, two allocations.
+var indexes = func() []cty.Value {
+	out := make([]cty.Value, 1024)
+	for i := range out {
+		out[i] = cty.NumberIntVal(int64(i))
+	}
+	return out
+}()
+
+// Index returns the number value of i, an index: the same value as
+// cty.NumberIntVal(i), shared rather than allocated for the first
+// indexes. Values are immutable, so sharing them is safe.
+func Index(i int) cty.Value {
+	if i >= 0 && i < len(indexes) {
+		return indexes[i]
+	}
+	return cty.NumberIntVal(int64(i))
+}
+
+// WhollyKnown reports whether v is known and, if it is a collection or a
+// structure, so is every element at every depth: cty.Value.IsWhollyKnown
+// without an iterator and key values for every element.
+func WhollyKnown(v cty.Value) bool {
+	if !v.IsKnown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if !WhollyKnown(v.GetAttr(name)) {
+				return false
+			}
+		}
+		return true
+	case ty.IsTupleType() || ty.IsListType():
+		for i := range v.LengthInt() {
+			if !WhollyKnown(v.Index(Index(i))) {
+				return false
+			}
+		}
+		return true
+	case ty.IsMapType() || ty.IsSetType():
+		return v.IsWhollyKnown()
+	}
+	return true
+}
+
+// ContainsMarked reports whether v or any value inside it is marked:
+// cty.Value.ContainsMarked without an iterator and key values for every
+// element. Callers that must unmark values (cty.Value.UnmarkDeep, which
+// rebuilds every collection) can skip that for the values nodegen makes,
+// which are never marked.
+func ContainsMarked(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if ContainsMarked(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsTupleType() || ty.IsListType():
+		for i := range v.LengthInt() {
+			if ContainsMarked(v.Index(Index(i))) {
+				return true
+			}
+		}
+	case ty.IsMapType() || ty.IsSetType():
+		return v.ContainsMarked()
+	}
+	return false
+}
