@@ -15,7 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
-	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -132,10 +132,11 @@ type loader struct {
 	files  map[string]*hcl.File // by display name, for diagnostics
 	mods   map[string]*module   // by key
 	limits Limits               // on the size and number of files
+	cache  *parsecache.Cache    // nil parses every file
 }
 
-func newLoader(limits Limits) *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits}
+func newLoader(limits Limits, cache *parsecache.Cache) *loader {
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, cache: cache}
 }
 
 // parseAll parses the sources that were not parsed yet, concurrently.
@@ -248,7 +249,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := parsediag.Parse(src, s.display())
+	file, diags := l.cache.Parse(src, s.display())
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {

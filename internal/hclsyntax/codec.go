@@ -1,0 +1,786 @@
+package hclsyntax
+
+// This file is nodegen's: a compact binary encoding of a parsed file's
+// syntax tree, which nodegen keeps in its parse cache (internal/parsecache)
+// because decoding it is several times cheaper than parsing the source
+// again and allocates only the tree.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// codecVersion starts every encoding; DecodeFile refuses another.
+const codecVersion = 1
+
+// AppendFile appends the encoding of the syntax tree of file, which
+// ParseConfig returned for a source named filename, to dst. It fails, and
+// the file is to be parsed every time, for what the encoding does not
+// carry: a tree with a node the parser makes only along with an error
+// (ExprSyntaxError, unknown values), a range in another file, a value
+// other than null, a bool, a number or a string.
+func AppendFile(dst []byte, file *hcl.File, filename string) ([]byte, error) {
+	body, ok := file.Body.(*Body)
+	if !ok {
+		return dst, errors.New("the file's body is not hclsyntax's")
+	}
+	e := encoders.Get().(*encoder)
+	defer e.release()
+	e.filename = filename
+	e.body(body)
+	if e.err != nil {
+		return dst, e.err
+	}
+	size := 0
+	for _, s := range e.strList {
+		size += len(s)
+	}
+	out := slices.Grow(dst, 2*binary.MaxVarintLen64*(len(e.strList)+2)+size+len(e.buf))
+	out = binary.AppendUvarint(out, codecVersion)
+	out = binary.AppendUvarint(out, uint64(len(e.strList)))
+	for _, s := range e.strList {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+	}
+	for _, s := range e.strList {
+		out = append(out, s...)
+	}
+	return append(out, e.buf...), nil
+}
+
+// encoders keep the scratch space of encoders for reuse: a parse cache
+// encodes every file of a run.
+var encoders = sync.Pool{New: func() any { return &encoder{strs: map[string]int{}} }}
+
+func (e *encoder) release() {
+	clear(e.strs)
+	clear(e.strList)
+	*e = encoder{buf: e.buf[:0], strs: e.strs, strList: e.strList[:0], items: e.items[:0]}
+	encoders.Put(e)
+}
+
+// DecodeFile decodes what AppendFile encoded into the file ParseConfig
+// returns for src named filename. It fails on data that AppendFile did
+// not write, never panics.
+func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
+	d := &decoder{data: data, filename: filename}
+	if v := d.uint(); v != codecVersion {
+		return nil, fmt.Errorf("encoding version %d, want %d", v, codecVersion)
+	}
+	n := d.count(1)
+	lens := make([]int, n)
+	total := 0
+	for i := range lens {
+		lens[i] = d.count(1)
+		total += lens[i]
+	}
+	if d.err == nil && total > len(d.data)-d.pos {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	// One string holds every name and text of the tree; each is a slice
+	// of it.
+	all := string(d.data[d.pos : d.pos+total])
+	d.pos += total
+	d.strs = make([]string, n)
+	at := 0
+	for i, l := range lens {
+		d.strs[i] = all[at : at+l]
+		at += l
+	}
+	body := d.body()
+	if d.err == nil && d.pos != len(d.data) {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return &hcl.File{Body: body, Bytes: src, Nav: navigation{root: body}}, nil
+}
+
+// Node tags of the encoding.
+const (
+	tagNil byte = iota
+	tagLiteral
+	tagScopeTraversal
+	tagRelativeTraversal
+	tagFunctionCall
+	tagConditional
+	tagBinaryOp
+	tagUnaryOp
+	tagTemplate
+	tagTemplateJoin
+	tagTemplateWrap
+	tagTupleCons
+	tagObjectCons
+	tagObjectConsKey
+	tagFor
+	tagIndex
+	tagSplat
+	tagAnonSymbol
+	tagParentheses
+)
+
+// Value tags.
+const (
+	valNull byte = iota
+	valTrue
+	valFalse
+	valString
+	valNumber
+)
+
+// Traversal step tags.
+const (
+	stepRoot byte = iota
+	stepAttr
+	stepIndex
+	stepSplat
+)
+
+// Range tags: the zero range, a range in the file, a range with no file
+// name.
+const (
+	rangeZero byte = iota
+	rangeInFile
+	rangeNoName
+)
+
+// operations are the operations a BinaryOpExpr or UnaryOpExpr points to,
+// by their number in the encoding.
+var operations = []*Operation{
+	OpLogicalOr, OpLogicalAnd, OpLogicalNot, OpEqual, OpNotEqual,
+	OpGreaterThan, OpGreaterThanOrEqual, OpLessThan, OpLessThanOrEqual,
+	OpAdd, OpSubtract, OpMultiply, OpDivide, OpModulo, OpNegate,
+}
+
+type encoder struct {
+	filename string
+	buf      []byte
+	strs     map[string]int
+	strList  []string
+	// items are the anonymous symbols of the splat expressions being
+	// encoded, innermost last.
+	items []*AnonSymbolExpr
+	err   error
+}
+
+func (e *encoder) failf(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (e *encoder) byte(b byte) { e.buf = append(e.buf, b) }
+
+func (e *encoder) uint(v int) {
+	if v < 0 {
+		e.failf("negative count %d", v)
+	}
+	e.buf = binary.AppendUvarint(e.buf, uint64(v))
+}
+
+func (e *encoder) int(v int) { e.buf = binary.AppendVarint(e.buf, int64(v)) }
+
+func (e *encoder) bool(b bool) {
+	if b {
+		e.byte(1)
+	} else {
+		e.byte(0)
+	}
+}
+
+// len writes the length of a slice or map, 0 for nil and n+1 for n
+// elements, so that a nil slice and an empty one decode as they were.
+func (e *encoder) len(n int, isNil bool) {
+	if isNil {
+		e.uint(0)
+		return
+	}
+	e.uint(n + 1)
+}
+
+func (e *encoder) str(s string) {
+	i, ok := e.strs[s]
+	if !ok {
+		i = len(e.strList)
+		e.strs[s] = i
+		e.strList = append(e.strList, s)
+	}
+	e.uint(i)
+}
+
+func (e *encoder) rng(r hcl.Range) {
+	switch r.Filename {
+	case e.filename:
+		e.byte(rangeInFile)
+	case "":
+		if r == (hcl.Range{}) {
+			e.byte(rangeZero)
+			return
+		}
+		e.byte(rangeNoName)
+	default:
+		e.failf("a range in another file, %q", r.Filename)
+		return
+	}
+	e.int(r.Start.Line)
+	e.int(r.Start.Column)
+	e.int(r.Start.Byte)
+	e.int(r.End.Line - r.Start.Line)
+	e.int(r.End.Column)
+	e.int(r.End.Byte - r.Start.Byte)
+}
+
+func (e *encoder) value(v cty.Value) {
+	switch {
+	case v.IsMarked() || !v.IsKnown():
+		e.failf("an unknown or marked value")
+	case v.IsNull():
+		if v.Type() != cty.DynamicPseudoType {
+			e.failf("a null of type %s", v.Type().FriendlyName())
+		}
+		e.byte(valNull)
+	case v.Type() == cty.Bool:
+		if v.True() {
+			e.byte(valTrue)
+		} else {
+			e.byte(valFalse)
+		}
+	case v.Type() == cty.String:
+		e.byte(valString)
+		e.str(v.AsString())
+	case v.Type() == cty.Number:
+		f := v.AsBigFloat()
+		text := f.Text('g', -1)
+		// The number must come back as it is: as ParseConfig makes it.
+		back, err := cty.ParseNumberVal(text)
+		if err != nil || !back.RawEquals(v) || back.AsBigFloat().Prec() != f.Prec() || back.AsBigFloat().Mode() != f.Mode() {
+			e.failf("a number that does not come back from its text %q", text)
+			return
+		}
+		e.byte(valNumber)
+		e.str(text)
+	default:
+		e.failf("a value of type %s", v.Type().FriendlyName())
+	}
+}
+
+func (e *encoder) traversal(t hcl.Traversal) {
+	e.len(len(t), t == nil)
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			e.byte(stepRoot)
+			e.str(s.Name)
+			e.rng(s.SrcRange)
+		case hcl.TraverseAttr:
+			e.byte(stepAttr)
+			e.str(s.Name)
+			e.rng(s.SrcRange)
+		case hcl.TraverseIndex:
+			e.byte(stepIndex)
+			e.value(s.Key)
+			e.rng(s.SrcRange)
+		case hcl.TraverseSplat:
+			e.byte(stepSplat)
+			e.traversal(s.Each)
+			e.rng(s.SrcRange)
+		default:
+			e.failf("a traversal step of type %T", step)
+		}
+	}
+}
+
+func (e *encoder) exprs(list []Expression) {
+	e.len(len(list), list == nil)
+	for _, x := range list {
+		e.expr(x)
+	}
+}
+
+func (e *encoder) expr(x Expression) {
+	if e.err != nil {
+		return
+	}
+	switch x := x.(type) {
+	case nil:
+		e.byte(tagNil)
+	case *LiteralValueExpr:
+		e.byte(tagLiteral)
+		e.value(x.Val)
+		e.rng(x.SrcRange)
+	case *ScopeTraversalExpr:
+		e.byte(tagScopeTraversal)
+		e.traversal(x.Traversal)
+		e.rng(x.SrcRange)
+	case *RelativeTraversalExpr:
+		e.byte(tagRelativeTraversal)
+		e.expr(x.Source)
+		e.traversal(x.Traversal)
+		e.rng(x.SrcRange)
+	case *FunctionCallExpr:
+		e.byte(tagFunctionCall)
+		e.str(x.Name)
+		e.exprs(x.Args)
+		e.bool(x.ExpandFinal)
+		e.rng(x.NameRange)
+		e.rng(x.OpenParenRange)
+		e.rng(x.CloseParenRange)
+	case *ConditionalExpr:
+		e.byte(tagConditional)
+		e.expr(x.Condition)
+		e.expr(x.TrueResult)
+		e.expr(x.FalseResult)
+		e.rng(x.SrcRange)
+	case *BinaryOpExpr:
+		e.byte(tagBinaryOp)
+		e.expr(x.LHS)
+		e.op(x.Op)
+		e.expr(x.RHS)
+		e.rng(x.SrcRange)
+	case *UnaryOpExpr:
+		e.byte(tagUnaryOp)
+		e.op(x.Op)
+		e.expr(x.Val)
+		e.rng(x.SrcRange)
+		e.rng(x.SymbolRange)
+	case *TemplateExpr:
+		e.byte(tagTemplate)
+		e.exprs(x.Parts)
+		e.rng(x.SrcRange)
+	case *TemplateJoinExpr:
+		e.byte(tagTemplateJoin)
+		e.expr(x.Tuple)
+	case *TemplateWrapExpr:
+		e.byte(tagTemplateWrap)
+		e.expr(x.Wrapped)
+		e.rng(x.SrcRange)
+	case *TupleConsExpr:
+		e.byte(tagTupleCons)
+		e.exprs(x.Exprs)
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
+	case *ObjectConsExpr:
+		e.byte(tagObjectCons)
+		e.len(len(x.Items), x.Items == nil)
+		for _, it := range x.Items {
+			e.expr(it.KeyExpr)
+			e.expr(it.ValueExpr)
+		}
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
+	case *ObjectConsKeyExpr:
+		e.byte(tagObjectConsKey)
+		e.expr(x.Wrapped)
+		e.bool(x.ForceNonLiteral)
+	case *ForExpr:
+		e.byte(tagFor)
+		e.str(x.KeyVar)
+		e.str(x.ValVar)
+		e.expr(x.CollExpr)
+		e.expr(x.KeyExpr)
+		e.expr(x.ValExpr)
+		e.expr(x.CondExpr)
+		e.bool(x.Group)
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
+		e.rng(x.CloseRange)
+	case *IndexExpr:
+		e.byte(tagIndex)
+		e.expr(x.Collection)
+		e.expr(x.Key)
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
+		e.rng(x.BracketRange)
+	case *SplatExpr:
+		if x.Item == nil {
+			e.failf("a splat expression without its symbol")
+			return
+		}
+		e.byte(tagSplat)
+		e.expr(x.Source)
+		e.rng(x.Item.SrcRange)
+		e.items = append(e.items, x.Item)
+		e.expr(x.Each)
+		e.items = e.items[:len(e.items)-1]
+		e.rng(x.SrcRange)
+		e.rng(x.MarkerRange)
+	case *AnonSymbolExpr:
+		// It stands for the elements of the innermost splat expression,
+		// whose Item it is.
+		if len(e.items) == 0 || e.items[len(e.items)-1] != x {
+			e.failf("a symbol outside its splat expression")
+			return
+		}
+		e.byte(tagAnonSymbol)
+	case *ParenthesesExpr:
+		e.byte(tagParentheses)
+		e.expr(x.Expression)
+		e.rng(x.SrcRange)
+	default:
+		e.failf("an expression of type %T", x)
+	}
+}
+
+func (e *encoder) op(op *Operation) {
+	i := slices.Index(operations, op)
+	if i < 0 {
+		e.failf("an unknown operation")
+	}
+	e.uint(i)
+}
+
+func (e *encoder) body(b *Body) {
+	if b == nil {
+		e.failf("a nil body")
+		return
+	}
+	if b.hiddenAttrs != nil || b.hiddenBlocks != nil {
+		e.failf("a body with hidden attributes or blocks")
+		return
+	}
+	e.len(len(b.Attributes), b.Attributes == nil)
+	names := make([]string, 0, len(b.Attributes))
+	for name := range b.Attributes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a := b.Attributes[name]
+		if a == nil || a.Name != name {
+			e.failf("attribute %q is not under its name", name)
+			return
+		}
+		e.str(a.Name)
+		e.expr(a.Expr)
+		e.rng(a.SrcRange)
+		e.rng(a.NameRange)
+		e.rng(a.EqualsRange)
+	}
+	e.len(len(b.Blocks), b.Blocks == nil)
+	for _, blk := range b.Blocks {
+		if blk == nil {
+			e.failf("a nil block")
+			return
+		}
+		e.str(blk.Type)
+		e.len(len(blk.Labels), blk.Labels == nil)
+		for _, l := range blk.Labels {
+			e.str(l)
+		}
+		e.body(blk.Body)
+		e.rng(blk.TypeRange)
+		e.len(len(blk.LabelRanges), blk.LabelRanges == nil)
+		for _, r := range blk.LabelRanges {
+			e.rng(r)
+		}
+		e.rng(blk.OpenBraceRange)
+		e.rng(blk.CloseBraceRange)
+	}
+	e.rng(b.SrcRange)
+	e.rng(b.EndRange)
+}
+
+// errCorrupt is the error of data that AppendFile did not write.
+var errCorrupt = errors.New("corrupt encoding")
+
+type decoder struct {
+	data     []byte
+	pos      int
+	filename string
+	strs     []string
+	items    []*AnonSymbolExpr
+	err      error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errCorrupt
+	}
+	d.pos = len(d.data)
+}
+
+func (d *decoder) byte() byte {
+	if d.pos >= len(d.data) {
+		d.fail()
+		return 0
+	}
+	b := d.data[d.pos]
+	d.pos++
+	return b
+}
+
+func (d *decoder) uint() uint64 {
+	v, n := binary.Uvarint(d.data[d.pos:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.pos += n
+	return v
+}
+
+func (d *decoder) int() int {
+	v, n := binary.Varint(d.data[d.pos:])
+	if n <= 0 || int64(int(v)) != v {
+		d.fail()
+		return 0
+	}
+	d.pos += n
+	return int(v)
+}
+
+// count reads a number of things that take at least min bytes each, so
+// that a corrupt count cannot make the decoder allocate more than the
+// data could hold.
+func (d *decoder) count(min int) int {
+	v := d.uint()
+	if v > uint64(len(d.data)-d.pos)/uint64(min) {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+// len reads what encoder.len wrote: -1 for nil.
+func (d *decoder) len() int {
+	v := d.uint()
+	if v == 0 {
+		return -1
+	}
+	if v-1 > uint64(len(d.data)-d.pos) {
+		d.fail()
+		return -1
+	}
+	return int(v - 1)
+}
+
+func (d *decoder) bool() bool {
+	switch d.byte() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.fail()
+	return false
+}
+
+func (d *decoder) str() string {
+	i := d.uint()
+	if i >= uint64(len(d.strs)) {
+		d.fail()
+		return ""
+	}
+	return d.strs[i]
+}
+
+func (d *decoder) rng() hcl.Range {
+	var r hcl.Range
+	switch d.byte() {
+	case rangeZero:
+		return r
+	case rangeInFile:
+		r.Filename = d.filename
+	case rangeNoName:
+	default:
+		d.fail()
+		return r
+	}
+	r.Start.Line = d.int()
+	r.Start.Column = d.int()
+	r.Start.Byte = d.int()
+	r.End.Line = r.Start.Line + d.int()
+	r.End.Column = d.int()
+	r.End.Byte = r.Start.Byte + d.int()
+	return r
+}
+
+func (d *decoder) value() cty.Value {
+	switch d.byte() {
+	case valNull:
+		return cty.NullVal(cty.DynamicPseudoType)
+	case valTrue:
+		return cty.True
+	case valFalse:
+		return cty.False
+	case valString:
+		return cty.StringVal(d.str())
+	case valNumber:
+		text := d.str()
+		f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+		if err != nil {
+			d.fail()
+			return cty.NilVal
+		}
+		return cty.NumberVal(f)
+	}
+	d.fail()
+	return cty.NilVal
+}
+
+func (d *decoder) traversal() hcl.Traversal {
+	n := d.len()
+	if n < 0 {
+		return nil
+	}
+	t := make(hcl.Traversal, n)
+	for i := range t {
+		switch d.byte() {
+		case stepRoot:
+			t[i] = hcl.TraverseRoot{Name: d.str(), SrcRange: d.rng()}
+		case stepAttr:
+			t[i] = hcl.TraverseAttr{Name: d.str(), SrcRange: d.rng()}
+		case stepIndex:
+			t[i] = hcl.TraverseIndex{Key: d.value(), SrcRange: d.rng()}
+		case stepSplat:
+			t[i] = hcl.TraverseSplat{Each: d.traversal(), SrcRange: d.rng()}
+		default:
+			d.fail()
+		}
+		if d.err != nil {
+			return nil
+		}
+	}
+	return t
+}
+
+func (d *decoder) exprs() []Expression {
+	n := d.len()
+	if n < 0 {
+		return nil
+	}
+	list := make([]Expression, n)
+	for i := range list {
+		list[i] = d.expr()
+	}
+	return list
+}
+
+func (d *decoder) op() *Operation {
+	i := d.uint()
+	if i >= uint64(len(operations)) {
+		d.fail()
+		return nil
+	}
+	return operations[i]
+}
+
+func (d *decoder) expr() Expression {
+	if d.err != nil {
+		return nil
+	}
+	switch d.byte() {
+	case tagNil:
+		return nil
+	case tagLiteral:
+		return &LiteralValueExpr{Val: d.value(), SrcRange: d.rng()}
+	case tagScopeTraversal:
+		return &ScopeTraversalExpr{Traversal: d.traversal(), SrcRange: d.rng()}
+	case tagRelativeTraversal:
+		return &RelativeTraversalExpr{Source: d.expr(), Traversal: d.traversal(), SrcRange: d.rng()}
+	case tagFunctionCall:
+		return &FunctionCallExpr{Name: d.str(), Args: d.exprs(), ExpandFinal: d.bool(),
+			NameRange: d.rng(), OpenParenRange: d.rng(), CloseParenRange: d.rng()}
+	case tagConditional:
+		return &ConditionalExpr{Condition: d.expr(), TrueResult: d.expr(), FalseResult: d.expr(), SrcRange: d.rng()}
+	case tagBinaryOp:
+		return &BinaryOpExpr{LHS: d.expr(), Op: d.op(), RHS: d.expr(), SrcRange: d.rng()}
+	case tagUnaryOp:
+		return &UnaryOpExpr{Op: d.op(), Val: d.expr(), SrcRange: d.rng(), SymbolRange: d.rng()}
+	case tagTemplate:
+		return &TemplateExpr{Parts: d.exprs(), SrcRange: d.rng()}
+	case tagTemplateJoin:
+		return &TemplateJoinExpr{Tuple: d.expr()}
+	case tagTemplateWrap:
+		return &TemplateWrapExpr{Wrapped: d.expr(), SrcRange: d.rng()}
+	case tagTupleCons:
+		return &TupleConsExpr{Exprs: d.exprs(), SrcRange: d.rng(), OpenRange: d.rng()}
+	case tagObjectCons:
+		x := &ObjectConsExpr{}
+		if n := d.len(); n >= 0 {
+			x.Items = make([]ObjectConsItem, n)
+			for i := range x.Items {
+				x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
+			}
+		}
+		x.SrcRange, x.OpenRange = d.rng(), d.rng()
+		return x
+	case tagObjectConsKey:
+		return &ObjectConsKeyExpr{Wrapped: d.expr(), ForceNonLiteral: d.bool()}
+	case tagFor:
+		return &ForExpr{KeyVar: d.str(), ValVar: d.str(), CollExpr: d.expr(), KeyExpr: d.expr(),
+			ValExpr: d.expr(), CondExpr: d.expr(), Group: d.bool(),
+			SrcRange: d.rng(), OpenRange: d.rng(), CloseRange: d.rng()}
+	case tagIndex:
+		return &IndexExpr{Collection: d.expr(), Key: d.expr(), SrcRange: d.rng(), OpenRange: d.rng(), BracketRange: d.rng()}
+	case tagSplat:
+		x := &SplatExpr{Source: d.expr()}
+		x.Item = &AnonSymbolExpr{SrcRange: d.rng()}
+		d.items = append(d.items, x.Item)
+		x.Each = d.expr()
+		d.items = d.items[:len(d.items)-1]
+		x.SrcRange, x.MarkerRange = d.rng(), d.rng()
+		return x
+	case tagAnonSymbol:
+		if len(d.items) == 0 {
+			d.fail()
+			return nil
+		}
+		return d.items[len(d.items)-1]
+	case tagParentheses:
+		return &ParenthesesExpr{Expression: d.expr(), SrcRange: d.rng()}
+	}
+	d.fail()
+	return nil
+}
+
+func (d *decoder) body() *Body {
+	b := &Body{}
+	if n := d.len(); n >= 0 {
+		b.Attributes = make(Attributes, n)
+		for range n {
+			a := &Attribute{Name: d.str(), Expr: d.expr(), SrcRange: d.rng(), NameRange: d.rng(), EqualsRange: d.rng()}
+			if d.err != nil {
+				return nil
+			}
+			b.Attributes[a.Name] = a
+		}
+	}
+	if n := d.len(); n >= 0 {
+		b.Blocks = make(Blocks, n)
+		for i := range b.Blocks {
+			blk := &Block{Type: d.str()}
+			if n := d.len(); n >= 0 {
+				blk.Labels = make([]string, n)
+				for j := range blk.Labels {
+					blk.Labels[j] = d.str()
+				}
+			}
+			blk.Body = d.body()
+			blk.TypeRange = d.rng()
+			if n := d.len(); n >= 0 {
+				blk.LabelRanges = make([]hcl.Range, n)
+				for j := range blk.LabelRanges {
+					blk.LabelRanges[j] = d.rng()
+				}
+			}
+			blk.OpenBraceRange, blk.CloseBraceRange = d.rng(), d.rng()
+			if d.err != nil {
+				return nil
+			}
+			b.Blocks[i] = blk
+		}
+	}
+	b.SrcRange, b.EndRange = d.rng(), d.rng()
+	return b
+}
