@@ -170,7 +170,9 @@ type encoder struct {
 	// items are the anonymous symbols of the splat expressions being
 	// encoded, innermost last.
 	items []*AnonSymbolExpr
-	err   error
+	// last is the start of the range written last.
+	last hcl.Pos
+	err  error
 }
 
 func (e *encoder) failf(format string, args ...any) {
@@ -218,6 +220,10 @@ func (e *encoder) str(s string) {
 	e.uint(i)
 }
 
+// rng writes a range as its tag and six numbers, most of them small: the
+// start's line and byte as differences from the start of the range
+// written before, its column, and the end's line, column and byte, the
+// line and byte as differences from the start.
 func (e *encoder) rng(r hcl.Range) {
 	switch r.Filename {
 	case e.filename:
@@ -232,12 +238,13 @@ func (e *encoder) rng(r hcl.Range) {
 		e.failf("a range in another file, %q", r.Filename)
 		return
 	}
-	e.int(r.Start.Line)
+	e.int(r.Start.Line - e.last.Line)
 	e.int(r.Start.Column)
-	e.int(r.Start.Byte)
+	e.int(r.Start.Byte - e.last.Byte)
 	e.int(r.End.Line - r.Start.Line)
 	e.int(r.End.Column)
 	e.int(r.End.Byte - r.Start.Byte)
+	e.last = r.Start
 }
 
 func (e *encoder) value(v cty.Value) {
@@ -499,6 +506,7 @@ type decoder struct {
 	filename string
 	strs     []string
 	items    []*AnonSymbolExpr
+	last     hcl.Pos // the start of the range read last
 	err      error
 }
 
@@ -520,6 +528,10 @@ func (d *decoder) byte() byte {
 }
 
 func (d *decoder) uint() uint64 {
+	if d.pos < len(d.data) && d.data[d.pos] < 0x80 {
+		d.pos++
+		return uint64(d.data[d.pos-1])
+	}
 	v, n := binary.Uvarint(d.data[d.pos:])
 	if n <= 0 {
 		d.fail()
@@ -584,8 +596,26 @@ func (d *decoder) str() string {
 	return d.strs[i]
 }
 
+// rng reads what encoder.rng wrote.
 func (d *decoder) rng() hcl.Range {
 	var r hcl.Range
+	// Most ranges are seven bytes, the tag and six numbers under 64: read
+	// them at once.
+	if d.pos+8 <= len(d.data) {
+		w := binary.LittleEndian.Uint64(d.data[d.pos:])
+		if w&0x0080808080808080 == 0 && byte(w) == rangeInFile {
+			r.Filename = d.filename
+			r.Start.Line = d.last.Line + zigzag(w>>8)
+			r.Start.Column = zigzag(w >> 16)
+			r.Start.Byte = d.last.Byte + zigzag(w>>24)
+			r.End.Line = r.Start.Line + zigzag(w>>32)
+			r.End.Column = zigzag(w >> 40)
+			r.End.Byte = r.Start.Byte + zigzag(w>>48)
+			d.pos += 7
+			d.last = r.Start
+			return r
+		}
+	}
 	switch d.byte() {
 	case rangeZero:
 		return r
@@ -596,13 +626,20 @@ func (d *decoder) rng() hcl.Range {
 		d.fail()
 		return r
 	}
-	r.Start.Line = d.int()
+	r.Start.Line = d.last.Line + d.int()
 	r.Start.Column = d.int()
-	r.Start.Byte = d.int()
+	r.Start.Byte = d.last.Byte + d.int()
 	r.End.Line = r.Start.Line + d.int()
 	r.End.Column = d.int()
 	r.End.Byte = r.Start.Byte + d.int()
+	d.last = r.Start
 	return r
+}
+
+// zigzag decodes a varint of one byte, the low byte of w.
+func zigzag(w uint64) int {
+	b := int(w & 0x7f)
+	return b>>1 ^ -(b & 1)
 }
 
 func (d *decoder) value() cty.Value {
