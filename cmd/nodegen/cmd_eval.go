@@ -29,9 +29,25 @@ func init() {
 	})
 }
 
-// parseCache is the cache of parsed modules every evaluation of the
-// process shares (see parsecache.Open); nil when it is turned off.
-var parseCache = sync.OnceValue(parsecache.Open)
+// The cache of parsed modules every evaluation of the process shares (see
+// parsecache.Open); nil when it is turned off or not used yet.
+var (
+	parseCacheOnce sync.Once
+	openParseCache *parsecache.Cache
+)
+
+// parseCache opens the parse cache on first use.
+func parseCache() *parsecache.Cache {
+	parseCacheOnce.Do(func() { openParseCache = parsecache.Open() })
+	return openParseCache
+}
+
+// waitParseCache waits for the cache's entries to be written, if a
+// command used it: when the command is done.
+func waitParseCache() {
+	parseCacheOnce.Do(func() {}) // a cache not opened yet stays so
+	openParseCache.Wait()
+}
 
 // evalFlags are the flags every evaluating command shares.
 type evalFlags struct {

@@ -44,6 +44,10 @@ var magic = []byte("nodegen parse cache 1\n")
 // kept after their directory last changed.
 const staleAfter = 7 * 24 * time.Hour
 
+// tempPrefix starts the names of the temporary files entries are written
+// to before they are renamed into place.
+const tempPrefix = ".entry-"
+
 // maxEntry is the largest entry read, against a cache file grown out of
 // all proportion: an entry is about twice the size of its module, and a
 // module at most 64 MiB unless eval's limit file is raised.
@@ -56,6 +60,11 @@ type Cache struct {
 	dirOK   bool
 	hits    atomic.Int64
 	written atomic.Int64
+
+	mu      sync.Mutex
+	queue   []pendingEntry // to be written
+	writing bool           // whether the writer runs
+	writers sync.WaitGroup
 }
 
 // Open returns the cache of this build of nodegen under the user's cache
@@ -93,18 +102,21 @@ type Stats struct {
 	Written int64
 }
 
-// Stats returns what the cache did so far; zero for a nil cache.
+// Stats returns what the cache did so far, once the entries being
+// written are; zero for a nil cache.
 func (c *Cache) Stats() Stats {
 	if c == nil {
 		return Stats{}
 	}
+	c.Wait()
 	return Stats{Hits: c.hits.Load(), Written: c.written.Load()}
 }
 
 // Parse returns what parsediag.Parse returns for src named filename,
 // decoded from the cache when it holds src, else parsed (and then
 // cached when the file parses without a diagnostic). It is safe for
-// concurrent use.
+// concurrent use. The entries of files parsed are written in the
+// background, while the caller goes on: call Wait before exiting.
 func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if c == nil {
 		return parsediag.Parse(src, filename)
@@ -112,24 +124,77 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 	sum := sha256.Sum256(src)
 	name := filepath.Join(c.dir, hex.EncodeToString(sum[:]))
 	buf := entryBufs.Get().(*[]byte)
-	defer entryBufs.Put(buf)
 	if data, ok := readEntry(name, (*buf)[:0]); ok {
 		*buf = data
 		if file, ok := decodeEntry(data, sum, src, filename); ok {
 			c.hits.Add(1)
+			entryBufs.Put(buf)
 			return file, nil
 		}
 	}
 	file, diags := parsediag.Parse(src, filename)
 	if file == nil || len(diags) > 0 {
+		entryBufs.Put(buf)
 		return file, diags
 	}
 	data, ok := appendEntry((*buf)[:0], file, sum, filename)
-	if ok && c.write(name, data) {
-		c.written.Add(1)
-	}
 	*buf = data
+	if !ok {
+		entryBufs.Put(buf)
+		return file, diags
+	}
+	c.enqueue(name, buf)
 	return file, diags
+}
+
+// pendingEntry is an entry waiting to be written to the file name.
+type pendingEntry struct {
+	name string
+	data *[]byte // from entryBufs, given back once written
+}
+
+// enqueue has an entry written by the cache's writer, which it starts
+// when none runs: one goroutine, so that the file system's latency (a
+// few hundred microseconds a file on a busy machine) overlaps the work
+// of the caller rather than adding to it.
+func (c *Cache) enqueue(name string, data *[]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queue = append(c.queue, pendingEntry{name, data})
+	if !c.writing {
+		c.writing = true
+		c.writers.Add(1)
+		go c.writeQueued()
+	}
+}
+
+func (c *Cache) writeQueued() {
+	defer c.writers.Done()
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		e := c.queue[0]
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		if c.write(e.name, *e.data) {
+			c.written.Add(1)
+		}
+		entryBufs.Put(e.data)
+	}
+}
+
+// Wait returns when the entries of the files parsed so far are written
+// (or could not be). A process that exits without it loses the entries
+// still queued, and may leave a temporary file, which a later run
+// removes.
+func (c *Cache) Wait() {
+	if c != nil {
+		c.writers.Wait()
+	}
 }
 
 // An entry is magic, the CRC-32C of the rest, the SHA-256 of the source,
@@ -192,14 +257,17 @@ func (c *Cache) write(name string, data []byte) bool {
 		_, err := os.Stat(c.dir)
 		fresh := os.IsNotExist(err)
 		c.dirOK = os.MkdirAll(c.dir, 0o700) == nil
-		if fresh && c.dirOK {
+		switch {
+		case fresh && c.dirOK:
 			removeStale(filepath.Dir(c.dir), filepath.Base(c.dir))
+		case c.dirOK:
+			removeStaleTemps(c.dir)
 		}
 	})
 	if !c.dirOK {
 		return false
 	}
-	f, err := os.CreateTemp(c.dir, ".entry-*")
+	f, err := os.CreateTemp(c.dir, tempPrefix+"*")
 	if err != nil {
 		return false
 	}
@@ -215,6 +283,18 @@ func (c *Cache) write(name string, data []byte) bool {
 		return false
 	}
 	return true
+}
+
+// removeStaleTemps removes the temporary files in dir of writes that did
+// not finish an hour ago: a process that exited before it wrote all its
+// entries.
+func removeStaleTemps(dir string) {
+	temps, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+	for _, t := range temps {
+		if info, err := os.Lstat(t); err == nil && time.Since(info.ModTime()) > time.Hour {
+			os.Remove(t)
+		}
+	}
 }
 
 // removeStale removes the directories in parent, but keep, that have not

@@ -83,7 +83,9 @@ func TestParseDoesNotCacheDiagnostics(t *testing.T) {
 // again.
 func TestParseBadEntries(t *testing.T) {
 	dir := t.TempDir()
-	New(dir).Parse([]byte(module), "m.hcl")
+	first := New(dir)
+	first.Parse([]byte(module), "m.hcl")
+	first.Wait()
 	names := entries(t, dir)
 	if len(names) != 1 {
 		t.Fatalf("%d entries, want 1", len(names))
@@ -94,6 +96,7 @@ func TestParseBadEntries(t *testing.T) {
 	}
 	other := New(t.TempDir())
 	other.Parse([]byte("a = 1\n"), "o.hcl")
+	other.Wait()
 	otherEntry, err := os.ReadFile(entries(t, other.dir)[0])
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +175,9 @@ func TestParseConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	for _, c := range caches {
+		c.Wait()
+	}
 	if n := len(entries(t, dir)); n != len(srcs) {
 		t.Errorf("%d entries, want %d", n, len(srcs))
 	}
@@ -211,12 +217,40 @@ func TestStaleBuildsRemoved(t *testing.T) {
 	if err := os.Chtimes(old, weekAgo, weekAgo); err != nil {
 		t.Fatal(err)
 	}
-	New(filepath.Join(parent, "current")).Parse([]byte(module), "m.hcl")
+	c := New(filepath.Join(parent, "current"))
+	c.Parse([]byte(module), "m.hcl")
+	c.Wait()
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("the stale build's directory is still there (%v)", err)
 	}
 	if _, err := os.Stat(recent); err != nil {
 		t.Errorf("the recent build's directory was removed: %v", err)
+	}
+}
+
+// TestStaleTempsRemoved checks that the first entry a run writes removes
+// the temporary files of a run that exited an hour ago before it finished
+// writing, and keeps a recent one (another run's, being written).
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	old, recent := filepath.Join(dir, tempPrefix+"old"), filepath.Join(dir, tempPrefix+"recent")
+	for _, f := range []string{old, recent} {
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hourAgo := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(old, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	c := New(dir)
+	c.Parse([]byte(module), "m.hcl")
+	c.Wait()
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("the recent temporary file was removed: %v", err)
 	}
 }
 
