@@ -54,6 +54,7 @@ func TestParseCacheSameConfig(t *testing.T) {
 			if got := configJSON(t, cfg); got != want {
 				t.Errorf("with an empty cache: %s", cmp.Diff(want, got))
 			}
+			cold.Wait() // as nodegen does before it exits
 			warm := parsecache.New(dir)
 			cfg.ParseCache = warm
 			if got := configJSON(t, cfg); got != want {
