@@ -18,7 +18,7 @@ import (
 )
 
 // codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 1
+const codecVersion = 2
 
 // AppendFile appends the encoding of the syntax tree of file, which
 // ParseConfig returned for a source named filename, to dst. It fails, and
@@ -42,7 +42,7 @@ func AppendFile(dst []byte, file *hcl.File, filename string) ([]byte, error) {
 	for _, s := range e.strList {
 		size += len(s)
 	}
-	out := slices.Grow(dst, 2*binary.MaxVarintLen64*(len(e.strList)+2)+size+len(e.buf))
+	out := slices.Grow(dst, binary.MaxVarintLen64*(len(e.strList)+numCounts+2)+size+len(e.buf))
 	out = binary.AppendUvarint(out, codecVersion)
 	out = binary.AppendUvarint(out, uint64(len(e.strList)))
 	for _, s := range e.strList {
@@ -50,6 +50,9 @@ func AppendFile(dst []byte, file *hcl.File, filename string) ([]byte, error) {
 	}
 	for _, s := range e.strList {
 		out = append(out, s...)
+	}
+	for _, c := range e.counts {
+		out = binary.AppendUvarint(out, uint64(c))
 	}
 	return append(out, e.buf...), nil
 }
@@ -96,6 +99,7 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 		d.strs[i] = all[at : at+l]
 		at += l
 	}
+	d.makeSlabs()
 	body := d.body()
 	if d.err == nil && d.pos != len(d.data) {
 		d.fail()
@@ -127,6 +131,21 @@ const (
 	tagSplat
 	tagAnonSymbol
 	tagParentheses
+)
+
+// The counts of an encoding, after its names: how many nodes of each tag
+// (indexed by the tag) and how many of each of the following, so that the
+// decoder allocates each kind at once (one slab, see decoder.makeSlabs)
+// rather than node by node.
+const (
+	countBody = iota + int(tagParentheses) + 1
+	countAttribute
+	countBlock
+	countExprListElem // elements of []Expression
+	countItem         // elements of []ObjectConsItem
+	countLabel        // elements of Block.Labels
+	countLabelRange   // elements of Block.LabelRanges
+	numCounts
 )
 
 // Value tags.
@@ -171,8 +190,9 @@ type encoder struct {
 	// encoded, innermost last.
 	items []*AnonSymbolExpr
 	// last is the start of the range written last.
-	last hcl.Pos
-	err  error
+	last   hcl.Pos
+	counts [numCounts]int
+	err    error
 }
 
 func (e *encoder) failf(format string, args ...any) {
@@ -182,6 +202,12 @@ func (e *encoder) failf(format string, args ...any) {
 }
 
 func (e *encoder) byte(b byte) { e.buf = append(e.buf, b) }
+
+// tag writes a node's tag and counts the node.
+func (e *encoder) tag(t byte) {
+	e.buf = append(e.buf, t)
+	e.counts[t]++
+}
 
 func (e *encoder) uint(v int) {
 	if v < 0 {
@@ -309,6 +335,7 @@ func (e *encoder) traversal(t hcl.Traversal) {
 
 func (e *encoder) exprs(list []Expression) {
 	e.len(len(list), list == nil)
+	e.counts[countExprListElem] += len(list)
 	for _, x := range list {
 		e.expr(x)
 	}
@@ -320,22 +347,22 @@ func (e *encoder) expr(x Expression) {
 	}
 	switch x := x.(type) {
 	case nil:
-		e.byte(tagNil)
+		e.tag(tagNil)
 	case *LiteralValueExpr:
-		e.byte(tagLiteral)
+		e.tag(tagLiteral)
 		e.value(x.Val)
 		e.rng(x.SrcRange)
 	case *ScopeTraversalExpr:
-		e.byte(tagScopeTraversal)
+		e.tag(tagScopeTraversal)
 		e.traversal(x.Traversal)
 		e.rng(x.SrcRange)
 	case *RelativeTraversalExpr:
-		e.byte(tagRelativeTraversal)
+		e.tag(tagRelativeTraversal)
 		e.expr(x.Source)
 		e.traversal(x.Traversal)
 		e.rng(x.SrcRange)
 	case *FunctionCallExpr:
-		e.byte(tagFunctionCall)
+		e.tag(tagFunctionCall)
 		e.str(x.Name)
 		e.exprs(x.Args)
 		e.bool(x.ExpandFinal)
@@ -343,42 +370,43 @@ func (e *encoder) expr(x Expression) {
 		e.rng(x.OpenParenRange)
 		e.rng(x.CloseParenRange)
 	case *ConditionalExpr:
-		e.byte(tagConditional)
+		e.tag(tagConditional)
 		e.expr(x.Condition)
 		e.expr(x.TrueResult)
 		e.expr(x.FalseResult)
 		e.rng(x.SrcRange)
 	case *BinaryOpExpr:
-		e.byte(tagBinaryOp)
+		e.tag(tagBinaryOp)
 		e.expr(x.LHS)
 		e.op(x.Op)
 		e.expr(x.RHS)
 		e.rng(x.SrcRange)
 	case *UnaryOpExpr:
-		e.byte(tagUnaryOp)
+		e.tag(tagUnaryOp)
 		e.op(x.Op)
 		e.expr(x.Val)
 		e.rng(x.SrcRange)
 		e.rng(x.SymbolRange)
 	case *TemplateExpr:
-		e.byte(tagTemplate)
+		e.tag(tagTemplate)
 		e.exprs(x.Parts)
 		e.rng(x.SrcRange)
 	case *TemplateJoinExpr:
-		e.byte(tagTemplateJoin)
+		e.tag(tagTemplateJoin)
 		e.expr(x.Tuple)
 	case *TemplateWrapExpr:
-		e.byte(tagTemplateWrap)
+		e.tag(tagTemplateWrap)
 		e.expr(x.Wrapped)
 		e.rng(x.SrcRange)
 	case *TupleConsExpr:
-		e.byte(tagTupleCons)
+		e.tag(tagTupleCons)
 		e.exprs(x.Exprs)
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
 	case *ObjectConsExpr:
-		e.byte(tagObjectCons)
+		e.tag(tagObjectCons)
 		e.len(len(x.Items), x.Items == nil)
+		e.counts[countItem] += len(x.Items)
 		for _, it := range x.Items {
 			e.expr(it.KeyExpr)
 			e.expr(it.ValueExpr)
@@ -386,11 +414,11 @@ func (e *encoder) expr(x Expression) {
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
 	case *ObjectConsKeyExpr:
-		e.byte(tagObjectConsKey)
+		e.tag(tagObjectConsKey)
 		e.expr(x.Wrapped)
 		e.bool(x.ForceNonLiteral)
 	case *ForExpr:
-		e.byte(tagFor)
+		e.tag(tagFor)
 		e.str(x.KeyVar)
 		e.str(x.ValVar)
 		e.expr(x.CollExpr)
@@ -402,7 +430,7 @@ func (e *encoder) expr(x Expression) {
 		e.rng(x.OpenRange)
 		e.rng(x.CloseRange)
 	case *IndexExpr:
-		e.byte(tagIndex)
+		e.tag(tagIndex)
 		e.expr(x.Collection)
 		e.expr(x.Key)
 		e.rng(x.SrcRange)
@@ -413,7 +441,7 @@ func (e *encoder) expr(x Expression) {
 			e.failf("a splat expression without its symbol")
 			return
 		}
-		e.byte(tagSplat)
+		e.tag(tagSplat)
 		e.expr(x.Source)
 		e.rng(x.Item.SrcRange)
 		e.items = append(e.items, x.Item)
@@ -428,9 +456,9 @@ func (e *encoder) expr(x Expression) {
 			e.failf("a symbol outside its splat expression")
 			return
 		}
-		e.byte(tagAnonSymbol)
+		e.tag(tagAnonSymbol)
 	case *ParenthesesExpr:
-		e.byte(tagParentheses)
+		e.tag(tagParentheses)
 		e.expr(x.Expression)
 		e.rng(x.SrcRange)
 	default:
@@ -455,6 +483,9 @@ func (e *encoder) body(b *Body) {
 		e.failf("a body with hidden attributes or blocks")
 		return
 	}
+	e.counts[countBody]++
+	e.counts[countAttribute] += len(b.Attributes)
+	e.counts[countBlock] += len(b.Blocks)
 	e.len(len(b.Attributes), b.Attributes == nil)
 	names := make([]string, 0, len(b.Attributes))
 	for name := range b.Attributes {
@@ -481,12 +512,14 @@ func (e *encoder) body(b *Body) {
 		}
 		e.str(blk.Type)
 		e.len(len(blk.Labels), blk.Labels == nil)
+		e.counts[countLabel] += len(blk.Labels)
 		for _, l := range blk.Labels {
 			e.str(l)
 		}
 		e.body(blk.Body)
 		e.rng(blk.TypeRange)
 		e.len(len(blk.LabelRanges), blk.LabelRanges == nil)
+		e.counts[countLabelRange] += len(blk.LabelRanges)
 		for _, r := range blk.LabelRanges {
 			e.rng(r)
 		}
@@ -508,6 +541,106 @@ type decoder struct {
 	items    []*AnonSymbolExpr
 	last     hcl.Pos // the start of the range read last
 	err      error
+	slabs
+}
+
+// slabs hold the nodes and list elements a decoder hands out, each kind
+// allocated at once, as many as the encoding counts.
+type slabs struct {
+	lits       []LiteralValueExpr
+	scopeTravs []ScopeTraversalExpr
+	relTravs   []RelativeTraversalExpr
+	calls      []FunctionCallExpr
+	conds      []ConditionalExpr
+	binOps     []BinaryOpExpr
+	unOps      []UnaryOpExpr
+	templates  []TemplateExpr
+	joins      []TemplateJoinExpr
+	wraps      []TemplateWrapExpr
+	tuples     []TupleConsExpr
+	objects    []ObjectConsExpr
+	objKeys    []ObjectConsKeyExpr
+	fors       []ForExpr
+	indexes    []IndexExpr
+	splats     []SplatExpr
+	anons      []AnonSymbolExpr
+	parens     []ParenthesesExpr
+	bodies     []Body
+	attrs      []Attribute
+	blocks     []Block
+	blockPtrs  []*Block
+	exprList   []Expression
+	itemList   []ObjectConsItem
+	labels     []string
+	labelRngs  []hcl.Range
+}
+
+// makeSlabs reads the counts of the encoding and allocates the slabs.
+// A count cannot be more than the bytes left, as each thing counted takes
+// at least one.
+func (d *decoder) makeSlabs() {
+	var c [numCounts]int
+	for i := range c {
+		c[i] = d.count(1)
+	}
+	if d.err != nil {
+		return
+	}
+	d.slabs = slabs{
+		lits:       make([]LiteralValueExpr, c[tagLiteral]),
+		scopeTravs: make([]ScopeTraversalExpr, c[tagScopeTraversal]),
+		relTravs:   make([]RelativeTraversalExpr, c[tagRelativeTraversal]),
+		calls:      make([]FunctionCallExpr, c[tagFunctionCall]),
+		conds:      make([]ConditionalExpr, c[tagConditional]),
+		binOps:     make([]BinaryOpExpr, c[tagBinaryOp]),
+		unOps:      make([]UnaryOpExpr, c[tagUnaryOp]),
+		templates:  make([]TemplateExpr, c[tagTemplate]),
+		joins:      make([]TemplateJoinExpr, c[tagTemplateJoin]),
+		wraps:      make([]TemplateWrapExpr, c[tagTemplateWrap]),
+		tuples:     make([]TupleConsExpr, c[tagTupleCons]),
+		objects:    make([]ObjectConsExpr, c[tagObjectCons]),
+		objKeys:    make([]ObjectConsKeyExpr, c[tagObjectConsKey]),
+		fors:       make([]ForExpr, c[tagFor]),
+		indexes:    make([]IndexExpr, c[tagIndex]),
+		splats:     make([]SplatExpr, c[tagSplat]),
+		anons:      make([]AnonSymbolExpr, c[tagSplat]),
+		parens:     make([]ParenthesesExpr, c[tagParentheses]),
+		bodies:     make([]Body, c[countBody]),
+		attrs:      make([]Attribute, c[countAttribute]),
+		blocks:     make([]Block, c[countBlock]),
+		blockPtrs:  make([]*Block, c[countBlock]),
+		exprList:   make([]Expression, c[countExprListElem]),
+		itemList:   make([]ObjectConsItem, c[countItem]),
+		labels:     make([]string, c[countLabel]),
+		labelRngs:  make([]hcl.Range, c[countLabelRange]),
+	}
+}
+
+// take hands out the next node of a slab; past its end (an encoding
+// that counts wrong) it fails and returns a node of its own.
+func take[T any](d *decoder, slab *[]T) *T {
+	if len(*slab) == 0 {
+		d.fail()
+		return new(T)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return p
+}
+
+// takeList hands out the next n elements of a slab as a slice of its own
+// capacity (-1: nil), or fails.
+func takeList[T any](d *decoder, slab *[]T, n int) []T {
+	if n < 0 {
+		return nil
+	}
+	if n > len(*slab) {
+		d.fail()
+		return nil
+	}
+	list := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return list
 }
 
 func (d *decoder) fail() {
@@ -692,11 +825,7 @@ func (d *decoder) traversal() hcl.Traversal {
 }
 
 func (d *decoder) exprs() []Expression {
-	n := d.len()
-	if n < 0 {
-		return nil
-	}
-	list := make([]Expression, n)
+	list := takeList(d, &d.exprList, d.len())
 	for i := range list {
 		list[i] = d.expr()
 	}
@@ -720,49 +849,79 @@ func (d *decoder) expr() Expression {
 	case tagNil:
 		return nil
 	case tagLiteral:
-		return &LiteralValueExpr{Val: d.value(), SrcRange: d.rng()}
+		x := take(d, &d.lits)
+		x.Val, x.SrcRange = d.value(), d.rng()
+		return x
 	case tagScopeTraversal:
-		return &ScopeTraversalExpr{Traversal: d.traversal(), SrcRange: d.rng()}
+		x := take(d, &d.scopeTravs)
+		x.Traversal, x.SrcRange = d.traversal(), d.rng()
+		return x
 	case tagRelativeTraversal:
-		return &RelativeTraversalExpr{Source: d.expr(), Traversal: d.traversal(), SrcRange: d.rng()}
+		x := take(d, &d.relTravs)
+		x.Source, x.Traversal, x.SrcRange = d.expr(), d.traversal(), d.rng()
+		return x
 	case tagFunctionCall:
-		return &FunctionCallExpr{Name: d.str(), Args: d.exprs(), ExpandFinal: d.bool(),
-			NameRange: d.rng(), OpenParenRange: d.rng(), CloseParenRange: d.rng()}
+		x := take(d, &d.calls)
+		x.Name, x.Args, x.ExpandFinal = d.str(), d.exprs(), d.bool()
+		x.NameRange, x.OpenParenRange, x.CloseParenRange = d.rng(), d.rng(), d.rng()
+		return x
 	case tagConditional:
-		return &ConditionalExpr{Condition: d.expr(), TrueResult: d.expr(), FalseResult: d.expr(), SrcRange: d.rng()}
+		x := take(d, &d.conds)
+		x.Condition, x.TrueResult, x.FalseResult, x.SrcRange = d.expr(), d.expr(), d.expr(), d.rng()
+		return x
 	case tagBinaryOp:
-		return &BinaryOpExpr{LHS: d.expr(), Op: d.op(), RHS: d.expr(), SrcRange: d.rng()}
+		x := take(d, &d.binOps)
+		x.LHS, x.Op, x.RHS, x.SrcRange = d.expr(), d.op(), d.expr(), d.rng()
+		return x
 	case tagUnaryOp:
-		return &UnaryOpExpr{Op: d.op(), Val: d.expr(), SrcRange: d.rng(), SymbolRange: d.rng()}
+		x := take(d, &d.unOps)
+		x.Op, x.Val, x.SrcRange, x.SymbolRange = d.op(), d.expr(), d.rng(), d.rng()
+		return x
 	case tagTemplate:
-		return &TemplateExpr{Parts: d.exprs(), SrcRange: d.rng()}
+		x := take(d, &d.templates)
+		x.Parts, x.SrcRange = d.exprs(), d.rng()
+		return x
 	case tagTemplateJoin:
-		return &TemplateJoinExpr{Tuple: d.expr()}
+		x := take(d, &d.joins)
+		x.Tuple = d.expr()
+		return x
 	case tagTemplateWrap:
-		return &TemplateWrapExpr{Wrapped: d.expr(), SrcRange: d.rng()}
+		x := take(d, &d.wraps)
+		x.Wrapped, x.SrcRange = d.expr(), d.rng()
+		return x
 	case tagTupleCons:
-		return &TupleConsExpr{Exprs: d.exprs(), SrcRange: d.rng(), OpenRange: d.rng()}
+		x := take(d, &d.tuples)
+		x.Exprs, x.SrcRange, x.OpenRange = d.exprs(), d.rng(), d.rng()
+		return x
 	case tagObjectCons:
-		x := &ObjectConsExpr{}
-		if n := d.len(); n >= 0 {
-			x.Items = make([]ObjectConsItem, n)
-			for i := range x.Items {
-				x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
-			}
+		x := take(d, &d.objects)
+		x.Items = takeList(d, &d.itemList, d.len())
+		for i := range x.Items {
+			x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
 		}
 		x.SrcRange, x.OpenRange = d.rng(), d.rng()
 		return x
 	case tagObjectConsKey:
-		return &ObjectConsKeyExpr{Wrapped: d.expr(), ForceNonLiteral: d.bool()}
+		x := take(d, &d.objKeys)
+		x.Wrapped, x.ForceNonLiteral = d.expr(), d.bool()
+		return x
 	case tagFor:
-		return &ForExpr{KeyVar: d.str(), ValVar: d.str(), CollExpr: d.expr(), KeyExpr: d.expr(),
-			ValExpr: d.expr(), CondExpr: d.expr(), Group: d.bool(),
-			SrcRange: d.rng(), OpenRange: d.rng(), CloseRange: d.rng()}
+		x := take(d, &d.fors)
+		x.KeyVar, x.ValVar = d.str(), d.str()
+		x.CollExpr, x.KeyExpr, x.ValExpr, x.CondExpr = d.expr(), d.expr(), d.expr(), d.expr()
+		x.Group = d.bool()
+		x.SrcRange, x.OpenRange, x.CloseRange = d.rng(), d.rng(), d.rng()
+		return x
 	case tagIndex:
-		return &IndexExpr{Collection: d.expr(), Key: d.expr(), SrcRange: d.rng(), OpenRange: d.rng(), BracketRange: d.rng()}
+		x := take(d, &d.indexes)
+		x.Collection, x.Key = d.expr(), d.expr()
+		x.SrcRange, x.OpenRange, x.BracketRange = d.rng(), d.rng(), d.rng()
+		return x
 	case tagSplat:
-		x := &SplatExpr{Source: d.expr()}
-		x.Item = &AnonSymbolExpr{SrcRange: d.rng()}
+		x := take(d, &d.splats)
+		x.Source = d.expr()
+		x.Item = take(d, &d.anons)
+		x.Item.SrcRange = d.rng()
 		d.items = append(d.items, x.Item)
 		x.Each = d.expr()
 		d.items = d.items[:len(d.items)-1]
@@ -775,48 +934,47 @@ func (d *decoder) expr() Expression {
 		}
 		return d.items[len(d.items)-1]
 	case tagParentheses:
-		return &ParenthesesExpr{Expression: d.expr(), SrcRange: d.rng()}
+		x := take(d, &d.parens)
+		x.Expression, x.SrcRange = d.expr(), d.rng()
+		return x
 	}
 	d.fail()
 	return nil
 }
 
 func (d *decoder) body() *Body {
-	b := &Body{}
+	b := take(d, &d.bodies)
 	if n := d.len(); n >= 0 {
 		b.Attributes = make(Attributes, n)
 		for range n {
-			a := &Attribute{Name: d.str(), Expr: d.expr(), SrcRange: d.rng(), NameRange: d.rng(), EqualsRange: d.rng()}
+			a := take(d, &d.attrs)
+			a.Name, a.Expr = d.str(), d.expr()
+			a.SrcRange, a.NameRange, a.EqualsRange = d.rng(), d.rng(), d.rng()
 			if d.err != nil {
 				return nil
 			}
 			b.Attributes[a.Name] = a
 		}
 	}
-	if n := d.len(); n >= 0 {
-		b.Blocks = make(Blocks, n)
-		for i := range b.Blocks {
-			blk := &Block{Type: d.str()}
-			if n := d.len(); n >= 0 {
-				blk.Labels = make([]string, n)
-				for j := range blk.Labels {
-					blk.Labels[j] = d.str()
-				}
-			}
-			blk.Body = d.body()
-			blk.TypeRange = d.rng()
-			if n := d.len(); n >= 0 {
-				blk.LabelRanges = make([]hcl.Range, n)
-				for j := range blk.LabelRanges {
-					blk.LabelRanges[j] = d.rng()
-				}
-			}
-			blk.OpenBraceRange, blk.CloseBraceRange = d.rng(), d.rng()
-			if d.err != nil {
-				return nil
-			}
-			b.Blocks[i] = blk
+	b.Blocks = takeList(d, &d.blockPtrs, d.len())
+	for i := range b.Blocks {
+		blk := take(d, &d.blocks)
+		blk.Type = d.str()
+		blk.Labels = takeList(d, &d.labels, d.len())
+		for j := range blk.Labels {
+			blk.Labels[j] = d.str()
 		}
+		blk.Body = d.body()
+		blk.TypeRange = d.rng()
+		blk.LabelRanges = takeList(d, &d.labelRngs, d.len())
+		for j := range blk.LabelRanges {
+			blk.LabelRanges[j] = d.rng()
+		}
+		blk.OpenBraceRange, blk.CloseBraceRange = d.rng(), d.rng()
+		if d.err != nil {
+			return nil
+		}
+		b.Blocks[i] = blk
 	}
 	b.SrcRange, b.EndRange = d.rng(), d.rng()
 	return b
