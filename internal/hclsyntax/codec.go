@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -18,7 +19,7 @@ import (
 )
 
 // codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 2
+const codecVersion = 3
 
 // AppendFile appends the encoding of the syntax tree of file, which
 // ParseConfig returned for a source named filename, to dst. It fails, and
@@ -341,84 +342,90 @@ func (e *encoder) exprs(list []Expression) {
 	}
 }
 
+// expr writes an expression: its tag, then its fields, the ranges where
+// they start in the source (a node's own range before its children, a
+// closing bracket's after them), so that most ranges differ little from
+// the one before (see rng).
 func (e *encoder) expr(x Expression) {
 	if e.err != nil {
 		return
 	}
 	switch x := x.(type) {
 	case nil:
-		e.tag(tagNil)
+		e.byte(tagNil)
 	case *LiteralValueExpr:
 		e.tag(tagLiteral)
-		e.value(x.Val)
 		e.rng(x.SrcRange)
+		e.value(x.Val)
 	case *ScopeTraversalExpr:
 		e.tag(tagScopeTraversal)
-		e.traversal(x.Traversal)
 		e.rng(x.SrcRange)
+		e.traversal(x.Traversal)
 	case *RelativeTraversalExpr:
 		e.tag(tagRelativeTraversal)
+		e.rng(x.SrcRange)
 		e.expr(x.Source)
 		e.traversal(x.Traversal)
-		e.rng(x.SrcRange)
 	case *FunctionCallExpr:
 		e.tag(tagFunctionCall)
+		e.rng(x.NameRange)
+		e.rng(x.OpenParenRange)
 		e.str(x.Name)
 		e.exprs(x.Args)
 		e.bool(x.ExpandFinal)
-		e.rng(x.NameRange)
-		e.rng(x.OpenParenRange)
 		e.rng(x.CloseParenRange)
 	case *ConditionalExpr:
 		e.tag(tagConditional)
+		e.rng(x.SrcRange)
 		e.expr(x.Condition)
 		e.expr(x.TrueResult)
 		e.expr(x.FalseResult)
-		e.rng(x.SrcRange)
 	case *BinaryOpExpr:
 		e.tag(tagBinaryOp)
+		e.rng(x.SrcRange)
 		e.expr(x.LHS)
 		e.op(x.Op)
 		e.expr(x.RHS)
-		e.rng(x.SrcRange)
 	case *UnaryOpExpr:
 		e.tag(tagUnaryOp)
-		e.op(x.Op)
-		e.expr(x.Val)
 		e.rng(x.SrcRange)
 		e.rng(x.SymbolRange)
+		e.op(x.Op)
+		e.expr(x.Val)
 	case *TemplateExpr:
 		e.tag(tagTemplate)
-		e.exprs(x.Parts)
 		e.rng(x.SrcRange)
+		e.exprs(x.Parts)
 	case *TemplateJoinExpr:
 		e.tag(tagTemplateJoin)
 		e.expr(x.Tuple)
 	case *TemplateWrapExpr:
 		e.tag(tagTemplateWrap)
-		e.expr(x.Wrapped)
 		e.rng(x.SrcRange)
+		e.expr(x.Wrapped)
 	case *TupleConsExpr:
 		e.tag(tagTupleCons)
-		e.exprs(x.Exprs)
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
+		e.exprs(x.Exprs)
 	case *ObjectConsExpr:
 		e.tag(tagObjectCons)
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
 		e.len(len(x.Items), x.Items == nil)
 		e.counts[countItem] += len(x.Items)
 		for _, it := range x.Items {
 			e.expr(it.KeyExpr)
 			e.expr(it.ValueExpr)
 		}
-		e.rng(x.SrcRange)
-		e.rng(x.OpenRange)
 	case *ObjectConsKeyExpr:
 		e.tag(tagObjectConsKey)
 		e.expr(x.Wrapped)
 		e.bool(x.ForceNonLiteral)
 	case *ForExpr:
 		e.tag(tagFor)
+		e.rng(x.SrcRange)
+		e.rng(x.OpenRange)
 		e.str(x.KeyVar)
 		e.str(x.ValVar)
 		e.expr(x.CollExpr)
@@ -426,15 +433,13 @@ func (e *encoder) expr(x Expression) {
 		e.expr(x.ValExpr)
 		e.expr(x.CondExpr)
 		e.bool(x.Group)
-		e.rng(x.SrcRange)
-		e.rng(x.OpenRange)
 		e.rng(x.CloseRange)
 	case *IndexExpr:
 		e.tag(tagIndex)
-		e.expr(x.Collection)
-		e.expr(x.Key)
 		e.rng(x.SrcRange)
+		e.expr(x.Collection)
 		e.rng(x.OpenRange)
+		e.expr(x.Key)
 		e.rng(x.BracketRange)
 	case *SplatExpr:
 		if x.Item == nil {
@@ -442,13 +447,13 @@ func (e *encoder) expr(x Expression) {
 			return
 		}
 		e.tag(tagSplat)
+		e.rng(x.SrcRange)
 		e.expr(x.Source)
+		e.rng(x.MarkerRange)
 		e.rng(x.Item.SrcRange)
 		e.items = append(e.items, x.Item)
 		e.expr(x.Each)
 		e.items = e.items[:len(e.items)-1]
-		e.rng(x.SrcRange)
-		e.rng(x.MarkerRange)
 	case *AnonSymbolExpr:
 		// It stands for the elements of the innermost splat expression,
 		// whose Item it is.
@@ -459,8 +464,8 @@ func (e *encoder) expr(x Expression) {
 		e.tag(tagAnonSymbol)
 	case *ParenthesesExpr:
 		e.tag(tagParentheses)
-		e.expr(x.Expression)
 		e.rng(x.SrcRange)
+		e.expr(x.Expression)
 	default:
 		e.failf("an expression of type %T", x)
 	}
@@ -486,23 +491,30 @@ func (e *encoder) body(b *Body) {
 	e.counts[countBody]++
 	e.counts[countAttribute] += len(b.Attributes)
 	e.counts[countBlock] += len(b.Blocks)
+	e.rng(b.SrcRange)
 	e.len(len(b.Attributes), b.Attributes == nil)
-	names := make([]string, 0, len(b.Attributes))
-	for name := range b.Attributes {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		a := b.Attributes[name]
+	// In source order, which is deterministic too (two attributes cannot
+	// start at one place) and keeps the ranges' differences small.
+	attrs := make([]*Attribute, 0, len(b.Attributes))
+	for name, a := range b.Attributes {
 		if a == nil || a.Name != name {
 			e.failf("attribute %q is not under its name", name)
 			return
 		}
-		e.str(a.Name)
-		e.expr(a.Expr)
+		attrs = append(attrs, a)
+	}
+	slices.SortFunc(attrs, func(a, b *Attribute) int {
+		if c := a.SrcRange.Start.Byte - b.SrcRange.Start.Byte; c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	for _, a := range attrs {
 		e.rng(a.SrcRange)
 		e.rng(a.NameRange)
+		e.str(a.Name)
 		e.rng(a.EqualsRange)
+		e.expr(a.Expr)
 	}
 	e.len(len(b.Blocks), b.Blocks == nil)
 	for _, blk := range b.Blocks {
@@ -510,23 +522,22 @@ func (e *encoder) body(b *Body) {
 			e.failf("a nil block")
 			return
 		}
+		e.rng(blk.TypeRange)
 		e.str(blk.Type)
 		e.len(len(blk.Labels), blk.Labels == nil)
 		e.counts[countLabel] += len(blk.Labels)
 		for _, l := range blk.Labels {
 			e.str(l)
 		}
-		e.body(blk.Body)
-		e.rng(blk.TypeRange)
 		e.len(len(blk.LabelRanges), blk.LabelRanges == nil)
 		e.counts[countLabelRange] += len(blk.LabelRanges)
 		for _, r := range blk.LabelRanges {
 			e.rng(r)
 		}
 		e.rng(blk.OpenBraceRange)
+		e.body(blk.Body)
 		e.rng(blk.CloseBraceRange)
 	}
-	e.rng(b.SrcRange)
 	e.rng(b.EndRange)
 }
 
@@ -675,6 +686,10 @@ func (d *decoder) uint() uint64 {
 }
 
 func (d *decoder) int() int {
+	if d.pos < len(d.data) && d.data[d.pos] < 0x80 {
+		d.pos++
+		return zigzag(uint64(d.data[d.pos-1]))
+	}
 	v, n := binary.Varint(d.data[d.pos:])
 	if n <= 0 || int64(int(v)) != v {
 		d.fail()
@@ -850,36 +865,37 @@ func (d *decoder) expr() Expression {
 		return nil
 	case tagLiteral:
 		x := take(d, &d.lits)
-		x.Val, x.SrcRange = d.value(), d.rng()
+		x.SrcRange, x.Val = d.rng(), d.value()
 		return x
 	case tagScopeTraversal:
 		x := take(d, &d.scopeTravs)
-		x.Traversal, x.SrcRange = d.traversal(), d.rng()
+		x.SrcRange, x.Traversal = d.rng(), d.traversal()
 		return x
 	case tagRelativeTraversal:
 		x := take(d, &d.relTravs)
-		x.Source, x.Traversal, x.SrcRange = d.expr(), d.traversal(), d.rng()
+		x.SrcRange, x.Source, x.Traversal = d.rng(), d.expr(), d.traversal()
 		return x
 	case tagFunctionCall:
 		x := take(d, &d.calls)
+		x.NameRange, x.OpenParenRange = d.rng(), d.rng()
 		x.Name, x.Args, x.ExpandFinal = d.str(), d.exprs(), d.bool()
-		x.NameRange, x.OpenParenRange, x.CloseParenRange = d.rng(), d.rng(), d.rng()
+		x.CloseParenRange = d.rng()
 		return x
 	case tagConditional:
 		x := take(d, &d.conds)
-		x.Condition, x.TrueResult, x.FalseResult, x.SrcRange = d.expr(), d.expr(), d.expr(), d.rng()
+		x.SrcRange, x.Condition, x.TrueResult, x.FalseResult = d.rng(), d.expr(), d.expr(), d.expr()
 		return x
 	case tagBinaryOp:
 		x := take(d, &d.binOps)
-		x.LHS, x.Op, x.RHS, x.SrcRange = d.expr(), d.op(), d.expr(), d.rng()
+		x.SrcRange, x.LHS, x.Op, x.RHS = d.rng(), d.expr(), d.op(), d.expr()
 		return x
 	case tagUnaryOp:
 		x := take(d, &d.unOps)
-		x.Op, x.Val, x.SrcRange, x.SymbolRange = d.op(), d.expr(), d.rng(), d.rng()
+		x.SrcRange, x.SymbolRange, x.Op, x.Val = d.rng(), d.rng(), d.op(), d.expr()
 		return x
 	case tagTemplate:
 		x := take(d, &d.templates)
-		x.Parts, x.SrcRange = d.exprs(), d.rng()
+		x.SrcRange, x.Parts = d.rng(), d.exprs()
 		return x
 	case tagTemplateJoin:
 		x := take(d, &d.joins)
@@ -887,19 +903,19 @@ func (d *decoder) expr() Expression {
 		return x
 	case tagTemplateWrap:
 		x := take(d, &d.wraps)
-		x.Wrapped, x.SrcRange = d.expr(), d.rng()
+		x.SrcRange, x.Wrapped = d.rng(), d.expr()
 		return x
 	case tagTupleCons:
 		x := take(d, &d.tuples)
-		x.Exprs, x.SrcRange, x.OpenRange = d.exprs(), d.rng(), d.rng()
+		x.SrcRange, x.OpenRange, x.Exprs = d.rng(), d.rng(), d.exprs()
 		return x
 	case tagObjectCons:
 		x := take(d, &d.objects)
+		x.SrcRange, x.OpenRange = d.rng(), d.rng()
 		x.Items = takeList(d, &d.itemList, d.len())
 		for i := range x.Items {
 			x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
 		}
-		x.SrcRange, x.OpenRange = d.rng(), d.rng()
 		return x
 	case tagObjectConsKey:
 		x := take(d, &d.objKeys)
@@ -907,25 +923,24 @@ func (d *decoder) expr() Expression {
 		return x
 	case tagFor:
 		x := take(d, &d.fors)
+		x.SrcRange, x.OpenRange = d.rng(), d.rng()
 		x.KeyVar, x.ValVar = d.str(), d.str()
 		x.CollExpr, x.KeyExpr, x.ValExpr, x.CondExpr = d.expr(), d.expr(), d.expr(), d.expr()
-		x.Group = d.bool()
-		x.SrcRange, x.OpenRange, x.CloseRange = d.rng(), d.rng(), d.rng()
+		x.Group, x.CloseRange = d.bool(), d.rng()
 		return x
 	case tagIndex:
 		x := take(d, &d.indexes)
-		x.Collection, x.Key = d.expr(), d.expr()
-		x.SrcRange, x.OpenRange, x.BracketRange = d.rng(), d.rng(), d.rng()
+		x.SrcRange, x.Collection = d.rng(), d.expr()
+		x.OpenRange, x.Key, x.BracketRange = d.rng(), d.expr(), d.rng()
 		return x
 	case tagSplat:
 		x := take(d, &d.splats)
-		x.Source = d.expr()
+		x.SrcRange, x.Source, x.MarkerRange = d.rng(), d.expr(), d.rng()
 		x.Item = take(d, &d.anons)
 		x.Item.SrcRange = d.rng()
 		d.items = append(d.items, x.Item)
 		x.Each = d.expr()
 		d.items = d.items[:len(d.items)-1]
-		x.SrcRange, x.MarkerRange = d.rng(), d.rng()
 		return x
 	case tagAnonSymbol:
 		if len(d.items) == 0 {
@@ -935,7 +950,7 @@ func (d *decoder) expr() Expression {
 		return d.items[len(d.items)-1]
 	case tagParentheses:
 		x := take(d, &d.parens)
-		x.Expression, x.SrcRange = d.expr(), d.rng()
+		x.SrcRange, x.Expression = d.rng(), d.expr()
 		return x
 	}
 	d.fail()
@@ -944,12 +959,12 @@ func (d *decoder) expr() Expression {
 
 func (d *decoder) body() *Body {
 	b := take(d, &d.bodies)
+	b.SrcRange = d.rng()
 	if n := d.len(); n >= 0 {
 		b.Attributes = make(Attributes, n)
 		for range n {
 			a := take(d, &d.attrs)
-			a.Name, a.Expr = d.str(), d.expr()
-			a.SrcRange, a.NameRange, a.EqualsRange = d.rng(), d.rng(), d.rng()
+			a.SrcRange, a.NameRange, a.Name, a.EqualsRange, a.Expr = d.rng(), d.rng(), d.str(), d.rng(), d.expr()
 			if d.err != nil {
 				return nil
 			}
@@ -959,23 +974,21 @@ func (d *decoder) body() *Body {
 	b.Blocks = takeList(d, &d.blockPtrs, d.len())
 	for i := range b.Blocks {
 		blk := take(d, &d.blocks)
-		blk.Type = d.str()
+		blk.TypeRange, blk.Type = d.rng(), d.str()
 		blk.Labels = takeList(d, &d.labels, d.len())
 		for j := range blk.Labels {
 			blk.Labels[j] = d.str()
 		}
-		blk.Body = d.body()
-		blk.TypeRange = d.rng()
 		blk.LabelRanges = takeList(d, &d.labelRngs, d.len())
 		for j := range blk.LabelRanges {
 			blk.LabelRanges[j] = d.rng()
 		}
-		blk.OpenBraceRange, blk.CloseBraceRange = d.rng(), d.rng()
+		blk.OpenBraceRange, blk.Body, blk.CloseBraceRange = d.rng(), d.body(), d.rng()
 		if d.err != nil {
 			return nil
 		}
 		b.Blocks[i] = blk
 	}
-	b.SrcRange, b.EndRange = d.rng(), d.rng()
+	b.EndRange = d.rng()
 	return b
 }
