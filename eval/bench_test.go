@@ -17,6 +17,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -326,6 +327,34 @@ func BenchmarkParse(b *testing.B) {
 				if _, diags := eval.New(benchCfg(fsys)); diags.HasErrors() {
 					b.Fatal(diags.Error())
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseCached is BenchmarkParse with a warm parse cache
+// (internal/parsecache, as the command has it from its second run on):
+// every file is decoded rather than parsed.
+func BenchmarkParseCached(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			fsys := benchSet(b, n)
+			cfg := benchCfg(fsys)
+			cfg.ParseCache = parsecache.New(b.TempDir())
+			if _, diags := eval.New(cfg); diags.HasErrors() {
+				b.Fatal(diags.Error())
+			}
+			cfg.ParseCache.Wait()
+			b.SetBytes(int64(setSize(fsys)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, diags := eval.New(cfg); diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+			}
+			if st := cfg.ParseCache.Stats(); st.Written != int64(len(fsys)) || st.Hits < st.Written {
+				b.Fatalf("parse cache: %+v, want every file written once and decoded", st)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -34,6 +35,8 @@ type Config struct {
 	Inline []InlineModule
 	// Limits bound the evaluation; zero fields take DefaultLimits.
 	Limits Limits
+	// ParseCache, when set, keeps the parsed module files between runs.
+	ParseCache *parsecache.Cache
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -61,7 +64,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		cfg:         cfg,
 		limits:      limits,
 		started:     time.Now(),
-		loader:      newLoader(limits),
+		loader:      newLoader(limits, cfg.ParseCache),
 		submodules:  map[string]*submoduleSyntax{},
 		formats:     map[string]*formatSyntax{},
 		subTypes:    map[string]*subType{},

@@ -15,7 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
-	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -141,6 +141,7 @@ type loader struct {
 	// of a module (see module.computed).
 	compute func(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics)
 	links   map[string]*moduleLinks // by module key, see linksOf
+	cache   *parsecache.Cache       // nil parses every file
 }
 
 // moduleLinks are the modules one module imports and disables.
@@ -149,8 +150,8 @@ type moduleLinks struct {
 	disabled []string // module keys
 }
 
-func newLoader(limits Limits) *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}}
+func newLoader(limits Limits, cache *parsecache.Cache) *loader {
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}, cache: cache}
 }
 
 // linksOf returns the modules m imports and disables, with its computed
@@ -294,7 +295,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := parsediag.Parse(src, s.display())
+	file, diags := l.cache.Parse(src, s.display())
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {

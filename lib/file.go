@@ -113,10 +113,14 @@ func ReadRegular(fsys fs.FS, name string, max int64) ([]byte, error) {
 	if err := checkRegular(name, fi, max); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, fi.Size()+1))
-	if err != nil {
+	// One read of the size the file has, and one byte more to tell a file
+	// that grew.
+	data := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
+	data = data[:n:n]
 	if int64(len(data)) != fi.Size() {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is not an ordinary file: its size is %d bytes, reading it gave %s", fi.Size(), readSize(len(data), fi.Size()))}
 	}

@@ -96,7 +96,9 @@ func init() {
 
 // Main runs the command line and returns the exit code.
 func Main() int {
-	return run(os.Args[1:], os.Stdout, os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	waitParseCache()
+	return code
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

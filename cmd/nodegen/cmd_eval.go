@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 )
@@ -23,8 +25,28 @@ func init() {
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
 		args:    argsModules,
 		flags:   evalCommand,
-		help:    limitsHelp(),
+		help:    limitsHelp() + "\n" + parseCacheHelp,
 	})
+}
+
+// The cache of parsed modules every evaluation of the process shares (see
+// parsecache.Open); nil when it is turned off or not used yet.
+var (
+	parseCacheOnce sync.Once
+	openParseCache *parsecache.Cache
+)
+
+// parseCache opens the parse cache on first use.
+func parseCache() *parsecache.Cache {
+	parseCacheOnce.Do(func() { openParseCache = parsecache.Open() })
+	return openParseCache
+}
+
+// waitParseCache waits for the cache's entries to be written, if a
+// command used it: when the command is done.
+func waitParseCache() {
+	parseCacheOnce.Do(func() {}) // a cache not opened yet stays so
+	openParseCache.Wait()
 }
 
 // evalFlags are the flags every evaluating command shares.
@@ -36,7 +58,7 @@ type evalFlags struct {
 }
 
 func (f *evalFlags) config(files []string) eval.Config {
-	cfg := eval.Config{Files: files, ShowTrace: f.showTrace, Limits: f.limits}
+	cfg := eval.Config{Files: files, ShowTrace: f.showTrace, Limits: f.limits, ParseCache: parseCache()}
 	if !f.bare {
 		cfg.Library = modules.FS()
 	}
@@ -66,6 +88,11 @@ func (f limitFlag) Set(s string) error {
 func (f limitFlag) String() string { return "" }
 
 func (f limitFlag) Type() string { return "NAME=VALUE" }
+
+// parseCacheHelp tells of the parse cache in nodegen eval --help.
+const parseCacheHelp = "Parse cache: modules unchanged since an earlier run are read back from\n" +
+	"$XDG_CACHE_HOME/nodegen/parse (~/.cache/nodegen/parse) instead of parsed again.\n" +
+	"NODEGEN_CACHE=off turns it off; --stats counts the files it gave.\n"
 
 // limitsHelp is the table of the limits for nodegen eval --help.
 func limitsHelp() string {

@@ -60,6 +60,12 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 		st := ev.Stats()
 		fmt.Fprintf(w, "stats: %d files, %d options evaluated, %d thunks forced, %d submodule instances, %.1f MB of values (limit allocation)\n",
 			len(ev.Files()), st.Options, st.Thunks, st.Instances, float64(st.Allocated)/1e6)
+		if c := parseCache(); c != nil {
+			cs := c.Stats()
+			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written\n", cs.Hits, cs.Written)
+		} else {
+			fmt.Fprintf(w, "stats: parse cache: off\n")
+		}
 	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

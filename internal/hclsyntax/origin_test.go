@@ -20,7 +20,7 @@ import (
 var (
 	originChanged = []string{"parser.go", "parser_template.go", "public.go", "scan_tokens.go", "scan_tokens.rl", "token.go"}
 	originLeftOut = []string{".ruby-version", "expression_vars_gen.go", "fuzz", "generate.go", "unicode2ragel.rb"}
-	originAdded   = []string{"LICENSE", "README.md", "graphemes.go", "heredoc_test.go", "nesting.go", "nesting_test.go", "origin_test.go"}
+	originAdded   = []string{"LICENSE", "README.md", "codec.go", "graphemes.go", "heredoc_test.go", "nesting.go", "nesting_test.go", "origin_test.go"}
 )
 
 // upstream returns the version of github.com/hashicorp/hcl/v2 that go.mod

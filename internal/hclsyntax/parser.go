@@ -89,7 +89,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Invalid argument name",
 						Detail:   "Argument names must not be quoted.",
-						Subject:  &bad.Range,
+						Subject:  bad.Range.Ptr(),
 					})
 				case TokenEOF:
 					switch end {
@@ -99,7 +99,7 @@ Token:
 							Severity: hcl.DiagError,
 							Summary:  "Unclosed configuration block",
 							Detail:   "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-							Subject:  &startRange,
+							Subject:  startRange.Ptr(),
 						})
 					default:
 						// The only other "end" should itself be TokenEOF (for
@@ -110,7 +110,7 @@ Token:
 							Severity: hcl.DiagError,
 							Summary:  "Unclosed configuration body",
 							Detail:   "Found end of file before the end of this configuration body.",
-							Subject:  &startRange,
+							Subject:  startRange.Ptr(),
 						})
 					}
 				default:
@@ -118,7 +118,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Argument or block definition required",
 						Detail:   "An argument or block definition is required here.",
-						Subject:  &bad.Range,
+						Subject:  bad.Range.Ptr(),
 					})
 				}
 			}
@@ -151,7 +151,7 @@ func (p *parser) ParseBodyItem() (Node, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Argument or block definition required",
 				Detail:   "An argument or block definition is required here.",
-				Subject:  &ident.Range,
+				Subject:  ident.Range.Ptr(),
 			},
 		}
 	}
@@ -170,7 +170,7 @@ func (p *parser) ParseBodyItem() (Node, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Argument or block definition required",
 				Detail:   "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
-				Subject:  &ident.Range,
+				Subject:  ident.Range.Ptr(),
 			},
 		}
 	}
@@ -189,7 +189,7 @@ func (p *parser) parseSingleAttrBody(end TokenType) (*Body, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Argument or block definition required",
 				Detail:   "An argument or block definition is required here.",
-				Subject:  &ident.Range,
+				Subject:  ident.Range.Ptr(),
 			},
 		}
 	}
@@ -221,7 +221,7 @@ func (p *parser) parseSingleAttrBody(end TokenType) (*Body, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Argument or block definition required",
 				Detail:   "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
-				Subject:  &ident.Range,
+				Subject:  ident.Range.Ptr(),
 			},
 		}
 	}
@@ -274,7 +274,7 @@ func (p *parser) finishParsingBodyAttribute(ident Token, singleLine bool) (Node,
 						Severity: hcl.DiagError,
 						Summary:  summary,
 						Detail:   detail,
-						Subject:  &end.Range,
+						Subject:  end.Range.Ptr(),
 						Context:  hcl.RangeBetween(ident.Range, end.Range).Ptr(),
 					})
 				}
@@ -337,7 +337,7 @@ Token:
 					Severity: hcl.DiagError,
 					Summary:  "Invalid block definition",
 					Detail:   "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
-					Subject:  &tok.Range,
+					Subject:  tok.Range.Ptr(),
 					Context:  hcl.RangeBetween(ident.Range, tok.Range).Ptr(),
 				})
 			case TokenNewline:
@@ -345,7 +345,7 @@ Token:
 					Severity: hcl.DiagError,
 					Summary:  "Invalid block definition",
 					Detail:   "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
-					Subject:  &tok.Range,
+					Subject:  tok.Range.Ptr(),
 					Context:  hcl.RangeBetween(ident.Range, tok.Range).Ptr(),
 				})
 			default:
@@ -354,7 +354,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Invalid block definition",
 						Detail:   "Either a quoted string block label or an opening brace (\"{\") is expected here.",
-						Subject:  &tok.Range,
+						Subject:  tok.Range.Ptr(),
 						Context:  hcl.RangeBetween(ident.Range, tok.Range).Ptr(),
 					})
 				}
@@ -465,7 +465,7 @@ Token:
 				Severity: hcl.DiagError,
 				Summary:  "Missing newline after block definition",
 				Detail:   "A block definition must end with a newline.",
-				Subject:  &eol.Range,
+				Subject:  eol.Range.Ptr(),
 				Context:  hcl.RangeBetween(ident.Range, eol.Range).Ptr(),
 			})
 		}
@@ -541,7 +541,7 @@ func (p *parser) parseTernaryConditional() (Expression, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Missing false expression in conditional",
 			Detail:   "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
-			Subject:  &colon.Range,
+			Subject:  colon.Range.Ptr(),
 			Context:  hcl.RangeBetween(startRange, colon.Range).Ptr(),
 		})
 		return condExpr, diags
@@ -721,7 +721,7 @@ Traversal:
 						Severity: hcl.DiagError,
 						Summary:  "Invalid legacy index syntax",
 						Detail:   fmt.Sprintf("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [%s][%s].", first, second),
-						Subject:  &attrTok.Range,
+						Subject:  attrTok.Range.Ptr(),
 					})
 					rng := hcl.RangeBetween(dot.Range, numTok.Range)
 					step := hcl.TraverseIndex{
@@ -775,7 +775,7 @@ Traversal:
 								Severity: hcl.DiagError,
 								Summary:  "Invalid legacy index syntax",
 								Detail:   fmt.Sprintf("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax with a full splat expression [*] instead, like [%s][%s].", first, second),
-								Subject:  &attrTok.Range,
+								Subject:  attrTok.Range.Ptr(),
 							})
 							trav = append(trav, hcl.TraverseIndex{
 								Key:      cty.DynamicVal,
@@ -809,7 +809,7 @@ Traversal:
 									Severity: hcl.DiagError,
 									Summary:  "Invalid attribute name",
 									Detail:   "An attribute name is required after a dot.",
-									Subject:  &attrTok.Range,
+									Subject:  attrTok.Range.Ptr(),
 								})
 							}
 						}
@@ -853,7 +853,7 @@ Traversal:
 					Severity: hcl.DiagError,
 					Summary:  "Invalid attribute name",
 					Detail:   "An attribute name is required after a dot.",
-					Subject:  &attrTok.Range,
+					Subject:  attrTok.Range.Ptr(),
 				})
 				// This leaves the peeker in a bad place, so following items
 				// will probably be misparsed until we hit something that
@@ -890,7 +890,7 @@ Traversal:
 						Severity: hcl.DiagError,
 						Summary:  "Missing close bracket on splat index",
 						Detail:   "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
-						Subject:  &close.Range,
+						Subject:  close.Range.Ptr(),
 					})
 					close = p.recover(TokenCBrack)
 				}
@@ -929,7 +929,7 @@ Traversal:
 							Severity: hcl.DiagError,
 							Summary:  "Missing close bracket on index",
 							Detail:   "The index operator must end with a closing bracket (\"]\").",
-							Subject:  &close.Range,
+							Subject:  close.Range.Ptr(),
 						})
 						close = p.recover(TokenCBrack)
 					}
@@ -1021,7 +1021,7 @@ func (p *parser) parseExpressionTerm() (Expression, hcl.Diagnostics) {
 				Severity: hcl.DiagError,
 				Summary:  "Unbalanced parentheses",
 				Detail:   "Expected a closing parenthesis to terminate the expression.",
-				Subject:  &close.Range,
+				Subject:  close.Range.Ptr(),
 				Context:  hcl.RangeBetween(start.Range, close.Range).Ptr(),
 			})
 			p.setRecovery()
@@ -1163,14 +1163,14 @@ func (p *parser) parseExpressionTerm() (Expression, hcl.Diagnostics) {
 					Severity: hcl.DiagError,
 					Summary:  "Missing expression",
 					Detail:   "Expected the start of an expression, but found the end of the file.",
-					Subject:  &start.Range,
+					Subject:  start.Range.Ptr(),
 				})
 			default:
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid expression",
 					Detail:   "Expected the start of an expression, but found an invalid expression token.",
-					Subject:  &start.Range,
+					Subject:  start.Range.Ptr(),
 				})
 			}
 		}
@@ -1199,7 +1199,7 @@ func (p *parser) numberLitValue(tok Token) (cty.Value, hcl.Diagnostics) {
 				// FIXME: not a very good error message, but convert only
 				// gives us "a number is required", so not much help either.
 				Detail:  "Failed to recognize the value of this number literal.",
-				Subject: &tok.Range,
+				Subject: tok.Range.Ptr(),
 			},
 		}
 	}
@@ -1228,7 +1228,7 @@ func (p *parser) finishParsingFunctionCall(name Token) (Expression, hcl.Diagnost
 				Severity: hcl.DiagError,
 				Summary:  "Missing function name",
 				Detail:   "Function scope resolution symbol :: must be followed by a function name in this scope.",
-				Subject:  &nextName.Range,
+				Subject:  nextName.Range.Ptr(),
 				Context:  hcl.RangeBetween(name.Range, nextName.Range).Ptr(),
 			}
 			diags = append(diags, &diag)
@@ -1264,7 +1264,7 @@ func (p *parser) finishParsingFunctionCall(name Token) (Expression, hcl.Diagnost
 			Severity: hcl.DiagError,
 			Summary:  "Missing open parenthesis",
 			Detail:   "Function selector must be followed by an open parenthesis to begin the function call.",
-			Subject:  &openTok.Range,
+			Subject:  openTok.Range.Ptr(),
 			Context:  hcl.RangeBetween(name.Range, openTok.Range).Ptr(),
 		}
 
@@ -1324,7 +1324,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Missing closing parenthesis",
 						Detail:   "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
-						Subject:  &sep.Range,
+						Subject:  sep.Range.Ptr(),
 						Context:  hcl.RangeBetween(name.Range, sep.Range).Ptr(),
 					})
 				}
@@ -1349,7 +1349,7 @@ Token:
 					Severity: hcl.DiagError,
 					Summary:  "Missing argument separator",
 					Detail:   "A comma is required to separate each function argument from the next.",
-					Subject:  &sep.Range,
+					Subject:  sep.Range.Ptr(),
 					Context:  hcl.RangeBetween(name.Range, sep.Range).Ptr(),
 				})
 			}
@@ -1438,7 +1438,7 @@ func (p *parser) parseTupleCons() (Expression, hcl.Diagnostics) {
 						Severity: hcl.DiagError,
 						Summary:  "Missing item separator",
 						Detail:   "Expected a comma to mark the beginning of the next item.",
-						Subject:  &next.Range,
+						Subject:  next.Range.Ptr(),
 						Context:  hcl.RangeBetween(open.Range, next.Range).Ptr(),
 					})
 				}
@@ -1533,7 +1533,7 @@ func (p *parser) parseObjectCons() (Expression, hcl.Diagnostics) {
 						Severity: hcl.DiagError,
 						Summary:  "Missing attribute value",
 						Detail:   "Expected an attribute value, introduced by an equals sign (\"=\").",
-						Subject:  &next.Range,
+						Subject:  next.Range.Ptr(),
 						Context:  hcl.RangeBetween(open.Range, next.Range).Ptr(),
 					})
 				case TokenIdent:
@@ -1549,7 +1549,7 @@ func (p *parser) parseObjectCons() (Expression, hcl.Diagnostics) {
 						Severity: hcl.DiagError,
 						Summary:  "Missing key/value separator",
 						Detail:   "Expected an equals sign (\"=\") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.",
-						Subject:  &next.Range,
+						Subject:  next.Range.Ptr(),
 						Context:  hcl.RangeBetween(open.Range, next.Range).Ptr(),
 					})
 				case TokenEOF:
@@ -1564,7 +1564,7 @@ func (p *parser) parseObjectCons() (Expression, hcl.Diagnostics) {
 						Severity: hcl.DiagError,
 						Summary:  "Missing key/value separator",
 						Detail:   "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
-						Subject:  &next.Range,
+						Subject:  next.Range.Ptr(),
 						Context:  hcl.RangeBetween(open.Range, next.Range).Ptr(),
 					})
 				}
@@ -1611,7 +1611,7 @@ func (p *parser) parseObjectCons() (Expression, hcl.Diagnostics) {
 						Severity: hcl.DiagError,
 						Summary:  "Missing attribute separator",
 						Detail:   "Expected a newline or comma to mark the beginning of the next attribute.",
-						Subject:  &next.Range,
+						Subject:  next.Range.Ptr(),
 						Context:  hcl.RangeBetween(open.Range, next.Range).Ptr(),
 					})
 				}
@@ -1822,7 +1822,7 @@ func (p *parser) finishParsingForExpr(open Token) (Expression, hcl.Diagnostics) 
 				Severity: hcl.DiagError,
 				Summary:  "Invalid 'for' expression",
 				Detail:   "Grouping ellipsis (...) cannot be used when building a tuple.",
-				Subject:  &ellipsis.Range,
+				Subject:  ellipsis.Range.Ptr(),
 				Context:  hcl.RangeBetween(open.Range, close.Range).Ptr(),
 			})
 		}
@@ -1863,7 +1863,7 @@ func (p *parser) parseQuotedStringLiteral() (string, hcl.Range, hcl.Diagnostics)
 				Severity: hcl.DiagError,
 				Summary:  "Invalid string literal",
 				Detail:   "A quoted string is required here.",
-				Subject:  &oQuote.Range,
+				Subject:  oQuote.Range.Ptr(),
 			},
 		}
 	}
@@ -1899,7 +1899,7 @@ Token:
 					"Template sequences are not allowed in this string. To include a literal %q, double it (as \"%s%s\") to escape it.",
 					which, which, which,
 				),
-				Subject: &tok.Range,
+				Subject: tok.Range.Ptr(),
 				Context: hcl.RangeBetween(oQuote.Range, tok.Range).Ptr(),
 			})
 
@@ -1918,7 +1918,7 @@ Token:
 				Severity: hcl.DiagError,
 				Summary:  "Unterminated string literal",
 				Detail:   "Unable to find the closing quote mark before the end of the file.",
-				Subject:  &tok.Range,
+				Subject:  tok.Range.Ptr(),
 				Context:  hcl.RangeBetween(oQuote.Range, tok.Range).Ptr(),
 			})
 			endRange = tok.Range
@@ -1930,7 +1930,7 @@ Token:
 				Severity: hcl.DiagError,
 				Summary:  "Invalid string literal",
 				Detail:   "This item is not valid in a string literal.",
-				Subject:  &tok.Range,
+				Subject:  tok.Range.Ptr(),
 				Context:  hcl.RangeBetween(oQuote.Range, tok.Range).Ptr(),
 			})
 			p.recover(TokenCQuote)

@@ -441,14 +441,14 @@ Token:
 							Severity: hcl.DiagError,
 							Summary:  "Unclosed template interpolation sequence",
 							Detail:   "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
-							Subject:  &startRange,
+							Subject:  startRange.Ptr(),
 						})
 					case TokenColon:
 						diags = append(diags, &hcl.Diagnostic{
 							Severity: hcl.DiagError,
 							Summary:  "Extra characters after interpolation expression",
 							Detail:   "Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\".",
-							Subject:  &close.Range,
+							Subject:  close.Range.Ptr(),
 							Context:  hcl.RangeBetween(startRange, close.Range).Ptr(),
 						})
 					default:
@@ -461,14 +461,14 @@ Token:
 								Severity: hcl.DiagError,
 								Summary:  "Unclosed template interpolation sequence",
 								Detail:   "There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression.",
-								Subject:  &startRange,
+								Subject:  startRange.Ptr(),
 							})
 						} else {
 							diags = append(diags, &hcl.Diagnostic{
 								Severity: hcl.DiagError,
 								Summary:  "Extra characters after interpolation expression",
 								Detail:   "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
-								Subject:  &close.Range,
+								Subject:  close.Range.Ptr(),
 								Context:  hcl.RangeBetween(startRange, close.Range).Ptr(),
 							})
 						}
@@ -510,7 +510,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Invalid template directive",
 						Detail:   "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.",
-						Subject:  &kw.Range,
+						Subject:  kw.Range.Ptr(),
 						Context:  hcl.RangeBetween(next.Range, kw.Range).Ptr(),
 					})
 				}
@@ -626,7 +626,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  "Invalid template control keyword",
 						Detail:   fmt.Sprintf("%q is not a valid template control keyword.%s", given, suggestion),
-						Subject:  &kw.Range,
+						Subject:  kw.Range.Ptr(),
 						Context:  hcl.RangeBetween(next.Range, kw.Range).Ptr(),
 					})
 				}
@@ -643,7 +643,7 @@ Token:
 						Severity: hcl.DiagError,
 						Summary:  fmt.Sprintf("Extra characters in %s marker", kw.Bytes),
 						Detail:   "Expected a closing brace to end the sequence, but found extra characters.",
-						Subject:  &close.Range,
+						Subject:  close.Range.Ptr(),
 						Context:  hcl.RangeBetween(startRange, close.Range).Ptr(),
 					})
 				}
@@ -666,7 +666,7 @@ Token:
 					Severity: hcl.DiagError,
 					Summary:  "Unterminated template string",
 					Detail:   "No closing marker was found for the string.",
-					Subject:  &next.Range,
+					Subject:  next.Range.Ptr(),
 					Context:  hcl.RangeBetween(startRange, next.Range).Ptr(),
 				})
 			}

@@ -1,0 +1,223 @@
+package hclsyntax
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// This file is nodegen's: the tests of codec.go.
+
+// codecCmp compares syntax trees: values by cty's RawEquals and their
+// number precision, operations by identity, and the unexported fields of
+// bodies and navigation (a traversal step's is an empty marker); an
+// AnonSymbolExpr's evaluation state is left out.
+var codecCmp = []cmp.Option{
+	cmp.AllowUnexported(Body{}, navigation{}),
+	cmpopts.IgnoreUnexported(hcl.TraverseRoot{}, hcl.TraverseAttr{}, hcl.TraverseIndex{}, hcl.TraverseSplat{}),
+	cmp.Comparer(func(a, b cty.Value) bool {
+		if !a.RawEquals(b) {
+			return false
+		}
+		if a.Type() == cty.Number && a.IsKnown() && !a.IsNull() {
+			return a.AsBigFloat().Prec() == b.AsBigFloat().Prec() && a.AsBigFloat().Mode() == b.AsBigFloat().Mode()
+		}
+		return true
+	}),
+	cmp.Comparer(func(a, b *Operation) bool { return a == b }),
+	cmp.Comparer(func(a, b *AnonSymbolExpr) bool { return a.SrcRange == b.SrcRange }),
+}
+
+// roundTrip parses src, encodes and decodes it, and reports any difference
+// from the parse. It returns false when the file has diagnostics, which
+// are never encoded.
+func roundTrip(t *testing.T, name string, src []byte) bool {
+	t.Helper()
+	file, diags := ParseConfig(src, name, hcl.InitialPos)
+	if len(diags) > 0 {
+		if _, err := AppendFile(nil, file, name); err == nil && diags.HasErrors() && hasSyntaxError(file) {
+			t.Errorf("%s: a tree with a syntax error was encoded", name)
+		}
+		return false
+	}
+	data, err := AppendFile(nil, file, name)
+	if err != nil {
+		t.Errorf("%s: AppendFile: %v", name, err)
+		return false
+	}
+	got, err := DecodeFile(data, src, name)
+	if err != nil {
+		t.Errorf("%s: DecodeFile: %v", name, err)
+		return false
+	}
+	// reflect.DeepEqual is quick and mostly right; cmp tells the
+	// difference, and forgives what DeepEqual does not (two equal numbers
+	// whose big.Float differ in how they were rounded).
+	if !reflect.DeepEqual(file, got) {
+		if diff := cmp.Diff(file, got, codecCmp...); diff != "" {
+			t.Errorf("%s: decode(encode(parse(x))) differs from parse(x) (-parse +decoded):\n%s", name, diff)
+		}
+	}
+	checkSplatItems(t, name, got.Body.(*Body))
+	return true
+}
+
+// hasSyntaxError says whether the tree holds an ExprSyntaxError.
+func hasSyntaxError(file *hcl.File) bool {
+	found := false
+	VisitAll(file.Body.(*Body), func(n Node) hcl.Diagnostics {
+		if _, ok := n.(*ExprSyntaxError); ok {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// checkSplatItems checks that the symbol of every splat expression is the
+// very node its Each refers to, as the parser makes it.
+func checkSplatItems(t *testing.T, name string, body *Body) {
+	t.Helper()
+	VisitAll(body, func(n Node) hcl.Diagnostics {
+		s, ok := n.(*SplatExpr)
+		if !ok {
+			return nil
+		}
+		found := false
+		VisitAll(s.Each, func(n Node) hcl.Diagnostics {
+			found = found || n == s.Item
+			return nil
+		})
+		if !found {
+			t.Errorf("%s: a decoded splat expression's Each does not refer to its Item", name)
+		}
+		return nil
+	})
+}
+
+// TestCodecRepository round-trips every HCL file of the repository: the
+// .hcl files and those inside the txtar archives of the tests.
+func TestCodecRepository(t *testing.T) {
+	root := filepath.Join("..", "..")
+	encoded := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root {
+			return filepath.SkipDir
+		}
+		switch {
+		case strings.HasSuffix(p, ".hcl"):
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if roundTrip(t, p, src) {
+				encoded++
+			}
+		case strings.HasSuffix(p, ".txtar"):
+			ar, err := txtar.ParseFile(p)
+			if err != nil {
+				return err
+			}
+			for _, f := range ar.Files {
+				if strings.HasSuffix(f.Name, ".hcl") && roundTrip(t, p+"/"+f.Name, f.Data) {
+					encoded++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files round-tripped", encoded)
+	if encoded < 500 {
+		t.Errorf("only %d files were round-tripped; the walk missed the repository", encoded)
+	}
+}
+
+// TestCodecSyntax round-trips each kind of node, including those the
+// repository's files may not have.
+func TestCodecSyntax(t *testing.T) {
+	for _, src := range []string{
+		``,
+		"a = 1\n",
+		"a = null\nb = true\nc = false\nd = 1.5e300\ne = 0.1\nf = 12345678901234567890123\n",
+		"a = \"x ${b} %{if c}y%{else}z%{endif} %{for k, v in m}${k}=${v}%{endfor}\"\n",
+		"a = <<EOT\n  hello ${name}\nEOT\nb = <<-EOT\n    indented\n    ${x}\n  EOT\n",
+		"a = f(1, [2, 3]...)\nb = g()\n",
+		"a = x ? y : z\nb = !c\nd = -e\nf = (g + h) * i / j % k - l\n",
+		"a = a || b && c == d != e < f <= g > h >= i\n",
+		"a = [for x in xs : x if x > 1]\nb = {for k, v in m : k => v...}\nc = {for v in m : v => 1}\n",
+		"a = x[1]\nb = x[\"k\"]\nc = x.y[0].z\nd = x.0\ne = f(x)[1].y\n",
+		"a = x[*].y\nb = x.*.y\nc = x[*][*].y\nd = [x][*].z[0]\ne = x[*]\n",
+		"a = { b = 1, \"c\" = 2, (d) = 3, e.f = 4 }\nb = {}\nc = []\n",
+		"block {}\nblock \"x\" \"y\" {\n  inner {\n    a = 1\n  }\n}\nother x {\n}\n",
+		"a = \"caf\u00e9 \U0001F600\"\nb = \"\\n\\t\\\"\\\\ \\u00e9\"\n",
+		"a = x.y.z\nb = \"$${not} %%{interp}\"\n",
+	} {
+		if !roundTrip(t, "test.hcl", []byte(src)) {
+			t.Errorf("%q: has diagnostics", src)
+		}
+	}
+}
+
+// TestCodecNotEncoded checks that a tree with a syntax error is refused.
+func TestCodecNotEncoded(t *testing.T) {
+	file, diags := ParseConfig([]byte("a = 1 +\nb = (\n"), "bad.hcl", hcl.InitialPos)
+	if !diags.HasErrors() {
+		t.Fatal("no error")
+	}
+	if _, err := AppendFile(nil, file, "bad.hcl"); err == nil && hasSyntaxError(file) {
+		t.Error("AppendFile encoded an ExprSyntaxError")
+	}
+	good, _ := ParseConfig([]byte("a = 1\n"), "good.hcl", hcl.InitialPos)
+	if _, err := AppendFile(nil, good, "other.hcl"); err == nil {
+		t.Error("AppendFile encoded ranges of another file")
+	}
+}
+
+// TestCodecCorrupt decodes every truncation and many corruptions of an
+// encoding: each is an error or a tree, never a panic.
+func TestCodecCorrupt(t *testing.T) {
+	src := []byte("a = x[*].y\nb = \"${c} d\"\nblock \"l\" {\n  e = {for k, v in m : k => v if v}\n  f = g(1, -2.5, null)\n}\n")
+	file, diags := ParseConfig(src, "c.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	data, err := AppendFile(nil, file, "c.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(data); n++ {
+		if _, err := DecodeFile(data[:n], src, "c.hcl"); err == nil {
+			t.Errorf("a truncation to %d of %d bytes decoded", n, len(data))
+		}
+	}
+	if _, err := DecodeFile(append(data[:len(data):len(data)], 0), src, "c.hcl"); err == nil {
+		t.Error("an encoding with a byte more decoded")
+	}
+	for i := range data {
+		for _, b := range []byte{0, 1, 0x7f, 0x80, 0xff, data[i] ^ 0x55} {
+			bad := append([]byte(nil), data...)
+			bad[i] = b
+			DecodeFile(bad, src, "c.hcl") // must not panic
+		}
+	}
+	bad := append([]byte(nil), data...)
+	bad[0] = codecVersion + 1
+	if _, err := DecodeFile(bad, src, "c.hcl"); err == nil {
+		t.Error("an encoding of another version decoded")
+	}
+}
