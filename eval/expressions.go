@@ -1134,7 +1134,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExpr(i).Range()))
 		}
 	}
-	err := lib.CheckCall(fn, args, ev.limits.libLimits())
+	args, err := lib.CheckCall(fn, args, ev.limits.libLimits())
 	if isTooLarge(err) {
 		return cty.DynamicVal, append(diags, tooLarge(rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
 	}

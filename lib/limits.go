@@ -49,26 +49,29 @@ const maxFormatWidth = 10000
 // not over the limits is nil, and so is one that the function itself will
 // refuse (a wrong number of arguments, a wrong type, a null). The checks
 // see the arguments converted to the types of the parameters, as the
-// function does. Unknown values inside the arguments count as small.
-func CheckCall(f function.Function, args []cty.Value, l Limits) error {
+// function does, and CheckCall returns them for the call (Call then has
+// nothing left to convert); where it converted nothing, or the conversion
+// failed, it returns args. Unknown values inside the arguments count as
+// small.
+func CheckCall(f function.Function, args []cty.Value, l Limits) ([]cty.Value, error) {
 	check, ok := callChecks[f]
 	if !ok {
-		return nil
+		return args, nil
 	}
 	params, vp := ParamsAndVarParam(f)
 	if !arityOK(params, vp, len(args)) {
-		return nil
+		return args, nil
 	}
 	conv, err := convertArgs(params, vp, args)
 	if err != nil {
-		return nil
+		return args, nil
 	}
 	for _, a := range conv {
 		if !a.IsKnown() || a.IsNull() {
-			return nil
+			return conv, nil
 		}
 	}
-	return check(conv, l)
+	return conv, check(conv, l)
 }
 
 type callCheck func(args []cty.Value, l Limits) error

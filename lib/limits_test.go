@@ -69,7 +69,7 @@ func TestCheckCall(t *testing.T) {
 		{"unknown arguments are not checked", stdlib.JoinFunc, []cty.Value{strVal(""), cty.UnknownVal(cty.List(cty.String))}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := CheckCall(c.fn, c.args, l)
+			_, err := CheckCall(c.fn, c.args, l)
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("CheckCall: %v, want no error", err)
@@ -111,8 +111,8 @@ func TestCheckCallWrongTypes(t *testing.T) {
 							t.Errorf("%s with %#v at %d: panic %v", fn.Description(), k, pos, r)
 						}
 					}()
-					if err := CheckCall(fn, args, l); err == nil {
-						Call(fn, args)
+					if conv, err := CheckCall(fn, args, l); err == nil {
+						Call(fn, conv)
 					}
 				}()
 			}
