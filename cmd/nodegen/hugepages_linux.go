@@ -67,8 +67,7 @@ func hugePagesSkipped() string {
 	if oc, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(oc)) == "2" {
 		return "strict overcommit accounting"
 	}
-	var as unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_AS, &as); err != nil || as.Cur != unix.RLIM_INFINITY {
+	if addressSpaceLimit() != 0 {
 		return "a limit on the address space (ulimit -v)"
 	}
 	return ""
