@@ -32,15 +32,7 @@ func decodeFormat(b *hclsyntax.Block, m *module) (*formatSyntax, hcl.Diagnostics
 		d.Detail += ` Write format "NAME" "KIND" { PARAMETERS }, where KIND is one of ` + strings.Join(lib.FormatKinds, ", ") + "."
 		return nil, hcl.Diagnostics{d}
 	}
-	var diags hcl.Diagnostics
-	for _, nb := range b.Body.Blocks {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsupported block type",
-			Detail:   fmt.Sprintf("A format block takes its parameters as arguments, not a %q block.", nb.Type),
-			Subject:  nb.TypeRange.Ptr(),
-		})
-	}
+	diags := unsupportedBlocks(b.Body, "A format block takes its parameters as arguments, not a %q block.")
 	kind := b.Labels[1]
 	if !slices.Contains(lib.FormatKinds, kind) {
 		detail := fmt.Sprintf("There is no format kind %q; the kinds are %s.", kind, strings.Join(lib.FormatKinds, ", "))

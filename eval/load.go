@@ -572,14 +572,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			if p == nil {
 				continue
 			}
-			for _, nb := range b.Body.Blocks {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Unsupported block type",
-					Detail:   fmt.Sprintf("An option declaration takes arguments only, not a %q block.", nb.Type),
-					Subject:  nb.TypeRange.Ptr(),
-				})
-			}
+			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
 			full := append(append([]string(nil), prefix...), p...)
 			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes})
 		case "options":
@@ -625,14 +618,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				}
 				c.attrs = append(c.attrs, attr)
 			}
-			for _, nb := range b.Body.Blocks {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Unsupported block type",
-					Detail:   fmt.Sprintf("A config block holds definitions as arguments (name = value), not a %q block.", nb.Type),
-					Subject:  nb.TypeRange.Ptr(),
-				})
-			}
+			diags = append(diags, unsupportedBlocks(b.Body, "A config block holds definitions as arguments (name = value), not a %q block.")...)
 			*configs = append(*configs, c)
 		case "locals":
 			if d := wantLabels(b, 0); d != nil {
@@ -746,6 +732,21 @@ func missingArg(b *hclsyntax.Block, name string) *hcl.Diagnostic {
 		Detail:   fmt.Sprintf("A %s block needs the argument %q.", b.Type, name),
 		Subject:  b.DefRange().Ptr(),
 	}
+}
+
+// unsupportedBlocks reports every block in body, which takes arguments
+// only: detail says so, with a %q for the block's type.
+func unsupportedBlocks(body *hclsyntax.Body, detail string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, nb := range body.Blocks {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported block type",
+			Detail:   fmt.Sprintf(detail, nb.Type),
+			Subject:  nb.TypeRange.Ptr(),
+		})
+	}
+	return diags
 }
 
 // resolveLinks turns the strings of the module's imports or
