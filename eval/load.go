@@ -66,6 +66,10 @@ type module struct {
 
 	imports  []source
 	disabled []string // module keys
+	// shared is set on a library module parsed once for the process (see
+	// parsedLibrary): what is read off its syntax alone may be kept for
+	// the process too (see decodedOptions).
+	shared bool
 	// computed holds the imports and disabled_modules that are no constant
 	// list: expressions over the module's locals, evaluated when the
 	// modules are collected (see loader.linksOf).
@@ -274,11 +278,21 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 	diags := l.parseFile(s)
 	if cacheable {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		m := l.mods[s.key()]
-		l.mu.Unlock()
-		if m != nil {
-			parsedLibrary.Store(key, &parsedModule{m: m, diags: diags})
+		if m == nil {
+			return diags
 		}
+		// Two evaluations may parse a module at once: the first stored
+		// is the one every evaluation uses.
+		m.shared = true
+		p, _ := parsedLibrary.LoadOrStore(key, &parsedModule{m: m, diags: diags})
+		pm := p.(*parsedModule)
+		l.mods[s.key()] = pm.m
+		if pm.m.file != nil {
+			l.files[s.display()] = pm.m.file
+		}
+		return pm.diags
 	}
 	return diags
 }
