@@ -205,8 +205,10 @@ func sortedKeys[V any](m map[string]V) []string {
 
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
-// decodedOptions keeps, by their syntax, the options declared in the
-// library modules the process shares (module.shared) as decodeOption read
+// decodedOptions keeps, by their syntax, the options declared in the files
+// of the library modules the process shares (module.shared and
+// optionDeclSyntax.inFile: a declaration an evaluation makes is never
+// kept, so that nothing grows with the evaluations) as decodeOption read
 // them, when it found nothing wrong: what it reads depends on the syntax
 // alone, and so does the type when it is one of sharedTypes (else the
 // kept declaration has no type, and each evaluation parses its own). An
@@ -221,7 +223,7 @@ var keepDecodedOptions = true
 // decodeOption reads one option block, or copies what decodedOptions kept
 // of it.
 func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
-	shared := keepDecodedOptions && e.mod != nil && e.mod.shared
+	shared := keepDecodedOptions && e.syn.inFile && e.mod != nil && e.mod.shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
 			d := new(optionDecl)

@@ -93,6 +93,10 @@ type optionDeclSyntax struct {
 	path  []string
 	block *hclsyntax.Block
 	attrs hclsyntax.Attributes
+	// inFile is set on a declaration read from its module's file, which
+	// is the same in every evaluation of the module (see decodedOptions),
+	// and not on one an evaluation makes.
+	inFile bool
 }
 
 type submoduleSyntax struct {
@@ -588,7 +592,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
 			full := append(append([]string(nil), prefix...), p...)
-			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes})
+			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true})
 		case "options":
 			p, d := labelPath(b)
 			diags = append(diags, d...)
