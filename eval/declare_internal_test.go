@@ -21,9 +21,9 @@ func TestDecodedOptions(t *testing.T) {
 	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
 		t.Run(dir, func(t *testing.T) {
 			cfg := Config{Files: []string{filepath.Join("..", "fixtures", dir, "host.hcl")}, Library: modules.FS()}
-			fresh := withKeptOptions(false, func() string { return evaluationRecord(cfg) })
-			withKeptOptions(true, func() string { return evaluationRecord(cfg) }) // keeps them
-			kept := withKeptOptions(true, func() string { return evaluationRecord(cfg) })
+			fresh := withFlag(&keepDecodedOptions, false, func() string { return evaluationRecord(cfg) })
+			withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) }) // keeps them
+			kept := withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) })
 			if diff := cmp.Diff(fresh, kept); diff != "" {
 				t.Errorf("the evaluation with the kept declarations differs (-read anew +kept):\n%s", diff)
 			}
@@ -68,12 +68,6 @@ func TestDecodedOptions(t *testing.T) {
 			t.Errorf("%s: option %s (-read +kept):\n%s", e.syn.block.DefRange(), want.path, diff)
 		}
 	}
-}
-
-func withKeptOptions(on bool, f func() string) string {
-	defer func(was bool) { keepDecodedOptions = was }(keepDecodedOptions)
-	keepDecodedOptions = on
-	return f()
 }
 
 // declRecord is what an option declaration says, comparable.

@@ -21,32 +21,29 @@ import (
 // the same diagnostics, and the same definitions (values, ranges, order)
 // at every option and namespace of every instance.
 func TestDirectConfigSplit(t *testing.T) {
-	for _, c := range recordCases(t) {
-		t.Run(c.name, func(t *testing.T) {
-			general := withDirectConfig(false, func() string { return evaluationRecord(c.cfg) })
-			got := withDirectConfig(true, func() string { return evaluationRecord(c.cfg) })
-			if diff := cmp.Diff(general, got); diff != "" {
-				t.Errorf("the direct split differs from the general one (-general +direct):\n%s", diff)
-			}
-		})
-	}
+	compareFastPath(t, "the direct split", &directConfig, evaluationRecord)
 }
 
 // TestPlainObjects checks plainObject against the general construction
-// of objects, as TestDirectConfigSplit checks the direct split.
+// of objects, as TestDirectConfigSplit checks the direct split; objects
+// are charged for alike, too.
 func TestPlainObjects(t *testing.T) {
-	// Objects are charged for alike, too.
-	record := func(cfg Config) string {
+	compareFastPath(t, "plainObject", &plainObjects, func(cfg Config) string {
 		var allocated int64
 		r := evaluationRecordOf(cfg, func(ev *Evaluator) { allocated = ev.stats.Allocated })
 		return fmt.Sprintf("%sallocated %d\n", r, allocated)
-	}
+	})
+}
+
+// compareFastPath records every case of recordCases with the fast path
+// that *on turns on, and without it, and reports where they differ.
+func compareFastPath(t *testing.T, what string, on *bool, record func(Config) string) {
 	for _, c := range recordCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			general := withPlainObjects(false, func() string { return record(c.cfg) })
-			got := withPlainObjects(true, func() string { return record(c.cfg) })
+			general := withFlag(on, false, func() string { return record(c.cfg) })
+			got := withFlag(on, true, func() string { return record(c.cfg) })
 			if diff := cmp.Diff(general, got); diff != "" {
-				t.Errorf("plainObject differs from the general construction (-general +plain):\n%s", diff)
+				t.Errorf("%s differs from the general way (-general +fast):\n%s", what, diff)
 			}
 		})
 	}
@@ -88,15 +85,10 @@ func recordCases(t *testing.T) []evalCase {
 	return cases
 }
 
-func withPlainObjects(on bool, f func() string) string {
-	defer func(was bool) { plainObjects = was }(plainObjects)
-	plainObjects = on
-	return f()
-}
-
-func withDirectConfig(on bool, f func() string) string {
-	defer func(was bool) { directConfig = was }(directConfig)
-	directConfig = on
+// withFlag calls f with *flag set to on, and restores it.
+func withFlag(flag *bool, on bool, f func() string) string {
+	defer func(was bool) { *flag = was }(*flag)
+	*flag = on
 	return f()
 }
 
