@@ -6,40 +6,34 @@ import (
 	"runtime/metrics"
 )
 
-// The soft memory limit of a run of many evaluations (see manyLimit).
+// How a run of many evaluations is collected: when the heap reaches four
+// times what was live at the last collection (GOGC), or the soft memory
+// limit (manyLimit), whichever comes first. With under 16 MiB live (the
+// hosts of a fleet) that is mostly the former; with more, the limit.
 const (
-	// manyFloor is the least the limit is: the heap a run of many
-	// evaluations may grow to before a collection however little is live.
-	manyFloor = 64 << 20
-	// manyGOGC is the collector's GOGC in a run of many evaluations: with
-	// little live, the limit (manyFloor) calls the collections; the
-	// proportion takes over between manyHeadroom and it.
+	// manyGOGC is GOGC in a run of many evaluations.
 	manyGOGC = 300
-	// manyHeadroom, in fifths, is what the limit leaves above the live
-	// heap when that is more than manyFloor allows (5/2: a collection
-	// when half again as much as is live was allocated).
-	manyHeadroom = 5
+	// manyFloor is the least the limit is.
+	manyFloor = 64 << 20
 )
 
 // manyLimit is the soft memory limit of a run of many evaluations after a
-// collection that found live bytes live: at least manyFloor, and
-// manyHeadroom/2 times the live heap, so that a large evaluation never
-// has the collector run back to back; and at most most, the limit that
-// the memory available allows (see softMemoryLimit).
+// collection that found live bytes live: manyFloor, or two and a half
+// times the live heap when that is more, so that a large evaluation never
+// has the collector run back to back; at most most, the limit the memory
+// available allows (see softMemoryLimit).
 func manyLimit(live uint64, most int64) int64 {
-	l := max(int64(manyFloor), int64(live/2*manyHeadroom))
-	return min(l, most)
+	return min(max(int64(manyFloor), int64(live/2*5)), most)
 }
 
 // followLiveHeap sets the soft memory limit after every collection of the
-// process to limit(live heap). The evaluations of a run of many (build,
-// test) each allocate far more than they keep, and most of what is live
-// at a time is the shared library and the evaluations under way: with
-// GOGC's proportion alone the heap is collected as soon as it is three or
-// four times that, and the collector's work is a quarter of the run's
-// instructions. A limit a few times the live heap, raised with it, lets
-// the heap grow to a fixed size first (fewer collections, the same peak),
-// and never falls under what the evaluations hold.
+// process to limit(live heap). What is live in a run of many evaluations
+// (build, test) is the shared library and the evaluations under way, and
+// it swings with where they are: with GOGC's proportion alone, the heap
+// goal swings with it (in a 1000-host build, between 20 and 84 MB), and so
+// does the peak memory. A limit that follows the live heap caps the peaks
+// without ever falling under what the evaluations hold, which leaves room
+// for a higher GOGC between them: fewer collections, less memory.
 func followLiveHeap(limit func(live uint64) int64) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	onEveryCollection(func() {

@@ -20,7 +20,7 @@ func TestManyLimit(t *testing.T) {
 		{"more live: two and a half times it", 40 * mib, gib, 100 * mib},
 		{"a large evaluation", 300 * mib, gib, 750 * mib},
 		{"the memory available caps it", 600 * mib, gib, gib},
-		{"a small node: under the floor", 0, 64 * mib, 64 * mib},
+		{"less available than the floor: what is available", 0, 48 * mib, 48 * mib},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

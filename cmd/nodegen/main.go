@@ -32,9 +32,10 @@ const (
 	// gcManyEvaluations is for the commands that run many evaluations, one
 	// after another and side by side (build, test): what one evaluation
 	// allocates is garbage once it is done, and the heap is collected when
-	// it reaches a soft memory limit that follows the live heap (see
-	// followLiveHeap and manyLimit: 64 MiB, or two and a half times what
-	// is live when that is more), or four times what was live (GOGC=300).
+	// it has grown to four times what was live (GOGC=300) or reaches a
+	// soft memory limit that follows the live heap (64 MiB, or two and a
+	// half times what is live when that is more: see followLiveHeap and
+	// manyLimit), whichever comes first.
 	gcManyEvaluations
 )
 
