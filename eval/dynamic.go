@@ -24,7 +24,7 @@ import (
 //
 // for_each and labels are read when the options are declared, under the
 // rule of computed imports (imports.go): constants, functions and the
-// module's locals, never config. The iterator (NAME.key, NAME.value) is
+// module's locals, never config (checked once, when the module is parsed). The iterator (NAME.key, NAME.value) is
 // bound in every expression of the declarations made, the lazy ones
 // included: a declaration remembers its iterators (optionDeclSyntax.vars).
 
@@ -44,6 +44,9 @@ type dynamicSyntax struct {
 	// inner are the declarations of the content of a dynamic "options",
 	// with paths below the label.
 	inner []*optionDeclSyntax
+	// readsConfig is set when for_each or labels reads the configuration
+	// (see checkDynamics): the block declares nothing.
+	readsConfig bool
 }
 
 // dynamicKinds are the block types a dynamic block makes.
@@ -152,6 +155,41 @@ func decodeDynamic(b *hclsyntax.Block) (*dynamicSyntax, hcl.Diagnostics) {
 	return dyn, diags
 }
 
+// checkDynamics checks, once when module m is parsed, that the for_each
+// and labels of its dynamic blocks read neither config, root nor options
+// (see configFree): they are read when the options are declared.
+func (m *module) checkDynamics() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var walk func(decls []*optionDeclSyntax, vars *binding)
+	walk = func(decls []*optionDeclSyntax, vars *binding) {
+		for _, o := range decls {
+			dyn := o.dyn
+			if dyn == nil {
+				continue
+			}
+			// The iterators around the block are bound in for_each, and
+			// its own too in labels (placeholder values: only the names
+			// count).
+			own := &binding{name: dyn.iterator, value: cty.DynamicVal, outer: vars}
+			for _, e := range []struct {
+				attr  *hclsyntax.Attribute
+				bound *binding
+			}{{dyn.forEach, vars}, {dyn.labels, own}} {
+				if d := configFree(m, e.attr.Name, e.attr.Expr, e.bound, nil, map[string]bool{}, whenDeclared); d != nil && !dyn.readsConfig {
+					diags = append(diags, d)
+					dyn.readsConfig = true
+				}
+			}
+			walk(dyn.inner, own)
+		}
+	}
+	walk(m.options, nil)
+	for _, s := range m.submodules {
+		walk(s.options, nil)
+	}
+	return diags
+}
+
 // iteratorName reads a dynamic block's iterator argument: a bare name.
 func iteratorName(attr *hclsyntax.Attribute) (string, hcl.Diagnostics) {
 	tr, d := hcl.AbsTraversalForExpr(attr.Expr)
@@ -212,19 +250,11 @@ func hasDynamic(decls []*optionDeclSyntax) bool {
 // expandDynamic makes the declarations of one dynamic block below prefix:
 // one block for each element of for_each.
 func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []string, vars *binding) ([]*optionDeclSyntax, hcl.Diagnostics) {
+	if dyn.readsConfig {
+		return nil, nil // reported when the module was parsed
+	}
 	sc := ev.loadScope(m)
 	sc = &scope{inst: sc.inst, mod: sc.mod, locals: sc.locals, vars: vars}
-	// The iterators around the block are bound in for_each, and its own
-	// too in labels (a placeholder value: only the names count).
-	own := &binding{name: dyn.iterator, value: cty.DynamicVal, outer: vars}
-	for _, e := range []struct {
-		attr  *hclsyntax.Attribute
-		bound *binding
-	}{{dyn.forEach, vars}, {dyn.labels, own}} {
-		if d := configFree(m, e.attr.Name, e.attr.Expr, e.bound, nil, map[string]bool{}, whenDeclared); d != nil {
-			return nil, hcl.Diagnostics{d}
-		}
-	}
 	coll, diags := sc.deep(dyn.forEach.Expr)
 	if diags.HasErrors() {
 		return nil, diags

@@ -551,7 +551,7 @@ func (m *module) decode() hcl.Diagnostics {
 		}
 	}
 	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, true)...)
-	return diags
+	return append(diags, m.checkDynamics()...)
 }
 
 // decodeBody reads the blocks a module and a submodule have in common:
