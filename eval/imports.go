@@ -53,8 +53,8 @@ const (
 )
 
 // configFree checks that expr, part of module m's attribute what (through
-// the locals in via), reads neither config, root nor options, directly or
-// through the module's locals; the diagnostic points at the first such
+// the locals in via), reads neither config, root, options nor name,
+// directly or through the module's locals; the diagnostic points at the first such
 // reference, and says that the attribute is read when (whenCollected,
 // whenDeclared). Variables bound in vars (a dynamic block's iterators,
 // which may be called options) are not the module's.
@@ -65,15 +65,19 @@ func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding
 			continue
 		}
 		switch root {
-		case "config", "root", "options":
+		case "config", "root", "options", "name":
 			through := ""
 			if len(via) > 0 {
 				through = fmt.Sprintf(" (through %s)", strings.Join(via, ", "))
 			}
+			reads := root
+			if root == "name" {
+				reads = "name, the name of a submodule instance,"
+			}
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  what + " cannot depend on " + root,
-				Detail:   fmt.Sprintf("%s reads %s here%s, but %s: %s may use constants, functions and the module's locals that do not read config, root or options.", what, root, through, when, what),
+				Detail:   fmt.Sprintf("%s reads %s here%s, but %s: %s may use constants, functions and the module's locals that do not read config, root or options.", what, reads, through, when, what),
 				Subject:  tr.SourceRange().Ptr(),
 			}
 		case "local":
