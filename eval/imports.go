@@ -54,10 +54,10 @@ const (
 
 // configFree checks that expr, part of module m's attribute what (through
 // the locals in via), reads neither config, root, options nor name,
-// directly or through the module's locals; the diagnostic points at the first such
-// reference, and says that the attribute is read when (whenCollected,
-// whenDeclared). Variables bound in vars (a dynamic block's iterators,
-// which may be called options) are not the module's.
+// directly or through the module's locals; the diagnostic points at the
+// first such reference, and says that the attribute is read when
+// (whenCollected, whenDeclared). Variables bound in vars (a dynamic
+// block's iterators, which may be called options) are not the module's.
 func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding, via []string, seen map[string]bool, when string) *hcl.Diagnostic {
 	for _, tr := range hclsyntax.Variables(expr) {
 		root := tr.RootName()
