@@ -24,9 +24,10 @@ import (
 //
 // for_each and labels are read when the options are declared, under the
 // rule of computed imports (imports.go): constants, functions and the
-// module's locals, never config (checked once, when the module is parsed). The iterator (NAME.key, NAME.value) is
-// bound in every expression of the declarations made, the lazy ones
-// included: a declaration remembers its iterators (optionDeclSyntax.vars).
+// module's locals, never config (checked once, when the module is
+// parsed). The iterator (NAME.key, NAME.value) is bound in every
+// expression of the declarations made, the lazy ones included: a
+// declaration remembers its iterators (optionDeclSyntax.vars).
 
 // dynamicSyntax is a dynamic block making option or options blocks.
 type dynamicSyntax struct {
@@ -53,10 +54,6 @@ type dynamicSyntax struct {
 var dynamicKinds = []string{"option", "options"}
 
 var dynamicArgs = []string{"for_each", "iterator", "labels"}
-
-// reservedNames are the variables every expression can read, which an
-// iterator may not hide.
-var reservedNames = rootNames
 
 // decodeDynamic reads a dynamic block where option declarations are
 // expected; nil with diagnostics when it is malformed.
@@ -156,8 +153,8 @@ func decodeDynamic(b *hclsyntax.Block) (*dynamicSyntax, hcl.Diagnostics) {
 }
 
 // checkDynamics checks, once when module m is parsed, that the for_each
-// and labels of its dynamic blocks read neither config, root nor options
-// (see configFree): they are read when the options are declared.
+// and labels of its dynamic blocks read neither config, root, options nor
+// name (see configFree): they are read when the options are declared.
 func (m *module) checkDynamics() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	var walk func(decls []*optionDeclSyntax, vars *binding)
@@ -202,12 +199,14 @@ func iteratorName(attr *hclsyntax.Attribute) (string, hcl.Diagnostics) {
 		}}
 	}
 	name := tr.RootName()
-	for _, r := range reservedNames {
+	// The variables every expression can read, which an iterator may not
+	// hide.
+	for _, r := range rootNames {
 		if name == r {
 			return "", hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid iterator",
-				Detail:   fmt.Sprintf("The iterator cannot be named %s, which expressions read for something else (%s).", name, strings.Join(reservedNames, ", ")),
+				Detail:   fmt.Sprintf("The iterator cannot be named %s, which expressions read for something else (%s).", name, strings.Join(rootNames, ", ")),
 				Subject:  attr.Expr.Range().Ptr(),
 			}}
 		}

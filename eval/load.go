@@ -555,7 +555,7 @@ func (m *module) decode() hcl.Diagnostics {
 }
 
 // decodeBody reads the blocks a module and a submodule have in common:
-// option, options, config, locals, assert, warning. prefix is the path of
+// option, options, dynamic, config, locals, assert, warning. prefix is the path of
 // an enclosing options block.
 func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, topLevel bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
