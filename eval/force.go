@@ -135,6 +135,9 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	rng := o.defaultExpr.Range()
 	var content cty.Value
 	v, constant := constantValue(o.defaultExpr)
+	if !constant {
+		v, constant = inst.ev.iteratorValue(o, o.defaultExpr)
+	}
 	if constant {
 		content = property.ForcedVal(v, rng)
 	} else {
