@@ -506,40 +506,8 @@ func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
-	made := map[string]bool{root: true}
-	var mkdirs func(d string) error
-	mkdirs = func(d string) error {
-		if made[d] {
-			return nil
-		}
-		if err := mkdirs(filepath.Dir(d)); err != nil {
-			return err
-		}
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return err
-		}
-		if err := os.Chmod(d, 0o755); err != nil {
-			return err
-		}
-		made[d] = true
-		return nil
-	}
-	for _, e := range entries {
-		p := filepath.Join(root, "etc", filepath.FromSlash(e.Target))
-		if err := mkdirs(filepath.Dir(p)); err != nil {
-			return err
-		}
-		if e.Mode == TypeSymlink {
-			if err := os.Symlink(e.Link, p); err != nil {
-				return err
-			}
-		} else {
-			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
-			if err := writeFile(p, e.Content, fs.FileMode(mode)); err != nil {
-				return err
-			}
-		}
-		if err := failpoint("entry " + e.Target); err != nil {
+	if top, njobs := planTree(filepath.Join(root, "etc"), entries); top != nil {
+		if err := createTree(top, njobs, newEntryMaker(root)); err != nil {
 			return err
 		}
 	}
