@@ -17,7 +17,7 @@ import (
 // of time: nodegen's build carries the trees of its module library, so
 // that a run decodes them without reading cache files or hashing the
 // sources. A tree serves only the very source it was made from: a file
-// whose name, length or CRC-32C differs is parsed, or looked up in the
+// whose name, length or CRC-32 differs is parsed, or looked up in the
 // cache, as any other. A Bundle is safe for concurrent use.
 type Bundle struct {
 	trees map[string]bundleTree // by file name
@@ -58,7 +58,7 @@ func AppendBundle(dst []byte, files []BundleFile) ([]byte, error) {
 		out = binary.AppendUvarint(out, uint64(len(f.Name)))
 		out = append(out, f.Name...)
 		out = binary.AppendUvarint(out, uint64(len(f.Src)))
-		out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(f.Src, crcTable))
+		out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(f.Src))
 		out = binary.AppendUvarint(out, uint64(len(tree)))
 		out = append(out, tree...)
 	}
@@ -131,7 +131,7 @@ func (b *Bundle) parse(src []byte, filename string) (*hcl.File, bool) {
 		return nil, false
 	}
 	t, ok := b.trees[filename]
-	if !ok || t.size != len(src) || t.crc != crc32.Checksum(src, crcTable) {
+	if !ok || t.size != len(src) || t.crc != crc32.ChecksumIEEE(src) {
 		return nil, false
 	}
 	file, err := hclsyntax.DecodeFile(t.tree, src, filename)

@@ -38,7 +38,7 @@ import (
 const EnvVar = "NODEGEN_CACHE"
 
 // magic starts every entry.
-var magic = []byte("nodegen parse cache 1\n")
+var magic = []byte("nodegen parse cache 2\n")
 
 // staleAfter is how long the entries of another build of nodegen are
 // kept after their directory last changed.
@@ -214,11 +214,9 @@ func (c *Cache) Wait() {
 	}
 }
 
-// An entry is magic, the CRC-32C of the rest, the SHA-256 of the source,
+// An entry is magic, the CRC-32 (IEEE) of the rest, the SHA-256 of the source,
 // and the tree as hclsyntax.AppendFile writes it.
 const headerSize = 4 + sha256.Size
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // entryBufs keep the buffers entries are read and encoded in for reuse:
 // nothing of an entry's bytes is kept (DecodeFile copies the names).
@@ -233,7 +231,7 @@ func appendEntry(dst []byte, file *hcl.File, sum [sha256.Size]byte, filename str
 	if err != nil {
 		return out, false
 	}
-	binary.LittleEndian.PutUint32(out[len(dst)+len(magic):], crc32.Checksum(out[len(dst)+len(magic)+4:], crcTable))
+	binary.LittleEndian.PutUint32(out[len(dst)+len(magic):], crc32.ChecksumIEEE(out[len(dst)+len(magic)+4:]))
 	return out, true
 }
 
@@ -258,7 +256,7 @@ func decodeEntry(data []byte, sum [sha256.Size]byte, src []byte, filename string
 		return nil, false
 	}
 	rest := data[len(magic)+4:]
-	if binary.LittleEndian.Uint32(data[len(magic):]) != crc32.Checksum(rest, crcTable) {
+	if binary.LittleEndian.Uint32(data[len(magic):]) != crc32.ChecksumIEEE(rest) {
 		return nil, false
 	}
 	if !bytes.Equal(rest[:sha256.Size], sum[:]) {
