@@ -195,7 +195,7 @@ func removeOwnDir(dir string) error {
 	if err := writeFile(marker, markerContent(dir), 0o644); err != nil {
 		return os.RemoveAll(dir)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "etc")); err != nil {
+	if err := removeTree(filepath.Join(dir, "etc")); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
