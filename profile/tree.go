@@ -88,13 +88,17 @@ func createTree(top *dirJob, njobs int, mk entryMaker) error {
 		workers.Go(func() {
 			for j := range queue {
 				if int64(j.order) < failed.Load() {
-					if err := createDir(j, mk, &failed); err != nil {
-						fail(j, err)
-					} else {
+					// The subdirectories are queued as soon as the
+					// directory exists, for the other goroutines to
+					// create while this one creates its entries.
+					enqueue := func() {
 						pending.Add(len(j.children))
 						for _, c := range j.children {
 							queue <- c
 						}
+					}
+					if err := createDir(j, mk, enqueue, &failed); err != nil {
+						fail(j, err)
 					}
 				}
 				pending.Done()
@@ -107,13 +111,14 @@ func createTree(top *dirJob, njobs int, mk entryMaker) error {
 	return errs[int(failed.Load())]
 }
 
-// createDir creates the directory of j and its entries; it stops early,
-// with no error, when a directory before j in the plan fails meanwhile
-// (see createTree).
-func createDir(j *dirJob, mk entryMaker, failed *atomic.Int64) error {
+// createDir creates the directory of j, calls made, and creates the
+// entries of j; it stops early, with no error, when a directory before j
+// in the plan fails meanwhile (see createTree).
+func createDir(j *dirJob, mk entryMaker, made func(), failed *atomic.Int64) error {
 	if err := mk.dir(j.path); err != nil {
 		return err
 	}
+	made()
 	for _, e := range j.entries {
 		if int64(j.order) > failed.Load() {
 			return nil
