@@ -51,15 +51,7 @@ func newSiblingID() (string, error) {
 // isSiblingName reports whether name is prefix followed by an ID.
 func isSiblingName(name, prefix string) bool {
 	id, ok := strings.CutPrefix(name, prefix)
-	if !ok || len(id) != idLen {
-		return false
-	}
-	for _, c := range []byte(id) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return ok && isLowerHex(id, idLen)
 }
 
 // leftBehind reports whether the sibling directory dir is provably what an
