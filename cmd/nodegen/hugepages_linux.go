@@ -26,8 +26,8 @@ const heapReserve = 256 << 20
 // memory without touching it; that range is marked MADV_HUGEPAGE and freed,
 // and the allocations that follow reuse it. Nothing is resident until it is
 // used. The collection that frees it runs on one P: on a 2-core machine,
-// runtime.GC took 3-6 ms of CPU with two (the collector's workers on the
-// idle P), 0.5 ms with one. Failures are ignored: the advice is only
+// runtime.GC took up to 6 ms of CPU with two (the collector's workers on
+// the idle P), 0.5 ms with one. Failures are ignored: the advice is only
 // advice. GODEBUG=disablethp=1,
 // the Go runtime's own switch against huge pages for the heap, turns this
 // off too.
