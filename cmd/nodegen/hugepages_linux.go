@@ -28,9 +28,8 @@ const heapReserve = 256 << 20
 // used. The collection that frees it runs on one P: on a 2-core machine,
 // runtime.GC took up to 6 ms of CPU with two (the collector's workers on
 // the idle P), 0.5 ms with one. Failures are ignored: the advice is only
-// advice. GODEBUG=disablethp=1,
-// the Go runtime's own switch against huge pages for the heap, turns this
-// off too.
+// advice. GODEBUG=disablethp=1, the Go runtime's own switch against huge
+// pages for the heap, turns this off too.
 //
 // It is done only where it helps and cannot hurt: when transparent huge
 // pages are enabled for regions that ask ("always" needs no asking,

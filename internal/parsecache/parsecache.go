@@ -127,9 +127,9 @@ func (c *Cache) Stats() Stats {
 
 // Parse returns what parsediag.Parse returns for src named filename,
 // decoded from the bundle or the cache when one holds src, else parsed
-// (and then cached when the file parses without a diagnostic). It is safe for
-// concurrent use. The entries of files parsed are written in the
-// background, while the caller goes on: call Wait before exiting.
+// (and then cached when the file parses without a diagnostic). It is
+// safe for concurrent use. The entries of files parsed are written in
+// the background, while the caller goes on: call Wait before exiting.
 func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if c == nil {
 		return parsediag.Parse(src, filename)
@@ -214,8 +214,8 @@ func (c *Cache) Wait() {
 	}
 }
 
-// An entry is magic, the CRC-32 (IEEE) of the rest, the SHA-256 of the source,
-// and the tree as hclsyntax.AppendFile writes it.
+// An entry is magic, the CRC-32 (IEEE) of the rest, the SHA-256 of the
+// source, and the tree as hclsyntax.AppendFile writes it.
 const headerSize = 4 + sha256.Size
 
 // entryBufs keep the buffers entries are read and encoded in for reuse:
