@@ -20,11 +20,14 @@ test-modules:
 hcl-fmt-check:
 	$(GO) run ./cmd/nodegen fmt --check modules fixtures
 
-# docs regenerates docs/options.md, the reference of the library's options.
+# docs regenerates docs/options.md, the reference of the library's options,
+# and the library's syntax trees that the command carries
+# (internal/librarytrees/library.bundle).
 docs:
 	@mkdir -p docs
 	$(GO) run ./cmd/nodegen options --format markdown > docs/options.md.tmp
 	mv docs/options.md.tmp docs/options.md
+	NODEGEN_UPDATE=1 $(GO) test -count=1 -run TestBundleUpToDate ./internal/librarytrees/
 
 vet:
 	$(GO) vet ./...

@@ -68,6 +68,9 @@ type optionDecl struct {
 	nameTexts []*hclsyntax.Attribute
 	readOnly  bool
 	internal  bool
+	// vars binds the iterators of the dynamic blocks that made the
+	// declaration (see dynamic.go) in all its expressions.
+	vars *binding
 	// more declarations of the same (submodule) option
 	also []*hclsyntax.Block
 
@@ -259,16 +262,16 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 // the option's type is one of sharedTypes.
 func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
 	b := e.syn.block
-	d = &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body}
+	d = &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
 	for _, attr := range sortedAttrs(e.syn.attrs) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
 			var text string
-			if e.body != nil && readsName(attr.Expr) {
+			if e.body != nil && readsName(attr.Expr, d.vars) {
 				// NixOS's "the prometheus ${name} exporter": the text
 				// for the documentation names the instance <name>.
-				t, dd := nameText(attr, docName)
+				t, dd := nameText(attr, docName, d.vars)
 				diags = append(diags, dd...)
 				if dd.HasErrors() {
 					continue
@@ -276,7 +279,7 @@ func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, di
 				text = t
 				d.nameTexts = append(d.nameTexts, attr)
 			} else {
-				v, dd := constAttr(attr, cty.String, optionText)
+				v, dd := constAttr(attr, d.vars, cty.String, optionText(d.vars))
 				diags = append(diags, dd...)
 				if dd.HasErrors() {
 					continue
@@ -289,7 +292,7 @@ func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, di
 				d.defaultText = text
 			}
 		case "read_only", "internal":
-			v, dd := constAttr(attr, cty.Bool, "true or false")
+			v, dd := constAttr(attr, d.vars, cty.Bool, "true or false")
 			diags = append(diags, dd...)
 			if dd.HasErrors() {
 				continue
@@ -300,16 +303,7 @@ func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, di
 				d.internal = v.True()
 			}
 		default:
-			detail := fmt.Sprintf("An option declaration takes %s; not %q.", strings.Join(optionArgs, ", "), attr.Name)
-			if s := didYouMean(attr.Name, optionArgs); s != "" {
-				detail += fmt.Sprintf(" Did you mean %q?", s)
-			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported argument",
-				Detail:   detail,
-				Subject:  attr.NameRange.Ptr(),
-			})
+			diags = append(diags, unsupportedArg(attr, "An option declaration takes "+strings.Join(optionArgs, ", "), optionArgs))
 		}
 	}
 	if a := e.syn.attrs["default"]; a != nil {
@@ -407,30 +401,45 @@ func usesPathType(expr hclsyntax.Expression) bool {
 // submodule, in the documentation of every instance, as in NixOS's.
 const docName = "<name>"
 
-// optionText says what a description or default_text may be.
-const optionText = "a constant string (inside a submodule, a template that reads name, as \"the ${name} exporter\")"
+// optionText says what a description or default_text may be, in a
+// declaration made by dynamic blocks when vars binds their iterators.
+func optionText(vars *binding) string {
+	const text = "a constant string (inside a submodule, a template that reads name, as \"the ${name} exporter\")"
+	if vars == nil {
+		return text
+	}
+	return text + " or a template that reads the iterators of the dynamic blocks that make it"
+}
 
-// readsName reports whether expr reads variables, all of them name alone:
-// a template such as "the prometheus ${name} exporter".
-func readsName(expr hclsyntax.Expression) bool {
-	vars := hclsyntax.Variables(expr)
-	for _, tr := range vars {
-		if tr.RootName() != "name" || len(tr) != 1 {
+// readsName reports whether expr reads name alone, and the iterators vars
+// binds: a template such as "the prometheus ${name} exporter".
+func readsName(expr hclsyntax.Expression, vars *binding) bool {
+	name := false
+	for _, tr := range hclsyntax.Variables(expr) {
+		switch {
+		case tr.RootName() == "name" && len(tr) == 1:
+			name = true
+		case vars.lookup(tr.RootName()) == cty.NilVal:
 			return false
 		}
 	}
-	return len(vars) > 0
+	return name
 }
 
 // nameText evaluates a description or default_text that reads name (see
-// readsName) for the instance called name.
-func nameText(attr *hclsyntax.Attribute, name string) (string, hcl.Diagnostics) {
-	v, diags := attr.Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"name": cty.StringVal(name)}})
+// readsName) for the instance called name, with the iterators vars binds.
+func nameText(attr *hclsyntax.Attribute, name string, vars *binding) (string, hcl.Diagnostics) {
+	ctx := vars.values()
+	if ctx == nil {
+		ctx = map[string]cty.Value{}
+	}
+	ctx["name"] = cty.StringVal(name)
+	v, diags := attr.Expr.Value(&hcl.EvalContext{Variables: ctx})
 	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
 		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + attr.Name,
-			Detail:   fmt.Sprintf("The %s of an option must be %s.", attr.Name, optionText),
+			Detail:   fmt.Sprintf("The %s of an option must be %s.", attr.Name, optionText(vars)),
 			Subject:  attr.Expr.Range().Ptr(),
 		}}
 	}
@@ -446,7 +455,7 @@ func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) 
 		return description, defaultText
 	}
 	for _, attr := range o.nameTexts {
-		t, diags := nameText(attr, name.AsString())
+		t, diags := nameText(attr, name.AsString(), o.vars)
 		if diags.HasErrors() {
 			continue
 		}
@@ -460,9 +469,16 @@ func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) 
 }
 
 // constAttr reads an option argument that must be a constant of type ty,
-// described in words as what.
-func constAttr(attr *hclsyntax.Attribute, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
-	v, diags := constValue(attr.Expr)
+// described in words as what; it may read the iterators vars binds (nil:
+// none), constants of the declaration.
+func constAttr(attr *hclsyntax.Attribute, vars *binding, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
+	var v cty.Value
+	var diags hcl.Diagnostics
+	if vars == nil {
+		v, diags = constValue(attr.Expr)
+	} else {
+		v, diags = attr.Expr.Value(&hcl.EvalContext{Variables: vars.values()})
+	}
 	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != ty {
 		return cty.NilVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -529,7 +545,9 @@ func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subTy
 		body := ev.submodules[name]
 		st.bodies = append(st.bodies, body)
 		st.diags = append(st.diags, ev.freeformType(st, body)...)
-		for _, o := range body.options {
+		decls, diags := ev.expandDecls(body.mod, body.options, nil, nil)
+		st.diags = append(st.diags, diags...)
+		for _, o := range decls {
 			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
 		}
 	}

@@ -13,10 +13,11 @@ import (
 )
 
 // TestDecodedOptions checks the option declarations an evaluation copies
-// from decodedOptions against reading their blocks anew: every option of
-// the library (submodules' too) decodes to the same declaration, and the
-// Kubernetes fixtures evaluate to the same record (configuration,
-// diagnostics, definitions at every node) either way.
+// from decodedOptions against reading their blocks anew: every option
+// block in the library's files (submodules' too) decodes to the same
+// declaration, nothing a dynamic block made is kept, and the Kubernetes
+// fixtures evaluate to the same record (configuration, diagnostics,
+// definitions at every node) either way.
 func TestDecodedOptions(t *testing.T) {
 	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
 		t.Run(dir, func(t *testing.T) {
@@ -39,15 +40,27 @@ func TestDecodedOptions(t *testing.T) {
 		if !m.shared {
 			t.Errorf("library module %s is not shared", m.src.display())
 		}
+		// A dynamic block's declarations are made by each evaluation,
+		// and never kept.
 		for _, o := range m.options {
-			entries = append(entries, declEntry{syn: o, mod: m})
+			if o.inFile {
+				entries = append(entries, declEntry{syn: o, mod: m})
+			}
 		}
 		for _, s := range m.submodules {
 			for _, o := range s.options {
-				entries = append(entries, declEntry{syn: o, mod: m, body: s})
+				if o.inFile {
+					entries = append(entries, declEntry{syn: o, mod: m, body: s})
+				}
 			}
 		}
 	}
+	decodedOptions.Range(func(k, _ any) bool {
+		if syn := k.(*optionDeclSyntax); !syn.inFile {
+			t.Errorf("%s: a declaration made by an evaluation was kept", syn.block.DefRange())
+		}
+		return true
+	})
 	if len(entries) < 500 {
 		t.Fatalf("the library declares %d options; want the whole library", len(entries))
 	}

@@ -13,9 +13,11 @@
 //     order (computed imports are evaluated over the module's locals,
 //     never config), and register the submodule types, which are global
 //     to an evaluation.
-//  3. Declare (declare.go): build the option tree from the option blocks,
-//     the renames and removals, with each option's type (sibling package
-//     options parses type expressions).
+//  3. Declare (declare.go): build the option tree from the option blocks
+//     (with those dynamic blocks make from a table, dynamic.go, read over
+//     the module's locals as computed imports are), the renames and
+//     removals, with each option's type (sibling package options parses
+//     type expressions).
 //  4. Define (define.go): split every config block's definition over the
 //     tree, pushing mkIf, mkMerge and mkOverride down through namespaces
 //     (property.PushDown) without evaluating anything; a definition whose

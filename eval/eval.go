@@ -69,6 +69,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		formats:     map[string]*formatSyntax{},
 		subTypes:    map[string]*subType{},
 		modLocals:   map[*module]*localSet{},
+		loadScopes:  map[*module]*scope{},
 		funcs:       lib.Functions(),
 		fileFuncs:   map[string]function.Function{},
 		traced:      map[*hcl.Diagnostic]bool{},
@@ -192,7 +193,9 @@ func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
 		for _, s := range m.submodules {
 			diags = append(diags, checkLocals(s.locals)...)
 		}
-		for _, o := range m.options {
+		decls, d := ev.expandDecls(m, m.options, nil, nil)
+		diags = append(diags, d...)
+		for _, o := range decls {
 			entries = append(entries, declEntry{syn: o, mod: m})
 		}
 	}
@@ -336,6 +339,7 @@ type Evaluator struct {
 	top         *instance
 	instances   []*instance
 	modLocals   map[*module]*localSet
+	loadScopes  map[*module]*scope // see loadScope
 	funcs       map[string]function.Function
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk

@@ -85,7 +85,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		x.HasDefault = true
 		x.Default = defaultText
 		if x.Default == "" {
-			x.Default = sourceText(ev.Files(), o.defaultExpr.Range())
+			x.Default = ev.declText(o, o.defaultExpr)
 		}
 	}
 	if s.defined {

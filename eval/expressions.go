@@ -1477,10 +1477,17 @@ func (inst *instance) bodyScope(body *submoduleSyntax) *scope {
 	return sc
 }
 
-// declScope is the scope of an option declaration's default and apply.
+// declScope is the scope of an option declaration's default and apply,
+// with the iterators of the dynamic blocks that made it.
 func (inst *instance) declScope(o *optionDecl) *scope {
+	sc := inst.ev.topScope(o.mod)
 	if o.body != nil && inst.st != nil {
-		return inst.bodyScope(o.body)
+		sc = inst.bodyScope(o.body)
 	}
-	return inst.ev.topScope(o.mod)
+	if o.vars != nil {
+		withVars := *sc
+		withVars.vars = o.vars
+		sc = &withVars
+	}
+	return sc
 }

@@ -132,7 +132,15 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	if o.constDefault != nil {
 		return *o.constDefault
 	}
-	if d, ok := constantDefault(o.defaultExpr); ok {
+	d, constant := constantDefault(o.defaultExpr)
+	if !constant {
+		// A default made by a dynamic block may read its iterators alone.
+		var v cty.Value
+		if v, constant = inst.ev.iteratorValue(o, o.defaultExpr); constant {
+			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
+		}
+	}
+	if constant {
 		o.constDefault = &d
 		return d
 	}

@@ -181,6 +181,23 @@ config { a = {} }`,
 }`,
 	`option "a" { type = anything }
 config { a = [split("", "abc"), regexall("a", "aaa"), jsondecode("[[1],[2]]"), csvdecode("a\n1\n")] }`,
+	`locals { t = { x = ["p", "q"], y = [] } }
+dynamic "options" {
+  for_each = local.t
+  iterator = r
+  labels   = ["a.${r.key}"]
+  content {
+    dynamic "option" {
+      for_each = toset(r.value)
+      labels   = [option.value]
+      content {
+        type        = str
+        default     = "${r.key}${option.key}"
+        description = "${option.value} of ${r.key}"
+      }
+    }
+  }
+}`,
 }
 
 // limitSeeds are inputs that grow without bound, deep or wide, as the
@@ -213,6 +230,19 @@ config { a = [format("%99999999d", 1), format("%[1]s%[1]s", "x"), indent(1000000
 config { a = flatten([for i in range(1000) : [for j in range(1000) : [i, j]]]) }`,
 	"option \"a\" { type = anything }\nlocals {\n  l0 = 1\n" + chain(12000) + "}\nconfig { a = local.l12000 }",
 	"option \"a\" { type = anything }\nconfig { a = " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + " }",
+	`dynamic "options" {
+  for_each = range(1000)
+  labels   = ["a${options.key}"]
+  content {
+    dynamic "option" {
+      for_each = range(1000)
+      labels   = ["b${option.key}"]
+      content {
+        type = str
+      }
+    }
+  }
+}`,
 }
 
 // chain is n locals, each the one before: an evaluation chain n steps

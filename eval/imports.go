@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
@@ -20,14 +21,10 @@ import (
 // linkStrings evaluates a computed imports or disabled_modules attribute
 // of module m (see module.computed) to its list of paths.
 func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
-	if d := configFree(m, attr.Name, attr.Expr, nil, map[string]bool{}); d != nil {
+	if d := configFree(m, attr.Name, attr.Expr, nil, nil, map[string]bool{}, whenCollected); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	// A scope of its own, with the module's locals as fresh thunks: the
-	// evaluation's instances do not exist yet.
-	sc := &scope{inst: &instance{ev: ev}, mod: m}
-	newLocalSet(m.locals, sc, nil)
-	v, diags := sc.deep(attr.Expr)
+	v, diags := ev.loadScope(m).deep(attr.Expr)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -35,22 +32,52 @@ func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string
 	return strs, append(diags, d...)
 }
 
+// loadScope is the scope of module m's expressions that are read while
+// the modules are collected and their options declared (computed imports,
+// dynamic blocks): the module's locals, as thunks of their own, since the
+// evaluation's instances do not exist yet.
+func (ev *Evaluator) loadScope(m *module) *scope {
+	if sc, ok := ev.loadScopes[m]; ok {
+		return sc
+	}
+	sc := &scope{inst: &instance{ev: ev}, mod: m}
+	newLocalSet(m.locals, sc, nil)
+	ev.loadScopes[m] = sc
+	return sc
+}
+
+// When configFree's expressions are read, for its messages.
+const (
+	whenCollected = "the modules are collected before any option exists"
+	whenDeclared  = "the options are declared before any of them has a value"
+)
+
 // configFree checks that expr, part of module m's attribute what (through
-// the locals in via), reads neither config, root nor options, directly or
-// through the module's locals; the diagnostic points at the first such
-// reference.
-func configFree(m *module, what string, expr hclsyntax.Expression, via []string, seen map[string]bool) *hcl.Diagnostic {
+// the locals in via), reads neither config, root, options nor name,
+// directly or through the module's locals; the diagnostic points at the
+// first such reference, and says that the attribute is read when
+// (whenCollected, whenDeclared). Variables bound in vars (a dynamic
+// block's iterators, which may be called options) are not the module's.
+func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding, via []string, seen map[string]bool, when string) *hcl.Diagnostic {
 	for _, tr := range hclsyntax.Variables(expr) {
-		switch root := tr.RootName(); root {
-		case "config", "root", "options":
+		root := tr.RootName()
+		if vars.lookup(root) != cty.NilVal {
+			continue
+		}
+		switch root {
+		case "config", "root", "options", "name":
 			through := ""
 			if len(via) > 0 {
 				through = fmt.Sprintf(" (through %s)", strings.Join(via, ", "))
 			}
+			reads := root
+			if root == "name" {
+				reads = "name, the name of a submodule instance,"
+			}
 			return &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  what + " cannot depend on " + root,
-				Detail:   fmt.Sprintf("%s reads %s here%s, but the modules are collected before any option exists: %s may use constants, functions and the module's locals that do not read config, root or options.", what, root, through, what),
+				Detail:   fmt.Sprintf("%s reads %s here%s, but %s: %s may use constants, functions and the module's locals that do not read config, root or options.", what, reads, through, when, what),
 				Subject:  tr.SourceRange().Ptr(),
 			}
 		case "local":
@@ -64,7 +91,7 @@ func configFree(m *module, what string, expr hclsyntax.Expression, via []string,
 			seen[a.Name] = true
 			for _, l := range m.locals {
 				if l.Name == a.Name {
-					if d := configFree(m, what, l.Expr, append(via, "local."+a.Name), seen); d != nil {
+					if d := configFree(m, what, l.Expr, nil, append(via, "local."+a.Name), seen, when); d != nil {
 						return d
 					}
 					break

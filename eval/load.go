@@ -89,13 +89,21 @@ type module struct {
 // dir is the module's directory inside its file system.
 func (m *module) dir() string { return path.Dir(m.src.path) }
 
+// optionDeclSyntax is one option block, or a dynamic block that makes
+// option blocks when the options are declared (see dynamicSyntax).
 type optionDeclSyntax struct {
 	path  []string
 	block *hclsyntax.Block
 	attrs hclsyntax.Attributes
+	// dyn, when set, is the dynamic block this entry stands for; path is
+	// then the path of the options block around it.
+	dyn *dynamicSyntax
+	// vars binds the iterators of the dynamic blocks that made this
+	// declaration, for every expression in it.
+	vars *binding
 	// inFile is set on a declaration read from its module's file, which
 	// is the same in every evaluation of the module (see decodedOptions),
-	// and not on one an evaluation makes.
+	// and not on one an evaluation makes (one a dynamic block makes).
 	inFile bool
 }
 
@@ -561,11 +569,11 @@ func (m *module) decode() hcl.Diagnostics {
 		}
 	}
 	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, true)...)
-	return diags
+	return append(diags, m.checkDynamics()...)
 }
 
 // decodeBody reads the blocks a module and a submodule have in common:
-// option, options, config, locals, assert, warning. prefix is the path of
+// option, options, dynamic, config, locals, assert, warning. prefix is the path of
 // an enclosing options block.
 func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, topLevel bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
@@ -600,20 +608,13 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				continue
 			}
 			full := append(append([]string(nil), prefix...), p...)
-			for _, nb := range b.Body.Blocks {
-				if nb.Type != "option" && nb.Type != "options" {
-					diags = append(diags, &hcl.Diagnostic{
-						Severity: hcl.DiagError,
-						Summary:  "Unsupported block type",
-						Detail:   fmt.Sprintf("An options block holds option and options blocks, not %q.", nb.Type),
-						Subject:  nb.TypeRange.Ptr(),
-					})
-				}
+			diags = append(diags, decodeOptionsBody(b.Body, full, opts)...)
+		case "dynamic":
+			dyn, d := decodeDynamic(b)
+			diags = append(diags, d...)
+			if dyn != nil {
+				*opts = append(*opts, &optionDeclSyntax{path: prefix, block: b, dyn: dyn})
 			}
-			var ignoredCfg []*configSyntax
-			var ignoredLocals []*hclsyntax.Attribute
-			var ignoredChecks []*checkSyntax
-			diags = append(diags, decodeBody(b.Body, full, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, false)...)
 		case "config":
 			if len(b.Labels) > 1 {
 				diags = append(diags, wantLabels(b, 1))
@@ -688,7 +689,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			}
 		default:
 			detail := fmt.Sprintf("Blocks of type %q are not expected here.", b.Type)
-			if s := didYouMean(b.Type, []string{"option", "options", "config", "locals", "assert", "warning", "submodule", "format", "renamed_option", "removed_option"}); s != "" {
+			if s := didYouMean(b.Type, []string{"option", "options", "dynamic", "config", "locals", "assert", "warning", "submodule", "format", "renamed_option", "removed_option"}); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 			diags = append(diags, &hcl.Diagnostic{
@@ -700,6 +701,27 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 		}
 	}
 	return diags
+}
+
+// decodeOptionsBody reads the body of an options block (or of a dynamic
+// block's content that makes options blocks), whose declarations are
+// below prefix: option, options and dynamic blocks.
+func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, nb := range body.Blocks {
+		if nb.Type != "option" && nb.Type != "options" && nb.Type != "dynamic" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported block type",
+				Detail:   fmt.Sprintf("An options block holds option, options and dynamic blocks, not %q.", nb.Type),
+				Subject:  nb.TypeRange.Ptr(),
+			})
+		}
+	}
+	var ignoredCfg []*configSyntax
+	var ignoredLocals []*hclsyntax.Attribute
+	var ignoredChecks []*checkSyntax
+	return append(diags, decodeBody(body, prefix, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, false)...)
 }
 
 func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
@@ -749,6 +771,22 @@ func missingArg(b *hclsyntax.Block, name string) *hcl.Diagnostic {
 		Summary:  "Missing required argument",
 		Detail:   fmt.Sprintf("A %s block needs the argument %q.", b.Type, name),
 		Subject:  b.DefRange().Ptr(),
+	}
+}
+
+// unsupportedArg reports the argument attr of a block that takes the
+// arguments args only, as takes says ("An option declaration takes
+// type, default, ..."), suggesting the closest of args.
+func unsupportedArg(attr *hclsyntax.Attribute, takes string, args []string) *hcl.Diagnostic {
+	detail := fmt.Sprintf("%s; not %q.", takes, attr.Name)
+	if s := didYouMean(attr.Name, args); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Unsupported argument",
+		Detail:   detail,
+		Subject:  attr.NameRange.Ptr(),
 	}
 }
 

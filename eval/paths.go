@@ -49,7 +49,13 @@ func displayPath(p string) string {
 
 // parseLabelPath parses the i-th label of a block as an option path.
 func parseLabelPath(b *hclsyntax.Block, i int) ([]string, hcl.Diagnostics) {
-	p, err := options.ParsePath(b.Labels[i])
+	return optionPath(b.Labels[i], "The label ", b.LabelRanges[i])
+}
+
+// optionPath parses text as an option path; a bad or empty path is an
+// error at rng, whose detail names the text after what ("The label ").
+func optionPath(text, what string, rng hcl.Range) ([]string, hcl.Diagnostics) {
+	p, err := options.ParsePath(text)
 	if err != nil || len(p) == 0 {
 		msg := "an empty path"
 		if err != nil {
@@ -58,8 +64,8 @@ func parseLabelPath(b *hclsyntax.Block, i int) ([]string, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid option path",
-			Detail:   fmt.Sprintf("The label %q is not an option path: %s.", b.Labels[i], msg),
-			Subject:  b.LabelRanges[i].Ptr(),
+			Detail:   fmt.Sprintf("%s%q is not an option path: %s.", what, text, msg),
+			Subject:  rng.Ptr(),
 		}}
 	}
 	return p, nil
@@ -77,20 +83,7 @@ func staticPath(expr hclsyntax.Expression) ([]string, hcl.Diagnostics) {
 			Subject:  expr.Range().Ptr(),
 		}}
 	}
-	p, err := options.ParsePath(v.AsString())
-	if err != nil || len(p) == 0 {
-		msg := "an empty path"
-		if err != nil {
-			msg = err.Error()
-		}
-		return nil, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid option path",
-			Detail:   fmt.Sprintf("%q is not an option path: %s.", v.AsString(), msg),
-			Subject:  expr.Range().Ptr(),
-		}}
-	}
-	return p, nil
+	return optionPath(v.AsString(), "", expr.Range())
 }
 
 func didYouMean(name string, candidates []string) string {

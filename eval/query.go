@@ -188,11 +188,11 @@ func (ev *Evaluator) Declarations() []Declaration {
 			d.HasDefault = true
 			d.Default, d.DefaultIsText = defaultText, defaultText != ""
 			if d.Default == "" {
-				d.Default = sourceText(ev.Files(), o.defaultExpr.Range())
+				d.Default = ev.declText(o, o.defaultExpr)
 			}
 		}
 		if o.example != nil {
-			d.Example = sourceText(ev.Files(), o.example.Range())
+			d.Example = ev.declText(o, o.example)
 		}
 		out = append(out, d)
 	}, nil)

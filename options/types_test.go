@@ -116,8 +116,10 @@ func TestCheck(t *testing.T) {
 		{Package{}, []cty.Value{
 			str("/usr/bin/kubelet"), str("registry.k8s.io/pause:3.9"), str("nginx"),
 			str("docker.io/library/nginx:1.25-alpine"), str("localhost:5000/foo/bar@" + digest),
-			str("quay.io/coreos/etcd:v3.5.9"),
-		}, []cty.Value{str("Not An Image"), str("nginx:"), str(""), str("Nginx"), str("a//b"), num(42)}},
+			str("quay.io/coreos/etcd:v3.5.9"), str("localhost:5000/foo:" + strings.Repeat("t", 128)),
+			str("nginx:" + strings.Repeat("t", 128) + "@" + digest),
+		}, []cty.Value{str("Not An Image"), str("nginx:"), str(""), str("Nginx"), str("a//b"), num(42),
+			str("nginx:" + strings.Repeat("t", 129)), str("localhost:5000/foo:" + strings.Repeat("t", 129) + "@" + digest)}},
 		{ListOf{Str{}}, []cty.Value{strs("a", "b"), strs()}, []cty.Value{str("a"), cty.NullVal(cty.List(cty.String)), obj()}},
 		{AttrsOf{Int{}}, []cty.Value{obj("x", num(1)), obj()}, []cty.Value{tuple(num(1)), str("x"), cty.NullVal(cty.DynamicPseudoType)}},
 		{NullOr{Str{}}, []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, []cty.Value{num(1)}},

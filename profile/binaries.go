@@ -3,7 +3,6 @@ package profile
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -54,11 +53,6 @@ type Package struct {
 	Option string `json:"option,omitempty"`
 }
 
-var (
-	sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	sha512RE = regexp.MustCompile(`^[0-9a-f]{128}$`)
-)
-
 // Key names the asset's content: "sha256-HEX" or "sha512-HEX". Two assets
 // with the same key are the same file.
 func (a Asset) Key() string {
@@ -88,9 +82,9 @@ func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, e
 			bad(what, a.Option, "bad name %q", a.Name)
 		case (a.SHA256 == "") == (a.SHA512 == ""):
 			bad(what, a.Option, "give one hash: sha256 or sha512")
-		case a.SHA256 != "" && !sha256RE.MatchString(a.SHA256):
+		case a.SHA256 != "" && !isLowerHex(a.SHA256, 64):
 			bad(what, a.Option, "sha256 %q is not 64 lower-case hex digits", a.SHA256)
-		case a.SHA512 != "" && !sha512RE.MatchString(a.SHA512):
+		case a.SHA512 != "" && !isLowerHex(a.SHA512, 128):
 			bad(what, a.Option, "sha512 %q is not 128 lower-case hex digits", a.SHA512)
 		case !strings.HasPrefix(a.URL, "https://") && !strings.HasPrefix(a.URL, "http://") && !strings.HasPrefix(a.URL, "file:///"):
 			bad(what, a.Option, "url %q is not https://, http:// or file:///", a.URL)
@@ -128,7 +122,7 @@ func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, e
 	pkgs := append([]Package(nil), packages...)
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Name < pkgs[j].Name })
 	for i, p := range pkgs {
-		if !debianName.MatchString(p.Name) {
+		if !isDebianName(p.Name) {
 			bad("package "+p.Name, p.Option, "not a package name")
 		}
 		if i > 0 && p.Name == pkgs[i-1].Name {
@@ -141,8 +135,35 @@ func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, e
 	return out, pkgs, nil
 }
 
-// debianName is what Debian allows in a package name.
-var debianName = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
+// isDebianName reports whether name is what Debian allows in a package
+// name: two or more of a-z, 0-9, "+", "." and "-", starting with a letter
+// or a digit.
+func isDebianName(name string) bool {
+	if len(name) < 2 || !isLowerAlnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !isLowerAlnum(c) && c != '+' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+// isLowerHex reports whether s is n lower-case hexadecimal digits.
+func isLowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // checkInstallPath returns why p is not a path an asset may be installed
 // at, or "".

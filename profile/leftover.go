@@ -51,15 +51,7 @@ func newSiblingID() (string, error) {
 // isSiblingName reports whether name is prefix followed by an ID.
 func isSiblingName(name, prefix string) bool {
 	id, ok := strings.CutPrefix(name, prefix)
-	if !ok || len(id) != idLen {
-		return false
-	}
-	for _, c := range []byte(id) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return ok && isLowerHex(id, idLen)
 }
 
 // leftBehind reports whether the sibling directory dir is provably what an
@@ -195,7 +187,7 @@ func removeOwnDir(dir string) error {
 	if err := writeFile(marker, markerContent(dir), 0o644); err != nil {
 		return os.RemoveAll(dir)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "etc")); err != nil {
+	if err := removeTree(filepath.Join(dir, "etc")); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {

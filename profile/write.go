@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,7 +92,22 @@ var errExchangeUnsupported = errors.New("atomic exchange not supported")
 // it to exercise the two-rename swap.
 var exchange = exchangeDirs
 
-var modeRE = regexp.MustCompile(`^0?[0-7]{3}$`)
+// isMode reports whether mode is permission bits as three octal digits,
+// with a leading 0 or not: "644", "0644".
+func isMode(mode string) bool {
+	if len(mode) == 4 && mode[0] == '0' {
+		mode = mode[1:]
+	}
+	if len(mode) != 3 {
+		return false
+	}
+	for i := 0; i < len(mode); i++ {
+		if mode[i] < '0' || mode[i] > '7' {
+			return false
+		}
+	}
+	return true
+}
 
 // Write writes p as a profile directory at dir, atomically.
 //
@@ -306,7 +320,7 @@ func validate(in []Entry) ([]Entry, error) {
 			if len(e.Content) > 0 {
 				bad("a symlink cannot have content")
 			}
-		case modeRE.MatchString(e.Mode):
+		case isMode(e.Mode):
 			if len(e.Mode) == 3 {
 				e.Mode = "0" + e.Mode
 			}
@@ -506,40 +520,8 @@ func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
-	made := map[string]bool{root: true}
-	var mkdirs func(d string) error
-	mkdirs = func(d string) error {
-		if made[d] {
-			return nil
-		}
-		if err := mkdirs(filepath.Dir(d)); err != nil {
-			return err
-		}
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return err
-		}
-		if err := os.Chmod(d, 0o755); err != nil {
-			return err
-		}
-		made[d] = true
-		return nil
-	}
-	for _, e := range entries {
-		p := filepath.Join(root, "etc", filepath.FromSlash(e.Target))
-		if err := mkdirs(filepath.Dir(p)); err != nil {
-			return err
-		}
-		if e.Mode == TypeSymlink {
-			if err := os.Symlink(e.Link, p); err != nil {
-				return err
-			}
-		} else {
-			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
-			if err := writeFile(p, e.Content, fs.FileMode(mode)); err != nil {
-				return err
-			}
-		}
-		if err := failpoint("entry " + e.Target); err != nil {
+	if top, njobs := planTree(filepath.Join(root, "etc"), entries); top != nil {
+		if err := createTree(top, njobs, newEntryMaker(root)); err != nil {
 			return err
 		}
 	}

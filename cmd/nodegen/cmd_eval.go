@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
@@ -36,9 +37,10 @@ var (
 	openParseCache *parsecache.Cache
 )
 
-// parseCache opens the parse cache on first use.
+// parseCache opens the parse cache on first use, with the trees of the
+// built-in library that the build carries.
 func parseCache() *parsecache.Cache {
-	parseCacheOnce.Do(func() { openParseCache = parsecache.Open() })
+	parseCacheOnce.Do(func() { openParseCache = parsecache.Open().WithBundle(librarytrees.Bundle()) })
 	return openParseCache
 }
 
@@ -91,7 +93,8 @@ func (f limitFlag) Type() string { return "NAME=VALUE" }
 
 // parseCacheHelp tells of the parse cache in nodegen eval --help.
 const parseCacheHelp = "Parse cache: modules unchanged since an earlier run are read back from\n" +
-	"$XDG_CACHE_HOME/nodegen/parse (~/.cache/nodegen/parse) instead of parsed again.\n" +
+	"$XDG_CACHE_HOME/nodegen/parse (~/.cache/nodegen/parse) instead of parsed again;\n" +
+	"the built-in library's come with nodegen.\n" +
 	"NODEGEN_CACHE=off turns it off; --stats counts the files it gave.\n"
 
 // limitsHelp is the table of the limits for nodegen eval --help.

@@ -62,7 +62,7 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 			len(ev.Files()), st.Options, st.Thunks, st.Instances, float64(st.Allocated)/1e6)
 		if c := parseCache(); c != nil {
 			cs := c.Stats()
-			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written\n", cs.Hits, cs.Written)
+			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written; %d library modules built in\n", cs.Hits, cs.Written, cs.Bundled)
 		} else {
 			fmt.Fprintf(w, "stats: parse cache: off\n")
 		}

@@ -38,7 +38,7 @@ import (
 const EnvVar = "NODEGEN_CACHE"
 
 // magic starts every entry.
-var magic = []byte("nodegen parse cache 1\n")
+var magic = []byte("nodegen parse cache 2\n")
 
 // staleAfter is how long the entries of another build of nodegen are
 // kept after their directory last changed.
@@ -56,10 +56,12 @@ const maxEntry = 256 << 20
 // Cache is a parse cache in a directory. A nil *Cache parses every file.
 type Cache struct {
 	dir     string
+	bundle  *Bundle // trees made ahead of time, looked up first
 	mkdir   sync.Once
 	dirOK   bool
 	hits    atomic.Int64
 	written atomic.Int64
+	bundled atomic.Int64
 
 	mu      sync.Mutex
 	queue   []pendingEntry // to be written
@@ -94,12 +96,23 @@ func New(dir string) *Cache {
 	return &Cache{dir: dir}
 }
 
+// WithBundle has c look up the trees of b before its own entries, and
+// returns c; call it before c parses anything.
+func (c *Cache) WithBundle(b *Bundle) *Cache {
+	if c != nil {
+		c.bundle = b
+	}
+	return c
+}
+
 // Stats are what a cache did in a run.
 type Stats struct {
 	// Hits counts the files decoded from the cache.
 	Hits int64
 	// Written counts the entries written.
 	Written int64
+	// Bundled counts the files decoded from the bundle (see WithBundle).
+	Bundled int64
 }
 
 // Stats returns what the cache did so far, once the entries being
@@ -109,17 +122,21 @@ func (c *Cache) Stats() Stats {
 		return Stats{}
 	}
 	c.Wait()
-	return Stats{Hits: c.hits.Load(), Written: c.written.Load()}
+	return Stats{Hits: c.hits.Load(), Written: c.written.Load(), Bundled: c.bundled.Load()}
 }
 
 // Parse returns what parsediag.Parse returns for src named filename,
-// decoded from the cache when it holds src, else parsed (and then
-// cached when the file parses without a diagnostic). It is safe for
-// concurrent use. The entries of files parsed are written in the
-// background, while the caller goes on: call Wait before exiting.
+// decoded from the bundle or the cache when one holds src, else parsed
+// (and then cached when the file parses without a diagnostic). It is
+// safe for concurrent use. The entries of files parsed are written in
+// the background, while the caller goes on: call Wait before exiting.
 func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if c == nil {
 		return parsediag.Parse(src, filename)
+	}
+	if file, ok := c.bundle.parse(src, filename); ok {
+		c.bundled.Add(1)
+		return file, nil
 	}
 	sum := sha256.Sum256(src)
 	name := filepath.Join(c.dir, hex.EncodeToString(sum[:]))
@@ -197,11 +214,9 @@ func (c *Cache) Wait() {
 	}
 }
 
-// An entry is magic, the CRC-32C of the rest, the SHA-256 of the source,
-// and the tree as hclsyntax.AppendFile writes it.
+// An entry is magic, the CRC-32 (IEEE) of the rest, the SHA-256 of the
+// source, and the tree as hclsyntax.AppendFile writes it.
 const headerSize = 4 + sha256.Size
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // entryBufs keep the buffers entries are read and encoded in for reuse:
 // nothing of an entry's bytes is kept (DecodeFile copies the names).
@@ -216,7 +231,7 @@ func appendEntry(dst []byte, file *hcl.File, sum [sha256.Size]byte, filename str
 	if err != nil {
 		return out, false
 	}
-	binary.LittleEndian.PutUint32(out[len(dst)+len(magic):], crc32.Checksum(out[len(dst)+len(magic)+4:], crcTable))
+	binary.LittleEndian.PutUint32(out[len(dst)+len(magic):], crc32.ChecksumIEEE(out[len(dst)+len(magic)+4:]))
 	return out, true
 }
 
@@ -241,7 +256,7 @@ func decodeEntry(data []byte, sum [sha256.Size]byte, src []byte, filename string
 		return nil, false
 	}
 	rest := data[len(magic)+4:]
-	if binary.LittleEndian.Uint32(data[len(magic):]) != crc32.Checksum(rest, crcTable) {
+	if binary.LittleEndian.Uint32(data[len(magic):]) != crc32.ChecksumIEEE(rest) {
 		return nil, false
 	}
 	if !bytes.Equal(rest[:sha256.Size], sum[:]) {

@@ -13,6 +13,7 @@ locals {
 }
 
 options "services.kubernetes.addonManager" {
+  # Also enable, kubeconfig: see components.hcl.
   option "bootstrapAddons" {
     type    = attrsOf(attrs)
     default = {}
@@ -41,17 +42,6 @@ options "services.kubernetes.addonManager" {
       }
     }
     description = "Kubernetes addons (any kind of Kubernetes resource can be an addon)."
-  }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes addon manager."
-  }
-  option "kubeconfig" {
-    type        = submodule.kubernetesKubeconfig
-    default     = {}
-    description = "Kubernetes addon manager kubeconfig."
   }
 }
 

@@ -69,6 +69,7 @@ locals {
 }
 
 options "services.kubernetes.apiserver" {
+  # Also enable, extraOpts, featureGates, verbosity: see components.hcl.
   option "advertiseAddress" {
     type        = nullOr(str)
     default     = null
@@ -130,12 +131,6 @@ options "services.kubernetes.apiserver" {
       <https://kubernetes.io/docs/admin/admission-controllers/>
     EOT
   }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes apiserver."
-  }
   option "enableAdmissionPlugins" {
     type = listOf(str)
     default = [
@@ -174,21 +169,10 @@ options "services.kubernetes.apiserver" {
     default_text = "services.kubernetes.caFile"
     description  = "Etcd ca file."
   }
-  option "extraOpts" {
-    type        = str
-    default     = ""
-    description = "Kubernetes apiserver extra command line options."
-  }
   option "extraSANs" {
     type        = listOf(str)
     default     = []
     description = "Extra x509 Subject Alternative Names to be added to the kubernetes apiserver tls cert."
-  }
-  option "featureGates" {
-    type         = listOf(str)
-    default      = root.services.kubernetes.featureGates
-    default_text = "services.kubernetes.featureGates"
-    description  = "List set of feature gates"
   }
   option "insecureBindAddress" {
     type        = str
@@ -283,14 +267,6 @@ options "services.kubernetes.apiserver" {
     description = <<-EOT
       Kubernetes apiserver token authentication file. See
       <https://kubernetes.io/docs/reference/access-authn-authz/authentication>
-    EOT
-  }
-  option "verbosity" {
-    type        = nullOr(int)
-    default     = null
-    description = <<-EOT
-      Optional glog verbosity level for logging statements. See
-      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
     EOT
   }
   option "webhookConfig" {

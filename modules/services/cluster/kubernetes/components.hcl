@@ -9,9 +9,13 @@
 #   - with a wait path, its service's preStart waits until the apiserver
 #     answers there to the component's own credentials.
 #
-# A new component declares its options (with a kubeconfig option of type
-# submodule.kubernetesKubeconfig) and its service in a module of its own,
-# and adds a row here.
+# The options the components declare alike (enable, kubeconfig, and for
+# those with a command line of their own extraOpts, featureGates and
+# verbosity) are declared here too, from the table componentOptions below;
+# NixOS's modules write them out in each component's module.
+#
+# A new component declares its other options and its service in a module
+# of its own, and adds a row to each table here.
 
 locals {
   top = config.services.kubernetes
@@ -58,6 +62,105 @@ locals {
   }
 
   enabled = { for n, c in local.components : n => c if local.top[n].enable }
+}
+
+# The options below read nothing of the configuration: they are declared
+# before any option has a value.
+locals {
+  # By the component's option under services.kubernetes:
+  #   title       its name in descriptions
+  #   enable      what its enable option enables (NixOS's mkEnableOption
+  #               argument, whose own final dot some components keep)
+  #   kubeconfig  the description of its kubeconfig option; null: none
+  #   flags       whether it takes extraOpts, featureGates and verbosity
+  componentOptions = {
+    addonManager = {
+      title      = "Kubernetes addon manager"
+      enable     = "Kubernetes addon manager"
+      kubeconfig = "Kubernetes addon manager kubeconfig."
+      flags      = false
+    }
+    apiserver = {
+      title      = "Kubernetes apiserver"
+      enable     = "Kubernetes apiserver"
+      kubeconfig = null
+      flags      = true
+    }
+    controllerManager = {
+      title      = "Kubernetes controller manager"
+      enable     = "Kubernetes controller manager."
+      kubeconfig = "Kubernetes controller manager kubeconfig."
+      flags      = true
+    }
+    kubelet = {
+      title      = "Kubernetes kubelet"
+      enable     = "Kubernetes kubelet."
+      kubeconfig = "Kubelet kubeconfig: the apiserver, CA and client certificate the kubelet connects with."
+      flags      = true
+    }
+    proxy = {
+      title      = "Kubernetes proxy"
+      enable     = "Kubernetes proxy"
+      kubeconfig = "Kubernetes proxy kubeconfig."
+      flags      = true
+    }
+    scheduler = {
+      title      = "Kubernetes scheduler"
+      enable     = "Kubernetes scheduler"
+      kubeconfig = "Kubernetes scheduler kubeconfig."
+      flags      = true
+    }
+  }
+}
+
+dynamic "option" {
+  for_each = local.componentOptions
+  iterator = component
+  labels   = ["services.kubernetes.${component.key}.enable"]
+  content {
+    type        = bool
+    default     = false
+    example     = true
+    description = "Whether to enable ${component.value.enable}."
+  }
+}
+
+dynamic "option" {
+  for_each = { for n, c in local.componentOptions : n => c.kubeconfig if c.kubeconfig != null }
+  iterator = component
+  labels   = ["services.kubernetes.${component.key}.kubeconfig"]
+  content {
+    type        = submodule.kubernetesKubeconfig
+    default     = {}
+    description = component.value
+  }
+}
+
+dynamic "options" {
+  for_each = { for n, c in local.componentOptions : n => c.title if c.flags }
+  iterator = component
+  labels   = ["services.kubernetes.${component.key}"]
+  content {
+    option "extraOpts" {
+      type        = str
+      default     = ""
+      description = "${component.value} extra command line options."
+    }
+    option "featureGates" {
+      type         = listOf(str)
+      default      = root.services.kubernetes.featureGates
+      default_text = "services.kubernetes.featureGates"
+      description  = "List set of feature gates"
+    }
+    option "verbosity" {
+      type        = nullOr(int)
+      default     = null
+      description = <<-EOT
+        Optional glog verbosity level for logging statements. See
+        <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
+      EOT
+    }
+  }
 }
 
 # The kubeconfig of each component: its server and user, and with easyCerts

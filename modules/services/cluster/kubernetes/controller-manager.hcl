@@ -37,6 +37,7 @@ locals {
 }
 
 options "services.kubernetes.controllerManager" {
+  # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "allocateNodeCIDRs" {
     type        = bool
     default     = true
@@ -53,32 +54,10 @@ options "services.kubernetes.controllerManager" {
     default_text = "services.kubernetes.clusterCidr"
     description  = "Kubernetes CIDR Range for Pods in cluster."
   }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes controller manager.."
-  }
-  option "extraOpts" {
-    type        = str
-    default     = ""
-    description = "Kubernetes controller manager extra command line options."
-  }
-  option "featureGates" {
-    type         = listOf(str)
-    default      = root.services.kubernetes.featureGates
-    default_text = "services.kubernetes.featureGates"
-    description  = "List set of feature gates"
-  }
   option "insecurePort" {
     type        = int
     default     = 0
     description = "Kubernetes controller manager insecure listening port."
-  }
-  option "kubeconfig" {
-    type        = submodule.kubernetesKubeconfig
-    default     = {}
-    description = "Kubernetes controller manager kubeconfig."
   }
   option "leaderElect" {
     type        = bool
@@ -116,14 +95,6 @@ options "services.kubernetes.controllerManager" {
     type        = nullOr(path)
     default     = null
     description = "Kubernetes controller-manager private key file."
-  }
-  option "verbosity" {
-    type        = nullOr(int)
-    default     = null
-    description = <<-EOT
-      Optional glog verbosity level for logging statements. See
-      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
-    EOT
   }
 }
 

@@ -92,6 +92,7 @@ locals {
 }
 
 options "services.kubernetes.kubelet" {
+  # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "address" {
     type        = str
     default     = "0.0.0.0"
@@ -150,23 +151,6 @@ options "services.kubernetes.kubelet" {
       adds none.
     EOT
   }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes kubelet.."
-  }
-  option "extraOpts" {
-    type        = str
-    default     = ""
-    description = "Kubernetes kubelet extra command line options."
-  }
-  option "featureGates" {
-    type         = listOf(str)
-    default      = root.services.kubernetes.featureGates
-    default_text = "services.kubernetes.featureGates"
-    description  = "List set of feature gates"
-  }
   option "healthz.bind" {
     type        = str
     default     = "127.0.0.1"
@@ -182,11 +166,6 @@ options "services.kubernetes.kubelet" {
     default      = root.networking.hostName
     default_text = "networking.fqdn (networking.hostName, with networking.domain when set)"
     description  = "Kubernetes kubelet hostname override."
-  }
-  option "kubeconfig" {
-    type        = submodule.kubernetesKubeconfig
-    default     = {}
-    description = "Kubelet kubeconfig: the apiserver, CA and client certificate the kubelet connects with."
   }
   option "manifests" {
     type        = attrsOf(attrs)
@@ -242,14 +221,6 @@ options "services.kubernetes.kubelet" {
     type        = bool
     default     = false
     description = "Whether to set node taint to unschedulable=true as it is the case of node that has only master role."
-  }
-  option "verbosity" {
-    type        = nullOr(int)
-    default     = null
-    description = <<-EOT
-      Optional glog verbosity level for logging statements. See
-      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
-    EOT
   }
 
   # Not in the NixOS module of 2019.

@@ -17,40 +17,11 @@ locals {
 }
 
 options "services.kubernetes.proxy" {
+  # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "bindAddress" {
     type        = str
     default     = "0.0.0.0"
     description = "Kubernetes proxy listening address."
-  }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes proxy."
-  }
-  option "extraOpts" {
-    type        = str
-    default     = ""
-    description = "Kubernetes proxy extra command line options."
-  }
-  option "featureGates" {
-    type         = listOf(str)
-    default      = root.services.kubernetes.featureGates
-    default_text = "services.kubernetes.featureGates"
-    description  = "List set of feature gates"
-  }
-  option "kubeconfig" {
-    type        = submodule.kubernetesKubeconfig
-    default     = {}
-    description = "Kubernetes proxy kubeconfig."
-  }
-  option "verbosity" {
-    type        = nullOr(int)
-    default     = null
-    description = <<-EOT
-      Optional glog verbosity level for logging statements. See
-      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
-    EOT
   }
 }
 

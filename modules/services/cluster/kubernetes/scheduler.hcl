@@ -18,32 +18,11 @@ locals {
 }
 
 options "services.kubernetes.scheduler" {
+  # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "address" {
     type        = str
     default     = "127.0.0.1"
     description = "Kubernetes scheduler listening address."
-  }
-  option "enable" {
-    type        = bool
-    default     = false
-    example     = true
-    description = "Whether to enable Kubernetes scheduler."
-  }
-  option "extraOpts" {
-    type        = str
-    default     = ""
-    description = "Kubernetes scheduler extra command line options."
-  }
-  option "featureGates" {
-    type         = listOf(str)
-    default      = root.services.kubernetes.featureGates
-    default_text = "services.kubernetes.featureGates"
-    description  = "List set of feature gates"
-  }
-  option "kubeconfig" {
-    type        = submodule.kubernetesKubeconfig
-    default     = {}
-    description = "Kubernetes scheduler kubeconfig."
   }
   option "leaderElect" {
     type        = bool
@@ -54,14 +33,6 @@ options "services.kubernetes.scheduler" {
     type        = int
     default     = 10251
     description = "Kubernetes scheduler listening port."
-  }
-  option "verbosity" {
-    type        = nullOr(int)
-    default     = null
-    description = <<-EOT
-      Optional glog verbosity level for logging statements. See
-      <https://github.com/kubernetes/community/blob/master/contributors/devel/logging.md>
-    EOT
   }
 }
 

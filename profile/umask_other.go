@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package profile
+
+// creationUmask cannot tell the umask without setting it, outside Linux:
+// known is false, and every mode is set after creation.
+func creationUmask(dir string) (umask uint32, known bool) { return 0, false }
