@@ -75,7 +75,9 @@ type optionDecl struct {
 	also []*hclsyntax.Block
 
 	// constDefault is the default's definition when the default is a
-	// constant (see constantValue), made once for every instance.
+	// constant (see constantValue), made once for every instance (for an
+	// option of a shared library module, once for the process: see
+	// decodedOptions).
 	constDefault *options.Def
 }
 
@@ -206,11 +208,61 @@ func sortedKeys[V any](m map[string]V) []string {
 
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
-// decodeOption reads one option block.
+// decodedOptions keeps, by their syntax, the options declared in the files
+// of the library modules the process shares (module.shared and
+// optionDeclSyntax.inFile: a declaration an evaluation makes is never
+// kept, so that nothing grows with the evaluations) as decodeOption read
+// them, when it found nothing wrong: what it reads depends on the syntax
+// alone, and so does the type when it is one of sharedTypes (else the
+// kept declaration has no type, and each evaluation parses its own). An
+// evaluation starts each such option from a copy of the kept one, which it
+// may then change (a merged submodule type, the constant default).
+var decodedOptions sync.Map // *optionDeclSyntax -> *optionDecl
+
+// keepDecodedOptions says to use decodedOptions; the tests turn it off to
+// check it against reading every block anew.
+var keepDecodedOptions = true
+
+// decodeOption reads one option block, or copies what decodedOptions kept
+// of it.
 func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
+	shared := keepDecodedOptions && e.syn.inFile && e.mod != nil && e.mod.shared
+	if shared {
+		if kept, ok := decodedOptions.Load(e.syn); ok {
+			d := new(optionDecl)
+			*d = *kept.(*optionDecl)
+			if d.typ != nil {
+				return d, nil
+			}
+			t, diags := ev.parseType(e.mod, e.syn.attrs["type"].Expr)
+			if t == nil || diags.HasErrors() {
+				return nil, diags
+			}
+			d.typ = t
+			return d, diags
+		}
+	}
+	d, sharedType, diags := ev.readOption(e)
+	if shared && d != nil && len(diags) == 0 {
+		kept := *d
+		if !sharedType {
+			kept.typ = nil
+		}
+		if d.defaultExpr != nil {
+			if def, ok := constantDefault(d.defaultExpr); ok {
+				kept.constDefault = &def
+			}
+		}
+		decodedOptions.Store(e.syn, &kept)
+	}
+	return d, diags
+}
+
+// readOption is decodeOption reading the block; sharedType tells whether
+// the option's type is one of sharedTypes.
+func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
 	b := e.syn.block
-	d := &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
+	d = &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
 	for _, attr := range sortedAttrs(e.syn.attrs) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
@@ -271,15 +323,15 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The option %q needs a type, for example type = str.", d.path.String()),
 			Subject:  b.DefRange().Ptr(),
 		})
-		return nil, diags
+		return nil, false, diags
 	}
-	t, dd := ev.parseType(e.mod, ta.Expr)
+	t, sharedType, dd := ev.parseTypeShared(e.mod, ta.Expr)
 	diags = append(diags, dd...)
 	if t == nil || dd.HasErrors() {
-		return nil, diags
+		return nil, false, diags
 	}
 	d.typ = t
-	return d, diags
+	return d, sharedType, diags
 }
 
 // sharedTypes holds, by source text, the types parsed so far by this
@@ -295,6 +347,13 @@ var sharedTypes sync.Map // source text -> options.Type
 // diagnostics is kept by its source text: for the rest of the
 // evaluation, or for the process when it names no submodule.
 func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Type, hcl.Diagnostics) {
+	t, _, diags := ev.parseTypeShared(m, expr)
+	return t, diags
+}
+
+// parseTypeShared is parseType, and tells whether the type is one of
+// sharedTypes.
+func (ev *Evaluator) parseTypeShared(m *module, expr hclsyntax.Expression) (options.Type, bool, hcl.Diagnostics) {
 	var key string
 	if m != nil && m.file != nil {
 		r := expr.Range()
@@ -303,10 +362,10 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 		}
 	}
 	if t, ok := ev.typeCache[key]; ok && key != "" {
-		return t, nil
+		return t, false, nil
 	}
 	if t, ok := sharedTypes.Load(key); ok && key != "" {
-		return t.(options.Type), nil
+		return t.(options.Type), true, nil
 	}
 	// A type naming a submodule or a format is the evaluation's own, and so
 	// is path, which resolves relative paths through this evaluation.
@@ -318,14 +377,14 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Ty
 	if key != "" && t != nil && len(diags) == 0 {
 		if !evaluationOwn {
 			sharedTypes.Store(key, t)
-			return t, diags
+			return t, true, diags
 		}
 		if ev.typeCache == nil {
 			ev.typeCache = map[string]options.Type{}
 		}
 		ev.typeCache[key] = t
 	}
-	return t, diags
+	return t, false, diags
 }
 
 // usesPathType reports whether a type expression names the type path.

@@ -21,10 +21,42 @@ import (
 // the same diagnostics, and the same definitions (values, ranges, order)
 // at every option and namespace of every instance.
 func TestDirectConfigSplit(t *testing.T) {
-	type evalCase struct {
-		name string
-		cfg  Config
+	compareFastPath(t, "the direct split", &directConfig, evaluationRecord)
+}
+
+// TestPlainObjects checks plainObject against the general construction
+// of objects, as TestDirectConfigSplit checks the direct split; objects
+// are charged for alike, too.
+func TestPlainObjects(t *testing.T) {
+	compareFastPath(t, "plainObject", &plainObjects, func(cfg Config) string {
+		var allocated int64
+		r := evaluationRecordOf(cfg, func(ev *Evaluator) { allocated = ev.stats.Allocated })
+		return fmt.Sprintf("%sallocated %d\n", r, allocated)
+	})
+}
+
+// compareFastPath records every case of recordCases with the fast path
+// that *on turns on, and without it, and reports where they differ.
+func compareFastPath(t *testing.T, what string, on *bool, record func(Config) string) {
+	for _, c := range recordCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			general := withFlag(on, false, func() string { return record(c.cfg) })
+			got := withFlag(on, true, func() string { return record(c.cfg) })
+			if diff := cmp.Diff(general, got); diff != "" {
+				t.Errorf("%s differs from the general way (-general +fast):\n%s", what, diff)
+			}
+		})
 	}
+}
+
+// evalCase is an evaluation the tests of a fast path make both ways.
+type evalCase struct {
+	name string
+	cfg  Config
+}
+
+// recordCases are every golden case and the Kubernetes fixtures.
+func recordCases(t *testing.T) []evalCase {
 	var cases []evalCase
 	paths, err := filepath.Glob("testdata/*/*.txtar")
 	if err != nil {
@@ -50,29 +82,29 @@ func TestDirectConfigSplit(t *testing.T) {
 	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
 		cases = append(cases, evalCase{dir, Config{Files: []string{filepath.Join("..", "fixtures", dir, "host.hcl")}, Library: modules.FS()}})
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			general := withDirectConfig(false, func() string { return evaluationRecord(c.cfg) })
-			got := withDirectConfig(true, func() string { return evaluationRecord(c.cfg) })
-			if diff := cmp.Diff(general, got); diff != "" {
-				t.Errorf("the direct split differs from the general one (-general +direct):\n%s", diff)
-			}
-		})
-	}
+	return cases
 }
 
-func withDirectConfig(on bool, f func() string) string {
-	defer func(was bool) { directConfig = was }(directConfig)
-	directConfig = on
+// withFlag calls f with *flag set to on, and restores it.
+func withFlag(flag *bool, on bool, f func() string) string {
+	defer func(was bool) { *flag = was }(*flag)
+	*flag = on
 	return f()
 }
 
 // evaluationRecord evaluates cfg completely and records what can be told
 // of it: diagnostics, warnings, the configuration, and the definitions
 // every instance holds at every node, in order, with their ranges.
-func evaluationRecord(cfg Config) string {
+func evaluationRecord(cfg Config) string { return evaluationRecordOf(cfg, nil) }
+
+// evaluationRecordOf is evaluationRecord, calling done (when not nil)
+// with the evaluation once it is complete.
+func evaluationRecordOf(cfg Config, done func(*Evaluator)) string {
 	var b strings.Builder
 	ev, diags := New(cfg)
+	if done != nil {
+		defer done(ev)
+	}
 	if !diags.HasErrors() {
 		warns, d := ev.Check()
 		for _, w := range warns {

@@ -827,6 +827,11 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 	if d := sc.inst.ev.charge(int64(len(e.Items))*allocationPerElement, e.SrcRange); d != nil {
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
+	if plainObjects {
+		if v, ok := sc.plainObject(e); ok {
+			return v, nil
+		}
+	}
 	var diags hcl.Diagnostics
 	root := &objNode{attrs: make(map[string]*objNode, len(e.Items))}
 	// the leaves, one per item, in one allocation
@@ -872,6 +877,88 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 		}
 	}
 	return root.value(), diags
+}
+
+// plainObjects says to build the objects of constructors whose keys are
+// all plain with plainObject; the tests turn it off to check it against
+// the general construction.
+var plainObjects = true
+
+// plainObject builds the object of a constructor whose keys are plain
+// (see plainKey), none written twice, straight into the attribute map
+// cty.ObjectVal takes, with no tree of objNodes; ok is false for any other
+// constructor, which object builds in general. Its values are thunks, and
+// its string keys are charged for in order, as there.
+func (sc *scope) plainObject(e *hclsyntax.ObjectConsExpr) (v cty.Value, ok bool) {
+	if len(e.Items) == 0 {
+		return cty.EmptyObjectVal, true
+	}
+	var buf [16]string
+	keys := buf[:0]
+	attrs := make(map[string]cty.Value, len(e.Items))
+	for _, item := range e.Items {
+		k, ok := plainKey(item.KeyExpr)
+		if !ok {
+			return cty.NilVal, false
+		}
+		if _, dup := attrs[k]; dup {
+			return cty.NilVal, false
+		}
+		attrs[k] = cty.NilVal
+		keys = append(keys, k)
+	}
+	for _, item := range e.Items {
+		// Once the charge fails, the evaluation is exhausted and object
+		// charges nothing more: it makes the diagnostics.
+		if t, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr).Wrapped.(*hclsyntax.TemplateExpr); ok {
+			if d := sc.inst.ev.charge(int64(templateLen(t)), t.SrcRange); d != nil {
+				return cty.NilVal, false
+			}
+		}
+	}
+	for i, item := range e.Items {
+		attrs[keys[i]] = sc.inst.ev.thunk(item.ValueExpr, sc)
+	}
+	return cty.ObjectVal(attrs), true
+}
+
+// plainKey reads an object key that is a name (a = 1) or a string with
+// nothing interpolated ("a-b" = 1) as object reads it: a string key
+// normalized as its value would be. ok is false for any other key (a
+// path, a computed key).
+func plainKey(kx hclsyntax.Expression) (string, bool) {
+	k, ok := kx.(*hclsyntax.ObjectConsKeyExpr)
+	if !ok {
+		return "", false
+	}
+	if !k.ForceNonLiteral {
+		if kw := hcl.ExprAsKeyword(k.Wrapped); kw != "" {
+			return kw, true
+		}
+	}
+	t, ok := k.Wrapped.(*hclsyntax.TemplateExpr)
+	if !ok {
+		return "", false
+	}
+	str := ""
+	for _, part := range t.Parts {
+		lit, ok := part.(*hclsyntax.LiteralValueExpr)
+		if !ok || lit.Val.Type() != cty.String {
+			return "", false
+		}
+		str += lit.Val.AsString()
+	}
+	return cty.NormalizeString(str), true
+}
+
+// templateLen is the length of a template of string literals (see
+// plainKey), which its evaluation charges for.
+func templateLen(t *hclsyntax.TemplateExpr) int {
+	n := 0
+	for _, part := range t.Parts {
+		n += len(part.(*hclsyntax.LiteralValueExpr).Val.AsString())
+	}
+	return n
 }
 
 func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {

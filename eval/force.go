@@ -132,25 +132,38 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	if o.constDefault != nil {
 		return *o.constDefault
 	}
-	rng := o.defaultExpr.Range()
-	var content cty.Value
-	v, constant := constantValue(o.defaultExpr)
+	d, constant := constantDefault(o.defaultExpr)
 	if !constant {
-		v, constant = inst.ev.iteratorValue(o, o.defaultExpr)
-	}
-	if constant {
-		content = property.ForcedVal(v, rng)
-	} else {
-		content = inst.ev.thunk(o.defaultExpr, inst.declScope(o))
-	}
-	d := options.Def{
-		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
-		Range: rng,
+		// A default made by a dynamic block may read its iterators alone.
+		var v cty.Value
+		if v, constant = inst.ev.iteratorValue(o, o.defaultExpr); constant {
+			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
+		}
 	}
 	if constant {
 		o.constDefault = &d
+		return d
 	}
-	return d
+	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
+}
+
+// constantDefault is the definition a default makes when it is a constant
+// (see constantValue); it reads nothing of an evaluation.
+func constantDefault(expr hclsyntax.Expression) (options.Def, bool) {
+	v, constant := constantValue(expr)
+	if !constant {
+		return options.Def{}, false
+	}
+	return defaultAt(expr, property.ForcedVal(v, expr.Range())), true
+}
+
+// defaultAt is the definition of the default expr whose value is content.
+func defaultAt(expr hclsyntax.Expression, content cty.Value) options.Def {
+	rng := expr.Range()
+	return options.Def{
+		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
+		Range: rng,
+	}
 }
 
 // constantValue is the value of an expression that is a constant, read

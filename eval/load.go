@@ -66,6 +66,10 @@ type module struct {
 
 	imports  []source
 	disabled []string // module keys
+	// shared is set on a library module parsed once for the process (see
+	// parsedLibrary): what is read off its syntax alone may be kept for
+	// the process too (see decodedOptions).
+	shared bool
 	// computed holds the imports and disabled_modules that are no constant
 	// list: expressions over the module's locals, evaluated when the
 	// modules are collected (see loader.linksOf).
@@ -97,6 +101,10 @@ type optionDeclSyntax struct {
 	// vars binds the iterators of the dynamic blocks that made this
 	// declaration, for every expression in it.
 	vars *binding
+	// inFile is set on a declaration read from its module's file, which
+	// is the same in every evaluation of the module (see decodedOptions),
+	// and not on one an evaluation makes (one a dynamic block makes).
+	inFile bool
 }
 
 type submoduleSyntax struct {
@@ -282,11 +290,21 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 	diags := l.parseFile(s)
 	if cacheable {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		m := l.mods[s.key()]
-		l.mu.Unlock()
-		if m != nil {
-			parsedLibrary.Store(key, &parsedModule{m: m, diags: diags})
+		if m == nil {
+			return diags
 		}
+		// Two evaluations may parse a module at once: the first stored
+		// is the one every evaluation uses.
+		m.shared = true
+		p, _ := parsedLibrary.LoadOrStore(key, &parsedModule{m: m, diags: diags})
+		pm := p.(*parsedModule)
+		l.mods[s.key()] = pm.m
+		if pm.m.file != nil {
+			l.files[s.display()] = pm.m.file
+		}
+		return pm.diags
 	}
 	return diags
 }
@@ -582,7 +600,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
 			full := append(append([]string(nil), prefix...), p...)
-			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes})
+			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true})
 		case "options":
 			p, d := labelPath(b)
 			diags = append(diags, d...)

@@ -32,9 +32,10 @@ const (
 	// gcManyEvaluations is for the commands that run many evaluations, one
 	// after another and side by side (build, test): what one evaluation
 	// allocates is garbage once it is done, and the heap is collected when
-	// it has grown to three times what was live (GOGC=200, a third fewer
-	// collections than Go's default for 40% more memory), and at the soft
-	// memory limit.
+	// it has grown to four times what was live (GOGC=300) or reaches a
+	// soft memory limit that follows the live heap (64 MiB, or two and a
+	// half times what is live when that is more: see followLiveHeap and
+	// manyLimit), whichever comes first.
 	gcManyEvaluations
 )
 
@@ -44,7 +45,9 @@ const (
 // collection rather than the OOM killer; where less than 128 MiB are
 // available, or nothing is known, the collector is left on its default
 // schedule. An address-space limit (ulimit -v) counts as memory
-// available too. GOGC or GOMEMLIMIT in the environment take precedence.
+// available too; for many evaluations, it is the most the limit that
+// follows the live heap may be. GOGC or GOMEMLIMIT in the environment take
+// precedence.
 func tuneGC(t gcTuning) {
 	if t == gcDefault || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -58,11 +61,13 @@ func tuneGC(t gcTuning) {
 	if !ok {
 		return
 	}
-	debug.SetMemoryLimit(limit)
 	if t == gcManyEvaluations {
-		debug.SetGCPercent(200)
+		debug.SetGCPercent(manyGOGC)
+		debug.SetMemoryLimit(manyLimit(0, limit))
+		followLiveHeap(func(live uint64) int64 { return manyLimit(live, limit) })
 		return
 	}
+	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
 	useHugePages(limit)
 }

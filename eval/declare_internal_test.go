@@ -1,0 +1,119 @@
+package eval
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/modules"
+	"github.com/nodegen/nodegen/property"
+)
+
+// TestDecodedOptions checks the option declarations an evaluation copies
+// from decodedOptions against reading their blocks anew: every option
+// block in the library's files (submodules' too) decodes to the same
+// declaration, nothing a dynamic block made is kept, and the Kubernetes
+// fixtures evaluate to the same record (configuration, diagnostics,
+// definitions at every node) either way.
+func TestDecodedOptions(t *testing.T) {
+	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
+		t.Run(dir, func(t *testing.T) {
+			cfg := Config{Files: []string{filepath.Join("..", "fixtures", dir, "host.hcl")}, Library: modules.FS()}
+			fresh := withFlag(&keepDecodedOptions, false, func() string { return evaluationRecord(cfg) })
+			withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) }) // keeps them
+			kept := withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) })
+			if diff := cmp.Diff(fresh, kept); diff != "" {
+				t.Errorf("the evaluation with the kept declarations differs (-read anew +kept):\n%s", diff)
+			}
+		})
+	}
+
+	ev, diags := New(Config{Library: modules.FS()})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var entries []declEntry
+	for _, m := range ev.mods {
+		if !m.shared {
+			t.Errorf("library module %s is not shared", m.src.display())
+		}
+		// A dynamic block's declarations are made by each evaluation,
+		// and never kept.
+		for _, o := range m.options {
+			if o.inFile {
+				entries = append(entries, declEntry{syn: o, mod: m})
+			}
+		}
+		for _, s := range m.submodules {
+			for _, o := range s.options {
+				if o.inFile {
+					entries = append(entries, declEntry{syn: o, mod: m, body: s})
+				}
+			}
+		}
+	}
+	decodedOptions.Range(func(k, _ any) bool {
+		if syn := k.(*optionDeclSyntax); !syn.inFile {
+			t.Errorf("%s: a declaration made by an evaluation was kept", syn.block.DefRange())
+		}
+		return true
+	})
+	if len(entries) < 500 {
+		t.Fatalf("the library declares %d options; want the whole library", len(entries))
+	}
+	for _, e := range entries {
+		want, _, diags := ev.readOption(e)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
+		}
+		if _, ok := decodedOptions.Load(e.syn); !ok {
+			t.Errorf("%s: option %s was not kept", e.syn.block.DefRange(), want.path)
+			continue
+		}
+		got, diags := ev.decodeOption(e)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
+		}
+		if diff := cmp.Diff(showDecl(ev, want), showDecl(ev, got)); diff != "" {
+			t.Errorf("%s: option %s (-read +kept):\n%s", e.syn.block.DefRange(), want.path, diff)
+		}
+	}
+}
+
+// declRecord is what an option declaration says, comparable.
+type declRecord struct {
+	Path, Type, Description, DefaultText string
+	// The syntax it points to, by identity.
+	Block, Mod, Body, Default, Apply, Example string
+	NameTexts                                 int
+	ReadOnly, Internal                        bool
+	Also                                      int
+	ConstDefault                              string
+}
+
+func showDecl(ev *Evaluator, o *optionDecl) declRecord {
+	r := declRecord{
+		Path: o.path.String(), Type: o.typ.Description(), Description: o.description, DefaultText: o.defaultText,
+		Block: fmt.Sprintf("%p", o.block), Mod: fmt.Sprintf("%p", o.mod), Body: fmt.Sprintf("%p", o.body),
+		Default: fmt.Sprintf("%p", o.defaultExpr), Apply: fmt.Sprintf("%p", o.apply), Example: fmt.Sprintf("%p", o.example),
+		NameTexts: len(o.nameTexts), ReadOnly: o.readOnly, Internal: o.internal, Also: len(o.also),
+	}
+	if o.defaultExpr != nil {
+		// The default's definition, kept or made now.
+		d := ev.top.defaultDef(o)
+		p, ok := property.AsProperty(d.Value)
+		if !ok {
+			r.ConstDefault = "not a property"
+			return r
+		}
+		v := cty.DynamicVal
+		if _, constant := constantValue(o.defaultExpr); constant {
+			v, _ = property.Deep(p.Content)
+		}
+		r.ConstDefault = fmt.Sprintf("%s %s %d %#v", d.Range, p.Kind, p.Priority, v)
+	}
+	return r
+}
