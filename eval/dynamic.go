@@ -225,6 +225,12 @@ func (ev *Evaluator) expandDecls(m *module, decls []*optionDeclSyntax, prefix []
 	var out []*optionDeclSyntax
 	var diags hcl.Diagnostics
 	for _, o := range decls {
+		if o.dyn == nil && prefix == nil && vars == nil {
+			// A declaration of the module's own, beside a dynamic block:
+			// itself, so that its decoded form is kept (decodedOptions).
+			out = append(out, o)
+			continue
+		}
 		full := append(append([]string(nil), prefix...), o.path...)
 		if o.dyn == nil {
 			out = append(out, &optionDeclSyntax{path: full, block: o.block, attrs: o.attrs, vars: vars})

@@ -364,6 +364,16 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	switch {
 	case sc.vars.lookup(rootName) != cty.NilVal:
 		v = sc.vars.lookup(rootName)
+	case (rootName == "config" || rootName == "options" || rootName == "root") && sc.inst.root == nil:
+		// The scope of what is read while modules are loaded (loadScope):
+		// configFree rejects these reads before they are evaluated; this
+		// is what a read that escaped it meets.
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No options yet",
+			Detail:   fmt.Sprintf("%s cannot be read here: this expression is read while the modules are loaded, before any option is declared.", rootName),
+			Subject:  rootRange.Ptr(),
+		}}
 	case rootName == "config":
 		v = sc.inst.configRef()
 	case rootName == "root":
@@ -1419,7 +1429,12 @@ func newLocalSet(attrs []*hclsyntax.Attribute, sc *scope, parent *localSet) *loc
 		ls.attrs = make(map[string]*hclsyntax.Attribute, len(attrs))
 	}
 	for _, a := range attrs {
-		ls.attrs[a.Name] = a
+		// A name declared twice is an error (checkLocals); until it is
+		// reported, the first declaration is the local, as everywhere
+		// else that reads locals (configFree).
+		if _, dup := ls.attrs[a.Name]; !dup {
+			ls.attrs[a.Name] = a
+		}
 	}
 	sc.locals = ls
 	return ls
