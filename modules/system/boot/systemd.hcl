@@ -385,42 +385,31 @@ submodule "systemdUnitFile" {
   }
 }
 
+# The typed units, one option each, by what its description calls them.
+locals {
+  typedUnitOptions = {
+    services = "service units"
+    targets  = "target units"
+    sockets  = "socket units"
+    timers   = "timer units"
+    paths    = "path units"
+    slices   = "slice units"
+    mounts   = "mount units, by unit name (the mount point escaped, as var-lib-kubelet for /var/lib/kubelet)"
+  }
+}
+
+dynamic "option" {
+  for_each = local.typedUnitOptions
+  iterator = kind
+  labels   = ["systemd.${kind.key}"]
+  content {
+    type        = attrsOf(submodule.systemdUnit)
+    default     = {}
+    description = "Definition of systemd ${kind.value}."
+  }
+}
+
 options "systemd" {
-  option "services" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd service units."
-  }
-  option "targets" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd target units."
-  }
-  option "sockets" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd socket units."
-  }
-  option "timers" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd timer units."
-  }
-  option "paths" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd path units."
-  }
-  option "slices" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd slice units."
-  }
-  option "mounts" {
-    type        = attrsOf(submodule.systemdUnit)
-    default     = {}
-    description = "Definition of systemd mount units, by unit name (the mount point escaped, as var-lib-kubelet for /var/lib/kubelet)."
-  }
   option "packageUnits" {
     type        = listOf(str)
     default     = []
