@@ -264,6 +264,9 @@ func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []strin
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if !coll.IsWhollyKnown() {
+		return nil, append(diags, notKnownDiag("for_each", dyn.forEach.Expr.Range()))
+	}
 	ty := coll.Type()
 	if coll.IsNull() || !(ty.IsMapType() || ty.IsObjectType() || ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
 		return nil, append(diags, &hcl.Diagnostic{
@@ -309,6 +312,9 @@ func dynamicLabel(sc *scope, dyn *dynamicSyntax) ([]string, hcl.Diagnostics) {
 	v, diags := sc.deep(expr)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if !v.IsWhollyKnown() {
+		return nil, append(diags, notKnownDiag("labels", expr.Range()))
 	}
 	ty := v.Type()
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType()) || v.LengthInt() != 1 {
@@ -385,4 +391,16 @@ func (ev *Evaluator) declText(o *optionDecl, expr hclsyntax.Expression) string {
 		return string(hclwrite.TokensForValue(v).Bytes())
 	}
 	return sourceText(ev.Files(), expr.Range())
+}
+
+// notKnownDiag reports that attribute what of a dynamic block, read when
+// the options are declared, has no value: a part of it did not parse (as
+// "${}"), which the parser has reported.
+func notKnownDiag(what string, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid " + what,
+		Detail:   fmt.Sprintf("%s has no value: a part of it is not a valid expression.", what),
+		Subject:  rng.Ptr(),
+	}
 }

@@ -840,7 +840,7 @@ func stringList(attr *hclsyntax.Attribute, v cty.Value) ([]string, hcl.Diagnosti
 	i := 0
 	for it := v.ElementIterator(); it.Next(); i++ {
 		_, e := it.Element()
-		if e.IsNull() || e.Type() != cty.String {
+		if !e.IsKnown() || e.IsNull() || e.Type() != cty.String {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid " + attr.Name,
