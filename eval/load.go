@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -225,21 +226,20 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 	if workers > len(todo) {
 		workers = len(todo)
 	}
+	// The workers (this goroutine one of them) take the next file by an
+	// atomic counter: no channel to hand each over, which cost a wake-up
+	// of a parked goroutine a file.
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+			results[i] = l.parseOne(todo[i])
+		}
+	}
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = l.parseOne(todo[i])
-			}
-		}()
+	for w := 1; w < workers; w++ {
+		wg.Go(work)
 	}
-	for i := range todo {
-		next <- i
-	}
-	close(next)
+	work()
 	wg.Wait()
 	var diags hcl.Diagnostics
 	for _, d := range results {
