@@ -212,8 +212,9 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 	seen := map[string]bool{}
 	l.mu.Lock()
 	for _, s := range srcs {
-		if _, ok := l.mods[s.key()]; !ok && !seen[s.key()] {
-			seen[s.key()] = true
+		k := s.key()
+		if _, ok := l.mods[k]; !ok && !seen[k] {
+			seen[k] = true
 			todo = append(todo, s)
 		}
 	}
@@ -367,31 +368,32 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 		diags = append(diags, l.parseAll(level)...)
 		var next []source
 		for _, s := range level {
-			if seen[s.key()] {
+			k := s.key()
+			if seen[k] {
 				continue
 			}
-			seen[s.key()] = true
+			seen[k] = true
 			if len(seen) > l.limits.Files {
 				d := &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "too many modules",
 					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
 				}
-				if by := importedBy[s.key()]; by != nil && by.body != nil {
+				if by := importedBy[k]; by != nil && by.body != nil {
 					if attr := by.body.Attributes["imports"]; attr != nil {
 						d.Subject = attr.Expr.Range().Ptr()
 					}
 				}
 				return nil, append(diags, d)
 			}
-			if m := l.mods[s.key()]; m != nil {
+			if m := l.mods[k]; m != nil {
 				ln, d := l.linksOf(m)
 				diags = append(diags, d...)
 				for _, imp := range ln.imports {
-					if !seen[imp.key()] {
+					if ik := imp.key(); !seen[ik] {
 						next = append(next, imp)
-						if importedBy[imp.key()] == nil {
-							importedBy[imp.key()] = m
+						if importedBy[ik] == nil {
+							importedBy[ik] = m
 						}
 					}
 				}
