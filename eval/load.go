@@ -337,7 +337,8 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := l.cache.Parse(src, s.display())
+	name := s.display()
+	file, diags := l.cache.Parse(src, name)
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {
@@ -347,7 +348,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 	}
 	l.mu.Lock()
 	if file != nil {
-		l.files[s.display()] = file
+		l.files[name] = file
 	}
 	l.mods[s.key()] = m
 	l.mu.Unlock()
