@@ -10,11 +10,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/hostfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 )
@@ -29,6 +31,9 @@ type source struct {
 	// inline numbers a module given as a body (Config.Inline), which
 	// lives in the file at path beside that file's own module.
 	inline int
+	// wd is the working directory when the evaluation started, for the
+	// names of host files (display); "" if unknown.
+	wd string
 }
 
 // key identifies a module for deduplication and disabled_modules.
@@ -53,7 +58,7 @@ func (s source) display() string {
 		return LibraryPrefix + s.path
 	}
 	if isOSFS(s.fsys) {
-		return displayPath(s.path)
+		return displayPath(s.path, s.wd)
 	}
 	return s.path
 }
@@ -207,8 +212,9 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 	seen := map[string]bool{}
 	l.mu.Lock()
 	for _, s := range srcs {
-		if _, ok := l.mods[s.key()]; !ok && !seen[s.key()] {
-			seen[s.key()] = true
+		k := s.key()
+		if _, ok := l.mods[k]; !ok && !seen[k] {
+			seen[k] = true
 			todo = append(todo, s)
 		}
 	}
@@ -221,21 +227,20 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 	if workers > len(todo) {
 		workers = len(todo)
 	}
+	// The workers (this goroutine one of them) take the next file by an
+	// atomic counter: no channel to hand each over, which cost a wake-up
+	// of a parked goroutine a file.
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+			results[i] = l.parseOne(todo[i])
+		}
+	}
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = l.parseOne(todo[i])
-			}
-		}()
+	for w := 1; w < workers; w++ {
+		wg.Go(work)
 	}
-	for i := range todo {
-		next <- i
-	}
-	close(next)
+	work()
 	wg.Wait()
 	var diags hcl.Diagnostics
 	for _, d := range results {
@@ -309,8 +314,19 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 	return diags
 }
 
+// readModule reads a module file of at most max bytes (lib.ReadRegular),
+// a host file through hostfile's fewer system calls when it can.
+func readModule(s source, max int64) ([]byte, error) {
+	if isOSFS(s.fsys) {
+		if src, ok := hostfile.ReadRegular(nil, "/"+s.path, max); ok {
+			return src, nil
+		}
+	}
+	return lib.ReadRegular(s.fsys, s.path, max)
+}
+
 func (l *loader) parseFile(s source) hcl.Diagnostics {
-	src, err := lib.ReadRegular(s.fsys, s.path, l.limits.FileBytes)
+	src, err := readModule(s, l.limits.FileBytes)
 	if err != nil {
 		l.mu.Lock()
 		l.mods[s.key()] = nil
@@ -321,7 +337,8 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
 		}}
 	}
-	file, diags := l.cache.Parse(src, s.display())
+	name := s.display()
+	file, diags := l.cache.Parse(src, name)
 	m := &module{src: s, file: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {
@@ -331,7 +348,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 	}
 	l.mu.Lock()
 	if file != nil {
-		l.files[s.display()] = file
+		l.files[name] = file
 	}
 	l.mods[s.key()] = m
 	l.mu.Unlock()
@@ -352,31 +369,32 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 		diags = append(diags, l.parseAll(level)...)
 		var next []source
 		for _, s := range level {
-			if seen[s.key()] {
+			k := s.key()
+			if seen[k] {
 				continue
 			}
-			seen[s.key()] = true
+			seen[k] = true
 			if len(seen) > l.limits.Files {
 				d := &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "too many modules",
 					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
 				}
-				if by := importedBy[s.key()]; by != nil && by.body != nil {
+				if by := importedBy[k]; by != nil && by.body != nil {
 					if attr := by.body.Attributes["imports"]; attr != nil {
 						d.Subject = attr.Expr.Range().Ptr()
 					}
 				}
 				return nil, append(diags, d)
 			}
-			if m := l.mods[s.key()]; m != nil {
+			if m := l.mods[k]; m != nil {
 				ln, d := l.linksOf(m)
 				diags = append(diags, d...)
 				for _, imp := range ln.imports {
-					if !seen[imp.key()] {
+					if ik := imp.key(); !seen[ik] {
 						next = append(next, imp)
-						if importedBy[imp.key()] == nil {
-							importedBy[imp.key()] = m
+						if importedBy[ik] == nil {
+							importedBy[ik] = m
 						}
 					}
 				}
@@ -456,7 +474,7 @@ func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagno
 			Subject:  rng.Ptr(),
 		}
 	}
-	s := source{fsys: from.fsys, path: p, lib: from.lib}
+	s := source{fsys: from.fsys, path: p, lib: from.lib, wd: from.wd}
 	st, err := fs.Stat(from.fsys, p)
 	if err != nil {
 		return source{}, &hcl.Diagnostic{

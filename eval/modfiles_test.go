@@ -51,7 +51,8 @@ func TestModuleFilesFailClosed(t *testing.T) {
 	if got := diags.Error(); !strings.Contains(got, "cannot be opened as a confined root (no roots here)") {
 		t.Errorf("file() error = %s; want it to say the directory cannot be confined", got)
 	}
-	rng := hcl.Range{Filename: displayPath(strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "main.hcl")), "/"))}
+	wd, _ := os.Getwd()
+	rng := hcl.Range{Filename: displayPath(strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "main.hcl")), "/"), wd)}
 	if b, err := ev.ReadModuleFile(rng, "motd.txt"); err == nil || !strings.Contains(err.Error(), "confined root") {
 		t.Errorf("ReadModuleFile = %q, %v; want an error", b, err)
 	}

@@ -26,20 +26,26 @@ func (f osFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(f.FS, name
 
 func isOSFS(f fs.FS) bool { _, ok := f.(osFS); return ok }
 
-// hostSource names a module file on the host by an OS path.
+// hostSource names a module file on the host by an OS path. The working
+// directory is read once here and kept in the source (and the sources of
+// its imports), so that naming a file costs no system call.
 func hostSource(p string) (source, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return source{}, err
+	wd, err := os.Getwd()
+	abs := filepath.Clean(p)
+	if !filepath.IsAbs(p) {
+		if err != nil {
+			return source{}, err
+		}
+		abs = filepath.Join(wd, p)
 	}
-	return source{fsys: hostFS, path: strings.TrimPrefix(filepath.ToSlash(abs), "/")}, nil
+	return source{fsys: hostFS, path: strings.TrimPrefix(filepath.ToSlash(abs), "/"), wd: wd}, nil
 }
 
-// displayPath shows a host path relative to the working directory when it
-// is below it, else absolute.
-func displayPath(p string) string {
+// displayPath shows a host path relative to the working directory wd when
+// it is below it, else absolute (also when wd is unknown, "").
+func displayPath(p, wd string) string {
 	abs := "/" + p
-	if wd, err := os.Getwd(); err == nil {
+	if wd != "" {
 		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
 			return rel
 		}

@@ -19,7 +19,7 @@ import (
 )
 
 // codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 3
+const codecVersion = 4
 
 // AppendFile appends the encoding of the syntax tree of file, which
 // ParseConfig returned for a source named filename, to dst. It fails, and
@@ -146,6 +146,7 @@ const (
 	countItem         // elements of []ObjectConsItem
 	countLabel        // elements of Block.Labels
 	countLabelRange   // elements of Block.LabelRanges
+	countStep         // elements of hcl.Traversal
 	numCounts
 )
 
@@ -310,6 +311,7 @@ func (e *encoder) value(v cty.Value) {
 
 func (e *encoder) traversal(t hcl.Traversal) {
 	e.len(len(t), t == nil)
+	e.counts[countStep] += len(t)
 	for _, step := range t {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
@@ -584,6 +586,7 @@ type slabs struct {
 	itemList   []ObjectConsItem
 	labels     []string
 	labelRngs  []hcl.Range
+	steps      []hcl.Traverser
 }
 
 // makeSlabs reads the counts of the encoding and allocates the slabs.
@@ -624,6 +627,7 @@ func (d *decoder) makeSlabs() {
 		itemList:   make([]ObjectConsItem, c[countItem]),
 		labels:     make([]string, c[countLabel]),
 		labelRngs:  make([]hcl.Range, c[countLabelRange]),
+		steps:      make([]hcl.Traverser, c[countStep]),
 	}
 }
 
@@ -818,7 +822,7 @@ func (d *decoder) traversal() hcl.Traversal {
 	if n < 0 {
 		return nil
 	}
-	t := make(hcl.Traversal, n)
+	t := hcl.Traversal(takeList(d, &d.steps, n))
 	for i := range t {
 		switch d.byte() {
 		case stepRoot:

@@ -19,10 +19,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +28,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/hostfile"
 	"github.com/nodegen/nodegen/internal/parsediag"
 )
 
@@ -141,7 +140,7 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 	sum := sha256.Sum256(src)
 	name := filepath.Join(c.dir, hex.EncodeToString(sum[:]))
 	buf := entryBufs.Get().(*[]byte)
-	if data, ok := readEntry(name, (*buf)[:0]); ok {
+	if data, ok := hostfile.ReadRegular((*buf)[:0], name, maxEntry); ok {
 		*buf = data
 		if file, ok := decodeEntry(data, sum, src, filename); ok {
 			c.hits.Add(1)
@@ -233,22 +232,6 @@ func appendEntry(dst []byte, file *hcl.File, sum [sha256.Size]byte, filename str
 	}
 	binary.LittleEndian.PutUint32(out[len(dst)+len(magic):], crc32.ChecksumIEEE(out[len(dst)+len(magic)+4:]))
 	return out, true
-}
-
-// readEntry reads the entry in file name into buf, grown as needed.
-func readEntry(name string, buf []byte) ([]byte, bool) {
-	f, err := os.Open(name)
-	if err != nil {
-		return buf, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxEntry {
-		return buf, false
-	}
-	buf = slices.Grow(buf, int(fi.Size()))[:fi.Size()]
-	_, err = io.ReadFull(f, buf)
-	return buf, err == nil
 }
 
 func decodeEntry(data []byte, sum [sha256.Size]byte, src []byte, filename string) (*hcl.File, bool) {
