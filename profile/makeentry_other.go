@@ -3,6 +3,7 @@
 package profile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 )
@@ -28,3 +29,20 @@ func (entryMaker) file(p string, content []byte, mode uint32) error {
 
 // symlink creates p as a symlink to link.
 func (entryMaker) symlink(link, p string) error { return os.Symlink(link, p) }
+
+// errNotDir is readDirNoFollow's error for a path that is not a directory
+// or is a symlink.
+var errNotDir = errors.New("not a directory")
+
+// readDirNoFollow reads the entries of the directory p without following p
+// if it is a symlink (errNotDir then).
+func readDirNoFollow(p string) ([]fs.DirEntry, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: errNotDir}
+	}
+	return os.ReadDir(p)
+}

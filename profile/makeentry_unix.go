@@ -102,3 +102,27 @@ func ignoringEINTR(f func() error) error {
 		}
 	}
 }
+
+// errNotDir is readDirNoFollow's error for a path that is not a directory
+// or is a symlink.
+var errNotDir = unix.ENOTDIR
+
+// readDirNoFollow reads the entries of the directory p, unsorted, without
+// following p if it is a symlink (errNotDir then), even one that took the
+// place of a directory since p was listed, as os.RemoveAll does.
+func readDirNoFollow(p string) ([]fs.DirEntry, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if errors.Is(err, unix.ELOOP) {
+		err = errNotDir
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), p)
+	defer f.Close()
+	return f.ReadDir(-1)
+}

@@ -5,10 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"sync/atomic"
-	"syscall"
 )
 
 // removeTree removes the directory root and everything below it, as
@@ -17,7 +15,8 @@ import (
 // directory is removed once its entries and subdirectories are. What is
 // already gone is no error; of several errors, the one of the first path
 // is returned (a directory that could not be emptied is left alone, and
-// its error is that of what is still in it).
+// its error is that of what is still in it). A symlink, the root
+// included, is removed, never followed.
 func removeTree(root string) error {
 	r := &treeRemover{sem: make(chan struct{}, treeWriters)}
 	top := &dirRemoval{path: root}
@@ -25,24 +24,18 @@ func removeTree(root string) error {
 	r.wg.Add(1)
 	go r.remove(top)
 	r.wg.Wait()
-	if len(r.errs) == 0 {
-		return nil
-	}
-	sort.Slice(r.errs, func(i, j int) bool { return r.errs[i].path < r.errs[j].path })
-	return r.errs[0].err
+	return r.firstErr
 }
 
 // treeRemover is one removeTree.
 type treeRemover struct {
-	sem  chan struct{} // held by a goroutine removing entries
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	errs []pathError
-}
-
-type pathError struct {
-	path string
-	err  error
+	sem chan struct{} // held by a goroutine removing entries
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	// firstErr is the error of the first path (in byte order) that
+	// failed, firstPath.
+	firstErr  error
+	firstPath string
 }
 
 // dirRemoval is a directory being removed.
@@ -61,7 +54,9 @@ type dirRemoval struct {
 func (r *treeRemover) fail(p string, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.errs = append(r.errs, pathError{p, err})
+	if r.firstErr == nil || p < r.firstPath {
+		r.firstErr, r.firstPath = err, p
+	}
 }
 
 // remove removes the entries of d that are not directories, starts the
@@ -69,10 +64,10 @@ func (r *treeRemover) fail(p string, err error) {
 func (r *treeRemover) remove(d *dirRemoval) {
 	defer r.wg.Done()
 	r.sem <- struct{}{}
-	entries, err := os.ReadDir(d.path)
-	// A root that is gone is no error, nor one that is not a directory:
-	// done removes it as a file.
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+	entries, err := readDirNoFollow(d.path)
+	// A root that is gone is no error, nor one that is not a directory
+	// (a symlink among them): done removes it as a file.
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 		r.fail(d.path, err)
 		d.kept.Store(true)
 	}

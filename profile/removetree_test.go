@@ -49,6 +49,25 @@ func TestRemoveTree(t *testing.T) {
 				}
 			})
 		}},
+		{"the root itself a symlink to a directory, not followed", func(t *testing.T, root string) {
+			outside := filepath.Join(filepath.Dir(root), "outside")
+			if err := os.MkdirAll(filepath.Join(outside, "keep"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(outside, "file"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, root); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				for _, n := range []string{"keep", "file"} {
+					if _, err := os.Stat(filepath.Join(outside, n)); err != nil {
+						t.Errorf("the symlink's target lost %s: %v", n, err)
+					}
+				}
+			})
+		}},
 		{"a file", func(t *testing.T, root string) {
 			if err := os.WriteFile(root, []byte("x"), 0o644); err != nil {
 				t.Fatal(err)
