@@ -46,22 +46,32 @@ func TestReadRegularAgainstLib(t *testing.T) {
 		{"character device", "/dev/null", 1 << 20, false},
 		{"made up as read", "/proc/self/status", 1 << 20, false},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := hostfile.ReadRegular([]byte("old contents"), tt.path, tt.max)
-			if ok != tt.wantOK {
-				t.Fatalf("ReadRegular(%s) ok = %v, want %v", tt.path, ok, tt.wantOK)
-			}
-			want, err := lib.ReadRegular(os.DirFS("/"), strings.TrimPrefix(tt.path, "/"), tt.max)
-			if (err == nil) != ok {
-				t.Fatalf("ReadRegular ok = %v, lib.ReadRegular error = %v", ok, err)
-			}
-			if ok {
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("ReadRegular(%s) differs from lib.ReadRegular (-lib +hostfile):\n%s", tt.path, diff)
+	// Linux's read, and the one through package os of the other systems.
+	reads := []struct {
+		name string
+		read func([]byte, string, int64) ([]byte, bool)
+	}{
+		{"ReadRegular", hostfile.ReadRegular},
+		{"ReadRegularOS", hostfile.ReadRegularOS},
+	}
+	for _, r := range reads {
+		for _, tt := range tests {
+			t.Run(r.name+"/"+tt.name, func(t *testing.T) {
+				got, ok := r.read([]byte("old contents"), tt.path, tt.max)
+				if ok != tt.wantOK {
+					t.Fatalf("%s(%s) ok = %v, want %v", r.name, tt.path, ok, tt.wantOK)
 				}
-			}
-		})
+				want, err := lib.ReadRegular(os.DirFS("/"), strings.TrimPrefix(tt.path, "/"), tt.max)
+				if (err == nil) != ok {
+					t.Fatalf("%s ok = %v, lib.ReadRegular error = %v", r.name, ok, err)
+				}
+				if ok {
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("%s(%s) differs from lib.ReadRegular (-lib +hostfile):\n%s", r.name, tt.path, diff)
+					}
+				}
+			})
+		}
 	}
 }
 
