@@ -31,7 +31,6 @@ import (
 
 // dynamicSyntax is a dynamic block making option or options blocks.
 type dynamicSyntax struct {
-	block *hclsyntax.Block
 	// kind is the type of the blocks made: option or options.
 	kind     string
 	forEach  *hclsyntax.Attribute
@@ -75,7 +74,7 @@ func decodeDynamic(b *hclsyntax.Block) (*dynamicSyntax, hcl.Diagnostics) {
 			Subject:  b.LabelRanges[0].Ptr(),
 		}}
 	}
-	dyn := &dynamicSyntax{block: b, kind: kind, iterator: kind}
+	dyn := &dynamicSyntax{kind: kind, iterator: kind}
 	for _, attr := range sortedAttrs(b.Body.Attributes) {
 		switch attr.Name {
 		case "for_each":
@@ -281,10 +280,7 @@ func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []strin
 	}
 	var out []*optionDeclSyntax
 	for it := coll.ElementIterator(); it.Next(); {
-		k, v := it.Element()
-		if ty.IsSetType() {
-			k = v
-		}
+		k, v := it.Element() // a set's element is its own key
 		each := &binding{name: dyn.iterator, value: cty.ObjectVal(map[string]cty.Value{"key": k, "value": v}), outer: vars}
 		at := *sc
 		at.vars = each
@@ -318,7 +314,7 @@ func dynamicLabel(sc *scope, dyn *dynamicSyntax) ([]string, hcl.Diagnostics) {
 	}
 	ty := v.Type()
 	if v.IsNull() || !(ty.IsListType() || ty.IsTupleType()) || v.LengthInt() != 1 {
-		n := "not a list"
+		n := describeValue(v)
 		if !v.IsNull() && (ty.IsListType() || ty.IsTupleType()) {
 			n = fmt.Sprintf("%d", v.LengthInt())
 		}

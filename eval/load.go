@@ -546,7 +546,7 @@ func (m *module) decode() hcl.Diagnostics {
 				continue
 			}
 			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m, freeform: b.Body.Attributes["freeform"]}
-			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, false)...)
+			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, submoduleBody)...)
 			m.submodules = append(m.submodules, s)
 		case "format":
 			f, d := decodeFormat(b, m)
@@ -586,19 +586,28 @@ func (m *module) decode() hcl.Diagnostics {
 			m.removed = append(m.removed, &removeSyntax{path: p, block: b, message: attr.Expr})
 		}
 	}
-	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, true)...)
+	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, moduleBody)...)
 	return append(diags, m.checkDynamics()...)
 }
+
+// bodyKind is what a body decodeBody reads belongs to.
+type bodyKind int
+
+const (
+	moduleBody    bodyKind = iota // a module file's
+	submoduleBody                 // a submodule block's: it may hold freeform
+	optionsBody                   // an options block's, or a dynamic "options" content
+)
 
 // decodeBody reads the blocks a module and a submodule have in common:
 // option, options, dynamic, config, locals, assert, warning. prefix is the path of
 // an enclosing options block.
-func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, topLevel bool) hcl.Diagnostics {
+func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, kind bodyKind) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if !topLevel {
+	if kind != moduleBody {
 		for _, attr := range sortedAttrs(body.Attributes) {
-			if attr.Name == "freeform" && prefix == nil {
-				continue // a submodule body's (see submoduleSyntax)
+			if attr.Name == "freeform" && kind == submoduleBody {
+				continue // see submoduleSyntax
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -697,7 +706,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				*warnings = append(*warnings, c)
 			}
 		case "submodule", "format", "renamed_option", "removed_option":
-			if !topLevel {
+			if kind != moduleBody {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Unsupported block type",
@@ -739,7 +748,7 @@ func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDec
 	var ignoredCfg []*configSyntax
 	var ignoredLocals []*hclsyntax.Attribute
 	var ignoredChecks []*checkSyntax
-	return append(diags, decodeBody(body, prefix, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, false)...)
+	return append(diags, decodeBody(body, prefix, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, optionsBody)...)
 }
 
 func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
