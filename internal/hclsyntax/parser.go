@@ -886,13 +886,15 @@ Traversal:
 				p.Read() // consume star
 				close := p.Read()
 				if close.Type != TokenCBrack && !p.recovery {
-					diags = append(diags, &hcl.Diagnostic{
+					d := &hcl.Diagnostic{
 						Severity: hcl.DiagError,
 						Summary:  "Missing close bracket on splat index",
 						Detail:   "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
-						Subject:  close.Range.Ptr(),
-					})
+					}
 					close = p.recover(TokenCBrack)
+					// hcl points at close after the recovery (its &close.Range).
+					d.Subject = close.Range.Ptr()
+					diags = append(diags, d)
 				}
 				// Splat expressions use a special "anonymous symbol"  as a
 				// placeholder in an expression to be evaluated once for each
@@ -925,13 +927,15 @@ Traversal:
 				} else {
 					close = p.Read()
 					if close.Type != TokenCBrack && !p.recovery {
-						diags = append(diags, &hcl.Diagnostic{
+						d := &hcl.Diagnostic{
 							Severity: hcl.DiagError,
 							Summary:  "Missing close bracket on index",
 							Detail:   "The index operator must end with a closing bracket (\"]\").",
-							Subject:  close.Range.Ptr(),
-						})
+						}
 						close = p.recover(TokenCBrack)
+						// hcl points at close after the recovery (its &close.Range).
+						d.Subject = close.Range.Ptr()
+						diags = append(diags, d)
 					}
 				}
 				p.PopIncludeNewlines()
