@@ -3,7 +3,6 @@
 package profile
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
@@ -16,13 +15,7 @@ func lockDir(dir string) func() {
 	if err != nil {
 		return func() {}
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := ignoringEINTR(func() error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }); err != nil {
 		f.Close()
 		return func() {}
 	}

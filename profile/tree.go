@@ -68,18 +68,18 @@ func createTree(top *dirJob, njobs int, mk entryMaker) error {
 		pending sync.WaitGroup // jobs queued and not done
 		workers sync.WaitGroup
 		mu      sync.Mutex
-		errs    = make(map[int]error)
 		// failed is the order of the first directory in the plan that
-		// failed, njobs while none did.
-		failed atomic.Int64
+		// failed, njobs while none did; firstErr is its error.
+		failed   atomic.Int64
+		firstErr error
 	)
 	failed.Store(int64(njobs))
 	fail := func(j *dirJob, err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		errs[j.order] = err
 		if int64(j.order) < failed.Load() {
 			failed.Store(int64(j.order))
+			firstErr = err
 		}
 	}
 	pending.Add(1)
@@ -108,7 +108,7 @@ func createTree(top *dirJob, njobs int, mk entryMaker) error {
 	pending.Wait()
 	close(queue)
 	workers.Wait()
-	return errs[int(failed.Load())]
+	return firstErr
 }
 
 // createDir creates the directory of j, calls made, and creates the

@@ -52,12 +52,7 @@ func tuneGC(t gcTuning) {
 	if t == gcDefault || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	root := os.DirFS("/")
-	avail, known := availableMemory(root)
-	if left, ok := addressSpaceLeft(root, addressSpaceLimit()); ok && (!known || left < avail) {
-		avail, known = left, true
-	}
-	limit, ok := softMemoryLimit(avail, known)
+	limit, ok := softMemoryLimit(availableMemory(os.DirFS("/"), addressSpaceLimit()))
 	if !ok {
 		return
 	}

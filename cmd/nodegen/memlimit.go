@@ -44,14 +44,19 @@ func softMemoryLimit(available uint64, known bool) (limit int64, ok bool) {
 // MemAvailable in /proc/meminfo and, for the memory cgroup the process is
 // in and every cgroup above it, its limit less its usage (cgroup v2:
 // memory.max and memory.current; v1: memory.limit_in_bytes and
-// memory.usage_in_bytes). known is false when none of them can be read.
-func availableMemory(root fs.FS) (avail uint64, known bool) {
+// memory.usage_in_bytes), and under an address-space limit asLimit (0:
+// none) the address space left (addressSpaceLeft). known is false when
+// none of them can be read.
+func availableMemory(root fs.FS, asLimit uint64) (avail uint64, known bool) {
 	take := func(v uint64) {
 		if !known || v < avail {
 			avail, known = v, true
 		}
 	}
 	if v, ok := memAvailable(root); ok {
+		take(v)
+	}
+	if v, ok := addressSpaceLeft(root, asLimit); ok {
 		take(v)
 	}
 	cgroups, _ := fs.ReadFile(root, "proc/self/cgroup")

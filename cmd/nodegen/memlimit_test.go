@@ -79,7 +79,7 @@ func TestAvailableMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, known := availableMemory(tt.files)
+			got, known := availableMemory(tt.files, 0)
 			if got != tt.want || known != tt.known {
 				t.Errorf("availableMemory = %d MiB, %v; want %d MiB, %v", got/mib, known, tt.want/mib, tt.known)
 			}
