@@ -16,6 +16,7 @@ package ctyelems
 import (
 	"iter"
 	"slices"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -84,22 +85,26 @@ func elems(v cty.Value, yield func(int, cty.Value) bool) {
 	}
 }
 
-// indexes are the number values of the first indexes, made once: a
-// number value is a big.Float, two allocations.
-var indexes = func() []cty.Value {
-	out := make([]cty.Value, 1024)
+// indexes are the number values of the first indexes, made once, when
+// first asked for (not at every start: 2,000 allocations): a number value
+// is a big.Float, two allocations.
+var indexes = sync.OnceValue(func() []cty.Value {
+	out := make([]cty.Value, maxSharedIndex)
 	for i := range out {
 		out[i] = cty.NumberIntVal(int64(i))
 	}
 	return out
-}()
+})
+
+// maxSharedIndex is how many indexes are shared.
+const maxSharedIndex = 1024
 
 // Index returns the number value of i, an index: the same value as
 // cty.NumberIntVal(i), shared rather than allocated for the first
 // indexes. Values are immutable, so sharing them is safe.
 func Index(i int) cty.Value {
-	if i >= 0 && i < len(indexes) {
-		return indexes[i]
+	if i >= 0 && i < maxSharedIndex {
+		return indexes()[i]
 	}
 	return cty.NumberIntVal(int64(i))
 }
