@@ -165,12 +165,14 @@ func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty
 			// What convert.Convert does for this type: nothing.
 			continue
 		}
+		if arg.Type().Equals(want.Type.WithoutOptionalAttributesDeep()) {
+			// What convert.Convert returns then: arg itself (which conv[i],
+			// if conv is made, already is).
+			continue
+		}
 		v, err := convert.Convert(arg, want.Type)
 		if err != nil {
 			return nil, function.NewArgError(i, err)
-		}
-		if conv == nil && arg.Type().Equals(want.Type.WithoutOptionalAttributesDeep()) {
-			continue // convert.Convert returned arg itself
 		}
 		if conv == nil {
 			conv = slices.Clone(args)
