@@ -51,9 +51,7 @@ func encodeWith(v cty.Value, enc func(cty.Value) (string, error)) (cty.Value, er
 	if !ctyelems.WhollyKnown(v) {
 		return cty.UnknownVal(cty.String), nil
 	}
-	if ctyelems.ContainsMarked(v) {
-		v, _ = v.UnmarkDeep()
-	}
+	v = ctyelems.Unmarked(v)
 	s, err := enc(v)
 	if err != nil {
 		return cty.NilVal, function.NewArgError(0, err)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // The kinds of file format, NixOS's pkgs.formats: a format "NAME" "KIND"
@@ -95,7 +97,7 @@ func (f Format) Value() cty.Value {
 
 // FormatOf reads a format from its value (see Value).
 func FormatOf(v cty.Value) (Format, error) {
-	v, _ = v.UnmarkDeep()
+	v = ctyelems.Unmarked(v)
 	if v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute("kind") {
 		return Format{}, fmt.Errorf("a format is an object with a kind, such as format.NAME where a format \"NAME\" \"KIND\" block declares it; this is %s", v.Type().FriendlyName())
 	}
@@ -228,7 +230,7 @@ var FormatEncodeFunc = native(&function.Spec{
 		if !args[1].IsWhollyKnown() {
 			return cty.UnknownVal(cty.String), nil
 		}
-		v, _ := args[1].UnmarkDeep()
+		v := ctyelems.Unmarked(args[1])
 		if v.IsNull() && f.Kind != FormatJSON && f.Kind != FormatYAML {
 			return cty.NilVal, function.NewArgError(1, fmt.Errorf("a %s file cannot be null", f.Kind))
 		}

@@ -72,9 +72,7 @@ func keyValueOptions(v cty.Value) (keyValueFormat, error) {
 // withOptions reads options (an object) into f; ignore lists the names
 // that are no option but may be there (a format value's kind).
 func (f keyValueFormat) withOptions(v cty.Value, ignore []string) (keyValueFormat, error) {
-	if ctyelems.ContainsMarked(v) {
-		v, _ = v.UnmarkDeep()
-	}
+	v = ctyelems.Unmarked(v)
 	if v.IsNull() || (!v.Type().IsObjectType() && !v.Type().IsMapType()) {
 		return f, fmt.Errorf("the options are an object, not %s", v.Type().FriendlyName())
 	}

@@ -88,9 +88,7 @@ func RenderUnit(sections cty.Value) (string, error) {
 	if diags.HasErrors() {
 		return "", diags
 	}
-	if ctyelems.ContainsMarked(v) {
-		v, _ = v.UnmarkDeep()
-	}
+	v = ctyelems.Unmarked(v)
 	if !ctyelems.WhollyKnown(v) {
 		return "", errors.New("unit sections must be known")
 	}

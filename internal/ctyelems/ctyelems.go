@@ -172,3 +172,12 @@ func ContainsMarked(v cty.Value) bool {
 	}
 	return false
 }
+
+// Unmarked returns v without its marks at any depth: v itself when it has
+// none (see ContainsMarked), else cty.Value.UnmarkDeep's result.
+func Unmarked(v cty.Value) cty.Value {
+	if ContainsMarked(v) {
+		v, _ = v.UnmarkDeep()
+	}
+	return v
+}
