@@ -12,7 +12,13 @@ import (
 // profile, with the modes asked for whatever the umask.
 type entryMaker struct{}
 
-func newEntryMaker(root string) entryMaker { return entryMaker{} }
+// newEntryMaker returns the entryMaker for the profile being built in
+// root, which replaces the profile at old: here, nothing is taken from the
+// old profile.
+func newEntryMaker(root, old string) entryMaker { return entryMaker{} }
+
+// close releases what the entryMaker holds: nothing here.
+func (entryMaker) close() {}
 
 // dir creates the directory p, 0755.
 func (entryMaker) dir(p string) error {
@@ -22,13 +28,15 @@ func (entryMaker) dir(p string) error {
 	return os.Chmod(p, 0o755)
 }
 
-// file creates p, which must not exist, with content and mode.
-func (entryMaker) file(p string, content []byte, mode uint32) error {
+// file creates p, which must not exist, with content and mode: the
+// profile's file for target.
+func (entryMaker) file(p, target string, content []byte, mode uint32) error {
 	return writeFile(p, content, fs.FileMode(mode))
 }
 
-// symlink creates p as a symlink to link.
-func (entryMaker) symlink(link, p string) error { return os.Symlink(link, p) }
+// symlink creates p as a symlink to link: the profile's symlink for
+// target.
+func (entryMaker) symlink(link, p, target string) error { return os.Symlink(link, p) }
 
 // errNotDir is readDirNoFollow's error for a path that is not a directory
 // or is a symlink.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,14 +21,27 @@ type entryMaker struct {
 	// no chmod after the creation.
 	umask uint32
 	known bool
+	// reuse, when not nil, links files and symlinks the old profile has
+	// unchanged instead of creating them (see reuser).
+	reuse *reuser
 }
 
 // newEntryMaker returns the entryMaker for the profile being built in
-// root, a directory Write made (see creationUmask).
-func newEntryMaker(root string) entryMaker {
+// root, a directory Write made (see creationUmask), which replaces the
+// profile at old ("" when there is none). The old profile's entries are
+// reused only where new inodes get exactly the modes asked for: with a
+// default ACL, what creating one gives is not the old entry's.
+func newEntryMaker(root, old string) entryMaker {
 	umask, known := creationUmask(root)
-	return entryMaker{umask: umask, known: known}
+	m := entryMaker{umask: umask, known: known}
+	if old != "" && known {
+		m.reuse = newReuser(old, filepath.Join(root, markerName))
+	}
+	return m
 }
+
+// close releases what m holds open.
+func (m entryMaker) close() { m.reuse.close() }
 
 // exact reports whether an inode created with mode gets mode, so that it
 // needs no chmod.
@@ -49,8 +63,13 @@ func (m entryMaker) dir(p string) error {
 }
 
 // file creates p, which must not exist, with content and mode (permission
-// bits).
-func (m entryMaker) file(p string, content []byte, mode uint32) (err error) {
+// bits): the profile's file for target.
+func (m entryMaker) file(p, target string, content []byte, mode uint32) (err error) {
+	if m.reuse != nil {
+		if done, err := m.reuse.file(target, p, content, mode); done || err != nil {
+			return err
+		}
+	}
 	var fd int
 	err = ignoringEINTR(func() (err error) {
 		fd, err = unix.Open(p, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, mode)
@@ -85,8 +104,14 @@ func (m entryMaker) file(p string, content []byte, mode uint32) (err error) {
 	return nil
 }
 
-// symlink creates p as a symlink to link.
-func (m entryMaker) symlink(link, p string) error {
+// symlink creates p as a symlink to link: the profile's symlink for
+// target.
+func (m entryMaker) symlink(link, p, target string) error {
+	if m.reuse != nil {
+		if done, err := m.reuse.symlink(target, p, link); done || err != nil {
+			return err
+		}
+	}
 	if err := ignoringEINTR(func() error { return unix.Symlink(link, p) }); err != nil {
 		return &os.LinkError{Op: "symlink", Old: link, New: p, Err: err}
 	}

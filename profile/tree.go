@@ -125,12 +125,12 @@ func createDir(j *dirJob, mk entryMaker, made func(), failed *atomic.Int64) erro
 		}
 		p := filepath.Join(j.path, path.Base(e.Target))
 		if e.Mode == TypeSymlink {
-			if err := mk.symlink(e.Link, p); err != nil {
+			if err := mk.symlink(e.Link, p, e.Target); err != nil {
 				return err
 			}
 		} else {
 			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
-			if err := mk.file(p, e.Content, uint32(mode)); err != nil {
+			if err := mk.file(p, e.Target, e.Content, uint32(mode)); err != nil {
 				return err
 			}
 		}

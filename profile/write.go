@@ -133,6 +133,12 @@ func isMode(mode string) bool {
 // a Write left), after renaming the backup back to dir when a crash came
 // between the two renames.
 //
+// On Linux, a file or symlink that the profile at dir has unchanged (the
+// same content, mode and owner, no ACL and no other name; the same target)
+// is linked into the new profile rather than created again, which costs a
+// directory entry instead of an inode; see reuser. The profiles written are
+// the same.
+//
 // Write refuses to replace a dir that is not a profile: a symlink, not a
 // directory, or a non-empty directory that is not a whole profile, with a
 // manifest that parses and matches the directory (the error says what does
@@ -224,7 +230,11 @@ func write(dir string, p Profile, sync bool) (err error) {
 	if err := writeFile(marker, markerContent(tmp), 0o644); err != nil {
 		return err
 	}
-	if err := buildTree(tmp, entries, manifest, sync); err != nil {
+	old := ""
+	if exists {
+		old = abs
+	}
+	if err := buildTree(tmp, old, entries, manifest, sync); err != nil {
 		return fmt.Errorf("writing profile %s: %w", shown, err)
 	}
 	// Whole now, the new profile is recognised by its manifest. The
@@ -515,13 +525,18 @@ func recoverSiblings(parent, base string) error {
 }
 
 // buildTree writes the entries and the manifest into root, an empty
-// directory, and syncs everything when sync is true.
-func buildTree(root string, entries []Entry, manifest []byte, sync bool) error {
+// directory, and syncs everything when sync is true. old is the profile
+// the new one replaces ("" when there is none): the files and symlinks it
+// has unchanged become names of the new profile (see reuser).
+func buildTree(root, old string, entries []Entry, manifest []byte, sync bool) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
 	if top, njobs := planTree(filepath.Join(root, "etc"), entries); top != nil {
-		if err := createTree(top, njobs, newEntryMaker(root)); err != nil {
+		mk := newEntryMaker(root, old)
+		err := createTree(top, njobs, mk)
+		mk.close()
+		if err != nil {
 			return err
 		}
 	}
