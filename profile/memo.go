@@ -1,0 +1,21 @@
+package profile
+
+import (
+	"slices"
+
+	"github.com/nodegen/nodegen/internal/textmemo"
+)
+
+// memoBytes bounds the texts each memo below holds: the units and scripts
+// of a fleet's hosts are mostly the same, and a few hundred KB of them per
+// host is much.
+const memoBytes = 4 << 20
+
+// The executables of units and scripts, each found once per process for a
+// text (nodegen build checks many hosts). The lists are shared: nothing
+// may modify them, and they are clipped, so that appending to one copies
+// it.
+var (
+	unitExecs   = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, memoBytes)
+	scriptExecs = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, memoBytes)
+)
