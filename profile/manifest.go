@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -93,19 +92,6 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 		}
 	}
 	return m
-}
-
-// encode renders the manifest: two-space indent, a trailing newline, no
-// HTML escaping.
-func (m Manifest) encode() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // Read reads the manifest of the profile in dir and checks that it is well
