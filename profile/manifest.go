@@ -1,8 +1,6 @@
 package profile
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,13 +70,12 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 			me.Type = TypeSymlink
 			me.Target = e.Link
 		} else {
-			sum := sha256.Sum256(e.Content)
 			size := int64(len(e.Content))
 			me.Type = TypeFile
 			me.Mode = e.Mode
 			me.User = e.User
 			me.Group = e.Group
-			me.SHA256 = hex.EncodeToString(sum[:])
+			me.SHA256 = contentSHA256.GetBytes(e.Content)
 			me.Size = &size
 		}
 		m.Entries = append(m.Entries, me)

@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 
 	"github.com/nodegen/nodegen/internal/textmemo"
@@ -11,11 +13,18 @@ import (
 // host is much.
 const memoBytes = 4 << 20
 
-// The executables of units and scripts, each found once per process for a
-// text (nodegen build checks many hosts). The lists are shared: nothing
-// may modify them, and they are clipped, so that appending to one copies
-// it.
+// The executables of units and scripts, and the hashes of files, each
+// found once per process for a text (nodegen build checks and writes many
+// hosts). The lists are shared: nothing may modify them, and they are
+// clipped, so that appending to one copies it.
 var (
-	unitExecs   = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, memoBytes)
-	scriptExecs = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, memoBytes)
+	unitExecs     = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, memoBytes)
+	scriptExecs   = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, memoBytes)
+	contentSHA256 = textmemo.New(sha256Hex, memoBytes)
 )
+
+// sha256Hex returns the SHA-256 of text in lower-case hex.
+func sha256Hex(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
