@@ -8,10 +8,10 @@ import (
 	"github.com/nodegen/nodegen/internal/textmemo"
 )
 
-// memoBytes bounds the texts each memo below holds: the units and scripts
-// of a fleet's hosts are mostly the same, and a few hundred KB of them per
-// host is much.
-const memoBytes = 4 << 20
+// memoBytes bounds the texts each memo below holds: those the hosts of a
+// fleet share (a worker of fleetgen's has 19 KB of files, 4 KB of them its
+// own, which the memos never hold).
+const memoBytes = 1 << 20
 
 // The executables of units and scripts, and the hashes of files, each
 // found once per process for a text (nodegen build checks and writes many

@@ -28,9 +28,12 @@ func TestMemoGivesWhatTheFunctionGives(t *testing.T) {
 	}
 }
 
-func TestMemoComputesEachTextOnce(t *testing.T) {
+// TestMemoHoldsTextsAskedAgain checks that the memo computes a text it is
+// asked for once, and holds it from the second time on.
+func TestMemoHoldsTextsAskedAgain(t *testing.T) {
 	calls := map[string]int{}
 	m := New(func(s string) int { calls[s]++; return len(s) }, 1<<10)
+	m.Get("once")
 	for range 3 {
 		for _, text := range []string{"one", "two", "three"} {
 			if got := m.GetBytes([]byte(text)); got != len(text) {
@@ -39,8 +42,11 @@ func TestMemoComputesEachTextOnce(t *testing.T) {
 			m.Get(text)
 		}
 	}
-	if diff := cmp.Diff(map[string]int{"one": 1, "two": 1, "three": 1}, calls); diff != "" {
+	if diff := cmp.Diff(map[string]int{"once": 1, "one": 2, "two": 2, "three": 2}, calls); diff != "" {
 		t.Errorf("calls of the function by text (-want +got):\n%s", diff)
+	}
+	if got, want := m.Len(), 3; got != want {
+		t.Errorf("the memo holds %d texts, want %d (those asked for more than once)", got, want)
 	}
 }
 
@@ -49,6 +55,7 @@ func TestMemoComputesEachTextOnce(t *testing.T) {
 func TestMemoOwnsItsTexts(t *testing.T) {
 	m := New(words, 1<<10)
 	b := []byte("kept words")
+	m.GetBytes(b)
 	m.GetBytes(b)
 	copy(b, "XXXX")
 	if diff := cmp.Diff([]string{"kept", "words"}, m.Get("kept words")); diff != "" {
@@ -76,8 +83,10 @@ func TestMemoIsBounded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(func(s string) int { return len(s) }, tt.limit)
 			for _, text := range tt.texts {
-				if got := m.Get(text); got != len(text) {
-					t.Errorf("Get(%q) = %d, want %d", text, got, len(text))
+				for range 2 {
+					if got := m.Get(text); got != len(text) {
+						t.Errorf("Get(%q) = %d, want %d", text, got, len(text))
+					}
 				}
 			}
 			if got := m.Len(); got != tt.wantLen {
