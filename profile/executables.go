@@ -52,11 +52,11 @@ func CheckExecutables(entries []Entry, assets []Asset, provided []string) []stri
 		}
 		switch {
 		case strings.HasPrefix(e.Target, unitDir[len("etc/"):]) && isUnitOrDropin(e.Target):
-			for _, x := range unitExecutables(e.Content) {
+			for _, x := range unitExecs.GetBytes(e.Content) {
 				report(e, x.key, x.exe)
 			}
 		case strings.HasPrefix(e.Target, scriptDir):
-			for _, exe := range scriptExecutables(e.Content) {
+			for _, exe := range scriptExecs.GetBytes(e.Content) {
 				report(e, "/etc/"+e.Target, exe)
 			}
 		}
@@ -83,11 +83,10 @@ func isUnitOrDropin(target string) bool {
 type unitExec struct{ key, exe string }
 
 // unitExecutables returns the absolute executables of a unit file's Exec*
-// settings, with their keys. The lines are substrings of one copy of
-// content.
-func unitExecutables(content []byte) []unitExec {
+// settings, with their keys, parts of text.
+func unitExecutables(text string) []unitExec {
 	var out []unitExec
-	for line := range strings.Lines(string(content)) {
+	for line := range strings.Lines(text) {
 		key, value, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
 		if !ok || !execKeys[strings.TrimSpace(key)] {
 			continue
@@ -109,9 +108,9 @@ var shellKeywords = map[string]bool{
 
 // scriptExecutables returns the absolute executables a shell script runs:
 // its interpreter and every absolute word in command position.
-func scriptExecutables(content []byte) []string {
+func scriptExecutables(text string) []string {
 	var out []string
-	lines := strings.Split(string(content), "\n")
+	lines := strings.Split(text, "\n")
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
 		interp, _, _ := strings.Cut(strings.TrimSpace(lines[0][2:]), " ")
 		if strings.HasPrefix(interp, "/") {

@@ -1,9 +1,6 @@
 package profile
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,13 +70,12 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 			me.Type = TypeSymlink
 			me.Target = e.Link
 		} else {
-			sum := sha256.Sum256(e.Content)
 			size := int64(len(e.Content))
 			me.Type = TypeFile
 			me.Mode = e.Mode
 			me.User = e.User
 			me.Group = e.Group
-			me.SHA256 = hex.EncodeToString(sum[:])
+			me.SHA256 = contentSHA256.GetBytes(e.Content)
 			me.Size = &size
 		}
 		m.Entries = append(m.Entries, me)
@@ -93,19 +89,6 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 		}
 	}
 	return m
-}
-
-// encode renders the manifest: two-space indent, a trailing newline, no
-// HTML escaping.
-func (m Manifest) encode() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // Read reads the manifest of the profile in dir and checks that it is well

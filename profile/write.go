@@ -185,10 +185,7 @@ func write(dir string, p Profile, sync bool) (err error) {
 	}
 	m := newManifest(entries, p.Warnings)
 	m.Assets, m.Packages = assets, packages
-	manifest, err := m.encode()
-	if err != nil {
-		return err
-	}
+	manifest := m.encode()
 
 	shown := printable(dir) // in messages
 	abs, err := filepath.Abs(dir)

@@ -170,10 +170,10 @@ func loadUnits(fs []File) map[string]*unit {
 		dir, name := path.Split(rel)
 		switch {
 		case dir == "" && isUnitName(name):
-			units[name] = &unit{name: name, settings: parseUnit(f.Content)}
+			units[name] = &unit{name: name, settings: unitSettings.GetBytes(f.Content)}
 		case strings.HasSuffix(dir, ".d/") && strings.HasSuffix(name, ".conf") && !strings.Contains(strings.TrimSuffix(dir, "/"), "/"):
 			owner := strings.TrimSuffix(dir, ".d/")
-			dropins[owner] = append(dropins[owner], parseUnit(f.Content)...)
+			dropins[owner] = append(dropins[owner], unitSettings.GetBytes(f.Content)...)
 		}
 	}
 	for n, s := range dropins {
@@ -389,7 +389,7 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 			continue
 		}
 		line := strings.TrimLeft(s.value, "-@:+!|")
-		for _, words := range commands(line) {
+		for _, words := range lineCommands.Get(line) {
 			if len(words) == 0 {
 				continue
 			}
@@ -399,7 +399,7 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 					if f.Option != "" {
 						src += " (" + f.Option + ")"
 					}
-					for _, w := range shellWaits(string(f.Content)) {
+					for _, w := range scriptWaits.GetBytes(f.Content) {
 						out = append(out, sourcedWait{w, src})
 					}
 				}
@@ -409,7 +409,7 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 			case "sh", "bash", "dash":
 				for i := 1; i+1 < len(words); i++ {
 					if words[i] == "-c" {
-						for _, w := range shellWaits(words[i+1]) {
+						for _, w := range scriptWaits.Get(words[i+1]) {
 							out = append(out, sourcedWait{w, s.key + "= of " + u.name})
 						}
 						break

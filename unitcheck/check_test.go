@@ -1,6 +1,8 @@
 package unitcheck
 
 import (
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,144 +31,201 @@ func files(groups ...[]File) []File {
 
 const waiter = "[Service]\nType=oneshot\nExecStart=/etc/nodegen/scripts/waiter-start\n"
 
-func TestCheck(t *testing.T) {
-	tests := []struct {
-		name string
-		p    Profile
-		want []string
-	}{
-		{
-			name: "a file an enabled unit creates",
-			p: Profile{
-				Files:    files(service("waiter.service", waiter), service("maker.service", "[Service]\nExecStart=/bin/true\n"), []File{script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n")}),
-				Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
-			},
+// checkTests are profiles and the problems Check finds in them.
+var checkTests = []struct {
+	name string
+	p    Profile
+	want []string
+}{
+	{
+		name: "a file an enabled unit creates",
+		p: Profile{
+			Files:    files(service("waiter.service", waiter), service("maker.service", "[Service]\nExecStart=/bin/true\n"), []File{script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n")}),
+			Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
 		},
-		{
-			name: "a file nothing creates",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), []File{script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n")}),
-			},
-			want: []string{`unit waiter.service: the loop "while ! test -f /run/ready" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (a unit declares the files it creates in its provides.files)`},
+	},
+	{
+		name: "a file nothing creates",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), []File{script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n")}),
 		},
-		{
-			name: "a file only a unit nothing starts creates",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), []File{
-					script("waiter-start", "until [ -s /run/ready ]; do sleep 1; done\n"),
-					{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
-				}),
-				Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
-			},
-			want: []string{`unit waiter.service: the loop "until [ -s /run/ready ]" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (maker.service would, but nothing starts it)`},
+		want: []string{`unit waiter.service: the loop "while ! test -f /run/ready" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (a unit declares the files it creates in its provides.files)`},
+	},
+	{
+		name: "a file only a unit nothing starts creates",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), []File{
+				script("waiter-start", "until [ -s /run/ready ]; do sleep 1; done\n"),
+				{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
+			}),
+			Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
 		},
-		{
-			name: "a unit started through a target and a path unit of the profile",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), service("app.target", ""), []File{
-					script("waiter-start", "while [ ! -f /run/ready ]; do sleep 1; done\n"),
-					{Path: "systemd/system/maker.path", Content: []byte("[Path]\nPathExists=/run/x\n")},
-					{Path: "systemd/system/app.target.wants/maker.path", Link: "/etc/systemd/system/maker.path"},
-					{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
-				}),
-				Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
-			},
+		want: []string{`unit waiter.service: the loop "until [ -s /run/ready ]" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (maker.service would, but nothing starts it)`},
+	},
+	{
+		name: "a unit started through a target and a path unit of the profile",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), service("app.target", ""), []File{
+				script("waiter-start", "while [ ! -f /run/ready ]; do sleep 1; done\n"),
+				{Path: "systemd/system/maker.path", Content: []byte("[Path]\nPathExists=/run/x\n")},
+				{Path: "systemd/system/app.target.wants/maker.path", Link: "/etc/systemd/system/maker.path"},
+				{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
+			}),
+			Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
 		},
-		{
-			name: "a file of the profile",
-			p: Profile{
-				Files: files(service("waiter.service", "[Service]\nExecStartPre=-/bin/sh -c 'while ! test -e /etc/hostname; do sleep 1; done'\nExecStart=/bin/true\n"), []File{{Path: "hostname", Content: []byte("h\n")}}),
-			},
+	},
+	{
+		name: "a file of the profile",
+		p: Profile{
+			Files: files(service("waiter.service", "[Service]\nExecStartPre=-/bin/sh -c 'while ! test -e /etc/hostname; do sleep 1; done'\nExecStart=/bin/true\n"), []File{{Path: "hostname", Content: []byte("h\n")}}),
 		},
-		{
-			name: "an inline loop for a missing file",
-			p: Profile{
-				Files: service("waiter.service", "[Service]\nExecStartPre=/bin/sh -c 'while ! test -e /run/x; do sleep 1; done'\nExecStart=/bin/true\n"),
-			},
-			want: []string{`unit waiter.service: the loop "while ! test -e /run/x" in ExecStartPre= of waiter.service waits for /run/x, which no enabled unit of this profile creates (a unit declares the files it creates in its provides.files)`},
+	},
+	{
+		name: "an inline loop for a missing file",
+		p: Profile{
+			Files: service("waiter.service", "[Service]\nExecStartPre=/bin/sh -c 'while ! test -e /run/x; do sleep 1; done'\nExecStart=/bin/true\n"),
 		},
-		{
-			name: "loops that do not wait for something to appear",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), []File{script("waiter-start", "while test -f /run/lock; do sleep 1; done\nwhile ! test -f \"$F\"; do sleep 1; done\nwhile ! grep x /etc/resolv.conf; do sleep 1; done\n")}),
-			},
+		want: []string{`unit waiter.service: the loop "while ! test -e /run/x" in ExecStartPre= of waiter.service waits for /run/x, which no enabled unit of this profile creates (a unit declares the files it creates in its provides.files)`},
+	},
+	{
+		name: "loops that do not wait for something to appear",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), []File{script("waiter-start", "while test -f /run/lock; do sleep 1; done\nwhile ! test -f \"$F\"; do sleep 1; done\nwhile ! grep x /etc/resolv.conf; do sleep 1; done\n")}),
 		},
-		{
-			name: "a URL of this host that an enabled unit answers at",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), service("api.service", "[Service]\nExecStart=/bin/api\n"), []File{
-					script("waiter-start", "while ! curl -fs --cacert /ca.pem https://h1.example.com:6443/healthz -o - | grep ok; do sleep 2; done\nwhile ! curl -fs https://10.0.0.1:6443/api; do sleep 2; done\nuntil nc -z localhost 6443; do sleep 1; done\n"),
-				}),
-				Provides:  map[string]Provides{"api.service": {URLs: []string{"https://0.0.0.0:6443", "https://10.0.0.1:6443"}}},
-				HostNames: []string{"h1", "h1.example.com"},
-			},
+	},
+	{
+		name: "a URL of this host that an enabled unit answers at",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), service("api.service", "[Service]\nExecStart=/bin/api\n"), []File{
+				script("waiter-start", "while ! curl -fs --cacert /ca.pem https://h1.example.com:6443/healthz -o - | grep ok; do sleep 2; done\nwhile ! curl -fs https://10.0.0.1:6443/api; do sleep 2; done\nuntil nc -z localhost 6443; do sleep 1; done\n"),
+			}),
+			Provides:  map[string]Provides{"api.service": {URLs: []string{"https://0.0.0.0:6443", "https://10.0.0.1:6443"}}},
+			HostNames: []string{"h1", "h1.example.com"},
 		},
-		{
-			name: "a URL of this host that nothing answers at",
-			p: Profile{
-				Files: files(service("waiter.service", waiter), service("api.service", "[Service]\nExecStart=/bin/api\n"), []File{
-					script("waiter-start", "while ! curl -fs http://h1:6443/healthz; do sleep 2; done\nuntil nc -z 127.0.0.1 8080; do sleep 1; done\n"),
-				}),
-				Provides:  map[string]Provides{"api.service": {URLs: []string{"https://0.0.0.0:6443"}}},
-				HostNames: []string{"h1"},
-			},
-			want: []string{
-				`unit waiter.service: the loop "while ! curl -fs http://h1:6443/healthz" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for http://h1:6443/healthz, on this host, where no enabled unit of this profile answers (a unit declares where it answers in its provides.urls)`,
-				`unit waiter.service: the loop "until nc -z 127.0.0.1 8080" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for port 127.0.0.1:8080 of this host, where no enabled unit of this profile listens (a unit declares where it answers in its provides.urls)`,
-			},
+	},
+	{
+		name: "a URL of this host that nothing answers at",
+		p: Profile{
+			Files: files(service("waiter.service", waiter), service("api.service", "[Service]\nExecStart=/bin/api\n"), []File{
+				script("waiter-start", "while ! curl -fs http://h1:6443/healthz; do sleep 2; done\nuntil nc -z 127.0.0.1 8080; do sleep 1; done\n"),
+			}),
+			Provides:  map[string]Provides{"api.service": {URLs: []string{"https://0.0.0.0:6443"}}},
+			HostNames: []string{"h1"},
 		},
-		{
-			name: "a URL of another machine",
-			p: Profile{
-				Files:     files(service("waiter.service", waiter), []File{script("waiter-start", "while ! curl -fs https://master01:6443/healthz; do sleep 2; done\n")}),
-				HostNames: []string{"worker01"},
-			},
+		want: []string{
+			`unit waiter.service: the loop "while ! curl -fs http://h1:6443/healthz" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for http://h1:6443/healthz, on this host, where no enabled unit of this profile answers (a unit declares where it answers in its provides.urls)`,
+			`unit waiter.service: the loop "until nc -z 127.0.0.1 8080" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for port 127.0.0.1:8080 of this host, where no enabled unit of this profile listens (a unit declares where it answers in its provides.urls)`,
 		},
-		{
-			name: "a unit wanted only by a unit that is nowhere",
-			p: Profile{
-				Files: []File{
-					{Path: "systemd/system/waiter.service", Content: []byte(waiter)},
-					{Path: "systemd/system/multi-user.target.wants/waiter.service", Link: "/etc/systemd/system/waiter.service"},
-					script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n"),
-					{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
-					{Path: "systemd/system/multi-usr.target.wants/maker.service", Link: "/etc/systemd/system/maker.service", Option: "systemd.services.maker.wantedBy"},
+	},
+	{
+		name: "a URL of another machine",
+		p: Profile{
+			Files:     files(service("waiter.service", waiter), []File{script("waiter-start", "while ! curl -fs https://master01:6443/healthz; do sleep 2; done\n")}),
+			HostNames: []string{"worker01"},
+		},
+	},
+	{
+		name: "a unit wanted only by a unit that is nowhere",
+		p: Profile{
+			Files: []File{
+				{Path: "systemd/system/waiter.service", Content: []byte(waiter)},
+				{Path: "systemd/system/multi-user.target.wants/waiter.service", Link: "/etc/systemd/system/waiter.service"},
+				script("waiter-start", "while ! test -f /run/ready ; do sleep 1 ; done\n"),
+				{Path: "systemd/system/maker.service", Content: []byte("[Service]\nExecStart=/bin/true\n")},
+				{Path: "systemd/system/multi-usr.target.wants/maker.service", Link: "/etc/systemd/system/maker.service", Option: "systemd.services.maker.wantedBy"},
+			},
+			Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
+		},
+		want: []string{
+			"unit maker.service: it is linked into multi-usr.target.wants/ (systemd.services.maker.wantedBy), but multi-usr.target is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing",
+			`unit waiter.service: the loop "while ! test -f /run/ready" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (maker.service would, but nothing starts it)`,
+		},
+	},
+	{
+		name: "requirements",
+		p: Profile{
+			Files: files(
+				service("a.service", "[Unit]\nRequires=b.service network-online.target\nBindsTo=getty@tty1.service\nRequisite=gone.service\nRequisite=\n[Service]\nExecStart=/bin/true\n"),
+				service("b.service", "[Unit]\nDescription=three settings: a parse with room to append to\nRequires=c@x.service nosuch.service\n[Service]\nExecStart=/bin/true\n"),
+				service("c@.service", "[Service]\nExecStart=/bin/true\n"),
+				[]File{
+					{Path: "systemd/system/b.service.d/10-more.conf", Content: []byte("[Unit]\nBindsTo=missing.target\n")},
 				},
-				Provides: map[string]Provides{"maker.service": {Files: []string{"/run/ready"}}},
-			},
-			want: []string{
-				"unit maker.service: it is linked into multi-usr.target.wants/ (systemd.services.maker.wantedBy), but multi-usr.target is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing",
-				`unit waiter.service: the loop "while ! test -f /run/ready" in /etc/nodegen/scripts/waiter-start (systemd.services.x.script) waits for /run/ready, which no enabled unit of this profile creates (maker.service would, but nothing starts it)`,
-			},
+			),
 		},
-		{
-			name: "requirements",
-			p: Profile{
-				Files: files(
-					service("a.service", "[Unit]\nRequires=b.service network-online.target\nBindsTo=getty@tty1.service\nRequisite=gone.service\nRequisite=\n[Service]\nExecStart=/bin/true\n"),
-					service("b.service", "[Unit]\nRequires=c@x.service nosuch.service\n[Service]\nExecStart=/bin/true\n"),
-					service("c@.service", "[Service]\nExecStart=/bin/true\n"),
-					[]File{
-						{Path: "systemd/system/b.service.d/10-more.conf", Content: []byte("[Unit]\nBindsTo=missing.target\n")},
-					},
-				),
-			},
-			want: []string{
-				"unit b.service: Requires=nosuch.service names a unit that is neither in this profile nor a stock unit of Debian or Flatcar",
-				"unit b.service: BindsTo=missing.target names a unit that is neither in this profile nor a stock unit of Debian or Flatcar",
-			},
+		want: []string{
+			"unit b.service: Requires=nosuch.service names a unit that is neither in this profile nor a stock unit of Debian or Flatcar",
+			"unit b.service: BindsTo=missing.target names a unit that is neither in this profile nor a stock unit of Debian or Flatcar",
 		},
-	}
-	for _, tt := range tests {
+	},
+}
+
+func TestCheck(t *testing.T) {
+	for _, tt := range checkTests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, p := range Check(tt.p) {
-				got = append(got, p.String())
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, problems(tt.p)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func problems(p Profile) []string {
+	var out []string
+	for _, problem := range Check(p) {
+		out = append(out, problem.String())
+	}
+	return out
+}
+
+// TestCheckShared checks the profiles of TestCheck from goroutines at
+// once, as nodegen build does, each many times, so that most parses come
+// from the memos (run with -race); the answers are those of TestCheck.
+// Then every text the memos were asked about still gives what parsing it
+// anew gives: nothing modified a shared parse, and a unit's parse, to
+// which loadUnits appends its drop-ins, has no room to be appended to in
+// place.
+func TestCheckShared(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for round := range 5 {
+				for i := range checkTests {
+					tt := checkTests[(i+g+round)%len(checkTests)]
+					if diff := cmp.Diff(tt.want, problems(tt.p)); diff != "" {
+						t.Errorf("goroutine %d, round %d, %s: problems (-want +got):\n%s", g, round, tt.name, diff)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var texts []string
+	for _, tt := range checkTests {
+		for _, f := range tt.p.Files {
+			texts = append(texts, string(f.Content))
+			for _, s := range parseUnit(string(f.Content)) {
+				texts = append(texts, s.value, strings.TrimLeft(s.value, "-@:+!|"))
+				for _, words := range commands(strings.TrimLeft(s.value, "-@:+!|")) {
+					texts = append(texts, words...)
+				}
+			}
+		}
+	}
+	for _, text := range texts {
+		held := unitSettings.Get(text)
+		if diff := cmp.Diff(parseUnit(text), held, cmp.AllowUnexported(setting{})); diff != "" {
+			t.Errorf("the unit %q (-parsed anew +held):\n%s", text, diff)
+		}
+		if len(held) != cap(held) {
+			t.Errorf("the unit %q: the held parse has room for %d more settings: a unit's drop-ins appended to it would change it", text, cap(held)-len(held))
+		}
+		if diff := cmp.Diff(shellWaits(text), scriptWaits.Get(text), cmp.AllowUnexported(wait{})); diff != "" {
+			t.Errorf("the script %q (-parsed anew +held):\n%s", text, diff)
+		}
+		if diff := cmp.Diff(commands(text), lineCommands.Get(text)); diff != "" {
+			t.Errorf("the command line %q (-parsed anew +held):\n%s", text, diff)
+		}
 	}
 }
 
@@ -225,7 +284,7 @@ func TestParseUnit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := parseUnit([]byte(tt.unit))
+			got := parseUnit(tt.unit)
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(setting{})); diff != "" {
 				t.Errorf("parseUnit (-want +got):\n%s", diff)
 			}

@@ -12,12 +12,12 @@ type setting struct {
 // parseUnit reads the assignments of a unit file or drop-in, in order:
 // sections, `Key=Value` lines, comments (# and ;) and lines continued
 // with a backslash, as systemd.syntax(7) describes them. Lines end at
-// "\n" or "\r\n". The settings' strings share one copy of b.
-func parseUnit(b []byte) []setting {
+// "\n" or "\r\n". The settings' strings are parts of text.
+func parseUnit(text string) []setting {
 	var out []setting
 	section := ""
 	var cont strings.Builder
-	for line := range strings.Lines(string(b)) {
+	for line := range strings.Lines(text) {
 		line = strings.TrimSuffix(line, "\n")
 		line = strings.TrimSuffix(line, "\r")
 		if cont.Len() == 0 {
