@@ -35,8 +35,19 @@ type declNode struct {
 	topState *nodeState
 }
 
-func newDeclNode(p options.Path) *declNode {
-	return &declNode{path: p, children: map[string]*declNode{}}
+// child is the child node named seg, added (with the path p) when there
+// is none yet. A node's children map is made with its first child: most
+// nodes are options, which have none.
+func (n *declNode) child(seg string, p options.Path) (c *declNode, added bool) {
+	if c = n.children[seg]; c != nil {
+		return c, false
+	}
+	if n.children == nil {
+		n.children = map[string]*declNode{}
+	}
+	c = &declNode{path: p}
+	n.children[seg] = c
+	return c, true
 }
 
 // rangeOrZero is the declaration range of an option node, or a zero range.
@@ -109,7 +120,7 @@ type declEntry struct {
 func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	full := func(p options.Path) string { return prefix.Join(p).String() }
-	root := newDeclNode(nil)
+	root := &declNode{}
 	for _, e := range entries {
 		d, dd := ev.decodeOption(e)
 		diags = append(diags, dd...)
@@ -129,12 +140,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 				ok = false
 				break
 			}
-			c := n.children[seg]
-			if c == nil {
-				c = newDeclNode(d.path[:i+1])
-				n.children[seg] = c
-			}
-			n = c
+			n, _ = n.child(seg, d.path[:i+1])
 		}
 		if !ok {
 			continue
@@ -572,11 +578,8 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 				})
 				return nil
 			}
-			c := n.children[seg]
-			if c == nil {
-				c = newDeclNode(options.Path(p[:i+1]))
-				c.names = nil
-				n.children[seg] = c
+			c, added := n.child(seg, options.Path(p[:i+1]))
+			if added {
 				n.names = sortedKeys(n.children)
 			}
 			n = c
