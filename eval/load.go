@@ -620,21 +620,19 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 	for _, b := range body.Blocks {
 		switch b.Type {
 		case "option":
-			p, d := labelPath(b)
+			full, d := labelPathAfter(prefix, b)
 			diags = append(diags, d...)
-			if p == nil {
+			if full == nil {
 				continue
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
-			full := append(append([]string(nil), prefix...), p...)
 			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true})
 		case "options":
-			p, d := labelPath(b)
+			full, d := labelPathAfter(prefix, b)
 			diags = append(diags, d...)
-			if p == nil {
+			if full == nil {
 				continue
 			}
-			full := append(append([]string(nil), prefix...), p...)
 			diags = append(diags, decodeOptionsBody(b.Body, full, opts)...)
 		case "dynamic":
 			dyn, d := decodeDynamic(b)
@@ -657,7 +655,11 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				}
 			}
 			c := &configSyntax{prefix: p, block: b}
-			for _, attr := range sortedAttrs(b.Body.Attributes) {
+			// The definitions are the sorted attributes but when, kept in
+			// the slice sortedAttrs made.
+			attrs := sortedAttrs(b.Body.Attributes)
+			c.attrs = attrs[:0]
+			for _, attr := range attrs {
 				if attr.Name == "when" {
 					c.when = attr
 					continue
@@ -763,10 +765,15 @@ func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
 // labelPath reads the one label of a block as an option path; nil with
 // diagnostics when the block has another number of labels or a bad path.
 func labelPath(b *hclsyntax.Block) ([]string, hcl.Diagnostics) {
+	return labelPathAfter(nil, b)
+}
+
+// labelPathAfter is labelPath's path after prefix, in one new slice.
+func labelPathAfter(prefix []string, b *hclsyntax.Block) ([]string, hcl.Diagnostics) {
 	if d := wantLabels(b, 1); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	return parseLabelPath(b, 0)
+	return optionPathAfter(prefix, b.Labels[0], "The label ", b.LabelRanges[0])
 }
 
 func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {
