@@ -269,7 +269,9 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
 	b := e.syn.block
 	d = &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
-	for _, attr := range sortedAttrs(e.syn.attrs) {
+	// Room for the eight arguments an option takes, on the stack.
+	var sorted [8]*hclsyntax.Attribute
+	for _, attr := range appendSortedAttrs(sorted[:0], e.syn.attrs) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":

@@ -754,12 +754,18 @@ func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDec
 }
 
 func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
-	out := make([]*hclsyntax.Attribute, 0, len(attrs))
+	return appendSortedAttrs(make([]*hclsyntax.Attribute, 0, len(attrs)), attrs)
+}
+
+// appendSortedAttrs appends attrs to dst in source order: with room in
+// dst (an array of the caller's), sortedAttrs without an allocation.
+func appendSortedAttrs(dst []*hclsyntax.Attribute, attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
+	start := len(dst)
 	for _, a := range attrs {
-		out = append(out, a)
+		dst = append(dst, a)
 	}
-	slices.SortFunc(out, func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
-	return out
+	slices.SortFunc(dst[start:], func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
+	return dst
 }
 
 // labelPath reads the one label of a block as an option path; nil with
