@@ -77,12 +77,14 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	if v := d.uint(); v != codecVersion {
 		return nil, fmt.Errorf("encoding version %d, want %d", v, codecVersion)
 	}
+	// One string holds every name and text of the tree; each is a slice
+	// of it, from where the one before ends to its own end (ends).
 	n := d.count(1)
-	lens := make([]int, n)
+	d.ends = make([]int, n)
 	total := 0
-	for i := range lens {
-		lens[i] = d.count(1)
-		total += lens[i]
+	for i := range d.ends {
+		total += d.count(1)
+		d.ends[i] = total
 	}
 	if d.err == nil && total > len(d.data)-d.pos {
 		d.fail()
@@ -90,16 +92,8 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	// One string holds every name and text of the tree; each is a slice
-	// of it.
-	all := string(d.data[d.pos : d.pos+total])
+	d.strs = string(d.data[d.pos : d.pos+total])
 	d.pos += total
-	d.strs = make([]string, n)
-	at := 0
-	for i, l := range lens {
-		d.strs[i] = all[at : at+l]
-		at += l
-	}
 	d.makeSlabs()
 	body := d.body()
 	if d.err == nil && d.pos != len(d.data) {
@@ -550,7 +544,8 @@ type decoder struct {
 	data     []byte
 	pos      int
 	filename string
-	strs     []string
+	strs     string // the encoding's strings, one after the other
+	ends     []int  // where each string ends in strs
 	items    []*AnonSymbolExpr
 	last     hcl.Pos // the start of the range read last
 	err      error
@@ -741,11 +736,15 @@ func (d *decoder) bool() bool {
 
 func (d *decoder) str() string {
 	i := d.uint()
-	if i >= uint64(len(d.strs)) {
+	if i >= uint64(len(d.ends)) {
 		d.fail()
 		return ""
 	}
-	return d.strs[i]
+	start := 0
+	if i > 0 {
+		start = d.ends[i-1]
+	}
+	return d.strs[start:d.ends[i]]
 }
 
 // rng reads what encoder.rng wrote into *r, in place: a range is 64
