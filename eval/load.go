@@ -617,6 +617,11 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			})
 		}
 	}
+	// The option blocks' declarations, in one allocation (see fromSlab).
+	var syns []optionDeclSyntax
+	if n := countBlocks(body, "option"); n > 1 {
+		syns = make([]optionDeclSyntax, 0, n)
+	}
 	for _, b := range body.Blocks {
 		switch b.Type {
 		case "option":
@@ -626,7 +631,9 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				continue
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
-			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true})
+			syn := fromSlab(&syns)
+			*syn = optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true}
+			*opts = append(*opts, syn)
 		case "options":
 			full, d := labelPathAfter(prefix, b)
 			diags = append(diags, d...)
@@ -730,6 +737,17 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 		}
 	}
 	return diags
+}
+
+// countBlocks counts the blocks of type typ in body.
+func countBlocks(body *hclsyntax.Body, typ string) int {
+	n := 0
+	for _, b := range body.Blocks {
+		if b.Type == typ {
+			n++
+		}
+	}
+	return n
 }
 
 // decodeOptionsBody reads the body of an options block (or of a dynamic
