@@ -19,7 +19,7 @@ import (
 )
 
 // codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 4
+const codecVersion = 5
 
 // AppendFile appends the encoding of the syntax tree of file, which
 // ParseConfig returned for a source named filename, to dst. It fails, and
@@ -509,7 +509,6 @@ func (e *encoder) body(b *Body) {
 		e.rng(a.SrcRange)
 		e.rng(a.NameRange)
 		e.str(a.Name)
-		e.rng(a.EqualsRange)
 		e.expr(a.Expr)
 	}
 	e.len(len(b.Blocks), b.Blocks == nil)
@@ -1011,7 +1010,6 @@ func (d *decoder) body() *Body {
 			d.rng(&a.SrcRange)
 			d.rng(&a.NameRange)
 			a.Name = d.str()
-			d.rng(&a.EqualsRange)
 			a.Expr = d.expr()
 			if d.err != nil {
 				return nil
