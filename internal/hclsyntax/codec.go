@@ -688,6 +688,13 @@ func (d *decoder) int() int {
 		d.pos++
 		return zigzag(uint64(d.data[d.pos-1]))
 	}
+	// Two bytes (under 8192 either way: most of the rest) without the
+	// general loop.
+	if p := d.pos; p+1 < len(d.data) && d.data[p+1] < 0x80 {
+		u := uint64(d.data[p]&0x7f) | uint64(d.data[p+1])<<7
+		d.pos = p + 2
+		return int(u>>1) ^ -int(u&1)
+	}
 	v, n := binary.Varint(d.data[d.pos:])
 	if n <= 0 || int64(int(v)) != v {
 		d.fail()

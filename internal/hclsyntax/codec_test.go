@@ -1,7 +1,9 @@
 package hclsyntax
 
 import (
+	"encoding/binary"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -219,5 +221,24 @@ func TestCodecCorrupt(t *testing.T) {
 	bad[0] = codecVersion + 1
 	if _, err := DecodeFile(bad, src, "c.hcl"); err == nil {
 		t.Error("an encoding of another version decoded")
+	}
+}
+
+// TestDecoderInt holds the decoder's reading of signed varints, one and
+// two bytes inline, to encoding/binary's.
+func TestDecoderInt(t *testing.T) {
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 100, -100, 8191, -8192, 8192, -8193, 1 << 20, -(1 << 40), math.MaxInt64, math.MinInt64} {
+		data := binary.AppendVarint(nil, v)
+		data = append(data, 0x2a) // the next thing, which must be left
+		d := &decoder{data: data}
+		if got := d.int(); int64(got) != v || d.err != nil || d.pos != len(data)-1 {
+			t.Errorf("int of %x = %d (pos %d, err %v), want %d (pos %d)", data, got, d.pos, d.err, v, len(data)-1)
+		}
+	}
+	for _, data := range [][]byte{{}, {0x80}, {0xff, 0xff}} {
+		d := &decoder{data: data}
+		if d.int(); d.err == nil {
+			t.Errorf("int of %x did not fail", data)
+		}
 	}
 }
