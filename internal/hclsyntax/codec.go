@@ -546,8 +546,9 @@ type decoder struct {
 	strs     string // the encoding's strings, one after the other
 	ends     []int  // where each string ends in strs
 	items    []*AnonSymbolExpr
-	last     hcl.Pos // the start of the range read last
-	err      error
+	// lastLine and lastByte are the start of the range read last.
+	lastLine, lastByte int
+	err                error
 	slabs
 }
 
@@ -758,18 +759,20 @@ func (d *decoder) str() string {
 func (d *decoder) rng(r *hcl.Range) {
 	// Most ranges are seven bytes, the tag and six numbers under 64: read
 	// them at once.
-	if d.pos+8 <= len(d.data) {
-		w := binary.LittleEndian.Uint64(d.data[d.pos:])
+	if p := d.pos; p+8 <= len(d.data) {
+		w := binary.LittleEndian.Uint64(d.data[p : p+8])
 		if w&0x0080808080808080 == 0 && byte(w) == rangeInFile {
+			line := d.lastLine + zigzag(w>>8)
+			byt := d.lastByte + zigzag(w>>24)
 			r.Filename = d.filename
-			r.Start.Line = d.last.Line + zigzag(w>>8)
+			r.Start.Line = line
 			r.Start.Column = zigzag(w >> 16)
-			r.Start.Byte = d.last.Byte + zigzag(w>>24)
-			r.End.Line = r.Start.Line + zigzag(w>>32)
+			r.Start.Byte = byt
+			r.End.Line = line + zigzag(w>>32)
 			r.End.Column = zigzag(w >> 40)
-			r.End.Byte = r.Start.Byte + zigzag(w>>48)
-			d.pos += 7
-			d.last = r.Start
+			r.End.Byte = byt + zigzag(w>>48)
+			d.pos = p + 7
+			d.lastLine, d.lastByte = line, byt
 			return
 		}
 	}
@@ -796,13 +799,13 @@ func (d *decoder) rng(r *hcl.Range) {
 			v[i] = d.int()
 		}
 	}
-	r.Start.Line = d.last.Line + v[0]
+	r.Start.Line = d.lastLine + v[0]
 	r.Start.Column = v[1]
-	r.Start.Byte = d.last.Byte + v[2]
+	r.Start.Byte = d.lastByte + v[2]
 	r.End.Line = r.Start.Line + v[3]
 	r.End.Column = v[4]
 	r.End.Byte = r.Start.Byte + v[5]
-	d.last = r.Start
+	d.lastLine, d.lastByte = r.Start.Line, r.Start.Byte
 }
 
 // zigzag decodes a varint of one byte, the low byte of w.
