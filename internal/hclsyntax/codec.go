@@ -825,9 +825,8 @@ func (d *decoder) value() cty.Value {
 	case valString:
 		return cty.StringVal(d.str())
 	case valNumber:
-		text := d.str()
-		f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
-		if err != nil {
+		f, ok := parseNumber(d.str())
+		if !ok {
 			d.fail()
 			return cty.NilVal
 		}
@@ -835,6 +834,29 @@ func (d *decoder) value() cty.Value {
 	}
 	d.fail()
 	return cty.NilVal
+}
+
+// parseNumber reads a number's text as ParseConfig made its value:
+// big.ParseFloat at 512 bits, rounding to nearest even. A text of up to 18
+// digits (most numbers in modules: ports, counts, sizes) is an integer
+// set as one, without the decimal parsing's four allocations.
+func parseNumber(text string) (*big.Float, bool) {
+	if len(text) > 0 && len(text) <= 18 {
+		n := int64(0)
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			return new(big.Float).SetPrec(512).SetMode(big.ToNearestEven).SetInt64(n), true
+		}
+	}
+	f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+	return f, err == nil
 }
 
 func (d *decoder) traversal() hcl.Traversal {
