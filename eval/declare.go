@@ -35,8 +35,37 @@ type declNode struct {
 	topState *nodeState
 }
 
-func newDeclNode(p options.Path) *declNode {
-	return &declNode{path: p, children: map[string]*declNode{}}
+// child is the child node named seg, added (with the path p, from slab)
+// when there is none yet. A node's children map is made with its first
+// child: most nodes are options, which have none.
+func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declNode, added bool) {
+	if c = n.children[seg]; c != nil {
+		return c, false
+	}
+	if n.children == nil {
+		n.children = map[string]*declNode{}
+	}
+	c = fromSlab(slab)
+	c.path = p
+	n.children[seg] = c
+	return c, true
+}
+
+// fromSlab hands out the next element of *slab, zero, so that many small
+// things made together are one allocation. A used-up slab is followed by
+// one of up to 64 elements; no slab (nil, or of no capacity) gives new(T)
+// every time.
+func fromSlab[T any](slab *[]T) *T {
+	if slab == nil || cap(*slab) == 0 {
+		return new(T)
+	}
+	s := *slab
+	if len(s) == cap(s) {
+		s = make([]T, 0, min(cap(s), 64))
+	}
+	s = s[:len(s)+1]
+	*slab = s
+	return &s[len(s)-1]
 }
 
 // rangeOrZero is the declaration range of an option node, or a zero range.
@@ -109,9 +138,13 @@ type declEntry struct {
 func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	full := func(p options.Path) string { return prefix.Join(p).String() }
-	root := newDeclNode(nil)
+	root := &declNode{}
+	// An option and its node for each entry, in two allocations; the
+	// namespaces above them take nodes from the slab too.
+	decls := make([]optionDecl, 0, len(entries))
+	nodes := make([]declNode, 0, len(entries))
 	for _, e := range entries {
-		d, dd := ev.decodeOption(e)
+		d, dd := ev.decodeOption(e, &decls)
 		diags = append(diags, dd...)
 		if d == nil {
 			continue
@@ -129,12 +162,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 				ok = false
 				break
 			}
-			c := n.children[seg]
-			if c == nil {
-				c = newDeclNode(d.path[:i+1])
-				n.children[seg] = c
-			}
-			n = c
+			n, _ = n.child(seg, d.path[:i+1], &nodes)
 		}
 		if !ok {
 			continue
@@ -224,12 +252,12 @@ var decodedOptions sync.Map // *optionDeclSyntax -> *optionDecl
 var keepDecodedOptions = true
 
 // decodeOption reads one option block, or copies what decodedOptions kept
-// of it.
-func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
+// of it, into an optionDecl from slab (see fromSlab).
+func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
 	shared := keepDecodedOptions && e.syn.inFile && e.mod != nil && e.mod.shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
-			d := new(optionDecl)
+			d := fromSlab(slab)
 			*d = *kept.(*optionDecl)
 			if d.typ != nil {
 				return d, nil
@@ -242,7 +270,7 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 			return d, diags
 		}
 	}
-	d, sharedType, diags := ev.readOption(e)
+	d, sharedType, diags := ev.readOption(e, slab)
 	if shared && d != nil && len(diags) == 0 {
 		kept := *d
 		if !sharedType {
@@ -260,10 +288,13 @@ func (ev *Evaluator) decodeOption(e declEntry) (*optionDecl, hcl.Diagnostics) {
 
 // readOption is decodeOption reading the block; sharedType tells whether
 // the option's type is one of sharedTypes.
-func (ev *Evaluator) readOption(e declEntry) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
+func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
 	b := e.syn.block
-	d = &optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
-	for _, attr := range sortedAttrs(e.syn.attrs) {
+	d = fromSlab(slab)
+	*d = optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
+	// Room for the eight arguments an option takes, on the stack.
+	var sorted [8]*hclsyntax.Attribute
+	for _, attr := range appendSortedAttrs(sorted[:0], e.syn.attrs) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
@@ -572,11 +603,8 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 				})
 				return nil
 			}
-			c := n.children[seg]
-			if c == nil {
-				c = newDeclNode(options.Path(p[:i+1]))
-				c.names = nil
-				n.children[seg] = c
+			c, added := n.child(seg, options.Path(p[:i+1]), nil)
+			if added {
 				n.names = sortedKeys(n.children)
 			}
 			n = c

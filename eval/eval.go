@@ -209,7 +209,7 @@ func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
 			diags = append(diags, st.diags...)
 		}
 	}
-	ev.walkOptions(root, nil, map[string]bool{}, func(*optionDecl, options.Path) {}, report)
+	ev.walkOptions(root, nil, map[string]bool{}, nil, report)
 	for _, name := range sortedKeys(ev.submodules) {
 		report(ev.submoduleType([]string{name}))
 	}

@@ -617,24 +617,29 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			})
 		}
 	}
+	// The option blocks' declarations, in one allocation (see fromSlab).
+	var syns []optionDeclSyntax
+	if n := countBlocks(body, "option"); n > 1 {
+		syns = make([]optionDeclSyntax, 0, n)
+	}
 	for _, b := range body.Blocks {
 		switch b.Type {
 		case "option":
-			p, d := labelPath(b)
+			full, d := labelPathAfter(prefix, b)
 			diags = append(diags, d...)
-			if p == nil {
+			if full == nil {
 				continue
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
-			full := append(append([]string(nil), prefix...), p...)
-			*opts = append(*opts, &optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true})
+			syn := fromSlab(&syns)
+			*syn = optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true}
+			*opts = append(*opts, syn)
 		case "options":
-			p, d := labelPath(b)
+			full, d := labelPathAfter(prefix, b)
 			diags = append(diags, d...)
-			if p == nil {
+			if full == nil {
 				continue
 			}
-			full := append(append([]string(nil), prefix...), p...)
 			diags = append(diags, decodeOptionsBody(b.Body, full, opts)...)
 		case "dynamic":
 			dyn, d := decodeDynamic(b)
@@ -657,7 +662,11 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				}
 			}
 			c := &configSyntax{prefix: p, block: b}
-			for _, attr := range sortedAttrs(b.Body.Attributes) {
+			// The definitions are the sorted attributes but when, kept in
+			// the slice sortedAttrs made.
+			attrs := sortedAttrs(b.Body.Attributes)
+			c.attrs = attrs[:0]
+			for _, attr := range attrs {
 				if attr.Name == "when" {
 					c.when = attr
 					continue
@@ -730,6 +739,17 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 	return diags
 }
 
+// countBlocks counts the blocks of type typ in body.
+func countBlocks(body *hclsyntax.Body, typ string) int {
+	n := 0
+	for _, b := range body.Blocks {
+		if b.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
 // decodeOptionsBody reads the body of an options block (or of a dynamic
 // block's content that makes options blocks), whose declarations are
 // below prefix: option, options and dynamic blocks.
@@ -752,21 +772,32 @@ func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDec
 }
 
 func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
-	out := make([]*hclsyntax.Attribute, 0, len(attrs))
+	return appendSortedAttrs(make([]*hclsyntax.Attribute, 0, len(attrs)), attrs)
+}
+
+// appendSortedAttrs appends attrs to dst in source order: with room in
+// dst (an array of the caller's), sortedAttrs without an allocation.
+func appendSortedAttrs(dst []*hclsyntax.Attribute, attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
+	start := len(dst)
 	for _, a := range attrs {
-		out = append(out, a)
+		dst = append(dst, a)
 	}
-	slices.SortFunc(out, func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
-	return out
+	slices.SortFunc(dst[start:], func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
+	return dst
 }
 
 // labelPath reads the one label of a block as an option path; nil with
 // diagnostics when the block has another number of labels or a bad path.
 func labelPath(b *hclsyntax.Block) ([]string, hcl.Diagnostics) {
+	return labelPathAfter(nil, b)
+}
+
+// labelPathAfter is labelPath's path after prefix, in one new slice.
+func labelPathAfter(prefix []string, b *hclsyntax.Block) ([]string, hcl.Diagnostics) {
 	if d := wantLabels(b, 1); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	return parseLabelPath(b, 0)
+	return optionPathAfter(prefix, b.Labels[0], "The label ", b.LabelRanges[0])
 }
 
 func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {

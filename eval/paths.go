@@ -61,8 +61,13 @@ func parseLabelPath(b *hclsyntax.Block, i int) ([]string, hcl.Diagnostics) {
 // optionPath parses text as an option path; a bad or empty path is an
 // error at rng, whose detail names the text after what ("The label ").
 func optionPath(text, what string, rng hcl.Range) ([]string, hcl.Diagnostics) {
-	p, err := options.ParsePath(text)
-	if err != nil || len(p) == 0 {
+	return optionPathAfter(nil, text, what, rng)
+}
+
+// optionPathAfter is optionPath's path after prefix, in one new slice.
+func optionPathAfter(prefix []string, text, what string, rng hcl.Range) ([]string, hcl.Diagnostics) {
+	p, err := options.ParsePathAfter(prefix, text)
+	if err != nil || len(p) == len(prefix) {
 		msg := "an empty path"
 		if err != nil {
 			msg = err.Error()

@@ -203,16 +203,43 @@ func (ev *Evaluator) Declarations() []Declaration {
 // walkOptions calls visit for every option below n, prefix in front of its
 // path, and descends into the submodules of its type with placeholders
 // (<name> for an attribute of an attrsOf, * for an element of a list).
-// built, when not nil, is called with every submodule tree met.
+// built, when not nil, is called with every submodule tree met. visit may
+// be nil, to walk for built alone: the options whose type holds no
+// submodule are then passed over without making their paths.
 func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
 	if o := n.opt; o != nil {
+		if visit == nil && !holdsSubmodule(o.typ) {
+			return
+		}
 		p := prefix.Join(n.path)
-		visit(o, p)
+		if visit != nil {
+			visit(o, p)
+		}
 		ev.walkType(o.typ, p, seen, visit, built)
 		return
 	}
 	for _, name := range n.names {
 		ev.walkOptions(n.children[name], prefix, seen, visit, built)
+	}
+}
+
+// holdsSubmodule tells whether walkType descends from t into a submodule.
+func holdsSubmodule(t options.Type) bool {
+	for {
+		switch u := t.(type) {
+		case options.AttrsOf:
+			t = u.Elem
+		case options.ListOf:
+			t = u.Elem
+		case options.NullOr:
+			t = u.Elem
+		case options.Uniq:
+			t = u.Elem
+		case options.Submodule:
+			return true
+		default:
+			return false
+		}
 	}
 }
 

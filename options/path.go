@@ -114,9 +114,20 @@ func ParsePath(s string) (Path, error) {
 	if s == "" {
 		return Path{}, nil
 	}
+	return ParsePathAfter(nil, s)
+}
+
+// ParsePathAfter is prefix followed by the segments ParsePath reads from
+// s, in a new slice: one allocation where joining prefix and ParsePath's
+// path would take two. An empty s gives a copy of prefix.
+func ParsePathAfter(prefix Path, s string) (Path, error) {
 	// As many segments as dots and one, in one allocation (a dot inside
 	// quotes only leaves room unused).
-	p := make(Path, 0, strings.Count(s, ".")+1)
+	p := make(Path, len(prefix), len(prefix)+strings.Count(s, ".")+1)
+	copy(p, prefix)
+	if s == "" {
+		return p, nil
+	}
 	i := 0
 	for {
 		var seg string

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -87,5 +88,41 @@ func TestPathChildCopies(t *testing.T) {
 	j := base.Join(Path{"c", "d"})
 	if j.String() != "a.b.c.d" || !j.HasPrefix(base) || base.HasPrefix(j) || !base.HasPrefix(nil) {
 		t.Errorf("Join/HasPrefix: %s", j)
+	}
+}
+
+func TestParsePathAfter(t *testing.T) {
+	tests := []struct {
+		prefix Path
+		in     string
+		want   Path
+	}{
+		{nil, "a.b", Path{"a", "b"}},
+		{Path{}, "a", Path{"a"}},
+		{Path{"synth", "m0000"}, "enable", Path{"synth", "m0000", "enable"}},
+		{Path{"x"}, `a."b.c"`, Path{"x", "a", "b.c"}},
+		{Path{"x", "y"}, "", Path{"x", "y"}},
+	}
+	for _, tt := range tests {
+		prefix := slices.Clone(tt.prefix)
+		got, err := ParsePathAfter(prefix, tt.in)
+		if err != nil {
+			t.Errorf("ParsePathAfter(%q, %q): %v", tt.prefix, tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParsePathAfter(%q, %q) (-want +got):\n%s", tt.prefix, tt.in, diff)
+		}
+		if cap(got) > 0 && cap(prefix) > 0 && &got[:1][0] == &prefix[:1][0] {
+			t.Errorf("ParsePathAfter(%q, %q) shares the prefix's array", tt.prefix, tt.in)
+		}
+		if !slices.Equal(prefix, tt.prefix) {
+			t.Errorf("ParsePathAfter changed its prefix to %q", prefix)
+		}
+	}
+	for _, in := range []string{"a..b", "a.", `"abc`} {
+		if p, err := ParsePathAfter(Path{"x"}, in); err == nil {
+			t.Errorf("ParsePathAfter(x, %q) = %q, want an error", in, []string(p))
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 )
 
 // codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 4
+const codecVersion = 5
 
 // AppendFile appends the encoding of the syntax tree of file, which
 // ParseConfig returned for a source named filename, to dst. It fails, and
@@ -77,12 +77,14 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	if v := d.uint(); v != codecVersion {
 		return nil, fmt.Errorf("encoding version %d, want %d", v, codecVersion)
 	}
+	// One string holds every name and text of the tree; each is a slice
+	// of it, from where the one before ends to its own end (ends).
 	n := d.count(1)
-	lens := make([]int, n)
+	d.ends = make([]int, n)
 	total := 0
-	for i := range lens {
-		lens[i] = d.count(1)
-		total += lens[i]
+	for i := range d.ends {
+		total += d.count(1)
+		d.ends[i] = total
 	}
 	if d.err == nil && total > len(d.data)-d.pos {
 		d.fail()
@@ -90,16 +92,8 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	// One string holds every name and text of the tree; each is a slice
-	// of it.
-	all := string(d.data[d.pos : d.pos+total])
+	d.strs = string(d.data[d.pos : d.pos+total])
 	d.pos += total
-	d.strs = make([]string, n)
-	at := 0
-	for i, l := range lens {
-		d.strs[i] = all[at : at+l]
-		at += l
-	}
 	d.makeSlabs()
 	body := d.body()
 	if d.err == nil && d.pos != len(d.data) {
@@ -515,7 +509,6 @@ func (e *encoder) body(b *Body) {
 		e.rng(a.SrcRange)
 		e.rng(a.NameRange)
 		e.str(a.Name)
-		e.rng(a.EqualsRange)
 		e.expr(a.Expr)
 	}
 	e.len(len(b.Blocks), b.Blocks == nil)
@@ -550,10 +543,12 @@ type decoder struct {
 	data     []byte
 	pos      int
 	filename string
-	strs     []string
+	strs     string // the encoding's strings, one after the other
+	ends     []int  // where each string ends in strs
 	items    []*AnonSymbolExpr
-	last     hcl.Pos // the start of the range read last
-	err      error
+	// lastLine and lastByte are the start of the range read last.
+	lastLine, lastByte int
+	err                error
 	slabs
 }
 
@@ -694,6 +689,13 @@ func (d *decoder) int() int {
 		d.pos++
 		return zigzag(uint64(d.data[d.pos-1]))
 	}
+	// Two bytes (under 8192 either way: most of the rest) without the
+	// general loop.
+	if p := d.pos; p+1 < len(d.data) && d.data[p+1] < 0x80 {
+		u := uint64(d.data[p]&0x7f) | uint64(d.data[p+1])<<7
+		d.pos = p + 2
+		return int(u>>1) ^ -int(u&1)
+	}
 	v, n := binary.Varint(d.data[d.pos:])
 	if n <= 0 || int64(int(v)) != v {
 		d.fail()
@@ -741,51 +743,69 @@ func (d *decoder) bool() bool {
 
 func (d *decoder) str() string {
 	i := d.uint()
-	if i >= uint64(len(d.strs)) {
+	if i >= uint64(len(d.ends)) {
 		d.fail()
 		return ""
 	}
-	return d.strs[i]
+	start := 0
+	if i > 0 {
+		start = d.ends[i-1]
+	}
+	return d.strs[start:d.ends[i]]
 }
 
-// rng reads what encoder.rng wrote.
-func (d *decoder) rng() hcl.Range {
-	var r hcl.Range
+// rng reads what encoder.rng wrote into *r, in place: a range is 64
+// bytes, and most of them are fields of the nodes in the slabs.
+func (d *decoder) rng(r *hcl.Range) {
 	// Most ranges are seven bytes, the tag and six numbers under 64: read
 	// them at once.
-	if d.pos+8 <= len(d.data) {
-		w := binary.LittleEndian.Uint64(d.data[d.pos:])
+	if p := d.pos; p+8 <= len(d.data) {
+		w := binary.LittleEndian.Uint64(d.data[p : p+8])
 		if w&0x0080808080808080 == 0 && byte(w) == rangeInFile {
+			line := d.lastLine + zigzag(w>>8)
+			byt := d.lastByte + zigzag(w>>24)
 			r.Filename = d.filename
-			r.Start.Line = d.last.Line + zigzag(w>>8)
+			r.Start.Line = line
 			r.Start.Column = zigzag(w >> 16)
-			r.Start.Byte = d.last.Byte + zigzag(w>>24)
-			r.End.Line = r.Start.Line + zigzag(w>>32)
+			r.Start.Byte = byt
+			r.End.Line = line + zigzag(w>>32)
 			r.End.Column = zigzag(w >> 40)
-			r.End.Byte = r.Start.Byte + zigzag(w>>48)
-			d.pos += 7
-			d.last = r.Start
-			return r
+			r.End.Byte = byt + zigzag(w>>48)
+			d.pos = p + 7
+			d.lastLine, d.lastByte = line, byt
+			return
 		}
 	}
 	switch d.byte() {
 	case rangeZero:
-		return r
+		*r = hcl.Range{}
+		return
 	case rangeInFile:
 		r.Filename = d.filename
 	case rangeNoName:
+		r.Filename = ""
 	default:
 		d.fail()
-		return r
+		*r = hcl.Range{}
+		return
 	}
-	r.Start.Line = d.last.Line + d.int()
-	r.Start.Column = d.int()
-	r.Start.Byte = d.last.Byte + d.int()
-	r.End.Line = r.Start.Line + d.int()
-	r.End.Column = d.int()
-	r.End.Byte = r.Start.Byte + d.int()
-	d.last = r.Start
-	return r
+	// The numbers of one byte are read here, the others by int.
+	var v [6]int
+	for i := range v {
+		if p := d.pos; p < len(d.data) && d.data[p] < 0x80 {
+			d.pos = p + 1
+			v[i] = zigzag(uint64(d.data[p]))
+		} else {
+			v[i] = d.int()
+		}
+	}
+	r.Start.Line = d.lastLine + v[0]
+	r.Start.Column = v[1]
+	r.Start.Byte = d.lastByte + v[2]
+	r.End.Line = r.Start.Line + v[3]
+	r.End.Column = v[4]
+	r.End.Byte = r.Start.Byte + v[5]
+	d.lastLine, d.lastByte = r.Start.Line, r.Start.Byte
 }
 
 // zigzag decodes a varint of one byte, the low byte of w.
@@ -805,9 +825,8 @@ func (d *decoder) value() cty.Value {
 	case valString:
 		return cty.StringVal(d.str())
 	case valNumber:
-		text := d.str()
-		f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
-		if err != nil {
+		f, ok := parseNumber(d.str())
+		if !ok {
 			d.fail()
 			return cty.NilVal
 		}
@@ -815,6 +834,29 @@ func (d *decoder) value() cty.Value {
 	}
 	d.fail()
 	return cty.NilVal
+}
+
+// parseNumber reads a number's text as ParseConfig made its value:
+// big.ParseFloat at 512 bits, rounding to nearest even. A text of up to 18
+// digits (most numbers in modules: ports, counts, sizes) is an integer
+// set as one, without the decimal parsing's four allocations.
+func parseNumber(text string) (*big.Float, bool) {
+	if len(text) > 0 && len(text) <= 18 {
+		n := int64(0)
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			return new(big.Float).SetPrec(512).SetMode(big.ToNearestEven).SetInt64(n), true
+		}
+	}
+	f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+	return f, err == nil
 }
 
 func (d *decoder) traversal() hcl.Traversal {
@@ -826,13 +868,21 @@ func (d *decoder) traversal() hcl.Traversal {
 	for i := range t {
 		switch d.byte() {
 		case stepRoot:
-			t[i] = hcl.TraverseRoot{Name: d.str(), SrcRange: d.rng()}
+			s := hcl.TraverseRoot{Name: d.str()}
+			d.rng(&s.SrcRange)
+			t[i] = s
 		case stepAttr:
-			t[i] = hcl.TraverseAttr{Name: d.str(), SrcRange: d.rng()}
+			s := hcl.TraverseAttr{Name: d.str()}
+			d.rng(&s.SrcRange)
+			t[i] = s
 		case stepIndex:
-			t[i] = hcl.TraverseIndex{Key: d.value(), SrcRange: d.rng()}
+			s := hcl.TraverseIndex{Key: d.value()}
+			d.rng(&s.SrcRange)
+			t[i] = s
 		case stepSplat:
-			t[i] = hcl.TraverseSplat{Each: d.traversal(), SrcRange: d.rng()}
+			s := hcl.TraverseSplat{Each: d.traversal()}
+			d.rng(&s.SrcRange)
+			t[i] = s
 		default:
 			d.fail()
 		}
@@ -869,37 +919,46 @@ func (d *decoder) expr() Expression {
 		return nil
 	case tagLiteral:
 		x := take(d, &d.lits)
-		x.SrcRange, x.Val = d.rng(), d.value()
+		d.rng(&x.SrcRange)
+		x.Val = d.value()
 		return x
 	case tagScopeTraversal:
 		x := take(d, &d.scopeTravs)
-		x.SrcRange, x.Traversal = d.rng(), d.traversal()
+		d.rng(&x.SrcRange)
+		x.Traversal = d.traversal()
 		return x
 	case tagRelativeTraversal:
 		x := take(d, &d.relTravs)
-		x.SrcRange, x.Source, x.Traversal = d.rng(), d.expr(), d.traversal()
+		d.rng(&x.SrcRange)
+		x.Source, x.Traversal = d.expr(), d.traversal()
 		return x
 	case tagFunctionCall:
 		x := take(d, &d.calls)
-		x.NameRange, x.OpenParenRange = d.rng(), d.rng()
+		d.rng(&x.NameRange)
+		d.rng(&x.OpenParenRange)
 		x.Name, x.Args, x.ExpandFinal = d.str(), d.exprs(), d.bool()
-		x.CloseParenRange = d.rng()
+		d.rng(&x.CloseParenRange)
 		return x
 	case tagConditional:
 		x := take(d, &d.conds)
-		x.SrcRange, x.Condition, x.TrueResult, x.FalseResult = d.rng(), d.expr(), d.expr(), d.expr()
+		d.rng(&x.SrcRange)
+		x.Condition, x.TrueResult, x.FalseResult = d.expr(), d.expr(), d.expr()
 		return x
 	case tagBinaryOp:
 		x := take(d, &d.binOps)
-		x.SrcRange, x.LHS, x.Op, x.RHS = d.rng(), d.expr(), d.op(), d.expr()
+		d.rng(&x.SrcRange)
+		x.LHS, x.Op, x.RHS = d.expr(), d.op(), d.expr()
 		return x
 	case tagUnaryOp:
 		x := take(d, &d.unOps)
-		x.SrcRange, x.SymbolRange, x.Op, x.Val = d.rng(), d.rng(), d.op(), d.expr()
+		d.rng(&x.SrcRange)
+		d.rng(&x.SymbolRange)
+		x.Op, x.Val = d.op(), d.expr()
 		return x
 	case tagTemplate:
 		x := take(d, &d.templates)
-		x.SrcRange, x.Parts = d.rng(), d.exprs()
+		d.rng(&x.SrcRange)
+		x.Parts = d.exprs()
 		return x
 	case tagTemplateJoin:
 		x := take(d, &d.joins)
@@ -907,15 +966,19 @@ func (d *decoder) expr() Expression {
 		return x
 	case tagTemplateWrap:
 		x := take(d, &d.wraps)
-		x.SrcRange, x.Wrapped = d.rng(), d.expr()
+		d.rng(&x.SrcRange)
+		x.Wrapped = d.expr()
 		return x
 	case tagTupleCons:
 		x := take(d, &d.tuples)
-		x.SrcRange, x.OpenRange, x.Exprs = d.rng(), d.rng(), d.exprs()
+		d.rng(&x.SrcRange)
+		d.rng(&x.OpenRange)
+		x.Exprs = d.exprs()
 		return x
 	case tagObjectCons:
 		x := take(d, &d.objects)
-		x.SrcRange, x.OpenRange = d.rng(), d.rng()
+		d.rng(&x.SrcRange)
+		d.rng(&x.OpenRange)
 		x.Items = takeList(d, &d.itemList, d.len())
 		for i := range x.Items {
 			x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
@@ -927,21 +990,28 @@ func (d *decoder) expr() Expression {
 		return x
 	case tagFor:
 		x := take(d, &d.fors)
-		x.SrcRange, x.OpenRange = d.rng(), d.rng()
+		d.rng(&x.SrcRange)
+		d.rng(&x.OpenRange)
 		x.KeyVar, x.ValVar = d.str(), d.str()
 		x.CollExpr, x.KeyExpr, x.ValExpr, x.CondExpr = d.expr(), d.expr(), d.expr(), d.expr()
-		x.Group, x.CloseRange = d.bool(), d.rng()
+		x.Group = d.bool()
+		d.rng(&x.CloseRange)
 		return x
 	case tagIndex:
 		x := take(d, &d.indexes)
-		x.SrcRange, x.Collection = d.rng(), d.expr()
-		x.OpenRange, x.Key, x.BracketRange = d.rng(), d.expr(), d.rng()
+		d.rng(&x.SrcRange)
+		x.Collection = d.expr()
+		d.rng(&x.OpenRange)
+		x.Key = d.expr()
+		d.rng(&x.BracketRange)
 		return x
 	case tagSplat:
 		x := take(d, &d.splats)
-		x.SrcRange, x.Source, x.MarkerRange = d.rng(), d.expr(), d.rng()
+		d.rng(&x.SrcRange)
+		x.Source = d.expr()
+		d.rng(&x.MarkerRange)
 		x.Item = take(d, &d.anons)
-		x.Item.SrcRange = d.rng()
+		d.rng(&x.Item.SrcRange)
 		d.items = append(d.items, x.Item)
 		x.Each = d.expr()
 		d.items = d.items[:len(d.items)-1]
@@ -954,7 +1024,8 @@ func (d *decoder) expr() Expression {
 		return d.items[len(d.items)-1]
 	case tagParentheses:
 		x := take(d, &d.parens)
-		x.SrcRange, x.Expression = d.rng(), d.expr()
+		d.rng(&x.SrcRange)
+		x.Expression = d.expr()
 		return x
 	}
 	d.fail()
@@ -963,12 +1034,15 @@ func (d *decoder) expr() Expression {
 
 func (d *decoder) body() *Body {
 	b := take(d, &d.bodies)
-	b.SrcRange = d.rng()
+	d.rng(&b.SrcRange)
 	if n := d.len(); n >= 0 {
 		b.Attributes = make(Attributes, n)
 		for range n {
 			a := take(d, &d.attrs)
-			a.SrcRange, a.NameRange, a.Name, a.EqualsRange, a.Expr = d.rng(), d.rng(), d.str(), d.rng(), d.expr()
+			d.rng(&a.SrcRange)
+			d.rng(&a.NameRange)
+			a.Name = d.str()
+			a.Expr = d.expr()
 			if d.err != nil {
 				return nil
 			}
@@ -978,21 +1052,24 @@ func (d *decoder) body() *Body {
 	b.Blocks = takeList(d, &d.blockPtrs, d.len())
 	for i := range b.Blocks {
 		blk := take(d, &d.blocks)
-		blk.TypeRange, blk.Type = d.rng(), d.str()
+		d.rng(&blk.TypeRange)
+		blk.Type = d.str()
 		blk.Labels = takeList(d, &d.labels, d.len())
 		for j := range blk.Labels {
 			blk.Labels[j] = d.str()
 		}
 		blk.LabelRanges = takeList(d, &d.labelRngs, d.len())
 		for j := range blk.LabelRanges {
-			blk.LabelRanges[j] = d.rng()
+			d.rng(&blk.LabelRanges[j])
 		}
-		blk.OpenBraceRange, blk.Body, blk.CloseBraceRange = d.rng(), d.body(), d.rng()
+		d.rng(&blk.OpenBraceRange)
+		blk.Body = d.body()
+		d.rng(&blk.CloseBraceRange)
 		if d.err != nil {
 			return nil
 		}
 		b.Blocks[i] = blk
 	}
-	b.EndRange = d.rng()
+	d.rng(&b.EndRange)
 	return b
 }

@@ -1,7 +1,10 @@
 package hclsyntax
 
 import (
+	"encoding/binary"
 	"io/fs"
+	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -219,5 +222,52 @@ func TestCodecCorrupt(t *testing.T) {
 	bad[0] = codecVersion + 1
 	if _, err := DecodeFile(bad, src, "c.hcl"); err == nil {
 		t.Error("an encoding of another version decoded")
+	}
+}
+
+// TestDecoderInt holds the decoder's reading of signed varints, one and
+// two bytes inline, to encoding/binary's.
+func TestDecoderInt(t *testing.T) {
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 100, -100, 8191, -8192, 8192, -8193, 1 << 20, -(1 << 40), math.MaxInt64, math.MinInt64} {
+		data := binary.AppendVarint(nil, v)
+		data = append(data, 0x2a) // the next thing, which must be left
+		d := &decoder{data: data}
+		if got := d.int(); int64(got) != v || d.err != nil || d.pos != len(data)-1 {
+			t.Errorf("int of %x = %d (pos %d, err %v), want %d (pos %d)", data, got, d.pos, d.err, v, len(data)-1)
+		}
+	}
+	for _, data := range [][]byte{{}, {0x80}, {0xff, 0xff}} {
+		d := &decoder{data: data}
+		if d.int(); d.err == nil {
+			t.Errorf("int of %x did not fail", data)
+		}
+	}
+}
+
+// TestParseNumber holds the decoder's reading of numbers, integers set
+// directly, to big.ParseFloat's at cty's precision.
+func TestParseNumber(t *testing.T) {
+	for _, text := range []string{
+		"0", "1", "7", "42", "007", "65535", "4294967296", "999999999999999999",
+		"1000000000000000000", "12345678901234567890123", "-1", "-0", "+5",
+		"1.5", "0.1", "1e+21", "1e-07", "6.02214076e+23", "", "x", "1x", "--1",
+	} {
+		want, _, werr := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+		got, ok := parseNumber(text)
+		if ok != (werr == nil) {
+			t.Errorf("parseNumber(%q): ok %v, ParseFloat's error %v", text, ok, werr)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if got.Cmp(want) != 0 || got.Prec() != want.Prec() || got.Mode() != want.Mode() || got.Acc() != want.Acc() ||
+			got.Signbit() != want.Signbit() || got.MinPrec() != want.MinPrec() || got.Text('g', -1) != want.Text('g', -1) {
+			t.Errorf("parseNumber(%q) = %s (prec %d, %v, %v), want %s (prec %d, %v, %v)", text,
+				got.Text('g', -1), got.Prec(), got.Mode(), got.Acc(), want.Text('g', -1), want.Prec(), want.Mode(), want.Acc())
+		}
+		if !cty.NumberVal(got).RawEquals(cty.NumberVal(want)) {
+			t.Errorf("parseNumber(%q): cty values differ", text)
+		}
 	}
 }

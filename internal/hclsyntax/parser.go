@@ -291,9 +291,9 @@ func (p *parser) finishParsingBodyAttribute(ident Token, singleLine bool) (Node,
 		Name: string(ident.Bytes),
 		Expr: expr,
 
-		SrcRange:    hcl.RangeBetween(ident.Range, endRange),
-		NameRange:   ident.Range,
-		EqualsRange: eqTok.Range,
+		SrcRange:  hcl.RangeBetween(ident.Range, endRange),
+		NameRange: ident.Range,
+		// nodegen: no EqualsRange (see Attribute)
 	}, diags
 }
 

@@ -615,10 +615,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -655,10 +651,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -714,10 +706,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -763,10 +751,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -814,10 +798,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -863,10 +843,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -914,10 +890,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -963,10 +935,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1014,10 +982,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1063,10 +1027,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1114,10 +1074,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1164,10 +1120,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1213,10 +1165,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1267,10 +1215,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1316,10 +1260,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1367,10 +1307,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1416,10 +1352,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1467,10 +1399,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1517,10 +1445,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 					"b": {
 						Name: "b",
@@ -1549,10 +1473,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 4, Column: 1, Byte: 20},
 							End:   hcl.Pos{Line: 4, Column: 2, Byte: 21},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 4, Column: 3, Byte: 22},
-							End:   hcl.Pos{Line: 4, Column: 4, Byte: 23},
 						},
 					},
 				},
@@ -1607,10 +1527,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1673,10 +1589,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1776,10 +1688,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1861,10 +1769,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -1901,10 +1805,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -1990,10 +1890,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -2095,10 +1991,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -2169,10 +2061,6 @@ block "valid" {}
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -2203,10 +2091,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 						SrcRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
@@ -2242,10 +2126,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 						SrcRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
@@ -2384,11 +2264,6 @@ block "valid" {}
 							Filename: "",
 							Start:    hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:      hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Filename: "",
-							Start:    hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:      hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -2540,11 +2415,6 @@ block "valid" {}
 							Start:    hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:      hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Filename: "",
-							Start:    hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:      hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -2597,11 +2467,6 @@ block "valid" {}
 							Start:    hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:      hcl.Pos{Line: 1, Column: 2, Byte: 1},
 						},
-						EqualsRange: hcl.Range{
-							Filename: "",
-							Start:    hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:      hcl.Pos{Line: 1, Column: 4, Byte: 3},
-						},
 					},
 				},
 				Blocks: Blocks{},
@@ -2653,11 +2518,6 @@ block "valid" {}
 							Filename: "",
 							Start:    hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:      hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Filename: "",
-							Start:    hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:      hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -2735,10 +2595,6 @@ block "valid" {}
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 2, Byte: 1},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 3, Byte: 2},
-							End:   hcl.Pos{Line: 1, Column: 4, Byte: 3},
 						},
 					},
 				},
@@ -2865,10 +2721,6 @@ attr2 = "foo"
 							Start: hcl.Pos{Line: 1, Column: 1, Byte: 0},
 							End:   hcl.Pos{Line: 1, Column: 5, Byte: 4},
 						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 1, Column: 6, Byte: 5},
-							End:   hcl.Pos{Line: 1, Column: 7, Byte: 6},
-						},
 					},
 					"attr2": {
 						Name: "attr2",
@@ -2894,10 +2746,6 @@ attr2 = "foo"
 						NameRange: hcl.Range{
 							Start: hcl.Pos{Line: 2, Column: 1, Byte: 25},
 							End:   hcl.Pos{Line: 2, Column: 6, Byte: 30},
-						},
-						EqualsRange: hcl.Range{
-							Start: hcl.Pos{Line: 2, Column: 7, Byte: 31},
-							End:   hcl.Pos{Line: 2, Column: 8, Byte: 32},
 						},
 					},
 				},
@@ -2954,10 +2802,6 @@ attr2 = "foo"
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},
@@ -3047,10 +2891,6 @@ attr2 = "foo"
 										Start: hcl.Pos{Line: 2, Column: 5, Byte: 20},
 										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 10, Byte: 25},
-										End:   hcl.Pos{Line: 2, Column: 11, Byte: 26},
-									},
 								},
 							},
 							Blocks: Blocks{},
@@ -3138,10 +2978,6 @@ attr2 = "foo"
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},
@@ -3259,10 +3095,6 @@ attr2 = "foo"
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
 									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
-									},
 								},
 							},
 							Blocks: Blocks{},
@@ -3378,10 +3210,6 @@ attr2 = "foo"
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},
@@ -3502,10 +3330,6 @@ attr2 = "foo"
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
 									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
-									},
 								},
 							},
 							Blocks: Blocks{},
@@ -3623,10 +3447,6 @@ attr2 = "foo"
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},
@@ -3749,10 +3569,6 @@ another_block {
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
 									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
-									},
 								},
 							},
 							Blocks: Blocks{},
@@ -3870,10 +3686,6 @@ another_block {
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},
@@ -3995,10 +3807,6 @@ another_block {
 									NameRange: hcl.Range{
 										Start: hcl.Pos{Line: 2, Column: 3, Byte: 18},
 										End:   hcl.Pos{Line: 2, Column: 7, Byte: 22},
-									},
-									EqualsRange: hcl.Range{
-										Start: hcl.Pos{Line: 2, Column: 8, Byte: 23},
-										End:   hcl.Pos{Line: 2, Column: 9, Byte: 24},
 									},
 								},
 							},

@@ -54,13 +54,15 @@ const maxEntry = 256 << 20
 
 // Cache is a parse cache in a directory. A nil *Cache parses every file.
 type Cache struct {
-	dir     string
-	bundle  *Bundle // trees made ahead of time, looked up first
-	mkdir   sync.Once
-	dirOK   bool
-	hits    atomic.Int64
-	written atomic.Int64
-	bundled atomic.Int64
+	dir string
+	// entryPrefix is dir as filepath.Join puts it before a name.
+	entryPrefix string
+	bundle      *Bundle // trees made ahead of time, looked up first
+	mkdir       sync.Once
+	dirOK       bool
+	hits        atomic.Int64
+	written     atomic.Int64
+	bundled     atomic.Int64
 
 	mu      sync.Mutex
 	queue   []pendingEntry // to be written
@@ -92,7 +94,10 @@ func Open() *Cache {
 // written. The entries of other builds, in the directories beside dir, are
 // removed then when they have not changed for a week.
 func New(dir string) *Cache {
-	return &Cache{dir: dir}
+	// What filepath.Join(dir, name) puts before an entry's name, which has
+	// nothing for Join to clean (hexadecimal digits).
+	prefix := filepath.Join(dir, "_")
+	return &Cache{dir: dir, entryPrefix: prefix[:len(prefix)-1]}
 }
 
 // WithBundle has c look up the trees of b before its own entries, and
@@ -138,7 +143,7 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 		return file, nil
 	}
 	sum := sha256.Sum256(src)
-	name := filepath.Join(c.dir, hex.EncodeToString(sum[:]))
+	name := c.entryName(sum)
 	buf := entryBufs.Get().(*[]byte)
 	if data, ok := hostfile.ReadRegular((*buf)[:0], name, maxEntry); ok {
 		*buf = data
@@ -161,6 +166,15 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 	}
 	c.enqueue(name, buf)
 	return file, diags
+}
+
+// entryName is the file of the entry for a source of SHA-256 sum: its
+// sum in hexadecimal in c's directory (filepath.Join's result, in one
+// allocation).
+func (c *Cache) entryName(sum [sha256.Size]byte) string {
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	return c.entryPrefix + string(hexSum[:])
 }
 
 // pendingEntry is an entry waiting to be written to the file name.

@@ -1,6 +1,8 @@
 package parsecache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -258,5 +260,15 @@ func TestBuildID(t *testing.T) {
 	id, ok := buildID()
 	if !ok || id == "" {
 		t.Fatalf("no build ID for the test executable")
+	}
+}
+
+func TestEntryName(t *testing.T) {
+	sum := sha256.Sum256([]byte("a = 1\n"))
+	for _, dir := range []string{"/var/cache/nodegen/parse/x", "rel/dir", "trailing/", "/", "", ".", "a/./b/../c", "//double"} {
+		want := filepath.Join(dir, hex.EncodeToString(sum[:]))
+		if got := New(dir).entryName(sum); got != want {
+			t.Errorf("New(%q).entryName = %q, want %q", dir, got, want)
+		}
 	}
 }
