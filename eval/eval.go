@@ -352,6 +352,9 @@ type Evaluator struct {
 	// handed out yet (see newState, newThunk).
 	stateSlab []nodeState
 	thunkSlab []thunk
+	// mergeRoom holds the parts and survivors of the options' merges (see
+	// instance.force), a block at a time.
+	mergeRoom options.Room
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

@@ -92,7 +92,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	top := len(ev.defStack)
 	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitions(full, o.typ, all)
+	merged, dd := options.MergeDefinitionsIn(full, o.typ, all, &ev.mergeRoom)
 	diags = append(diags, dd...)
 	s.merged = merged
 	s.value, s.defined = merged.Value, merged.Defined
