@@ -25,15 +25,20 @@ const (
 
 // nodeState is what an instance knows about one node of its option tree.
 type nodeState struct {
-	defs     []defn // definitions of an option (or of a renamed/removed path)
-	pending  []defn // definitions of a namespace not yet split
-	draining bool
+	defs    []defn // definitions of an option (or of a renamed/removed path)
+	pending []defn // definitions of a namespace not yet split
 
-	status  status
-	value   cty.Value
-	defined bool
-	merged  options.Merged
-	diags   hcl.Diagnostics
+	value cty.Value
+	// parts are the definitions of an option once forced, with what became
+	// of each (options.Merged.Defs)
+	parts []property.Part
+	diags hcl.Diagnostics
+
+	// the flags are together, not each padded to a word: there are
+	// thousands of states in an evaluation
+	status   status
+	defined  bool
+	draining bool
 
 	// the materialized values of a namespace, made when it is first
 	// materialized: most nodes are options, which have none
@@ -94,7 +99,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	all := ev.defStack[base:top:top]
 	merged, dd := options.MergeDefinitionsIn(full, o.typ, all, &ev.mergeRoom)
 	diags = append(diags, dd...)
-	s.merged = merged
+	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
 	if o.readOnly {
 		var live []property.Part
