@@ -206,7 +206,12 @@ func (ev *Evaluator) Declarations() []Declaration {
 // built, when not nil, is called with every submodule tree met.
 func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
 	if o := n.opt; o != nil {
-		p := prefix.Join(n.path)
+		// Without a prefix, the option's own path (paths are not changed
+		// in place; its capacity cut so that an append copies it).
+		p := n.path[:len(n.path):len(n.path)]
+		if len(prefix) > 0 {
+			p = prefix.Join(n.path)
+		}
 		visit(o, p)
 		ev.walkType(o.typ, p, seen, visit, built)
 		return
