@@ -144,13 +144,15 @@ type singleDef struct {
 }
 
 // Room is memory for the parts and the survivors of many merges
-// (MergeDefinitionsIn), allocated a block at a time rather than merge by
-// merge. What a merge takes stays its own: Merged.Defs holds the parts,
-// and a type's Merge may keep the survivors. The zero Room is ready to
-// use; a Room is not safe for concurrent use.
+// (MergeDefinitionsIn), and for the paths of the keys they merge under,
+// allocated a block at a time rather than merge by merge. What a merge
+// takes stays its own: Merged.Defs holds the parts, and a type's Merge
+// may keep the survivors. The zero Room is ready to use; a Room is not
+// safe for concurrent use.
 type Room struct {
 	partBlock     []property.Part
 	survivorBlock []Def
+	segBlock      []string // the segments of the paths of child (nil Room: none)
 	// size is how many parts or survivors a new block holds, at least;
 	// zero means defaultRoomBlock.
 	size int
@@ -184,6 +186,21 @@ func (r *Room) survivors(n int) []Def {
 	at := len(r.survivorBlock)
 	r.survivorBlock = r.survivorBlock[:at+n]
 	return r.survivorBlock[at : at+n : at+n]
+}
+
+// child returns loc.Child(seg), its segments in the room's block when r
+// is not nil. Paths are not changed in place, so they may share a block.
+func (r *Room) child(loc Path, seg string) Path {
+	if r == nil {
+		return loc.Child(seg)
+	}
+	n := len(loc) + 1
+	if cap(r.segBlock)-len(r.segBlock) < n {
+		r.segBlock = make([]string, 0, max(n, n*r.blockSize()))
+	}
+	at := len(r.segBlock)
+	r.segBlock = append(append(r.segBlock, loc...), seg)
+	return r.segBlock[at : at+n : at+n]
 }
 
 func (r *Room) blockSize() int {

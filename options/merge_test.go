@@ -1,6 +1,7 @@
 package options
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,8 +110,8 @@ func diagStrings(diags hcl.Diagnostics) []string {
 }
 
 // TestRoomBlocks checks that what a Room hands out never overlaps: each
-// merge's parts and survivors are its own, within a block and across
-// blocks, including a request larger than a block.
+// merge's parts and survivors, and each child path, are its own, within
+// a block and across blocks, including a request larger than a block.
 func TestRoomBlocks(t *testing.T) {
 	room := &Room{size: 4}
 	var parts [][]property.Part
@@ -132,6 +133,23 @@ func TestRoomBlocks(t *testing.T) {
 			s[j].Range.Start.Line = i
 		}
 		survivors = append(survivors, s)
+	}
+	loc := Path{"a", "b"}
+	var paths []Path
+	for i := range 9 {
+		p := room.child(loc, strconv.Itoa(i))
+		if want := loc.Child(strconv.Itoa(i)); !p.Equal(want) || cap(p) != len(p) {
+			t.Fatalf("child %d: %v (cap %d), want %v", i, p, cap(p), want)
+		}
+		paths = append(paths, p)
+	}
+	for i, p := range paths {
+		if p[2] != strconv.Itoa(i) || p[0] != "a" {
+			t.Errorf("child %d was overwritten: %v", i, p)
+		}
+	}
+	if p := (*Room)(nil).child(loc, "x"); !p.Equal(Path{"a", "b", "x"}) {
+		t.Errorf("a nil Room's child: %v", p)
 	}
 	for i := range parts {
 		for _, p := range parts[i] {

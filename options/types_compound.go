@@ -59,7 +59,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			continue
 		}
 		for m, e := range ctyelems.Elems(d.Value) {
-			r, ds := MergeDefinitionsIn(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
+			r, ds := MergeDefinitionsIn(room.child(loc, "[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
 				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}}, room)
 			diags = append(diags, ds...)
 			if r.Defined {
@@ -116,7 +116,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 		room = NewRoom(total)
 	}
 	for _, g := range groups {
-		r, ds := MergeDefinitionsIn(loc.Child(g.key), elem, g.defs, room)
+		r, ds := MergeDefinitionsIn(room.child(loc, g.key), elem, g.defs, room)
 		diags = append(diags, ds...)
 		if r.Defined {
 			out[g.key] = r.Value
