@@ -127,8 +127,7 @@ func (inst *instance) fullPath(p options.Path) options.Path {
 	if len(inst.loc) == 0 {
 		return p
 	}
-	out := make(options.Path, 0, len(inst.loc)+len(p))
-	return append(append(out, inst.loc...), p...)
+	return inst.ev.mergeRoom.Join(inst.loc, p)
 }
 
 // split distributes a definition made at node n over the options below it,

@@ -353,7 +353,8 @@ type Evaluator struct {
 	stateSlab []nodeState
 	thunkSlab []thunk
 	// mergeRoom holds the parts and survivors of the options' merges (see
-	// instance.force), a block at a time.
+	// instance.force) and the full paths of the options of submodule
+	// instances (fullPath), a block at a time.
 	mergeRoom options.Room
 
 	stack []frame

@@ -194,12 +194,27 @@ func (r *Room) child(loc Path, seg string) Path {
 	if r == nil {
 		return loc.Child(seg)
 	}
-	n := len(loc) + 1
+	p := r.segments(len(loc) + 1)
+	copy(p, loc)
+	p[len(loc)] = seg
+	return p
+}
+
+// Join returns p.Join(rest), its segments taken from the room.
+func (r *Room) Join(p, rest Path) Path {
+	out := r.segments(len(p) + len(rest))
+	copy(out[copy(out, p):], rest)
+	return out
+}
+
+// segments returns a path of n empty segments from the block, its
+// capacity cut so that an append copies it.
+func (r *Room) segments(n int) Path {
 	if cap(r.segBlock)-len(r.segBlock) < n {
 		r.segBlock = make([]string, 0, max(n, n*r.blockSize()))
 	}
 	at := len(r.segBlock)
-	r.segBlock = append(append(r.segBlock, loc...), seg)
+	r.segBlock = r.segBlock[:at+n]
 	return r.segBlock[at : at+n : at+n]
 }
 

@@ -110,7 +110,7 @@ func diagStrings(diags hcl.Diagnostics) []string {
 }
 
 // TestRoomBlocks checks that what a Room hands out never overlaps: each
-// merge's parts and survivors, and each child path, are its own, within
+// merge's parts and survivors, and each path (child, Join), are its own, within
 // a block and across blocks, including a request larger than a block.
 func TestRoomBlocks(t *testing.T) {
 	room := &Room{size: 4}
@@ -146,6 +146,19 @@ func TestRoomBlocks(t *testing.T) {
 	for i, p := range paths {
 		if p[2] != strconv.Itoa(i) || p[0] != "a" {
 			t.Errorf("child %d was overwritten: %v", i, p)
+		}
+	}
+	for i := range 9 {
+		rest := Path{"c", strconv.Itoa(i)}
+		p := room.Join(loc, rest)
+		if want := loc.Join(rest); !p.Equal(want) || cap(p) != len(p) {
+			t.Fatalf("Join %d: %v (cap %d), want %v", i, p, cap(p), want)
+		}
+		paths = append(paths, p)
+	}
+	for i, p := range paths[9:] {
+		if p[3] != strconv.Itoa(i) || p[0] != "a" {
+			t.Errorf("Join %d was overwritten: %v", i, p)
 		}
 	}
 	if p := (*Room)(nil).child(loc, "x"); !p.Equal(Path{"a", "b", "x"}) {
