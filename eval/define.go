@@ -27,8 +27,10 @@ type instance struct {
 	bodyLocals map[*submoduleSyntax]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
-	// config is the reference to the instance's root, made once.
-	config cty.Value
+	// config is the reference to the instance's root, made once, of
+	// rootRef.
+	config  cty.Value
+	rootRef nsRef
 	// free holds the names of a freeform submodule that no option declares.
 	free freeform
 	// defRanges are the definitions that made a submodule instance, the
@@ -40,9 +42,18 @@ type instance struct {
 // to its root namespace.
 func (inst *instance) configRef() cty.Value {
 	if inst.config == cty.NilVal {
-		inst.config = property.RefVal(&nsRef{inst: inst, n: inst.root})
+		inst.config = property.RefVal(inst.rootNamespace())
 	}
 	return inst.config
+}
+
+// rootNamespace is the reference to inst's root namespace, a part of inst
+// rather than an allocation of its own.
+func (inst *instance) rootNamespace() *nsRef {
+	if inst.rootRef.inst == nil {
+		inst.rootRef = nsRef{inst: inst, n: inst.root}
+	}
+	return &inst.rootRef
 }
 
 // defn is a definition with its place in definition order.
@@ -653,10 +664,13 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
+	// userFirst copies the ranges: they are gathered on the stack
+	var buf [4]hcl.Range
+	ranges := buf[:0]
 	for _, d := range defs {
-		inst.defRanges = append(inst.defRanges, d.Range)
+		ranges = append(ranges, d.Range)
 	}
-	inst.defRanges = userFirst(inst.defRanges)
+	inst.defRanges = userFirst(ranges)
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
 	// The instance is an evaluation whose modules are the submodule
@@ -675,5 +689,5 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	for i, d := range defs {
 		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{nb + n - 1 - i}}, false)...)
 	}
-	return &nsRef{inst: inst, n: inst.root}, diags
+	return inst.rootNamespace(), diags
 }
