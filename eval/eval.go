@@ -354,7 +354,7 @@ type Evaluator struct {
 	thunkSlab []thunk
 	// mergeRoom holds the parts and survivors of the options' merges (see
 	// instance.force) and the full paths of the options of submodule
-	// instances (fullPath), a block at a time.
+	// instances (fullPath, walkOptions), a block at a time.
 	mergeRoom options.Room
 
 	stack []frame

@@ -207,10 +207,11 @@ func (ev *Evaluator) Declarations() []Declaration {
 func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
 	if o := n.opt; o != nil {
 		// Without a prefix, the option's own path (paths are not changed
-		// in place; its capacity cut so that an append copies it).
+		// in place; its capacity cut so that an append copies it); with
+		// one, a path from the evaluation's room.
 		p := n.path[:len(n.path):len(n.path)]
 		if len(prefix) > 0 {
-			p = prefix.Join(n.path)
+			p = ev.mergeRoom.Join(prefix, n.path)
 		}
 		visit(o, p)
 		ev.walkType(o.typ, p, seen, visit, built)
