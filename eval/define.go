@@ -99,8 +99,9 @@ func (inst *instance) state(n *declNode) *nodeState {
 	return s
 }
 
-// slabSize is how many node states or thunks an evaluation allocates at
-// once: it makes thousands of each, all alive until it ends.
+// slabSize is how many node states, thunks or one-definition slots an
+// evaluation allocates at once: it makes thousands of each, all alive
+// until it ends.
 const slabSize = 64
 
 // newState returns a new, zero node state from the evaluation's slab.
@@ -111,6 +112,17 @@ func (ev *Evaluator) newState() *nodeState {
 	s := &ev.stateSlab[0]
 	ev.stateSlab = ev.stateSlab[1:]
 	return s
+}
+
+// oneDefn returns an empty slice with room for one definition, from the
+// evaluation's slab (a second append copies it out).
+func (ev *Evaluator) oneDefn() []defn {
+	if len(ev.defnSlab) == 0 {
+		ev.defnSlab = make([]defn, slabSize)
+	}
+	d := ev.defnSlab[:0:1]
+	ev.defnSlab = ev.defnSlab[1:]
+	return d
 }
 
 // newThunk returns a new thunk of expr in sc from the evaluation's slab.
@@ -150,6 +162,10 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 	switch {
 	case n.opt != nil, n.removed != nil:
 		s := inst.state(n)
+		if s.defs == nil {
+			// most options have one definition: its room comes from a slab
+			s.defs = inst.ev.oneDefn()
+		}
 		s.defs = append(s.defs, d)
 		return nil
 	case n.rename != nil:
