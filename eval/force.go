@@ -46,9 +46,12 @@ type nodeState struct {
 }
 
 // namespaceValues are the memoised values of a namespace as a whole: the
-// materialized one (see nsRef.Materialize) and the partial one.
+// materialized one (see nsRef.Materialize) and the partial one, and the
+// reference to it that reading it gives (see instance.value).
 type namespaceValues struct {
 	mat, part materialized
+	ref       nsRef
+	refVal    cty.Value
 }
 
 // namespaceValues returns the materialized values of n, made on first use.
@@ -263,7 +266,14 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 			Subject:  rng.Ptr(),
 		}}
 	}
-	return property.RefVal(&nsRef{inst: inst, n: c}), nil
+	// The reference is made once: expressions read a namespace again and
+	// again (config.services in every service's condition).
+	nv := inst.namespaceValues(c)
+	if nv.refVal == cty.NilVal {
+		nv.ref = nsRef{inst: inst, n: c}
+		nv.refVal = property.RefVal(&nv.ref)
+	}
+	return nv.refVal, nil
 }
 
 // undefinedDiag is the error for reading option c of inst, which has no
