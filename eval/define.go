@@ -27,8 +27,8 @@ type instance struct {
 	bodyLocals map[*submoduleSyntax]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
-	// config is the reference to the instance's root, made once, of
-	// rootRef.
+	// config is the reference to the instance's root (rootRef, see
+	// rootNamespace) as a value, made once.
 	config  cty.Value
 	rootRef nsRef
 	// free holds the names of a freeform submodule that no option declares.
