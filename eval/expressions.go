@@ -51,11 +51,16 @@ func (b *binding) lookup(name string) cty.Value {
 	return cty.NilVal
 }
 
-// with returns a child scope with the variable name bound to v.
+// with returns a child scope with the variable name bound to v, in one
+// allocation.
 func (sc *scope) with(name string, v cty.Value) *scope {
-	n := *sc
-	n.vars = &binding{name: name, value: v, outer: sc.vars}
-	return &n
+	n := &struct {
+		sc scope
+		b  binding
+	}{sc: *sc}
+	n.b = binding{name: name, value: v, outer: sc.vars}
+	n.sc.vars = &n.b
+	return &n.sc
 }
 
 // with2 returns a child scope with two variables bound, the second over
