@@ -30,8 +30,11 @@ func (ev *Evaluator) Check() ([]Warning, hcl.Diagnostics) {
 func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	var warns []Warning
+	// One recorder for every check, emptied for each: what it recorded
+	// is used before the next check.
+	rec := &readRecorder{}
 	check := func(c *checkSyntax, sc *scope, isAssert bool) {
-		rec := &readRecorder{base: len(ev.stack)}
+		rec.base, rec.reads = len(ev.stack), rec.reads[:0]
 		ev.recorder = rec
 		ok, known, d := sc.evalBool(c.condition, "condition")
 		ev.recorder = nil

@@ -27,8 +27,10 @@ type instance struct {
 	bodyLocals map[*submoduleSyntax]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
-	// config is the reference to the instance's root, made once.
-	config cty.Value
+	// config is the reference to the instance's root (rootRef, see
+	// rootNamespace) as a value, made once.
+	config  cty.Value
+	rootRef nsRef
 	// free holds the names of a freeform submodule that no option declares.
 	free freeform
 	// defRanges are the definitions that made a submodule instance, the
@@ -40,9 +42,18 @@ type instance struct {
 // to its root namespace.
 func (inst *instance) configRef() cty.Value {
 	if inst.config == cty.NilVal {
-		inst.config = property.RefVal(&nsRef{inst: inst, n: inst.root})
+		inst.config = property.RefVal(inst.rootNamespace())
 	}
 	return inst.config
+}
+
+// rootNamespace is the reference to inst's root namespace, a part of inst
+// rather than an allocation of its own.
+func (inst *instance) rootNamespace() *nsRef {
+	if inst.rootRef.inst == nil {
+		inst.rootRef = nsRef{inst: inst, n: inst.root}
+	}
+	return &inst.rootRef
 }
 
 // defn is a definition with its place in definition order.
@@ -88,8 +99,9 @@ func (inst *instance) state(n *declNode) *nodeState {
 	return s
 }
 
-// slabSize is how many node states or thunks an evaluation allocates at
-// once: it makes thousands of each, all alive until it ends.
+// slabSize is how many node states, thunks or one-definition slots an
+// evaluation allocates at once: it makes thousands of each, all alive
+// until it ends.
 const slabSize = 64
 
 // newState returns a new, zero node state from the evaluation's slab.
@@ -100,6 +112,17 @@ func (ev *Evaluator) newState() *nodeState {
 	s := &ev.stateSlab[0]
 	ev.stateSlab = ev.stateSlab[1:]
 	return s
+}
+
+// oneDefn returns an empty slice with room for one definition, from the
+// evaluation's slab (a second append copies it out).
+func (ev *Evaluator) oneDefn() []defn {
+	if len(ev.defnSlab) == 0 {
+		ev.defnSlab = make([]defn, slabSize)
+	}
+	d := ev.defnSlab[:0:1]
+	ev.defnSlab = ev.defnSlab[1:]
+	return d
 }
 
 // newThunk returns a new thunk of expr in sc from the evaluation's slab.
@@ -127,8 +150,7 @@ func (inst *instance) fullPath(p options.Path) options.Path {
 	if len(inst.loc) == 0 {
 		return p
 	}
-	out := make(options.Path, 0, len(inst.loc)+len(p))
-	return append(append(out, inst.loc...), p...)
+	return inst.ev.mergeRoom.Join(inst.loc, p)
 }
 
 // split distributes a definition made at node n over the options below it,
@@ -140,6 +162,10 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 	switch {
 	case n.opt != nil, n.removed != nil:
 		s := inst.state(n)
+		if s.defs == nil {
+			// most options have one definition: its room comes from a slab
+			s.defs = inst.ev.oneDefn()
+		}
 		s.defs = append(s.defs, d)
 		return nil
 	case n.rename != nil:
@@ -654,10 +680,13 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
 	}
+	// userFirst copies the ranges: they are gathered on the stack
+	var buf [4]hcl.Range
+	ranges := buf[:0]
 	for _, d := range defs {
-		inst.defRanges = append(inst.defRanges, d.Range)
+		ranges = append(ranges, d.Range)
 	}
-	inst.defRanges = userFirst(inst.defRanges)
+	inst.defRanges = userFirst(ranges)
 	ev.instances = append(ev.instances, inst)
 	ev.stats.Instances++
 	// The instance is an evaluation whose modules are the submodule
@@ -676,5 +705,5 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	for i, d := range defs {
 		diags = append(diags, inst.split(inst.root, defn{Def: d, seq: []int{nb + n - 1 - i}}, false)...)
 	}
-	return &nsRef{inst: inst, n: inst.root}, diags
+	return inst.rootNamespace(), diags
 }

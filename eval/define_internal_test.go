@@ -141,7 +141,7 @@ func recordNode(b *strings.Builder, inst *instance, n *declNode) {
 		for _, d := range s.pending {
 			fmt.Fprintf(b, "%s pending %v at %s: %s\n", where, d.seq, d.Range, showDef(d.Value))
 		}
-		for _, p := range s.merged.Defs {
+		for _, p := range s.parts {
 			fmt.Fprintf(b, "%s part %d at %s: %s\n", where, p.State, p.Range, showDef(p.Value))
 		}
 	}

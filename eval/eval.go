@@ -352,6 +352,11 @@ type Evaluator struct {
 	// handed out yet (see newState, newThunk).
 	stateSlab []nodeState
 	thunkSlab []thunk
+	defnSlab  []defn // see oneDefn
+	// mergeRoom holds the parts and survivors of the options' merges (see
+	// instance.force) and the full paths of the options of submodule
+	// instances (fullPath, walkOptions), a block at a time.
+	mergeRoom options.Room
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see

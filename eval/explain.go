@@ -93,7 +93,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		x.Value = v
 	}
-	for i, r := range s.merged.Defs {
+	for i, r := range s.parts {
 		info := DefinitionInfo{Range: r.Range, Value: showDef(r.Value), Priority: r.Priority, State: r.State}
 		if r.Cond != nil {
 			info.Condition = *r.Cond

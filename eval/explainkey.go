@@ -41,7 +41,7 @@ func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (
 		}
 		x.Value = v
 	}
-	x.Definitions = keyDefinitions(s.merged.Defs, o.defaultExpr != nil, key)
+	x.Definitions = keyDefinitions(s.parts, o.defaultExpr != nil, key)
 	return x, diags
 }
 

@@ -51,11 +51,16 @@ func (b *binding) lookup(name string) cty.Value {
 	return cty.NilVal
 }
 
-// with returns a child scope with the variable name bound to v.
+// with returns a child scope with the variable name bound to v, in one
+// allocation.
 func (sc *scope) with(name string, v cty.Value) *scope {
-	n := *sc
-	n.vars = &binding{name: name, value: v, outer: sc.vars}
-	return &n
+	n := &struct {
+		sc scope
+		b  binding
+	}{sc: *sc}
+	n.b = binding{name: name, value: v, outer: sc.vars}
+	n.sc.vars = &n.b
+	return &n.sc
 }
 
 // with2 returns a child scope with two variables bound, the second over
@@ -500,7 +505,7 @@ func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostic
 	if !v.IsKnown() {
 		return cty.DynamicVal, diags
 	}
-	if v.Type().IsObjectType() && !v.IsNull() && !v.Type().HasAttribute(name) {
+	if v.Type().IsObjectType() && !v.IsNull() && !ctyelems.HasAttribute(v.Type(), name) {
 		detail := fmt.Sprintf("This object does not have an attribute named %q.", name)
 		names := sortedKeys(v.Type().AttributeTypes())
 		if s := didYouMean(name, names); s != "" {

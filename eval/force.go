@@ -25,15 +25,20 @@ const (
 
 // nodeState is what an instance knows about one node of its option tree.
 type nodeState struct {
-	defs     []defn // definitions of an option (or of a renamed/removed path)
-	pending  []defn // definitions of a namespace not yet split
-	draining bool
+	defs    []defn // definitions of an option (or of a renamed/removed path)
+	pending []defn // definitions of a namespace not yet split
 
-	status  status
-	value   cty.Value
-	defined bool
-	merged  options.Merged
-	diags   hcl.Diagnostics
+	value cty.Value
+	// parts are the definitions of an option once forced, with what became
+	// of each (options.Merged.Defs)
+	parts []property.Part
+	diags hcl.Diagnostics
+
+	// the flags are together, not each padded to a word: there are
+	// thousands of states in an evaluation
+	status   status
+	defined  bool
+	draining bool
 
 	// the materialized values of a namespace, made when it is first
 	// materialized: most nodes are options, which have none
@@ -41,9 +46,12 @@ type nodeState struct {
 }
 
 // namespaceValues are the memoised values of a namespace as a whole: the
-// materialized one (see nsRef.Materialize) and the partial one.
+// materialized one (see nsRef.Materialize) and the partial one, and the
+// reference to it that reading it gives (see instance.value).
 type namespaceValues struct {
 	mat, part materialized
+	ref       nsRef
+	refVal    cty.Value
 }
 
 // namespaceValues returns the materialized values of n, made on first use.
@@ -92,9 +100,9 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	top := len(ev.defStack)
 	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitions(full, o.typ, all)
+	merged, dd := options.MergeDefinitionsIn(full, o.typ, all, &ev.mergeRoom)
 	diags = append(diags, dd...)
-	s.merged = merged
+	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
 	if o.readOnly {
 		var live []property.Part
@@ -258,7 +266,14 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 			Subject:  rng.Ptr(),
 		}}
 	}
-	return property.RefVal(&nsRef{inst: inst, n: c}), nil
+	// The reference is made once: expressions read a namespace again and
+	// again (config.services in every service's condition).
+	nv := inst.namespaceValues(c)
+	if nv.refVal == cty.NilVal {
+		nv.ref = nsRef{inst: inst, n: c}
+		nv.refVal = property.RefVal(&nv.ref)
+	}
+	return nv.refVal, nil
 }
 
 // undefinedDiag is the error for reading option c of inst, which has no

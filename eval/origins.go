@@ -179,7 +179,7 @@ func readsNote(reads []optionRead) string {
 			continue
 		}
 		var rs []hcl.Range
-		for i, d := range s.merged.Defs {
+		for i, d := range s.parts {
 			if d.State != property.Won || (i == 0 && o.n.opt.defaultExpr != nil) {
 				continue
 			}

@@ -47,7 +47,7 @@ func (ev *Evaluator) get(p options.Path, deep func(cty.Value) (cty.Value, hcl.Di
 		var d hcl.Diagnostics
 		v, d = property.Shallow(v)
 		diags = append(diags, d...)
-		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
+		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !ctyelems.HasAttribute(v.Type(), seg) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported attribute",
@@ -211,7 +211,13 @@ func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[stri
 		if visit == nil && !holdsSubmodule(o.typ) {
 			return
 		}
-		p := prefix.Join(n.path)
+		// Without a prefix, the option's own path (paths are not changed
+		// in place; its capacity cut so that an append copies it); with
+		// one, a path from the evaluation's room.
+		p := n.path[:len(n.path):len(n.path)]
+		if len(prefix) > 0 {
+			p = ev.mergeRoom.Join(prefix, n.path)
+		}
 		if visit != nil {
 			visit(o, p)
 		}

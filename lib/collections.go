@@ -36,11 +36,17 @@ var LengthFunc = native(&function.Spec{
 			// In ASCII text every byte is a grapheme cluster except
 			// CR LF, which is one: no need for the grapheme scanner.
 			if s := v.AsString(); isASCII(s) {
-				return cty.NumberIntVal(int64(len(s) - strings.Count(s, "\r\n"))), nil
+				return ctyelems.Index(len(s) - strings.Count(s, "\r\n")), nil
 			}
 			return stdlib.Strlen(v)
 		case ty.IsObjectType():
-			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), nil
+			return ctyelems.Index(len(ty.AttributeTypes())), nil
+		case ty.IsTupleType():
+			return ctyelems.Index(ty.Length()), nil
+		case (ty.IsListType() || ty.IsMapType()) && v.IsKnown():
+			// The number values of small lengths are shared, not made
+			// anew (cty.Value.Length makes one).
+			return ctyelems.Index(v.LengthInt()), nil
 		default:
 			return v.Length(), nil
 		}

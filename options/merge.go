@@ -52,6 +52,13 @@ const MaxDepth = 500
 // business (an option that is used but not defined). Unknown values
 // (cty.DynamicVal, after an error reported elsewhere) propagate silently.
 func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
+	return MergeDefinitionsIn(loc, t, defs, nil)
+}
+
+// MergeDefinitionsIn is MergeDefinitions taking the room for the parts of
+// the definitions and for the survivors from room rather than allocating
+// its own; a nil room allocates.
+func MergeDefinitionsIn(loc Path, t Type, defs []Def, room *Room) (Merged, hcl.Diagnostics) {
 	if len(loc) > MaxDepth {
 		rng := hcl.Range{}
 		if len(defs) > 0 {
@@ -66,10 +73,13 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 	// its part and its survivor in one allocation.
 	var single *singleDef
 	d := property.Discharger{}
-	if len(defs) == 1 {
+	switch {
+	case room != nil:
+		d.Parts = room.parts(len(defs))
+	case len(defs) == 1:
 		single = new(singleDef)
 		d.Parts = single.part[:0:1]
-	} else {
+	default:
 		d.Parts = make([]property.Part, 0, len(defs))
 	}
 	for _, def := range defs {
@@ -104,9 +114,12 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 		slices.SortStableFunc(won, func(a, b int) int { return m.Defs[a].Order - m.Defs[b].Order })
 	}
 	var survivors []Def
-	if single != nil && len(won) <= 1 {
+	switch {
+	case room != nil:
+		survivors = room.survivors(len(won))
+	case single != nil && len(won) <= 1:
 		survivors = single.survivor[:len(won):len(won)]
-	} else {
+	default:
 		survivors = make([]Def, len(won))
 	}
 	for i, w := range won {
@@ -128,6 +141,88 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 type singleDef struct {
 	part     [1]property.Part
 	survivor [1]Def
+}
+
+// Room is memory for the parts and the survivors of many merges
+// (MergeDefinitionsIn), and for the paths of the keys they merge under,
+// allocated a block at a time rather than merge by merge. What a merge
+// takes stays its own: Merged.Defs holds the parts, and a type's Merge
+// may keep the survivors. The zero Room is ready to use; a Room is not
+// safe for concurrent use.
+type Room struct {
+	partBlock     []property.Part
+	survivorBlock []Def
+	segBlock      []string // the segments of the paths of child (nil Room: none)
+	// size is how many parts or survivors a new block holds, at least;
+	// zero means defaultRoomBlock.
+	size int
+}
+
+// defaultRoomBlock is how many parts or survivors a block of a Room holds
+// unless the Room says otherwise.
+const defaultRoomBlock = 64
+
+// NewRoom returns a Room whose first blocks hold n parts and n survivors:
+// enough for merges of n definitions in all, made in a row.
+func NewRoom(n int) *Room {
+	return &Room{partBlock: make([]property.Part, 0, n), survivorBlock: make([]Def, 0, n), size: n}
+}
+
+// parts returns an empty slice with room for n parts.
+func (r *Room) parts(n int) []property.Part {
+	if cap(r.partBlock)-len(r.partBlock) < n {
+		r.partBlock = make([]property.Part, 0, max(n, r.blockSize()))
+	}
+	at := len(r.partBlock)
+	r.partBlock = r.partBlock[:at+n]
+	return r.partBlock[at : at : at+n]
+}
+
+// survivors returns a slice of n zero survivors.
+func (r *Room) survivors(n int) []Def {
+	if cap(r.survivorBlock)-len(r.survivorBlock) < n {
+		r.survivorBlock = make([]Def, 0, max(n, r.blockSize()))
+	}
+	at := len(r.survivorBlock)
+	r.survivorBlock = r.survivorBlock[:at+n]
+	return r.survivorBlock[at : at+n : at+n]
+}
+
+// child returns loc.Child(seg), its segments in the room's block when r
+// is not nil. Paths are not changed in place, so they may share a block.
+func (r *Room) child(loc Path, seg string) Path {
+	if r == nil {
+		return loc.Child(seg)
+	}
+	p := r.segments(len(loc) + 1)
+	copy(p, loc)
+	p[len(loc)] = seg
+	return p
+}
+
+// Join returns p.Join(rest), its segments taken from the room.
+func (r *Room) Join(p, rest Path) Path {
+	out := r.segments(len(p) + len(rest))
+	copy(out[copy(out, p):], rest)
+	return out
+}
+
+// segments returns a path of n empty segments from the block, its
+// capacity cut so that an append copies it.
+func (r *Room) segments(n int) Path {
+	if cap(r.segBlock)-len(r.segBlock) < n {
+		r.segBlock = make([]string, 0, max(n, n*r.blockSize()))
+	}
+	at := len(r.segBlock)
+	r.segBlock = r.segBlock[:at+n]
+	return r.segBlock[at : at+n : at+n]
+}
+
+func (r *Room) blockSize() int {
+	if r.size > 0 {
+		return r.size
+	}
+	return defaultRoomBlock
 }
 
 // PropertyErrors returns the diagnostics of discharging definitions of the

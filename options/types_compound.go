@@ -45,6 +45,10 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	unknown := false
 	var out []cty.Value
+	var room *Room
+	if total := listElems(defs); total > 1 {
+		room = NewRoom(total)
+	}
 	for n, d := range defs {
 		switch {
 		case !d.Value.IsKnown():
@@ -55,8 +59,8 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			continue
 		}
 		for m, e := range ctyelems.Elems(d.Value) {
-			r, ds := MergeDefinitions(loc.Child("[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
-				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}})
+			r, ds := MergeDefinitionsIn(room.child(loc, "[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
+				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}}, room)
 			diags = append(diags, ds...)
 			if r.Defined {
 				out = append(out, r.Value)
@@ -67,6 +71,17 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 		return unknownOr(cty.EmptyTupleVal, diags, unknown), diags
 	}
 	return unknownOr(cty.TupleVal(out), diags, unknown), diags
+}
+
+// listElems is how many elements the known lists among defs hold.
+func listElems(defs []Def) int {
+	n := 0
+	for _, d := range defs {
+		if d.Value.IsKnown() && isList(d.Value) {
+			n += d.Value.LengthInt()
+		}
+	}
+	return n
 }
 
 // AttrsOf is the type attrsOf(Elem): an attribute set whose values are of
@@ -92,8 +107,16 @@ func (t AttrsOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics) {
 	groups, unknown, diags := attrsByKey(loc, t, defs)
 	out := make(map[string]cty.Value, len(groups))
+	var room *Room
+	if len(groups) > 1 {
+		total := 0
+		for _, g := range groups {
+			total += len(g.defs)
+		}
+		room = NewRoom(total)
+	}
 	for _, g := range groups {
-		r, ds := MergeDefinitions(loc.Child(g.key), elem, g.defs)
+		r, ds := MergeDefinitionsIn(room.child(loc, g.key), elem, g.defs, room)
 		diags = append(diags, ds...)
 		if r.Defined {
 			out[g.key] = r.Value

@@ -109,6 +109,28 @@ func Index(i int) cty.Value {
 	return cty.NumberIntVal(int64(i))
 }
 
+// HasAttribute reports whether ty, an object type, has an attribute
+// named name, as ty.HasAttribute(name) does, without normalizing a name
+// that is ASCII first: ASCII is always NFC, so such a name is looked up in
+// the attribute types as it is. Other names go through cty.
+func HasAttribute(ty cty.Type, name string) bool {
+	if !isASCII(name) {
+		return ty.HasAttribute(name)
+	}
+	_, ok := ty.AttributeTypes()[name]
+	return ok
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // WhollyKnown reports whether v is known and, if it is a collection or a
 // structure, so is every element at every depth: cty.Value.IsWhollyKnown
 // without an iterator and key values for every element.
