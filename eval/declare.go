@@ -53,7 +53,7 @@ func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declN
 
 // fromSlab hands out the next element of *slab, zero, so that many small
 // things made together are one allocation. A used-up slab is followed by
-// one of up to 64 elements; no slab (nil, or of no capacity) gives new(T)
+// one of up to slabSize elements; no slab (nil, or of no capacity) gives new(T)
 // every time.
 func fromSlab[T any](slab *[]T) *T {
 	if slab == nil || cap(*slab) == 0 {
@@ -61,7 +61,7 @@ func fromSlab[T any](slab *[]T) *T {
 	}
 	s := *slab
 	if len(s) == cap(s) {
-		s = make([]T, 0, min(cap(s), 64))
+		s = make([]T, 0, min(cap(s), slabSize))
 	}
 	s = s[:len(s)+1]
 	*slab = s

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -177,7 +178,9 @@ func (ev *Evaluator) Declarations() []Declaration {
 		}
 		description, defaultText := o.textsFor(name)
 		d := Declaration{
-			Path:        p,
+			// A copy: p may be the option's own path, shared by the
+			// evaluations of the process.
+			Path:        slices.Clone(p),
 			Type:        o.typ.Description(),
 			Description: description,
 			ReadOnly:    o.readOnly,

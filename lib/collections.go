@@ -35,7 +35,7 @@ var LengthFunc = native(&function.Spec{
 		case ty == cty.String:
 			// In ASCII text every byte is a grapheme cluster except
 			// CR LF, which is one: no need for the grapheme scanner.
-			if s := v.AsString(); isASCII(s) {
+			if s := v.AsString(); ctyelems.IsASCII(s) {
 				return ctyelems.Index(len(s) - strings.Count(s, "\r\n")), nil
 			}
 			return stdlib.Strlen(v)
@@ -258,12 +258,3 @@ var CoalesceFunc = native(&function.Spec{
 	},
 })
 
-// isASCII reports whether s holds only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}

@@ -200,8 +200,12 @@ func (r *Room) child(loc Path, seg string) Path {
 	return p
 }
 
-// Join returns p.Join(rest), its segments taken from the room.
+// Join returns p.Join(rest), its segments taken from the room when r is
+// not nil.
 func (r *Room) Join(p, rest Path) Path {
+	if r == nil {
+		return p.Join(rest)
+	}
 	out := r.segments(len(p) + len(rest))
 	copy(out[copy(out, p):], rest)
 	return out

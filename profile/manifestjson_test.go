@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,4 +96,43 @@ func FuzzManifestEncoding(f *testing.F) {
 			t.Errorf("encode:\n%s\nencoding/json:\n%s", got, want)
 		}
 	})
+}
+
+// TestManifestEncodingEveryField fills every field of the manifest's types,
+// found by reflection, so that a field added to them and not to encode
+// fails here rather than going missing from written manifests.
+func TestManifestEncodingEveryField(t *testing.T) {
+	var m Manifest
+	fill(reflect.ValueOf(&m).Elem())
+	if diff := cmp.Diff(string(encodingJSON(t, m)), string(m.encode())); diff != "" {
+		t.Errorf("encode against encoding/json (-want +got):\n%s", diff)
+	}
+}
+
+// fill sets every field of v, at every depth, to a value that is not its
+// zero: strings to their field's name, numbers to 7, slices to one element.
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.Kind() == reflect.String {
+				f.SetString(v.Type().Field(i).Name)
+				continue
+			}
+			fill(f)
+		}
+	case reflect.String:
+		v.SetString("s")
+	case reflect.Int, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0))
+	default:
+		panic("fill: a field of kind " + v.Kind().String())
+	}
 }

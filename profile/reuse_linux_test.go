@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 )
 
 // inode returns the inode number of p (not followed).
@@ -61,6 +62,14 @@ func TestWriteReusesUnchangedEntries(t *testing.T) {
 		{
 			name: "mode changed since", old: entry("c/chmod", "text\n", "0644"), new: entry("c/chmod", "text\n", "0644"),
 			tamper: func(t *testing.T, old, _ string) { chmod(t, old, 0o664) },
+		},
+		{
+			name: "an extended attribute since", old: entry("c/xattr", "text\n", "0644"), new: entry("c/xattr", "text\n", "0644"),
+			tamper: func(t *testing.T, old, _ string) {
+				if err := unix.Setxattr(old, "user.note", []byte("set by hand"), 0); err != nil {
+					t.Skipf("no user extended attributes here: %v", err)
+				}
+			},
 		},
 		{
 			name: "another name outside", old: entry("d/shared", "text\n", "0644"), new: entry("d/shared", "text\n", "0644"),

@@ -134,10 +134,13 @@ func isMode(mode string) bool {
 // between the two renames.
 //
 // On Linux, a file or symlink that the profile at dir has unchanged (the
-// same content, mode and owner, no ACL and no other name; the same target)
-// is linked into the new profile rather than created again, which costs a
-// directory entry instead of an inode; see reuser. The profiles written are
-// the same.
+// same content, mode, owner and extended attributes and no other name; the
+// same target) is linked into the new profile rather than created again,
+// which costs a directory entry instead of an inode; see reuser. The
+// profile written is the same as one written anew, but for the files'
+// times; until the old profile is removed, at the end of Write, the two
+// share those inodes, so a program that writes into the old profile's
+// files in place meanwhile writes into the new one's.
 //
 // Write refuses to replace a dir that is not a profile: a symlink, not a
 // directory, or a non-empty directory that is not a whole profile, with a

@@ -114,15 +114,16 @@ func Index(i int) cty.Value {
 // that is ASCII first: ASCII is always NFC, so such a name is looked up in
 // the attribute types as it is. Other names go through cty.
 func HasAttribute(ty cty.Type, name string) bool {
-	if !isASCII(name) {
+	if !IsASCII(name) {
 		return ty.HasAttribute(name)
 	}
 	_, ok := ty.AttributeTypes()[name]
 	return ok
 }
 
-// isASCII reports whether s is all ASCII.
-func isASCII(s string) bool {
+// IsASCII reports whether s is all ASCII (and so in Unicode NFC, as go-cty
+// keeps every string).
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
