@@ -257,4 +257,3 @@ var CoalesceFunc = native(&function.Spec{
 		return cty.NilVal, errors.New("no argument is neither null nor an empty string")
 	},
 })
-
