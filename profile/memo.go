@@ -8,19 +8,14 @@ import (
 	"github.com/nodegen/nodegen/internal/textmemo"
 )
 
-// memoBytes bounds the texts each memo below holds: those the hosts of a
-// fleet share (a worker of fleetgen's has 19 KB of files, 4 KB of them its
-// own, which the memos never hold).
-const memoBytes = 1 << 20
-
 // The executables of units and scripts, and the hashes of files, each
 // found once per process for a text (nodegen build checks and writes many
 // hosts). The lists are shared: nothing may modify them, and they are
 // clipped, so that appending to one copies it.
 var (
-	unitExecs     = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, memoBytes)
-	scriptExecs   = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, memoBytes)
-	contentSHA256 = textmemo.New(sha256Hex, memoBytes)
+	unitExecs     = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, textmemo.SharedTexts)
+	scriptExecs   = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, textmemo.SharedTexts)
+	contentSHA256 = textmemo.New(sha256Hex, textmemo.SharedTexts)
 )
 
 // sha256Hex returns the SHA-256 of text in lower-case hex.
