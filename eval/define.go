@@ -104,34 +104,29 @@ func (inst *instance) state(n *declNode) *nodeState {
 // until it ends.
 const slabSize = 64
 
-// newState returns a new, zero node state from the evaluation's slab.
-func (ev *Evaluator) newState() *nodeState {
-	if len(ev.stateSlab) == 0 {
-		ev.stateSlab = make([]nodeState, slabSize)
+// nextInSlab hands out the next element of *slab, zero, as a slice of
+// length and capacity one, refilling *slab with slabSize new elements once
+// it is used up: the node states, thunks and one-definition slots of an
+// evaluation are made a slab at a time.
+func nextInSlab[T any](slab *[]T) []T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
 	}
-	s := &ev.stateSlab[0]
-	ev.stateSlab = ev.stateSlab[1:]
-	return s
+	one := (*slab)[:1:1]
+	*slab = (*slab)[1:]
+	return one
 }
+
+// newState returns a new, zero node state from the evaluation's slab.
+func (ev *Evaluator) newState() *nodeState { return &nextInSlab(&ev.stateSlab)[0] }
 
 // oneDefn returns an empty slice with room for one definition, from the
 // evaluation's slab (a second append copies it out).
-func (ev *Evaluator) oneDefn() []defn {
-	if len(ev.defnSlab) == 0 {
-		ev.defnSlab = make([]defn, slabSize)
-	}
-	d := ev.defnSlab[:0:1]
-	ev.defnSlab = ev.defnSlab[1:]
-	return d
-}
+func (ev *Evaluator) oneDefn() []defn { return nextInSlab(&ev.defnSlab)[:0] }
 
 // newThunk returns a new thunk of expr in sc from the evaluation's slab.
 func (ev *Evaluator) newThunk(expr hclsyntax.Expression, sc *scope, what string) *thunk {
-	if len(ev.thunkSlab) == 0 {
-		ev.thunkSlab = make([]thunk, slabSize)
-	}
-	t := &ev.thunkSlab[0]
-	ev.thunkSlab = ev.thunkSlab[1:]
+	t := &nextInSlab(&ev.thunkSlab)[0]
 	*t = thunk{expr: expr, sc: sc, what: what}
 	return t
 }
