@@ -230,7 +230,7 @@ func (ev *Evaluator) expandDecls(m *module, decls []*optionDeclSyntax, prefix []
 			out = append(out, o)
 			continue
 		}
-		full := append(append([]string(nil), prefix...), o.path...)
+		full := options.Path(prefix).Join(o.path)
 		if o.dyn == nil {
 			out = append(out, &optionDeclSyntax{path: full, block: o.block, attrs: o.attrs, vars: vars})
 			continue
@@ -289,7 +289,7 @@ func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []strin
 		if label == nil {
 			continue
 		}
-		full := append(append([]string(nil), prefix...), label...)
+		full := options.Path(prefix).Join(label)
 		if dyn.kind == "option" {
 			out = append(out, &optionDeclSyntax{path: full, block: dyn.made, attrs: dyn.content.Body.Attributes, vars: each})
 			continue
