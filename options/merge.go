@@ -170,22 +170,12 @@ func NewRoom(n int) *Room {
 
 // parts returns an empty slice with room for n parts.
 func (r *Room) parts(n int) []property.Part {
-	if cap(r.partBlock)-len(r.partBlock) < n {
-		r.partBlock = make([]property.Part, 0, max(n, r.blockSize()))
-	}
-	at := len(r.partBlock)
-	r.partBlock = r.partBlock[:at+n]
-	return r.partBlock[at : at : at+n]
+	return reserve(&r.partBlock, n, r.blockSize())[:0]
 }
 
 // survivors returns a slice of n zero survivors.
 func (r *Room) survivors(n int) []Def {
-	if cap(r.survivorBlock)-len(r.survivorBlock) < n {
-		r.survivorBlock = make([]Def, 0, max(n, r.blockSize()))
-	}
-	at := len(r.survivorBlock)
-	r.survivorBlock = r.survivorBlock[:at+n]
-	return r.survivorBlock[at : at+n : at+n]
+	return reserve(&r.survivorBlock, n, r.blockSize())
 }
 
 // child returns loc.Child(seg), its segments in the room's block when r
@@ -214,12 +204,19 @@ func (r *Room) Join(p, rest Path) Path {
 // segments returns a path of n empty segments from the block, its
 // capacity cut so that an append copies it.
 func (r *Room) segments(n int) Path {
-	if cap(r.segBlock)-len(r.segBlock) < n {
-		r.segBlock = make([]string, 0, max(n, n*r.blockSize()))
+	return reserve(&r.segBlock, n, n*r.blockSize())
+}
+
+// reserve hands out the next n elements of *block, zero, their capacity
+// cut so that an append copies them; when the block has less room left, a
+// new one of max(n, size) elements takes its place.
+func reserve[T any](block *[]T, n, size int) []T {
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, max(n, size))
 	}
-	at := len(r.segBlock)
-	r.segBlock = r.segBlock[:at+n]
-	return r.segBlock[at : at+n : at+n]
+	at := len(*block)
+	*block = (*block)[:at+n]
+	return (*block)[at : at+n : at+n]
 }
 
 func (r *Room) blockSize() int {
