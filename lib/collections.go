@@ -43,9 +43,10 @@ var LengthFunc = native(&function.Spec{
 			return ctyelems.Index(len(ty.AttributeTypes())), nil
 		case ty.IsTupleType():
 			return ctyelems.Index(ty.Length()), nil
-		case (ty.IsListType() || ty.IsMapType()) && v.IsKnown():
+		case ty.IsListType() || ty.IsMapType():
 			// The number values of small lengths are shared, not made
-			// anew (cty.Value.Length makes one).
+			// anew (cty.Value.Length makes one). The value is known:
+			// the parameter does not take unknown values.
 			return ctyelems.Index(v.LengthInt()), nil
 		default:
 			return v.Length(), nil
