@@ -232,7 +232,9 @@ func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[stri
 	}
 }
 
-// holdsSubmodule tells whether walkType descends from t into a submodule.
+// holdsSubmodule tells whether walkType descends from t into a submodule:
+// it follows the same wrapper types as walkType, and a wrapper added there
+// must be added here (or walkOptions would skip the submodules below it).
 func holdsSubmodule(t options.Type) bool {
 	for {
 		switch u := t.(type) {
