@@ -153,19 +153,21 @@ type Room struct {
 	partBlock     []property.Part
 	survivorBlock []Def
 	segBlock      []string // the segments of the paths of child (nil Room: none)
-	// size is how many parts or survivors a new block holds, at least;
-	// zero means defaultRoomBlock.
-	size int
+	// size is how many parts or survivors a new block holds, at least,
+	// and paths how many paths a new block of segments holds; zero means
+	// defaultRoomBlock.
+	size, paths int
 }
 
 // defaultRoomBlock is how many parts or survivors a block of a Room holds
 // unless the Room says otherwise.
 const defaultRoomBlock = 64
 
-// NewRoom returns a Room whose first blocks hold n parts and n survivors:
-// enough for merges of n definitions in all, made in a row.
-func NewRoom(n int) *Room {
-	return &Room{partBlock: make([]property.Part, 0, n), survivorBlock: make([]Def, 0, n), size: n}
+// newRoom returns a Room whose first blocks hold n parts and n survivors,
+// and whose blocks of segments hold paths paths: enough for merges of n
+// definitions in all under paths keys, made in a row.
+func newRoom(n, paths int) *Room {
+	return &Room{partBlock: make([]property.Part, 0, n), survivorBlock: make([]Def, 0, n), size: n, paths: paths}
 }
 
 // parts returns an empty slice with room for n parts.
@@ -204,7 +206,11 @@ func (r *Room) Join(p, rest Path) Path {
 // segments returns a path of n empty segments from the block, its
 // capacity cut so that an append copies it.
 func (r *Room) segments(n int) Path {
-	return reserve(&r.segBlock, n, n*r.blockSize())
+	paths := r.paths
+	if paths == 0 {
+		paths = defaultRoomBlock
+	}
+	return reserve(&r.segBlock, n, n*paths)
 }
 
 // reserve hands out the next n elements of *block, zero, their capacity

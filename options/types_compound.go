@@ -47,7 +47,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	var out []cty.Value
 	var room *Room
 	if total := listElems(defs); total > 1 {
-		room = NewRoom(total)
+		room = newRoom(total, total)
 	}
 	for n, d := range defs {
 		switch {
@@ -113,7 +113,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 		for _, g := range groups {
 			total += len(g.defs)
 		}
-		room = NewRoom(total)
+		room = newRoom(total, len(groups))
 	}
 	for _, g := range groups {
 		r, ds := MergeDefinitionsIn(room.child(loc, g.key), elem, g.defs, room)
