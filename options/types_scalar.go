@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 
@@ -348,36 +349,51 @@ type StrMatching struct {
 	// Desc, when set, describes the strings in words instead of the
 	// pattern ("a semantic version"): strMatching(RE, DESC).
 	Desc string
-	re   *regexp.Regexp
+	re   *pattern
 }
 
-// NewStrMatching compiles pattern, anchored at both ends.
+// NewStrMatching parses pattern, anchored at both ends, and reports its
+// syntax errors; it is compiled when a string is first checked against it.
 func NewStrMatching(pattern string) (StrMatching, error) {
-	re, err := compilePattern(pattern)
+	p, err := parsePattern(pattern)
 	if err != nil {
 		return StrMatching{}, err
 	}
-	return StrMatching{Pattern: pattern, re: re}, nil
+	return StrMatching{Pattern: pattern, re: p}, nil
 }
 
-// compiledPatterns holds the patterns compiled so far by this process, by
-// pattern: every evaluation declares the library's options anew, and
-// their few patterns are the same every time. A *regexp.Regexp is safe
-// for concurrent use, so the evaluations of nodegen build share them.
-var compiledPatterns sync.Map // pattern -> *regexp.Regexp
+// A pattern is the regular expression of a StrMatching, compiled once, when
+// first used. Every evaluation declares the library's options anew, and
+// most evaluations check a value against few of their patterns, so a
+// declaration only parses its pattern: compiling the library's patterns
+// (a sha512 is [0-9a-f]{128}, 128 character classes) was 2% of a
+// Kubernetes host's evaluation.
+type pattern struct {
+	compile func() (*regexp.Regexp, error)
+}
 
-// compilePattern compiles pattern anchored at both ends, once a process.
-// Patterns that do not compile are not kept: their error is made anew.
-func compilePattern(pattern string) (*regexp.Regexp, error) {
-	if re, ok := compiledPatterns.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
+// patterns holds the patterns parsed so far by this process, by pattern. A
+// *regexp.Regexp is safe for concurrent use, so the evaluations of nodegen
+// build share them.
+var patterns sync.Map // pattern string -> *pattern
+
+// parsePattern returns the pattern of source, anchored at both ends, once
+// a process: it reports the errors that compiling would (regexp.Compile
+// fails only when it cannot parse). Patterns that do not parse are not
+// kept: their error is made anew.
+func parsePattern(source string) (*pattern, error) {
+	if p, ok := patterns.Load(source); ok {
+		return p.(*pattern), nil
 	}
-	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
-	if err != nil {
+	anchored := `^(?:` + source + `)$`
+	if _, err := syntax.Parse(anchored, syntax.Perl); err != nil {
 		return nil, err
 	}
-	actual, _ := compiledPatterns.LoadOrStore(pattern, re)
-	return actual.(*regexp.Regexp), nil
+	p := &pattern{compile: sync.OnceValues(func() (*regexp.Regexp, error) {
+		return regexp.Compile(anchored)
+	})}
+	actual, _ := patterns.LoadOrStore(source, p)
+	return actual.(*pattern), nil
 }
 
 // Description returns "string matching the pattern PATTERN", or Desc.
@@ -389,14 +405,15 @@ func (t StrMatching) Description() string {
 }
 func (StrMatching) descriptionClass() class { return classNoun }
 func (t StrMatching) check(v cty.Value) bool {
-	re := t.re
-	if re == nil { // a literal StrMatching rather than NewStrMatching's
+	p := t.re
+	if p == nil { // a literal StrMatching rather than NewStrMatching's
 		var err error
-		if re, err = compilePattern(t.Pattern); err != nil {
+		if p, err = parsePattern(t.Pattern); err != nil {
 			return false
 		}
 	}
-	return isString(v) && re.MatchString(v.AsString())
+	re, err := p.compile()
+	return err == nil && isString(v) && re.MatchString(v.AsString())
 }
 
 // Merge requires all definitions to be equal.

@@ -1,7 +1,9 @@
 package options
 
 import (
+	"fmt"
 	"math/big"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -484,6 +486,22 @@ func TestHoldsKeys(t *testing.T) {
 	for _, tt := range tests {
 		if got := HoldsKeys(tt.typ); got != tt.want {
 			t.Errorf("HoldsKeys(%s) = %v, want %v", tt.typ.Description(), got, tt.want)
+		}
+	}
+}
+
+// TestNewStrMatchingErrors checks that parsing a pattern at declaration
+// (compiling it waits for the first check) rejects what compiling rejects,
+// with the same error, and accepts what it accepts.
+func TestNewStrMatchingErrors(t *testing.T) {
+	for _, p := range []string{"(", "[z-a]", "a**", "x{1001}", `\8`, "(?P<n>a)(?P<n>b)", "[0-9a-f]{128}", "a|", ""} {
+		_, want := regexp.Compile(`^(?:` + p + `)$`)
+		typ, got := NewStrMatching(p)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("NewStrMatching(%q): error %v, compiling gives %v", p, got, want)
+		}
+		if got == nil && typ.check(cty.StringVal("a")) != regexp.MustCompile(`^(?:`+p+`)$`).MatchString("a") {
+			t.Errorf("NewStrMatching(%q) does not match as the compiled pattern does", p)
 		}
 	}
 }
