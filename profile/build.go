@@ -25,7 +25,17 @@ var etcPath = options.Path{"environment", "etc"}
 // (checkStartup); what is not is a warning. Options that none of this
 // needs are not evaluated.
 func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
+	return BuildFor(ev, nil)
+}
+
+// BuildFor is Build for a write begun beforehand (see Begin): as soon as
+// the entries are evaluated without error, it gives them to w, which
+// builds their tree while the checks that follow run. w may be nil.
+func BuildFor(ev *eval.Evaluator, w *Pending) (Profile, hcl.Diagnostics) {
 	entries, diags := FromEvaluation(ev)
+	if w != nil && !diags.HasErrors() {
+		w.Entries(entries)
+	}
 	assets, packages, provided, d := binariesFromEvaluation(ev)
 	diags = append(diags, d...)
 	warns, d := ev.Assertions()

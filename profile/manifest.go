@@ -80,15 +80,22 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 		}
 		m.Entries = append(m.Entries, me)
 	}
+	m.Warnings = dedupedWarnings(warnings)
+	return m
+}
+
+// dedupedWarnings returns the warnings a manifest records: sorted, each
+// once, and never nil.
+func dedupedWarnings(warnings []string) []string {
 	ws := append([]string(nil), warnings...)
 	sort.Strings(ws)
-	m.Warnings = make([]string, 0, len(ws))
+	out := make([]string, 0, len(ws))
 	for i, w := range ws {
 		if i == 0 || w != ws[i-1] {
-			m.Warnings = append(m.Warnings, w)
+			out = append(out, w)
 		}
 	}
-	return m
+	return out
 }
 
 // Read reads the manifest of the profile in dir and checks that it is well

@@ -173,74 +173,95 @@ func Sync(dir string) error {
 }
 
 // write is Write; sync false leaves out every sync (see WriteUnsynced).
-func write(dir string, p Profile, sync bool) (err error) {
+// It does the steps of a Pending one after the other, in the order Write
+// documents: nothing is touched before the profile is found valid.
+func write(dir string, p Profile, sync bool) error {
+	w := &Pending{dir: dir, sync: sync}
+	w.Entries(p.Entries)
+	return w.Commit(p)
+}
+
+// target is where a write installs its profile, and what it has prepared
+// there: the lock on the parent directory, whether a profile is there to
+// replace, and the sibling directory the new profile is built in.
+type target struct {
+	shown       string // dir, for messages
+	abs, parent string
+	base        string
+	unlock      func()
+	exists      bool   // a profile (or an empty directory) is at abs
+	id          string // names the write's sibling directories
+	tmp, marker string // the new profile's directory and its marker
+}
+
+// prepare does what a write does before it builds the new profile's tree:
+// it creates the parent directory, takes the lock, cleans up after writes
+// that crashed, checks that dir may be replaced, and makes the sibling
+// directory with its marker. On error, nothing is left locked or made.
+func prepare(dir string) (_ *target, err error) {
+	t := &target{shown: printable(dir)} // in messages
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	t.abs = abs
+	t.parent, t.base = filepath.Dir(abs), filepath.Base(abs)
+	if t.base == "." || t.base == string(filepath.Separator) || t.base == ".." {
+		return nil, fmt.Errorf("cannot write a profile to %s", t.shown)
+	}
+	if err := os.MkdirAll(t.parent, 0o755); err != nil {
+		return nil, err
+	}
+	unlock := lockDir(t.parent)
+	t.unlock = unlock
+	defer func() {
+		if err != nil {
+			unlock()
+		}
+	}()
+	if err := recoverSiblings(t.parent, t.base); err != nil {
+		return nil, err
+	}
+	if t.exists, err = checkReplaceable(abs, t.shown); err != nil {
+		return nil, err
+	}
+	if t.id, err = newSiblingID(); err != nil {
+		return nil, err
+	}
+	t.tmp = filepath.Join(t.parent, "."+t.base+newInfix+t.id)
+	if err := os.Mkdir(t.tmp, 0o700); err != nil {
+		return nil, err
+	}
+	t.marker = filepath.Join(t.tmp, markerName)
+	if err := writeFile(t.marker, markerContent(t.tmp), 0o644); err != nil {
+		removeOwnDir(t.tmp)
+		return nil, err
+	}
+	return t, nil
+}
+
+// old returns the profile the new one replaces, "" when there is none.
+func (t *target) old() string {
+	if t.exists {
+		return t.abs
+	}
+	return ""
+}
+
+// install finishes a write whose tree and manifest are built at t.tmp:
+// it removes the marker and swaps the new profile into place (see Write).
+// An error other than a simulated crash leaves t.tmp for the caller to
+// remove.
+func (t *target) install(sync bool) error {
 	syncDir := syncDir
 	if !sync {
 		syncDir = func(string) error { return nil }
 	}
-	entries, err := validate(p.Entries)
-	if err != nil {
-		return err
-	}
-	assets, packages, err := validateBinaries(p.Assets, p.Packages)
-	if err != nil {
-		return err
-	}
-	m := newManifest(entries, p.Warnings)
-	m.Assets, m.Packages = assets, packages
-	manifest := m.encode()
-
-	shown := printable(dir) // in messages
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	parent, base := filepath.Dir(abs), filepath.Base(abs)
-	if base == "." || base == string(filepath.Separator) || base == ".." {
-		return fmt.Errorf("cannot write a profile to %s", shown)
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	unlock := lockDir(parent)
-	defer unlock()
-
-	if err := recoverSiblings(parent, base); err != nil {
-		return err
-	}
-	exists, err := checkReplaceable(abs, shown)
-	if err != nil {
-		return err
-	}
-
-	id, err := newSiblingID()
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(parent, "."+base+newInfix+id)
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil && !errors.Is(err, errCrash) {
-			removeOwnDir(tmp)
-		}
-	}()
-	marker := filepath.Join(tmp, markerName)
-	if err := writeFile(marker, markerContent(tmp), 0o644); err != nil {
-		return err
-	}
-	old := ""
-	if exists {
-		old = abs
-	}
-	if err := buildTree(tmp, old, entries, manifest, sync); err != nil {
-		return fmt.Errorf("writing profile %s: %w", shown, err)
-	}
+	abs, parent, tmp := t.abs, t.parent, t.tmp
 	// Whole now, the new profile is recognised by its manifest. The
 	// removal is synced before the swap, so that no power loss installs a
 	// profile with the marker in it.
-	if err := os.Remove(marker); err != nil {
+	if err := os.Remove(t.marker); err != nil {
 		return err
 	}
 	if err := syncDir(tmp); err != nil {
@@ -250,7 +271,7 @@ func write(dir string, p Profile, sync bool) (err error) {
 		return err
 	}
 
-	if !exists {
+	if !t.exists {
 		if err := os.Rename(tmp, abs); err != nil {
 			return err
 		}
@@ -270,7 +291,7 @@ func write(dir string, p Profile, sync bool) (err error) {
 	case !errors.Is(err, errExchangeUnsupported):
 		return err
 	}
-	backup := filepath.Join(parent, "."+base+oldInfix+id)
+	backup := filepath.Join(parent, "."+t.base+oldInfix+t.id)
 	if _, err := os.Lstat(backup); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot move the old profile aside: %s exists", backup)
 	}
@@ -524,11 +545,11 @@ func recoverSiblings(parent, base string) error {
 	return nil
 }
 
-// buildTree writes the entries and the manifest into root, an empty
-// directory, and syncs everything when sync is true. old is the profile
+// buildTree writes the entries into root, an empty directory but for the
+// marker (finishTree adds the manifest and syncs). old is the profile
 // the new one replaces ("" when there is none): the files and symlinks it
 // has unchanged become names of the new profile (see reuser).
-func buildTree(root, old string, entries []Entry, manifest []byte, sync bool) error {
+func buildTree(root, old string, entries []Entry) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
@@ -540,6 +561,12 @@ func buildTree(root, old string, entries []Entry, manifest []byte, sync bool) er
 			return err
 		}
 	}
+	return nil
+}
+
+// finishTree writes the manifest of the profile buildTree built at root
+// and, if sync, syncs the whole tree to disk.
+func finishTree(root string, manifest []byte, sync bool) error {
 	if err := writeFile(filepath.Join(root, ManifestName), manifest, 0o644); err != nil {
 		return err
 	}

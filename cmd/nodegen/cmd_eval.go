@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/profile"
 )
 
 func init() {
@@ -147,10 +148,20 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		attrPath = p
 	}
 	st := newRunStats(ef.stats)
+	// A profile's write begins at once: its preparation (the lock, the
+	// check of the profile it replaces) and its tree overlap the
+	// evaluation.
+	var w *profile.Pending
+	if attrPath == nil && !asJSON {
+		w = profile.Begin(out)
+	}
 	ev, diags := eval.New(ef.config(args))
 	st.mark("load")
 	defer st.print(stderr, ev)
 	if diags.HasErrors() {
+		if w != nil {
+			w.Abort()
+		}
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
 	}
@@ -175,7 +186,7 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		defer st.mark("output")
 		return printValue(ev, v, d, stdout, stderr)
 	}
-	return writeProfile(ev, out, st, stdout, stderr)
+	return writeProfile(ev, out, w, st, stdout, stderr)
 }
 
 func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {

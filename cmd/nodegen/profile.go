@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
@@ -14,14 +15,17 @@ import (
 type ctyValue = cty.Value
 
 // writeProfile checks the configuration and writes its system profile to
-// dir, atomically: on any error the previous profile stays as it was.
-func writeProfile(ev *eval.Evaluator, dir string, st *runStats, stdout, stderr io.Writer) int {
-	p, ok := buildProfile(ev, st, stderr)
+// dir with w, the write begun there before the evaluation (profile.Begin),
+// atomically: on any error the previous profile stays as it was.
+func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, stdout, stderr io.Writer) int {
+	p, diags := profile.BuildFor(ev, w)
+	ok := reportProfile(ev, p, diags, st, stderr)
 	defer st.mark("write")
 	if !ok {
+		w.Abort()
 		return exitError
 	}
-	if err := profile.Write(dir, p); err != nil {
+	if err := w.Commit(p); err != nil {
 		fmt.Fprintf(stderr, "nodegen eval: %s\n", err)
 		return exitError
 	}
@@ -44,13 +48,19 @@ func writeProfile(ev *eval.Evaluator, dir string, st *runStats, stdout, stderr i
 // ok is false when there were errors.
 func buildProfile(ev *eval.Evaluator, st *runStats, stderr io.Writer) (p profile.Profile, ok bool) {
 	p, diags := profile.Build(ev)
+	return p, reportProfile(ev, p, diags, st, stderr)
+}
+
+// reportProfile marks the end of the evaluation of p and prints its
+// warnings and errors; it returns false when there were errors.
+func reportProfile(ev *eval.Evaluator, p profile.Profile, diags hcl.Diagnostics, st *runStats, stderr io.Writer) bool {
 	st.mark("evaluate")
 	for _, w := range p.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
-		return p, false
+		return false
 	}
-	return p, true
+	return true
 }
