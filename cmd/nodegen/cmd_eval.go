@@ -148,20 +148,10 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		attrPath = p
 	}
 	st := newRunStats(ef.stats)
-	// A profile's write begins at once: its preparation (the lock, the
-	// check of the profile it replaces) and its tree overlap the
-	// evaluation.
-	var w *profile.Pending
-	if attrPath == nil && !asJSON {
-		w = profile.Begin(out)
-	}
 	ev, diags := eval.New(ef.config(args))
 	st.mark("load")
 	defer st.print(stderr, ev)
 	if diags.HasErrors() {
-		if w != nil {
-			w.Abort()
-		}
 		printDiags(stderr, ev.Files(), diags)
 		return exitError
 	}
@@ -186,7 +176,11 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		defer st.mark("output")
 		return printValue(ev, v, d, stdout, stderr)
 	}
-	return writeProfile(ev, out, w, st, stdout, stderr)
+	// The profile's write begins now, on the other core: its preparation
+	// (the lock, the check of the profile it replaces) overlaps the
+	// evaluation, and its tree the evaluation's checks (profile.Begin).
+	// Loading, which runs on every core, is over.
+	return writeProfile(ev, out, profile.Begin(out), st, stdout, stderr)
 }
 
 func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {
