@@ -150,6 +150,9 @@ func isMode(mode string) bool {
 //
 // The output is byte-for-byte deterministic: the same Profile gives the same
 // tree and the same manifest, whatever the order of its entries.
+//
+// Begin starts the same write before the profile is known, so that its
+// file system work overlaps the evaluation (see Pending).
 func Write(dir string, p Profile) error {
 	return write(dir, p, true)
 }
