@@ -61,8 +61,9 @@ type ManifestEntry struct {
 // Owner returns "user:group".
 func (e ManifestEntry) Owner() string { return e.User + ":" + e.Group }
 
-// newManifest builds the manifest of validated entries sorted by target.
-func newManifest(entries []Entry, warnings []string) Manifest {
+// newManifest builds the manifest of validated entries sorted by target,
+// without warnings (see dedupedWarnings).
+func newManifest(entries []Entry) Manifest {
 	m := Manifest{Version: ManifestVersion, Entries: make([]ManifestEntry, 0, len(entries))}
 	for _, e := range entries {
 		me := ManifestEntry{Path: "etc/" + e.Target, Option: e.Option}
@@ -80,7 +81,6 @@ func newManifest(entries []Entry, warnings []string) Manifest {
 		}
 		m.Entries = append(m.Entries, me)
 	}
-	m.Warnings = dedupedWarnings(warnings)
 	return m
 }
 

@@ -44,11 +44,11 @@ func TestManifestEncoding(t *testing.T) {
 	}{
 		{"nothing", Manifest{Version: ManifestVersion, Entries: []ManifestEntry{}, Warnings: []string{}}},
 		{"nil lists", Manifest{}},
-		{"a file and a symlink", newManifest([]Entry{
+		{"a file and a symlink", withWarnings(newManifest([]Entry{
 			{Target: "hostname", Mode: "0644", User: "root", Group: "root", Content: []byte("h\n"), Option: `environment.etc."hostname"`},
 			{Target: "systemd/system/multi-user.target.wants/a.service", Mode: TypeSymlink, Link: "/etc/systemd/system/a.service", Option: "systemd.services.a"},
 			{Target: "empty", Mode: "0600", User: "u", Group: "g"},
-		}, []string{"b", "a", "b"})},
+		}), []string{"b", "a", "b"})},
 		{"assets and packages", Manifest{
 			Version: ManifestVersion, Entries: []ManifestEntry{}, Warnings: []string{"w"},
 			Assets: []Asset{
@@ -135,4 +135,10 @@ func fill(v reflect.Value) {
 	default:
 		panic("fill: a field of kind " + v.Kind().String())
 	}
+}
+
+// withWarnings returns m with the warnings a manifest records of warnings.
+func withWarnings(m Manifest, warnings []string) Manifest {
+	m.Warnings = dedupedWarnings(warnings)
+	return m
 }

@@ -22,7 +22,7 @@ func TestManifestHashesShared(t *testing.T) {
 					content := fmt.Appendf(nil, "file %d of host %d\n", i, (g+round+i)%3)
 					entries = append(entries, Entry{Target: fmt.Sprintf("f%d", i), Mode: "0644", Content: content})
 				}
-				for i, me := range newManifest(entries, nil).Entries {
+				for i, me := range newManifest(entries).Entries {
 					sum := sha256.Sum256(entries[i].Content)
 					if want := hex.EncodeToString(sum[:]); me.SHA256 != want {
 						t.Errorf("goroutine %d, %s: sha256 %s, want %s", g, me.Path, me.SHA256, want)

@@ -24,7 +24,11 @@ import (
 // Abort. A Pending is for one goroutine, but for its own background work.
 type Pending struct {
 	dir  string
+	abs  string // dir made absolute, "" until known
 	sync bool
+	// began is whether Begin started the preparation in the background,
+	// and so whether the evaluation ran between it and the swap.
+	began bool
 
 	// prepared is closed when the preparation that Begin started is done
 	// (nil: none was started, Commit prepares).
@@ -58,13 +62,15 @@ func Begin(dir string) *Pending {
 	if err != nil {
 		return w
 	}
+	w.abs = abs
 	if fi, err := os.Stat(filepath.Dir(abs)); err != nil || !fi.IsDir() {
 		return w
 	}
+	w.began = true
 	w.prepared = make(chan struct{})
 	go func() {
 		defer close(w.prepared)
-		w.target, w.prepErr = prepare(dir)
+		w.target, w.prepErr = prepare(dir, abs)
 	}()
 	return w
 }
@@ -85,14 +91,19 @@ func (w *Pending) Entries(entries []Entry) {
 	w.built = make(chan struct{})
 	go func() {
 		defer close(w.built)
-		m := newManifest(w.entries, nil)
-		w.manifest = &m
-		<-w.prepared
-		if w.prepErr != nil {
-			return
-		}
-		w.treeErr = buildTree(w.target.tmp, w.target.old(), w.entries)
+		w.buildEntries()
 	}()
+}
+
+// buildEntries makes the manifest of the entries and, once the write is
+// prepared without error, builds their tree.
+func (w *Pending) buildEntries() {
+	m := newManifest(w.entries)
+	w.manifest = &m
+	<-w.prepared
+	if w.prepErr == nil {
+		w.treeErr = buildTree(w.target.tmp, w.target.old(), w.entries)
+	}
 }
 
 // Commit writes p, whose entries must be those given to Entries (if it was
@@ -132,14 +143,15 @@ func (w *Pending) Commit(p Profile) (err error) {
 	}
 	if w.prepared == nil {
 		// Nothing was started: do it all now, in Write's order.
-		m := newManifest(w.entries, nil)
-		w.manifest = &m
-		w.prepared = make(chan struct{})
-		w.target, w.prepErr = prepare(w.dir)
-		close(w.prepared)
-		if w.prepErr == nil {
-			w.treeErr = buildTree(w.target.tmp, w.target.old(), w.entries)
+		if w.abs == "" {
+			if w.abs, err = filepath.Abs(w.dir); err != nil {
+				return err
+			}
 		}
+		w.prepared = make(chan struct{})
+		w.target, w.prepErr = prepare(w.dir, w.abs)
+		close(w.prepared)
+		w.buildEntries()
 	} else {
 		<-w.built
 	}
@@ -150,10 +162,29 @@ func (w *Pending) Commit(p Profile) (err error) {
 	if w.treeErr != nil {
 		return fmt.Errorf("writing profile %s: %w", t.shown, w.treeErr)
 	}
+	// What is at dir was checked when the write began, and the evaluation
+	// ran since: it is checked again before the swap, while the manifest
+	// is written and synced, so that a directory that is no profile (an
+	// admin's files put there meanwhile) is never swapped out and removed.
+	var rechecked chan error
+	if w.began {
+		rechecked = make(chan error, 1)
+		go func() {
+			exists, err := checkReplaceable(t.abs, t.shown)
+			t.exists = exists
+			rechecked <- err
+		}()
+	}
 	m := *w.manifest
 	m.Warnings = dedupedWarnings(p.Warnings)
 	m.Assets, m.Packages = assets, packages
-	if err := finishTree(t.tmp, m.encode(), w.sync); err != nil {
+	err = finishTree(t.tmp, m.encode(), w.sync)
+	if rechecked != nil {
+		if rerr := <-rechecked; rerr != nil {
+			return rerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("writing profile %s: %w", t.shown, err)
 	}
 	if err := t.install(w.sync); err != nil {

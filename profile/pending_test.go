@@ -201,3 +201,56 @@ func writeWithin(t *testing.T, dir string, p Profile, d time.Duration) {
 		t.Fatalf("Write did not end within %v: the lock was not released", d)
 	}
 }
+
+// TestPendingRechecks checks that what appears at dir while the
+// evaluation runs, between Begin and Commit, is checked again before the
+// swap: an admin's file put into the old profile, or a directory of files
+// made where there was none, is never swapped out and removed.
+func TestPendingRechecks(t *testing.T) {
+	newer := Profile{Entries: []Entry{{Target: "hostname", Content: []byte("node2\n"), Mode: "0644"}}}
+	for _, c := range []struct {
+		name   string
+		before bool // a profile is at dir when the write begins
+		change func(dir string) error
+	}{
+		{"a file added to the profile", true, func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "etc", "notes.txt"), []byte("precious"), 0o644)
+		}},
+		{"a directory made where there was none", false, func(dir string) error {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "result")
+			if c.before {
+				mustWrite(t, dir, sample())
+			}
+			w := Begin(dir)
+			w.Entries(newer.Entries)
+			// The change comes after the check and the tree, while the
+			// evaluation would still run.
+			<-w.prepared
+			<-w.built
+			if w.prepErr != nil || w.treeErr != nil {
+				t.Fatal(w.prepErr, w.treeErr)
+			}
+			if err := c.change(dir); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, dir)
+			err := w.Commit(newer)
+			if err == nil || !strings.Contains(err.Error(), "refusing to replace it") {
+				t.Fatalf("Commit: %v, want a refusal", err)
+			}
+			if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
+				t.Errorf("dir changed (-before +after):\n%s", diff)
+			}
+			if s := siblings(t, dir); len(s) != 0 {
+				t.Errorf("left behind: %v", s)
+			}
+		})
+	}
+}
