@@ -48,7 +48,7 @@ func (ev *Evaluator) get(p options.Path, deep func(cty.Value) (cty.Value, hcl.Di
 		var d hcl.Diagnostics
 		v, d = property.Shallow(v)
 		diags = append(diags, d...)
-		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !ctyelems.HasAttribute(v.Type(), seg) {
+		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported attribute",

@@ -109,18 +109,6 @@ func Index(i int) cty.Value {
 	return cty.NumberIntVal(int64(i))
 }
 
-// HasAttribute reports whether ty, an object type, has an attribute
-// named name, as ty.HasAttribute(name) does, without normalizing a name
-// that is ASCII first: ASCII is always NFC, so such a name is looked up in
-// the attribute types as it is. Other names go through cty.
-func HasAttribute(ty cty.Type, name string) bool {
-	if !IsASCII(name) {
-		return ty.HasAttribute(name)
-	}
-	_, ok := ty.AttributeTypes()[name]
-	return ok
-}
-
 // IsASCII reports whether s is all ASCII (and so in Unicode NFC, as go-cty
 // keeps every string).
 func IsASCII(s string) bool {

@@ -148,25 +148,3 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations a walk, want 0", allocs)
 	}
 }
-
-// TestHasAttribute checks HasAttribute against cty.Type.HasAttribute, for
-// ASCII names and for names that only match once normalized.
-func TestHasAttribute(t *testing.T) {
-	ty := cty.Object(map[string]cty.Type{"a": cty.String, "é": cty.Bool, "Ab-c_1": cty.Number, "": cty.String})
-	names := []string{"a", "A", "b", "é", "e\u0301", "\u00e9x", "Ab-c_1", "Ab-c_", "", " ", "\u212b", "\u00c5"}
-	for _, name := range names {
-		if got, want := HasAttribute(ty, name), ty.HasAttribute(name); got != want {
-			t.Errorf("HasAttribute(%q) = %v, cty says %v", name, got, want)
-		}
-	}
-	for _, v := range values {
-		if !v.Type().IsObjectType() {
-			continue
-		}
-		for name := range v.Type().AttributeTypes() {
-			if !HasAttribute(v.Type(), name) {
-				t.Errorf("HasAttribute(%#v, %q) = false", v.Type(), name)
-			}
-		}
-	}
-}
