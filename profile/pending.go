@@ -13,8 +13,9 @@ import (
 // writes, checks that dir may be replaced and makes the new profile's
 // directory, in the background; Entries builds the tree of the entries
 // there, in the background too, while the evaluation goes on to its checks
-// and warnings; Commit writes the manifest and swaps the new profile into
-// place, as Write does; Abort undoes what was done.
+// and warnings; Commit writes the manifest, checks what is at dir again
+// (the evaluation ran since Begin checked it) and swaps the new profile
+// into place, as Write does; Abort undoes what was done.
 //
 // The result is the same as Write's: the same profile, the same errors
 // with the same precedence (a bad entry before a bad binary before a dir
