@@ -22,7 +22,11 @@ import (
 // that cannot be replaced), the same atomic swap, and a crash at any point
 // leaves what a crashed Write leaves. Only the order of the file system
 // work differs, and its timing: the lock is held from Begin to Commit or
-// Abort. A Pending is for one goroutine, but for its own background work.
+// Abort, and the new tree shares the inodes of the old profile's unchanged
+// files from its building on, during the evaluation's checks: an edit made
+// in place to such a file meanwhile that keeps its size (which the second
+// check compares) is in the new profile too (see Write). A Pending is for
+// one goroutine, but for its own background work.
 type Pending struct {
 	dir  string
 	abs  string // dir made absolute, "" until known
@@ -181,7 +185,9 @@ func (w *Pending) Commit(p Profile) (err error) {
 	m.Assets, m.Packages = assets, packages
 	err = finishTree(t.tmp, m.encode(), w.sync)
 	if rechecked != nil {
-		if rerr := <-rechecked; rerr != nil {
+		// A dir that may not be replaced ranks before a tree's error, as
+		// in Write; a simulated crash stays a crash.
+		if rerr := <-rechecked; rerr != nil && !errors.Is(err, errCrash) {
 			return rerr
 		}
 	}

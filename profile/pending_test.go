@@ -202,6 +202,46 @@ func writeWithin(t *testing.T, dir string, p Profile, d time.Duration) {
 	}
 }
 
+// TestPendingRechecksAndInstalls checks that a write begun over a
+// profile that is removed meanwhile, or where an empty directory is made
+// meanwhile, installs its profile as a Write at that time would.
+func TestPendingRechecksAndInstalls(t *testing.T) {
+	newer := Profile{Entries: []Entry{{Target: "hostname", Content: []byte("node2\n"), Mode: "0644"}}}
+	for _, c := range []struct {
+		name   string
+		before bool
+		change func(dir string) error
+	}{
+		{"the profile removed", true, os.RemoveAll},
+		{"an empty directory made", false, func(dir string) error { return os.Mkdir(dir, 0o755) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "result")
+			if c.before {
+				mustWrite(t, dir, sample())
+			}
+			w := Begin(dir)
+			w.Entries(newer.Entries)
+			<-w.prepared
+			<-w.built
+			if err := c.change(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Commit(newer); err != nil {
+				t.Fatal(err)
+			}
+			want := filepath.Join(t.TempDir(), "result")
+			mustWrite(t, want, newer)
+			if diff := cmp.Diff(snapshot(t, want), snapshot(t, dir)); diff != "" {
+				t.Errorf("the profile differs from Write's (-Write +Begin):\n%s", diff)
+			}
+			if s := siblings(t, dir); len(s) != 0 {
+				t.Errorf("left behind: %v", s)
+			}
+		})
+	}
+}
+
 // TestPendingRechecks checks that what appears at dir while the
 // evaluation runs, between Begin and Commit, is checked again before the
 // swap: an admin's file put into the old profile, or a directory of files
