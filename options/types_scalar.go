@@ -366,8 +366,8 @@ func NewStrMatching(pattern string) (StrMatching, error) {
 // first used. Every evaluation declares the library's options anew, and
 // most evaluations check a value against few of their patterns, so a
 // declaration only parses its pattern: compiling the library's patterns
-// (a sha512 is [0-9a-f]{128}, 128 character classes) was 2% of a
-// Kubernetes host's evaluation.
+// that k8s-single never checks (a sha512 is [0-9a-f]{128}, 128 character
+// classes) took 0.6 M of its 152 M instructions.
 type pattern struct {
 	compile func() (*regexp.Regexp, error)
 }
