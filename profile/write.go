@@ -197,11 +197,11 @@ type target struct {
 	tmp, marker string // the new profile's directory and its marker
 }
 
-// prepare does what a write does before it builds the new profile's tree
-// at dir, whose absolute path is abs:
-// it creates the parent directory, takes the lock, cleans up after writes
-// that crashed, checks that dir may be replaced, and makes the sibling
-// directory with its marker. On error, nothing is left locked or made.
+// prepare does what a write to dir (abs, made absolute) does before it
+// builds the new profile's tree: it creates the parent directory, takes
+// the lock, cleans up after writes that crashed, checks that dir may be
+// replaced, and makes the sibling directory with its marker. On error,
+// nothing is left locked or made.
 func prepare(dir, abs string) (_ *target, err error) {
 	t := &target{shown: printable(dir), abs: abs} // shown: in messages
 	t.parent, t.base = filepath.Dir(abs), filepath.Base(abs)
