@@ -202,6 +202,28 @@ func writeWithin(t *testing.T, dir string, p Profile, d time.Duration) {
 	}
 }
 
+// beginThenChange begins writing p to a dir that holds sample() if
+// before, waits until the write is prepared and its tree built, and then
+// changes dir: as if change came while the evaluation still ran.
+func beginThenChange(t *testing.T, before bool, p Profile, change func(dir string) error) (string, *Pending) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "result")
+	if before {
+		mustWrite(t, dir, sample())
+	}
+	w := Begin(dir)
+	w.Entries(p.Entries)
+	<-w.prepared
+	<-w.built
+	if w.prepErr != nil || w.treeErr != nil {
+		t.Fatal(w.prepErr, w.treeErr)
+	}
+	if err := change(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir, w
+}
+
 // TestPendingRechecksAndInstalls checks that a write begun over a
 // profile that is removed meanwhile, or where an empty directory is made
 // meanwhile, installs its profile as a Write at that time would.
@@ -216,17 +238,7 @@ func TestPendingRechecksAndInstalls(t *testing.T) {
 		{"an empty directory made", false, func(dir string) error { return os.Mkdir(dir, 0o755) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "result")
-			if c.before {
-				mustWrite(t, dir, sample())
-			}
-			w := Begin(dir)
-			w.Entries(newer.Entries)
-			<-w.prepared
-			<-w.built
-			if err := c.change(dir); err != nil {
-				t.Fatal(err)
-			}
+			dir, w := beginThenChange(t, c.before, newer, c.change)
 			if err := w.Commit(newer); err != nil {
 				t.Fatal(err)
 			}
@@ -264,22 +276,7 @@ func TestPendingRechecks(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "result")
-			if c.before {
-				mustWrite(t, dir, sample())
-			}
-			w := Begin(dir)
-			w.Entries(newer.Entries)
-			// The change comes after the check and the tree, while the
-			// evaluation would still run.
-			<-w.prepared
-			<-w.built
-			if w.prepErr != nil || w.treeErr != nil {
-				t.Fatal(w.prepErr, w.treeErr)
-			}
-			if err := c.change(dir); err != nil {
-				t.Fatal(err)
-			}
+			dir, w := beginThenChange(t, c.before, newer, c.change)
 			before := snapshot(t, dir)
 			err := w.Commit(newer)
 			if err == nil || !strings.Contains(err.Error(), "refusing to replace it") {
