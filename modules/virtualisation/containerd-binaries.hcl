@@ -9,7 +9,8 @@ locals {
   ctr        = config.services.containerd
   ctrBin     = config.services.containerd.binaries
   ctrVersion = config.services.containerd.version == null ? "" : trimprefix(trimspace(config.services.containerd.version), "v")
-  ctrInstall = config.services.containerd.enable && !config.services.containerd.skipInstall && !contains(["flatcar", "containeros"], config.services.containerd.distribution)
+  ctrEnabled = config.services.containerd.enable && !config.services.containerd.skipInstall && !contains(["flatcar", "containeros"], config.services.containerd.distribution)
+  ctrInstall = local.ctrEnabled && !config.services.containerd.binaries.fromPackages
   # sha256 of containerd-VERSION-linux-amd64.tar.gz.
   containerdSums = {
     "1.6.20" = "bb9a9ccd6517e2a54da748a9f60dc9aa9d79d19d4724663f2386812f083968e2"
@@ -18,6 +19,17 @@ locals {
 }
 
 options "services.containerd.binaries" {
+  option "fromPackages" {
+    type        = bool
+    default     = false
+    description = <<-EOT
+      Whether containerd and runc come from the distribution's packages
+      (Debian's `containerd` and `runc`, which put /usr/bin/containerd and
+      /usr/sbin/runc where the unit runs them) instead of the release
+      tarballs; services.containerd.version should then be the package's
+      (1.6.20 on Debian 12). The Kubernetes library sets it for its nodes.
+    EOT
+  }
   option "sha256" {
     type         = nullOr(strMatching("[0-9a-f]{64}", "sha256 as 64 lower-case hex digits"))
     default      = contains(keys(local.containerdSums), local.ctrVersion) ? local.containerdSums[local.ctrVersion] : null
@@ -68,6 +80,11 @@ config "environment.assets" {
     archive = "tar.gz"
     files   = { for p in ["bridge", "host-local", "loopback", "portmap"] : "/opt/cni/bin/${p}" => p }
   })
+}
+
+config "environment" {
+  when           = local.ctrEnabled && local.ctrBin.fromPackages
+  systemPackages = ["containerd", "runc"]
 }
 
 # Flatcar and ContainerOS ship containerd in their images.

@@ -410,6 +410,17 @@ dynamic "option" {
 }
 
 options "systemd" {
+  option "enableUnifiedCgroupHierarchy" {
+    type        = bool
+    default     = true
+    description = <<-EOT
+      Whether the host runs the unified cgroup hierarchy (cgroup v2). Set it
+      to false on a host with the legacy or hybrid hierarchy (cgroup v1):
+      programs that refuse cgroup v1 unless told (the kubelet since
+      Kubernetes 1.35) are then told. nodegen writes no kernel command line,
+      so this describes the host rather than changing it.
+    EOT
+  }
   option "packageUnits" {
     type        = listOf(str)
     default     = []

@@ -69,7 +69,7 @@ config "systemd.services.kube-addon-manager" {
   when        = local.cfg.enable
   description = "Kubernetes addon manager"
   wantedBy    = ["kubernetes.target"]
-  after       = ["kube-apiserver-online.target", "node-online.target"]
+  after       = concat(["kube-apiserver.service"], local.top.onlineTargets ? ["kube-apiserver-online.target", "node-online.target"] : [])
   before      = ["kubernetes.target"]
   environment = {
     ADDON_PATH = "/etc/kubernetes/addons/"

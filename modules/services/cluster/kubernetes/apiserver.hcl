@@ -31,33 +31,33 @@ locals {
     root.services.etcd.keyFile,
   ] : p if p != null])
 
+  featureGates = join(",", [for g, on in local.cfg.featureGates : "${g}=${on}"])
+
   flags = [
-    "--allow-privileged=${local.cfg.allowPrivileged}",
     "--authorization-mode=${join(",", local.cfg.authorizationMode)}",
     contains(local.cfg.authorizationMode, "ABAC") ? "--authorization-policy-file=/etc/${local.authorizationPolicyFile}" : "",
     contains(local.cfg.authorizationMode, "Webhook") ? "--authorization-webhook-config-file=${local.cfg.webhookConfig}" : "",
     "--bind-address=${local.cfg.bindAddress}",
     local.cfg.advertiseAddress != null ? "--advertise-address=${local.cfg.advertiseAddress}" : "",
     local.cfg.clientCaFile != null ? "--client-ca-file=${local.cfg.clientCaFile}" : "",
-    "--disable-admission-plugins=${join(",", local.cfg.disableAdmissionPlugins)}",
+    length(local.cfg.disableAdmissionPlugins) > 0 ? "--disable-admission-plugins=${join(",", local.cfg.disableAdmissionPlugins)}" : "",
     "--enable-admission-plugins=${join(",", local.cfg.enableAdmissionPlugins)}",
     "--etcd-servers=${join(",", local.cfg.etcd.servers)}",
     local.cfg.etcd.caFile != null ? "--etcd-cafile=${local.cfg.etcd.caFile}" : "",
     local.cfg.etcd.certFile != null ? "--etcd-certfile=${local.cfg.etcd.certFile}" : "",
     local.cfg.etcd.keyFile != null ? "--etcd-keyfile=${local.cfg.etcd.keyFile}" : "",
-    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
-    local.cfg.basicAuthFile != null ? "--basic-auth-file=${local.cfg.basicAuthFile}" : "",
-    "--kubelet-https=${local.cfg.kubeletHttps}",
+    length(local.cfg.featureGates) > 0 ? "--feature-gates=${local.featureGates}" : "",
     local.cfg.kubeletClientCaFile != null ? "--kubelet-certificate-authority=${local.cfg.kubeletClientCaFile}" : "",
     local.cfg.kubeletClientCertFile != null ? "--kubelet-client-certificate=${local.cfg.kubeletClientCertFile}" : "",
     local.cfg.kubeletClientKeyFile != null ? "--kubelet-client-key=${local.cfg.kubeletClientKeyFile}" : "",
+    length(local.cfg.kubeletPreferredAddressTypes) > 0 ? "--kubelet-preferred-address-types=${join(",", local.cfg.kubeletPreferredAddressTypes)}" : "",
     local.cfg.proxyClientCertFile != null ? "--proxy-client-cert-file=${local.cfg.proxyClientCertFile}" : "",
     local.cfg.proxyClientKeyFile != null ? "--proxy-client-key-file=${local.cfg.proxyClientKeyFile}" : "",
-    "--insecure-bind-address=${local.cfg.insecureBindAddress}",
-    "--insecure-port=${local.cfg.insecurePort}",
     local.cfg.runtimeConfig != "" ? "--runtime-config=${local.cfg.runtimeConfig}" : "",
     "--secure-port=${local.cfg.securePort}",
+    "--service-account-issuer=${local.cfg.serviceAccountIssuer}",
     local.cfg.serviceAccountKeyFile != null ? "--service-account-key-file=${local.cfg.serviceAccountKeyFile}" : "",
+    local.cfg.serviceAccountSigningKeyFile != null ? "--service-account-signing-key-file=${local.cfg.serviceAccountSigningKeyFile}" : "",
     "--service-cluster-ip-range=${local.cfg.serviceClusterIpRange}",
     "--storage-backend=${local.cfg.storageBackend}",
     local.cfg.tlsCertFile != null ? "--tls-cert-file=${local.cfg.tlsCertFile}" : "",
@@ -79,11 +79,6 @@ options "services.kubernetes.apiserver" {
       of the cluster.
     EOT
   }
-  option "allowPrivileged" {
-    type        = bool
-    default     = false
-    description = "Whether to allow privileged containers on Kubernetes."
-  }
   option "authorizationMode" {
     type        = listOf(enum(["AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node"]))
     default     = ["RBAC", "Node"]
@@ -98,14 +93,6 @@ options "services.kubernetes.apiserver" {
     description = <<-EOT
       Kubernetes apiserver authorization policy file. See
       <https://kubernetes.io/docs/reference/access-authn-authz/authorization/>
-    EOT
-  }
-  option "basicAuthFile" {
-    type        = nullOr(path)
-    default     = null
-    description = <<-EOT
-      Kubernetes apiserver basic authentication file. See
-      <https://kubernetes.io/docs/reference/access-authn-authz/authentication>
     EOT
   }
   option "bindAddress" {
@@ -174,16 +161,6 @@ options "services.kubernetes.apiserver" {
     default     = []
     description = "Extra x509 Subject Alternative Names to be added to the kubernetes apiserver tls cert."
   }
-  option "insecureBindAddress" {
-    type        = str
-    default     = "127.0.0.1"
-    description = "The IP address on which to serve the --insecure-port."
-  }
-  option "insecurePort" {
-    type        = int
-    default     = 0
-    description = "Kubernetes apiserver insecure listening port. (0 = disabled)"
-  }
   option "kubeletClientCaFile" {
     type         = nullOr(path)
     default      = root.services.kubernetes.caFile
@@ -200,11 +177,6 @@ options "services.kubernetes.apiserver" {
     default     = null
     description = "Key to use for connections to kubelet."
   }
-  option "kubeletHttps" {
-    type        = bool
-    default     = true
-    description = "Whether to use https for connections to kubelet."
-  }
   option "proxyClientCertFile" {
     type        = nullOr(path)
     default     = null
@@ -217,7 +189,7 @@ options "services.kubernetes.apiserver" {
   }
   option "runtimeConfig" {
     type        = str
-    default     = "authentication.k8s.io/v1beta1=true"
+    default     = ""
     example     = "api/all=false,api/v1=true"
     description = <<-EOT
       Api runtime configuration. See
@@ -225,7 +197,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "storageBackend" {
-    type        = enum(["etcd2", "etcd3"])
+    type        = enum(["etcd3"])
     default     = "etcd3"
     description = "Kubernetes apiserver storage backend."
   }
@@ -239,9 +211,28 @@ options "services.kubernetes.apiserver" {
     default     = null
     description = <<-EOT
       Kubernetes apiserver PEM-encoded x509 RSA private or public key file,
-      used to verify ServiceAccount tokens. By default tls private key file
-      is used.
+      used to verify ServiceAccount tokens (--service-account-key-file).
+      With easyCerts, the service-account certificate.
     EOT
+  }
+  option "serviceAccountSigningKeyFile" {
+    type        = nullOr(path)
+    default     = null
+    description = <<-EOT
+      The private key the apiserver signs ServiceAccount tokens with
+      (--service-account-signing-key-file; required since Kubernetes 1.20).
+      With easyCerts, the service-account key.
+    EOT
+  }
+  option "serviceAccountIssuer" {
+    type        = str
+    default     = "https://kubernetes.default.svc"
+    description = "The issuer of the ServiceAccount tokens (--service-account-issuer; required since Kubernetes 1.20)."
+  }
+  option "kubeletPreferredAddressTypes" {
+    type        = listOf(enum(["Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "ExternalIP"]))
+    default     = ["InternalIP", "ExternalIP", "Hostname"]
+    description = "The node address types the apiserver connects to kubelets by, in order (--kubelet-preferred-address-types): the node's IP first, so that logs and exec work without DNS for node names."
   }
   option "serviceClusterIpRange" {
     type        = str
@@ -282,9 +273,8 @@ options "services.kubernetes.apiserver" {
 config "systemd.services.kube-apiserver" {
   when        = local.cfg.enable
   description = "Kubernetes APIServer Service"
-  wantedBy    = ["kube-apiserver-online.target"]
-  after       = ["certmgr.service"]
-  before      = ["kube-apiserver-online.target"]
+  wantedBy    = ["kubernetes.target"]
+  after       = ["network.target", "etcd.service"]
   serviceConfig = {
     Slice               = "kubernetes.slice"
     ExecStart           = join(" ", concat(["${local.top.package}/bin/kube-apiserver"], [for f in local.flags : f if f != ""]))
@@ -298,13 +288,8 @@ config "systemd.services.kube-apiserver" {
   # Where it answers: its bind addresses, and the address it advertises to
   # the cluster, which is this host's.
   provides = {
-    urls = concat(
-      [for a in compact([local.cfg.bindAddress, local.cfg.advertiseAddress == null ? "" : local.cfg.advertiseAddress]) :
-      "https://${strcontains(a, ":") ? "[${a}]" : a}:${local.cfg.securePort}"],
-      local.cfg.insecurePort == 0 ? [] : [
-        "http://${strcontains(local.cfg.insecureBindAddress, ":") ? "[${local.cfg.insecureBindAddress}]" : local.cfg.insecureBindAddress}:${local.cfg.insecurePort}"
-      ],
-    )
+    urls = [for a in compact([local.cfg.bindAddress, local.cfg.advertiseAddress == null ? "" : local.cfg.advertiseAddress]) :
+    "https://${strcontains(a, ":") ? "[${a}]" : a}:${local.cfg.securePort}"]
   }
 }
 
@@ -403,4 +388,34 @@ config "services.kubernetes.pki.certs" {
     privateKeyOwner = "etcd"
     action          = "systemctl restart etcd.service"
   }
+}
+
+# The seed's startup ordering (services.kubernetes.onlineTargets).
+config "systemd.services.kube-apiserver" {
+  when     = local.cfg.enable && local.top.onlineTargets
+  wantedBy = ["kube-apiserver-online.target"]
+  after    = ["certmgr.service"]
+  before   = ["kube-apiserver-online.target"]
+}
+
+# easyCerts signs the ServiceAccount tokens with the service-account key.
+config "services.kubernetes.apiserver" {
+  when                         = local.cfg.enable && local.top.pki.enable
+  serviceAccountSigningKeyFile = mkDefault(local.top.pki.certs.serviceAccount.key)
+}
+
+removed_option "services.kubernetes.apiserver.allowPrivileged" {
+  message = "The apiserver's --allow-privileged flag is gone: privileged pods are restricted by Pod Security admission (Kubernetes 1.25 removed PodSecurityPolicy)."
+}
+removed_option "services.kubernetes.apiserver.basicAuthFile" {
+  message = "The apiserver's --basic-auth-file was removed in Kubernetes 1.19: use client certificates (easyCerts) or tokenAuthFile."
+}
+removed_option "services.kubernetes.apiserver.insecureBindAddress" {
+  message = "The apiserver's insecure port was removed in Kubernetes 1.24 (--insecure-bind-address): every client uses the secure port."
+}
+removed_option "services.kubernetes.apiserver.insecurePort" {
+  message = "The apiserver's insecure port was removed in Kubernetes 1.24 (--insecure-port): every client uses the secure port."
+}
+removed_option "services.kubernetes.apiserver.kubeletHttps" {
+  message = "The apiserver's --kubelet-https flag was removed in Kubernetes 1.22: the apiserver always talks HTTPS to kubelets."
 }

@@ -3,30 +3,49 @@
 # runs (it holds every component), the node tarball on a node with only the
 # kubelet and kube-proxy, and the addon manager's script from the source
 # tarball. They are installed below services.kubernetes.package, where the
-# units run them. The hashes are the sha512s of Kubernetes' release notes;
-# set `release` for another version, or `skipInstall` when the image has
-# the binaries.
+# units run them, and checked against the sha512s of the release notes
+# (CHANGELOG-1.NN.md, "Downloads"). The library knows the hashes of the
+# releases in local.knownSha512; for any other release, the host gives
+# them (a release without hashes is an error, never a download checked
+# against another release's hash), or sets `skipInstall` when the image
+# has the binaries. `baseUrl` points the downloads at a mirror.
 
 options "services.kubernetes.release" {
   option "version" {
-    type        = str
-    default     = "1.18.3"
+    type        = strMatching("[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?", "a Kubernetes release without the v, as 1.37.2")
+    default     = "1.37.2"
     description = "The Kubernetes release whose binaries are installed (without the v)."
   }
+  option "baseUrl" {
+    type         = str
+    default      = "https://dl.k8s.io/v${config.services.kubernetes.release.version}"
+    default_text = "https://dl.k8s.io/vVERSION"
+    example      = "https://mirror.example.com/kubernetes/v1.37.2"
+    description  = <<-EOT
+      Where the release's tarballs are downloaded from: a directory URL
+      holding kubernetes-server-linux-amd64.tar.gz,
+      kubernetes-node-linux-amd64.tar.gz and kubernetes-src.tar.gz, as
+      dl.k8s.io lays them out (https://, or file:// for a local copy). The
+      hashes are checked whatever the mirror.
+    EOT
+  }
   option "serverSha512" {
-    type        = strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits")
-    default     = "5561483d796b124b8fe0e1cf5778ea03fec1e244ebc29f4b1b6c5ac93ab6bd10808d05da81b5f26426d51a3784c93ddf8b375ff971a78aebfd0ec7acac161365"
-    description = "The sha512 of the release's kubernetes-server-linux-amd64.tar.gz, as its release notes list it."
+    type         = nullOr(strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits"))
+    default      = try(local.knownSha512[config.services.kubernetes.release.version].server, null)
+    default_text = "the release's, when the library knows it"
+    description  = "The sha512 of the release's kubernetes-server-linux-amd64.tar.gz, as its release notes list it."
   }
   option "nodeSha512" {
-    type        = strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits")
-    default     = "1027a6fccadd320f123894dc624db31539333deef0b3d51b4bd3efc9214f2d74a0a50c53dc28e5801426d3c9556f82f4e06042c824151fea9112df795976d158"
-    description = "The sha512 of the release's kubernetes-node-linux-amd64.tar.gz, as its release notes list it."
+    type         = nullOr(strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits"))
+    default      = try(local.knownSha512[config.services.kubernetes.release.version].node, null)
+    default_text = "the release's, when the library knows it"
+    description  = "The sha512 of the release's kubernetes-node-linux-amd64.tar.gz, as its release notes list it."
   }
   option "srcSha512" {
-    type        = strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits")
-    default     = "93b83acf5d15cab94e1d2866b2613d1aeed67c00a9eed064988c3bc4c700e34bd854fffac730c5ed6d8e138f15ce7750c17952f33bd4918771c7da358fbf5b53"
-    description = "The sha512 of the release's kubernetes-src.tar.gz (the addon manager's kube-addons script), as its release notes list it."
+    type         = nullOr(strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits"))
+    default      = try(local.knownSha512[config.services.kubernetes.release.version].src, null)
+    default_text = "the release's, when the library knows it"
+    description  = "The sha512 of the release's kubernetes-src.tar.gz (the addon manager's kube-addons script), as its release notes list it."
   }
   option "skipInstall" {
     type        = bool
@@ -39,7 +58,18 @@ locals {
   k8s     = config.services.kubernetes
   rel     = config.services.kubernetes.release
   bin     = "${config.services.kubernetes.package}/bin"
-  dl      = "https://dl.k8s.io/v${config.services.kubernetes.release.version}"
+  dl      = trimsuffix(config.services.kubernetes.release.baseUrl, "/")
+
+  # The sha512s of the release tarballs the library knows, from each
+  # release's notes. (This machine's build of the library could not reach
+  # the 1.37 notes: a host on 1.37 gives the hashes or skipInstall.)
+  knownSha512 = {
+    "1.18.3" = {
+      server = "5561483d796b124b8fe0e1cf5778ea03fec1e244ebc29f4b1b6c5ac93ab6bd10808d05da81b5f26426d51a3784c93ddf8b375ff971a78aebfd0ec7acac161365"
+      node   = "1027a6fccadd320f123894dc624db31539333deef0b3d51b4bd3efc9214f2d74a0a50c53dc28e5801426d3c9556f82f4e06042c824151fea9112df795976d158"
+      src    = "93b83acf5d15cab94e1d2866b2613d1aeed67c00a9eed064988c3bc4c700e34bd854fffac730c5ed6d8e138f15ce7750c17952f33bd4918771c7da358fbf5b53"
+    }
+  }
   control = config.services.kubernetes.apiserver.enable || config.services.kubernetes.controllerManager.enable || config.services.kubernetes.scheduler.enable
   # The components whose binaries this host runs, by binary name.
   binaries = {
@@ -51,22 +81,37 @@ locals {
     kubectl                 = config.services.kubernetes.kubelet.enable || config.services.kubernetes.addonManager.enable || local.control
   }
   wanted = [for b, on in local.binaries : b if on]
+
+  # The tarballs this host downloads, with the option that holds each one's hash.
+  needServer = !local.rel.skipInstall && local.control
+  needNode   = !local.rel.skipInstall && !local.control && length(local.wanted) > 0
+  needSrc    = !local.rel.skipInstall && local.k8s.addonManager.enable
+  missingSha512 = compact([
+    local.needServer && local.rel.serverSha512 == null ? "serverSha512 (kubernetes-server-linux-amd64.tar.gz)" : "",
+    local.needNode && local.rel.nodeSha512 == null ? "nodeSha512 (kubernetes-node-linux-amd64.tar.gz)" : "",
+    local.needSrc && local.rel.srcSha512 == null ? "srcSha512 (kubernetes-src.tar.gz)" : "",
+  ])
+}
+
+assert {
+  condition = length(local.missingSha512) == 0
+  message   = "services.kubernetes.release: the library knows no sha512 of Kubernetes ${local.rel.version}'s tarballs, and nodegen downloads nothing it cannot check. Set services.kubernetes.release.${join(" and ", local.missingSha512)} from the release notes (CHANGELOG-${join(".", slice(split(".", local.rel.version), 0, 2))}.md, section Downloads for v${local.rel.version}), or skipInstall = true when the image has the binaries in services.kubernetes.package."
 }
 
 config "environment.assets" {
-  kubernetes-server = mkIf(!local.rel.skipInstall && local.control, {
+  kubernetes-server = mkIf(local.needServer && local.rel.serverSha512 != null, {
     url     = "${local.dl}/kubernetes-server-linux-amd64.tar.gz"
     sha512  = local.rel.serverSha512
     archive = "tar.gz"
     files   = { for b in local.wanted : "${local.bin}/${b}" => "kubernetes/server/bin/${b}" }
   })
-  kubernetes-node = mkIf(!local.rel.skipInstall && !local.control && length(local.wanted) > 0, {
+  kubernetes-node = mkIf(local.needNode && local.rel.nodeSha512 != null, {
     url     = "${local.dl}/kubernetes-node-linux-amd64.tar.gz"
     sha512  = local.rel.nodeSha512
     archive = "tar.gz"
     files   = { for b in local.wanted : "${local.bin}/${b}" => "kubernetes/node/bin/${b}" }
   })
-  kubernetes-addon-manager = mkIf(!local.rel.skipInstall && local.k8s.addonManager.enable, {
+  kubernetes-addon-manager = mkIf(local.needSrc && local.rel.srcSha512 != null, {
     url     = "${local.dl}/kubernetes-src.tar.gz"
     sha512  = local.rel.srcSha512
     archive = "tar.gz"
@@ -77,9 +122,18 @@ config "environment.assets" {
 # The host tools the services call, from the distribution (NixOS puts them
 # on the units' path from nixpkgs): curl for the startup targets' wait
 # loops, and what the kubelet and kube-proxy need on the node.
+# With skipInstall, the image has the binaries where the units run them.
+config "environment" {
+  when = local.rel.skipInstall
+  providedByImage = concat(
+    [for b in local.wanted : "${local.bin}/${b}"],
+    local.k8s.addonManager.enable ? ["${local.bin}/kube-addons"] : [],
+  )
+}
+
 config "environment" {
   systemPackages = concat(
-    length(local.wanted) > 0 ? ["curl"] : [],
+    length(local.wanted) > 0 && local.k8s.onlineTargets ? ["curl"] : [],
     local.k8s.kubelet.enable || local.k8s.proxy.enable ? ["conntrack", "ethtool", "iproute2", "iptables", "socat"] : [],
   )
 }

@@ -147,10 +147,11 @@ dynamic "options" {
       description = "${component.value} extra command line options."
     }
     option "featureGates" {
-      type         = listOf(str)
+      type         = attrsOf(bool)
       default      = root.services.kubernetes.featureGates
       default_text = "services.kubernetes.featureGates"
-      description  = "List set of feature gates"
+      example      = { InPlacePodVerticalScaling = true }
+      description  = "${component.value} feature gates: each gate on or off (--feature-gates)."
     }
     option "verbosity" {
       type        = nullOr(int)
@@ -207,7 +208,8 @@ config "services.kubernetes.pki" {
   }
 }
 
-# Wait until the apiserver answers to the component's credentials.
+# Wait until the apiserver answers to the component's credentials: the
+# seed's curl wait loops (services.kubernetes.onlineTargets).
 config "services.kubernetes.lib" {
   waitCurl = {
     for n, c in local.enabled : n => {
@@ -216,7 +218,7 @@ config "services.kubernetes.lib" {
       cacert  = local.top[n].kubeconfig.caFile
       cert    = local.top[n].kubeconfig.certFile
       key     = local.top[n].kubeconfig.keyFile
-    } if c.waitPath != null
+    } if c.waitPath != null && local.top.onlineTargets
   }
 }
 
@@ -224,6 +226,6 @@ config "systemd" {
   services = {
     for n, c in local.enabled : c.service => {
       preStart = local.top.lib.waitCurl[n].script
-    } if c.waitPath != null
+    } if c.waitPath != null && local.top.onlineTargets
   }
 }

@@ -1,11 +1,11 @@
-# The kubelet on a containerd node. When services.containerd is enabled,
-# the kubelet talks CRI to containerd and starts after it, and containerd
-# does the pod networking the kubelet is configured for: with kubenet it
-# writes the pod network from its CNI template (kops' usesKubenet), and it
-# reads CNI configs where the kubelet's --cni-conf-dir points; the images
-# the kubelet seeds are imported into containerd rather than loaded into
-# docker, and containerd's sandbox image is the kubelet's pod-infra image.
-# The values are at mkDefault priority, so a host can say otherwise.
+# The kubelet on containerd, the library's container runtime (as NixOS's
+# since nixpkgs#114737). When services.containerd is enabled (the
+# Kubernetes module enables it for a kubelet), the kubelet talks CRI to
+# containerd and starts after it, with the systemd cgroup driver when
+# containerd's runc uses systemd cgroups; containerd runs the CNI plugins
+# from /opt/cni/bin (where the kubelet links them) with the configs in
+# /etc/cni/net.d, or the kubelet's cni.configDir. The values are at
+# mkDefault priority, so a host can say otherwise.
 
 locals {
   containerd = config.services.containerd
@@ -15,8 +15,9 @@ locals {
 config "services.kubernetes.kubelet" {
   when                     = local.containerd.enable
   containerRuntimeEndpoint = mkDefault(local.containerd.runtimeEndpoint)
-  # There is no docker to load the seeded images into.
-  seedImagesWith = mkDefault("containerd")
+  settings = {
+    cgroupDriver = mkDefault(local.containerd.cgroupDriver)
+  }
 }
 
 config "systemd.services.kubelet" {
@@ -26,20 +27,14 @@ config "systemd.services.kubelet" {
 }
 
 config "services.containerd" {
-  when        = local.containerd.enable && local.kubelet.enable
-  usesKubenet = mkDefault(local.kubelet.networkPlugin == "kubenet")
-  # The pods' sandbox is the kubelet's pod-infra image: "pause", the
-  # seed's, is the archive the kubelet imports (tagged pause:latest, which
-  # containerd names docker.io/library/pause:latest).
-  sandboxImage = mkIf(local.kubelet.podInfraContainerImage != null, mkDefault(
-    local.kubelet.podInfraContainerImage == "pause" ? "docker.io/library/pause:latest" : local.kubelet.podInfraContainerImage
-  ))
+  when = local.containerd.enable && local.kubelet.enable
   settings = {
     plugins = {
       "io.containerd.grpc.v1.cri" = {
-        cni = mkIf(local.kubelet.cni.configDir != null, {
-          conf_dir = mkDefault(local.kubelet.cni.configDir)
-        })
+        cni = {
+          bin_dir  = mkDefault("/opt/cni/bin")
+          conf_dir = mkDefault(local.kubelet.cni.configDir != null ? local.kubelet.cni.configDir : "/etc/cni/net.d")
+        }
       }
     }
   }

@@ -19,15 +19,17 @@ locals {
 
   flags = [
     "--allocate-node-cidrs=${local.cfg.allocateNodeCIDRs}",
+    "--authentication-kubeconfig=${local.cfg.kubeconfig.path}",
+    "--authorization-kubeconfig=${local.cfg.kubeconfig.path}",
     "--bind-address=${local.cfg.bindAddress}",
     local.cfg.clusterCidr != null ? "--cluster-cidr=${local.cfg.clusterCidr}" : "",
-    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
+    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for g, on in local.cfg.featureGates : "${g}=${on}"])}" : "",
     "--kubeconfig=${local.cfg.kubeconfig.path}",
     "--leader-elect=${local.cfg.leaderElect}",
     local.cfg.rootCaFile != null ? "--root-ca-file=${local.cfg.rootCaFile}" : "",
-    "--port=${local.cfg.insecurePort}",
     "--secure-port=${local.cfg.securePort}",
     local.cfg.serviceAccountKeyFile != null ? "--service-account-private-key-file=${local.cfg.serviceAccountKeyFile}" : "",
+    "--service-cluster-ip-range=${local.top.apiserver.serviceClusterIpRange}",
     local.cfg.tlsCertFile != null ? "--tls-cert-file=${local.cfg.tlsCertFile}" : "",
     local.cfg.tlsKeyFile != null ? "--tls-private-key-file=${local.cfg.tlsKeyFile}" : "",
     contains(local.top.apiserver.authorizationMode, "RBAC") ? "--use-service-account-credentials" : "",
@@ -54,11 +56,6 @@ options "services.kubernetes.controllerManager" {
     default_text = "services.kubernetes.clusterCidr"
     description  = "Kubernetes CIDR Range for Pods in cluster."
   }
-  option "insecurePort" {
-    type        = int
-    default     = 0
-    description = "Kubernetes controller manager insecure listening port."
-  }
   option "leaderElect" {
     type        = bool
     default     = true
@@ -75,7 +72,7 @@ options "services.kubernetes.controllerManager" {
   }
   option "securePort" {
     type        = int
-    default     = 10252
+    default     = 10257
     description = "Kubernetes controller manager secure listening port."
   }
   option "serviceAccountKeyFile" {
@@ -101,9 +98,8 @@ options "services.kubernetes.controllerManager" {
 config "systemd.services.kube-controller-manager" {
   when        = local.cfg.enable
   description = "Kubernetes Controller Manager Service"
-  wantedBy    = ["kube-apiserver-online.target"]
+  wantedBy    = ["kubernetes.target"]
   after       = ["kube-apiserver.service"]
-  before      = ["kube-apiserver-online.target"]
   path        = distinct(concat([local.top.toolsPackage], local.top.path))
   serviceConfig = {
     RestartSec       = "30s"
@@ -128,4 +124,15 @@ config "services.kubernetes.pki.certs" {
     CN     = "kube-controller-manager"
     action = "systemctl restart kube-controller-manager.service"
   }
+}
+
+# The seed's startup ordering (services.kubernetes.onlineTargets).
+config "systemd.services.kube-controller-manager" {
+  when     = local.cfg.enable && local.top.onlineTargets
+  wantedBy = ["kube-apiserver-online.target"]
+  before   = ["kube-apiserver-online.target"]
+}
+
+removed_option "services.kubernetes.controllerManager.insecurePort" {
+  message = "The controller manager's insecure port (--port) was removed in Kubernetes 1.24: it serves only on securePort."
 }

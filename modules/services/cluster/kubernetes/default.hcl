@@ -73,9 +73,22 @@ options "services.kubernetes" {
     description = "Automatically setup x509 certificates and keys for the entire cluster."
   }
   option "featureGates" {
-    type        = listOf(str)
-    default     = []
-    description = "List set of feature gates."
+    type        = attrsOf(bool)
+    default     = {}
+    example     = { InPlacePodVerticalScaling = true }
+    description = "The feature gates of every component: each gate on or off (a map, as NixOS has it since nixpkgs#327842)."
+  }
+  option "onlineTargets" {
+    type        = bool
+    default     = false
+    description = <<-EOT
+      Whether to order the cluster's start as the 2019 seed did ("nixos/kubernetes:
+      Stabilize services startup across machines"): kube-apiserver-online.target,
+      kubelet.target, node-online.target, flannel.target and cfssl-online.target,
+      reached by curl wait loops in the components' preStart. NixOS reverted them
+      in Aug 2019 (nixpkgs#67563) in favour of restart policies, and so does the
+      library by default: every component restarts until what it needs answers.
+    EOT
   }
   option "masterAddress" {
     type        = str
@@ -155,7 +168,7 @@ config "services.kubernetes" {
     enable = mkDefault(true)
     taints = mkIf(!contains(local.cfg.roles, "node"), {
       master = {
-        key    = "node-role.kubernetes.io/master"
+        key    = "node-role.kubernetes.io/control-plane"
         value  = "true"
         effect = "NoSchedule"
       }
@@ -205,16 +218,14 @@ config "services.kubernetes" {
   }
 }
 
-# docker is the kubelet's container runtime unless it talks CRI to another
-# (services.containerd sets the endpoint): a containerd node has no docker
-# unless the host enables it.
-config "virtualisation.docker" {
-  when   = local.cfg.kubelet.enable
-  enable = mkDefault(local.cfg.kubelet.containerRuntimeEndpoint == null)
-  # kubernetes needs access to logs
-  logDriver = mkDefault("json-file")
-  # iptables must be disabled for kubernetes
-  extraOptions = "--iptables=false --ip-masq=false"
+# containerd is the kubelet's container runtime (nixpkgs#114737); docker
+# only where a host enables it itself.
+# From Debian's packages (containerd 1.6.20 on Debian 12).
+config "services.containerd" {
+  when     = local.cfg.kubelet.enable && !local.cfg.kubelet.wrapper.enable
+  enable   = mkDefault(true)
+  version  = mkDefault("1.6.20")
+  binaries = { fromPackages = mkDefault(true) }
 }
 
 config "services.kubernetes.pki.certs" {
@@ -238,13 +249,13 @@ config "systemd.targets.kubernetes" {
 # this host or across the network: it synchronises the start of the
 # components of every machine of the cluster.
 config "systemd.targets.kube-apiserver-online" {
-  when     = local.anyEnabled
+  when     = local.anyEnabled && local.cfg.onlineTargets
   wantedBy = ["kubernetes.target"]
   before   = ["kubernetes.target"]
 }
 
 config "systemd.services.kube-apiserver-online" {
-  when        = local.anyEnabled
+  when        = local.anyEnabled && local.cfg.onlineTargets
   description = "Wait for the Kubernetes apiserver to be reachable"
   wantedBy    = ["kube-apiserver-online.target"]
   after       = ["kube-apiserver.service"]
@@ -258,12 +269,12 @@ config "systemd.services.kube-apiserver-online" {
 }
 
 config "systemd.services.kube-apiserver-online" {
-  when     = local.anyEnabled
+  when     = local.anyEnabled && local.cfg.onlineTargets
   preStart = local.cfg.lib.waitCurl.apiserver-online.script
 }
 
 config "services.kubernetes.lib.waitCurl.apiserver-online" {
-  when   = local.anyEnabled
+  when   = local.anyEnabled && local.cfg.onlineTargets
   path   = "/healthz"
   cacert = local.cfg.caFile
 }
@@ -283,9 +294,7 @@ config "environment.etc.\"sysusers.d/kubernetes.conf\"" {
   origin = "services.kubernetes"
   text = join("", [
     "u kubernetes - \"Kubernetes user\" ${local.cfg.dataDir}\n",
-    # (not on a node whose kubelet talks CRI to another runtime, unless
-    # nodegen writes docker all the same)
-    local.cfg.kubelet.containerRuntimeEndpoint == null || config.virtualisation.docker.enable ? "m kubernetes docker\n" : "",
+    config.virtualisation.docker.enable ? "m kubernetes docker\n" : "",
   ])
 }
 

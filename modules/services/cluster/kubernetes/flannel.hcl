@@ -40,11 +40,11 @@ config "services.flannel" {
 
 config "services.kubernetes.kubelet" {
   when          = local.cfg.enable
-  networkPlugin = mkDefault("cni")
   cni = {
     config = mkDefault([{
-      name = "mynet"
-      type = "flannel"
+      cniVersion = "0.3.1"
+      name       = "mynet"
+      type       = "flannel"
       # docker's bridge, which flannel configures, or the plugin's cni0
       delegate = merge({ isDefaultGateway = true }, local.docker ? { bridge = "docker0" } : {})
     }])
@@ -52,13 +52,13 @@ config "services.kubernetes.kubelet" {
 }
 
 config "systemd.targets.flannel" {
-  when     = local.cfg.enable
+  when     = local.cfg.enable && local.top.onlineTargets
   wantedBy = ["node-online.target"]
   before   = ["node-online.target"]
 }
 
 config "systemd.services.flannel" {
-  when     = local.cfg.enable
+  when     = local.cfg.enable && local.top.onlineTargets
   wantedBy = ["flannel.target"]
   after    = ["kube-apiserver-online.target"]
   before   = ["flannel.target"]
@@ -138,7 +138,7 @@ config "environment" {
     "kubernetes/flannel/flannel-cr.json" = {
       origin = "services.kubernetes.flannel"
       text = jsonencode({
-        apiVersion = "rbac.authorization.k8s.io/v1beta1"
+        apiVersion = "rbac.authorization.k8s.io/v1"
         kind       = "ClusterRole"
         metadata   = { name = "flannel" }
         rules = [
@@ -151,7 +151,7 @@ config "environment" {
     "kubernetes/flannel/flannel-crb.json" = {
       origin = "services.kubernetes.flannel"
       text = jsonencode({
-        apiVersion = "rbac.authorization.k8s.io/v1beta1"
+        apiVersion = "rbac.authorization.k8s.io/v1"
         kind       = "ClusterRoleBinding"
         metadata   = { name = "flannel" }
         roleRef = {
@@ -168,9 +168,9 @@ config "environment" {
 config "systemd.services.flannel-rbac-bootstrap" {
   when        = local.rbac
   description = "Kubernetes flannel RBAC bootstrap"
-  wantedBy    = ["kube-apiserver-online.target"]
+  wantedBy    = ["kubernetes.target"]
   after       = ["kube-apiserver.service"]
-  before      = ["kube-apiserver-online.target", "flannel.service"]
+  before      = ["flannel.service"]
   environment = { KUBECONFIG = local.top.kubeconfigs.cluster-admin.path }
   # kubectl; curl
   path   = [local.top.package, local.top.toolsPackage]
@@ -179,17 +179,23 @@ config "systemd.services.flannel-rbac-bootstrap" {
     Type            = "oneshot"
     RemainAfterExit = true
     Slice           = "kubernetes.slice"
+    # until the apiserver answers
+    Restart    = "on-failure"
+    RestartSec = 5
   }
 }
 
+# The seed's startup ordering (services.kubernetes.onlineTargets).
 config "systemd.services.flannel-rbac-bootstrap" {
-  when     = local.rbac
+  when     = local.rbac && local.top.onlineTargets
+  wantedBy = ["kube-apiserver-online.target"]
+  before   = ["kube-apiserver-online.target"]
   preStart = local.top.lib.waitCurl.flannel-rbac-bootstrap.script
 }
 
 config "services.kubernetes.lib.waitCurl.flannel-rbac-bootstrap" {
-  when   = local.rbac
-  path   = "/apis/rbac.authorization.k8s.io/v1beta1/clusterroles"
+  when   = local.rbac && local.top.onlineTargets
+  path   = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
   cacert = local.top.caFile
   cert   = local.top.kubeconfigs.cluster-admin.certFile
   key    = local.top.kubeconfigs.cluster-admin.keyFile

@@ -1,36 +1,66 @@
 # The Kubernetes proxy: a port of the behaviour of nixpkgs'
-# nixos/modules/services/cluster/kubernetes/proxy.nix (early 2019), started
-# under kubernetes.target once the apiserver knows this node.
+# nixos/modules/services/cluster/kubernetes/proxy.nix, for Kubernetes 1.37:
+# its configuration is a KubeProxyConfiguration file.
 
 locals {
   top = config.services.kubernetes
   cfg = config.services.kubernetes.proxy
 
+  configFile = "kubernetes/kube-proxy-config.json"
+
   flags = [
-    "--bind-address=${local.cfg.bindAddress}",
-    local.top.clusterCidr != null ? "--cluster-cidr=${local.top.clusterCidr}" : "",
-    length(local.cfg.featureGates) > 0 ? "--feature-gates=${join(",", [for f in local.cfg.featureGates : "${f}=true"])}" : "",
-    "--kubeconfig=${local.cfg.kubeconfig.path}",
+    "--config=/etc/${local.configFile}",
+    local.top.kubelet.enable ? "--hostname-override=${local.top.kubelet.hostname}" : "",
     local.cfg.verbosity != null ? "--v=${local.cfg.verbosity}" : "",
     local.cfg.extraOpts,
   ]
 }
+
+format "kubeProxyConfig" "json" {}
 
 options "services.kubernetes.proxy" {
   # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "bindAddress" {
     type        = str
     default     = "0.0.0.0"
-    description = "Kubernetes proxy listening address."
+    description = "Kubernetes proxy listening address (settings.bindAddress)."
   }
+  option "settings" {
+    type        = format.kubeProxyConfig
+    default     = {}
+    example     = { mode = "nftables" }
+    description = <<-EOT
+      kube-proxy's configuration file (a KubeProxyConfiguration, written
+      as JSON to /etc/kubernetes/kube-proxy-config.json and passed with
+      --config). Definitions merge key by key; the library's values
+      (apiVersion, kind, the kubeconfig, bindAddress, clusterCIDR, feature
+      gates, the iptables mode) are at mkDefault priority.
+    EOT
+  }
+}
+
+config "services.kubernetes.proxy.settings" {
+  when             = local.cfg.enable
+  apiVersion       = mkDefault("kubeproxy.config.k8s.io/v1alpha1")
+  kind             = mkDefault("KubeProxyConfiguration")
+  clientConnection = { kubeconfig = mkDefault(local.cfg.kubeconfig.path) }
+  bindAddress      = mkDefault(local.cfg.bindAddress)
+  clusterCIDR      = mkIf(local.top.clusterCidr != null, mkDefault(local.top.clusterCidr))
+  featureGates     = mkIf(length(local.cfg.featureGates) > 0, mkDefault(local.cfg.featureGates))
+  mode             = mkDefault("iptables")
+}
+
+config "environment.etc.\"kubernetes/kube-proxy-config.json\"" {
+  when   = local.cfg.enable
+  origin = "services.kubernetes.proxy.settings"
+  text   = formatencode(format.kubeProxyConfig, local.cfg.settings)
 }
 
 config "systemd.services.kube-proxy" {
   when        = local.cfg.enable
   description = "Kubernetes Proxy Service"
   wantedBy    = ["kubernetes.target"]
-  after       = ["kube-apiserver-online.target"]
-  before      = ["kubernetes.target"]
+  after       = ["kube-apiserver.service"]
   # iptables, conntrack
   path = distinct(concat([local.top.toolsPackage], local.top.path))
   serviceConfig = {
@@ -40,4 +70,11 @@ config "systemd.services.kube-proxy" {
     Restart          = "on-failure"
     RestartSec       = 5
   }
+}
+
+# The seed's startup ordering (services.kubernetes.onlineTargets).
+config "systemd.services.kube-proxy" {
+  when   = local.cfg.enable && local.top.onlineTargets
+  after  = ["kube-apiserver-online.target"]
+  before = ["kubernetes.target"]
 }

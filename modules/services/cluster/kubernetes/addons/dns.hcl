@@ -1,7 +1,9 @@
 # The cluster DNS addon (CoreDNS): a port of the behaviour of nixpkgs'
-# nixos/modules/services/cluster/kubernetes/addons/dns.nix (early 2019).
-# The CoreDNS image is loaded into docker by the kubelet from an image
-# archive (NixOS builds it with dockerTools.pullImage).
+# nixos/modules/services/cluster/kubernetes/addons/dns.nix, with a current
+# CoreDNS (1.12: EndpointSlices, `forward` instead of `proxy`) and apps/v1.
+# The CoreDNS image comes from its registry, or, with coredns.archive set,
+# from an image archive the kubelet imports into containerd (NixOS builds
+# one with dockerTools.pullImage).
 
 locals {
   dns   = config.services.kubernetes.addons.dns
@@ -45,12 +47,13 @@ options "services.kubernetes.addons.dns" {
 }
 
 config "services.kubernetes.addons.dns.coredns" {
-  imageName     = mkDefault("coredns/coredns")
-  finalImageTag = mkDefault("1.2.5")
+  imageName     = mkDefault("registry.k8s.io/coredns/coredns")
+  finalImageTag = mkDefault("v1.12.1")
 }
 
-# A docker image the kubelet loads before it starts: its name and tag, and
-# the archive (docker save format) it is loaded from.
+# A container image: its name and tag, and optionally the archive (docker
+# save or OCI format) the kubelet imports it from before it starts; without
+# one, containerd pulls it.
 submodule "kubernetesDockerImage" {
   option "imageName" {
     type        = str
@@ -62,23 +65,23 @@ submodule "kubernetesDockerImage" {
     description = "Tag of the image."
   }
   option "archive" {
-    type         = package
-    default      = "${root.services.kubernetes.package}/images/${reverse(split("/", config.imageName))[0]}-${config.finalImageTag}.tar"
-    default_text = "PACKAGE/images/NAME-TAG.tar, in services.kubernetes.package"
-    description  = "The image archive (docker save format) docker loads it from."
+    type        = nullOr(package)
+    default     = null
+    example     = "/opt/kubernetes/images/coredns-v1.12.1.tar"
+    description = "An image archive (docker save or OCI format) the kubelet imports into containerd before it starts; null pulls the image from its registry."
   }
 }
 
 config "services.kubernetes.kubelet" {
   when             = local.dns.enable
-  seedDockerImages = [local.dns.coredns.archive]
-  clusterDns       = mkDefault(local.dns.clusterIp)
+  seedDockerImages = local.dns.coredns.archive == null ? [] : [local.dns.coredns.archive]
+  clusterDns       = mkDefault([local.dns.clusterIp])
 }
 
 config "services.kubernetes.addonManager.bootstrapAddons" {
   when = local.dns.enable
   coredns-cr = {
-    apiVersion = "rbac.authorization.k8s.io/v1beta1"
+    apiVersion = "rbac.authorization.k8s.io/v1"
     kind       = "ClusterRole"
     metadata = {
       labels = merge(local.labels, { "kubernetes.io/bootstrapping" = "rbac-defaults" })
@@ -95,10 +98,15 @@ config "services.kubernetes.addonManager.bootstrapAddons" {
         resources = ["nodes"]
         verbs     = ["get"]
       },
+      {
+        apiGroups = ["discovery.k8s.io"]
+        resources = ["endpointslices"]
+        verbs     = ["list", "watch"]
+      },
     ]
   }
   coredns-crb = {
-    apiVersion = "rbac.authorization.k8s.io/v1beta1"
+    apiVersion = "rbac.authorization.k8s.io/v1"
     kind       = "ClusterRoleBinding"
     metadata = {
       annotations = { "rbac.authorization.kubernetes.io/autoupdate" = "true" }
@@ -144,11 +152,10 @@ config "services.kubernetes.addonManager.addons" {
           health :${local.ports.health}
           kubernetes ${local.dns.clusterDomain} in-addr.arpa ip6.arpa {
             pods insecure
-            upstream
             fallthrough in-addr.arpa ip6.arpa
           }
           prometheus :${local.ports.metrics}
-          proxy . /etc/resolv.conf
+          forward . /etc/resolv.conf
           cache 30
           loop
           reload
@@ -158,7 +165,7 @@ config "services.kubernetes.addonManager.addons" {
     }
   }
   coredns-deploy = {
-    apiVersion = "extensions/v1beta1"
+    apiVersion = "apps/v1"
     kind       = "Deployment"
     metadata = {
       labels    = merge(local.labels, { "kubernetes.io/name" = "CoreDNS" })
@@ -178,7 +185,7 @@ config "services.kubernetes.addonManager.addons" {
           containers = [{
             args            = ["-conf", "/etc/coredns/Corefile"]
             image           = "${local.dns.coredns.imageName}:${local.dns.coredns.finalImageTag}"
-            imagePullPolicy = "Never"
+            imagePullPolicy = local.dns.coredns.archive == null ? "IfNotPresent" : "Never"
             livenessProbe = {
               failureThreshold    = 5
               httpGet             = { path = "/health", port = local.ports.health, scheme = "HTTP" }
@@ -198,16 +205,16 @@ config "services.kubernetes.addonManager.addons" {
             }
             securityContext = {
               allowPrivilegeEscalation = false
-              capabilities             = { drop = ["all"] }
+              capabilities             = { add = ["NET_BIND_SERVICE"], drop = ["ALL"] }
               readOnlyRootFilesystem   = true
             }
             volumeMounts = [{ mountPath = "/etc/coredns", name = "config-volume", readOnly = true }]
           }]
           dnsPolicy          = "Default"
-          nodeSelector       = { "beta.kubernetes.io/os" = "linux" }
+          nodeSelector       = { "kubernetes.io/os" = "linux" }
           serviceAccountName = "coredns"
           tolerations = [
-            { effect = "NoSchedule", key = "node-role.kubernetes.io/master" },
+            { effect = "NoSchedule", key = "node-role.kubernetes.io/control-plane" },
             { key = "CriticalAddonsOnly", operator = "Exists" },
           ]
           volumes = [{
