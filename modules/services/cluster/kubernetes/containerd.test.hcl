@@ -2,6 +2,7 @@
 # the runtime's part in default.hcl, kubelet.hcl and flannel.hcl).
 
 run "a containerd node has no docker" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example.com"
@@ -24,8 +25,12 @@ run "a containerd node has no docker" {
     error_message = "flannel writes no options for docker"
   }
   assert {
-    condition     = config.systemd.services.node-online.script == "while ! test -f /run/flannel/subnet.env ; do sleep 1 ; done\n"
-    error_message = "node-online waits for flannel's subnet, which flannel.service writes"
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).containerRuntimeEndpoint == "unix:///run/containerd/containerd.sock" && jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).cgroupDriver == "systemd"
+    error_message = "the kubelet talks CRI to containerd, with the systemd cgroup driver its runc uses"
+  }
+  assert {
+    condition     = strcontains(config.environment.etc["containerd/config.toml"].text, "bin_dir = '/opt/cni/bin'") && strcontains(config.environment.etc["containerd/config.toml"].text, "conf_dir = '/etc/cni/net.d'")
+    error_message = "containerd runs the CNI plugins the kubelet links, with the configs the library writes"
   }
   assert {
     condition     = config.systemd.services.flannel.provides.files == ["/run/flannel/subnet.env"]
@@ -42,6 +47,7 @@ run "a containerd node has no docker" {
 }
 
 run "docker on a containerd node when asked for" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example.com"
@@ -59,36 +65,32 @@ run "docker on a containerd node when asked for" {
     error_message = "docker and flannel's options for it are written"
   }
   assert {
-    condition     = strcontains(config.systemd.services.node-online.script, "/run/flannel/docker")
-    error_message = "node-online waits for docker on flannel's network"
-  }
-  assert {
-    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --container-runtime-endpoint=unix:///run/containerd/containerd.sock ")
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).containerRuntimeEndpoint == "unix:///run/containerd/containerd.sock"
     error_message = "the kubelet still runs its pods with containerd"
   }
 }
 
-run "a docker node keeps flannel's docker integration" {
+run "with the seed's startup ordering, node-online waits for flannel's subnet" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example.com"
+    onlineTargets = true
   }
 
   assert {
-    condition     = config.virtualisation.docker.enable && config.systemd.services.mk-docker-opts.provides.files == ["/run/flannel/docker"]
-    error_message = "docker is the runtime, and mk-docker-opts declares the file node-online waits for"
-  }
-  assert {
-    condition     = config.services.kubernetes.kubelet.cni.config[0].delegate.bridge == "docker0"
-    error_message = "the flannel CNI plugin shares docker's bridge"
+    condition     = config.systemd.services.node-online.script == "while ! test -f /run/flannel/subnet.env ; do sleep 1 ; done\n"
+    error_message = "node-online waits for flannel's subnet, which flannel.service writes"
   }
 }
 
 run "no flannel, no node-online wait" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example.com"
     flannel       = { enable = false }
+    onlineTargets = true
   }
   config "services.containerd" {
     enable  = true

@@ -1,6 +1,7 @@
 # Tests of the roles (default.hcl) and the startup targets.
 
 run "the node role" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example.com"
@@ -13,8 +14,8 @@ run "the node role" {
     error_message = "a node runs the kubelet, proxy and flannel, with certificates from the master"
   }
   assert {
-    condition     = !config.services.etcd.enable && config.virtualisation.docker.enable
-    error_message = "a node runs docker, not etcd"
+    condition     = !config.services.etcd.enable && !config.virtualisation.docker.enable && config.services.containerd.enable && config.services.containerd.binaries.fromPackages
+    error_message = "a node runs containerd from Debian's packages, not docker, nor etcd"
   }
   assert {
     condition     = config.services.kubernetes.kubelet.taints == {}
@@ -23,6 +24,7 @@ run "the node role" {
 }
 
 run "the master role" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["master"]
     masterAddress = "master.example.com"
@@ -37,12 +39,16 @@ run "the master role" {
     error_message = "and etcd and the CA"
   }
   assert {
-    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --register-with-taints=node-role.kubernetes.io/master=true:NoSchedule,unschedulable=true:NoSchedule ")
+    condition = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).registerWithTaints == [
+      { key = "node-role.kubernetes.io/control-plane", value = "true", effect = "NoSchedule" },
+      { key = "unschedulable", value = "true", effect = "NoSchedule" },
+    ]
     error_message = "a master-only kubelet takes no pods"
   }
 }
 
 run "both roles" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["master", "node"]
     masterAddress = "kube"
@@ -53,16 +59,35 @@ run "both roles" {
     error_message = "a single-node cluster schedules pods on its master"
   }
   assert {
+    condition     = !contains(keys(config.systemd.targets), "kube-apiserver-online") && !contains(keys(config.systemd.services), "kube-apiserver-online")
+    error_message = "no online targets by default: the components restart until what they need answers, as NixOS does since nixpkgs#67563"
+  }
+  assert {
+    condition     = config.systemd.services.kubelet.wantedBy == ["kubernetes.target"] && config.systemd.services.kube-apiserver.wantedBy == ["kubernetes.target"]
+    error_message = "every component is wanted by kubernetes.target"
+  }
+}
+
+run "both roles, with the seed's startup ordering" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["master", "node"]
+    masterAddress = "kube"
+    onlineTargets = true
+  }
+
+  assert {
     condition     = config.systemd.targets.kube-apiserver-online.wantedBy == ["kubernetes.target"] && config.systemd.targets.node-online.wantedBy == ["kubernetes.target"]
     error_message = "kubernetes.target waits for the apiserver and the node"
   }
   assert {
-    condition     = config.systemd.services.kubelet.after == ["kube-apiserver-online.target"]
+    condition     = contains(config.systemd.services.kubelet.after, "kube-apiserver-online.target") && contains(config.systemd.services.kubelet.wantedBy, "kubelet.target")
     error_message = "the kubelet starts once the apiserver answers"
   }
 }
 
 run "no roles, no components" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "networking" { hostName = "plain" }
 
   assert {
@@ -72,6 +97,7 @@ run "no roles, no components" {
 }
 
 run "an unknown role" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" { roles = ["worker"] }
   expect_error = "is not of type"
 }

@@ -36,7 +36,7 @@ options "services.kubernetes.kubelet.wrapper" {
       Whether to run the kubelet through CoreOS's kubelet-wrapper, in a rkt
       pod of the hyperkube image, instead of services.kubernetes.package's
       kubelet. The kubelet then needs no CNI plugins or images from the
-      host: cni.pluginsPackage and podInfraContainerImage default to null,
+      host: cni.pluginDirs defaults to none,
       the static pods' directory is passed (podManifestPath), and the
       kubelet's root directory is /var/lib/kubelet (services.kubernetes.dataDir),
       which the wrapper mounts.
@@ -139,11 +139,10 @@ config "services.kubernetes" {
 }
 
 config "services.kubernetes.kubelet" {
-  when                   = local.wrapper.enable
-  podManifestPath        = mkDefault("/etc/kubernetes/manifests")
-  podInfraContainerImage = mkDefault(null)
+  when            = local.wrapper.enable
+  podManifestPath = mkDefault("/etc/kubernetes/manifests")
   cni = {
-    pluginsPackage = mkDefault(null)
+    pluginDirs = mkDefault([])
   }
 }
 

@@ -1,7 +1,8 @@
-# Tests of the kubelet (kubelet.hcl, kubelet-wrapper.hcl): its flags, taints
-# and CNI configuration.
+# Tests of the kubelet (kubelet.hcl, kubelet-wrapper.hcl): its configuration
+# file, its flags, taints, labels and CNI configuration.
 
-run "taints are rendered into --register-with-taints" {
+run "taints are registered from the configuration file" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet = {
@@ -14,8 +15,11 @@ run "taints are rendered into --register-with-taints" {
   }
 
   assert {
-    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --register-with-taints=example.com/dedicated=batch:PreferNoSchedule,gpu=true:NoSchedule ")
-    error_message = "taints are joined as key=value:effect, by name"
+    condition = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).registerWithTaints == [
+      { key = "example.com/dedicated", value = "batch", effect = "PreferNoSchedule" },
+      { key = "gpu", value = "true", effect = "NoSchedule" },
+    ]
+    error_message = "taints are registerWithTaints, by name"
   }
   assert {
     condition     = config.services.kubernetes.kubelet.taints.gpu.key == "gpu"
@@ -23,19 +27,21 @@ run "taints are rendered into --register-with-taints" {
   }
 }
 
-run "no taints, no --register-with-taints" {
+run "no taints, no registerWithTaints" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true }
   }
 
   assert {
-    condition     = !strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, "--register-with-taints")
-    error_message = "the flag is left out without taints"
+    condition     = !strcontains(config.environment.etc["kubernetes/kubelet-config.json"].text, "registerWithTaints") && !strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, "--register-with-taints")
+    error_message = "the key is left out without taints"
   }
 }
 
 run "unschedulable adds the NoSchedule taint" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true, unschedulable = true }
@@ -46,12 +52,25 @@ run "unschedulable adds the NoSchedule taint" {
     error_message = "unschedulable must add a NoSchedule taint"
   }
   assert {
-    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --register-with-taints=unschedulable=true:NoSchedule ")
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).registerWithTaints == [{ key = "unschedulable", value = "true", effect = "NoSchedule" }]
     error_message = "and the kubelet registers with it"
   }
 }
 
+run "a taint the kubelet refuses is an error" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet = {
+      enable = true
+      taints = { bad = { key = "has space", value = "x", effect = "NoSchedule" } }
+    }
+  }
+  expect_error = "a taint's key must be a qualified name"
+}
+
 run "both cni forms conflict" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet = {
@@ -62,12 +81,19 @@ run "both cni forms conflict" {
   expect_error = "Verbatim CNI-config and CNI configDir cannot both be set."
 }
 
-run "cni configs are numbered from 11" {
+run "cni configs are numbered from 11, network lists as conflist" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
+    flannel       = { enable = false }
     kubelet = {
       enable = true
-      cni    = { config = [{ type = "bridge", name = "mynet" }, { type = "loopback" }] }
+      cni = {
+        config = [
+          { name = "mynet", type = "bridge" },
+          { cniVersion = "1.0.0", name = "pods", plugins = [{ type = "bridge" }, { type = "portmap" }] },
+        ]
+      }
     }
   }
 
@@ -76,53 +102,50 @@ run "cni configs are numbered from 11" {
     error_message = "the first config is 11-TYPE.conf, as JSON"
   }
   assert {
-    condition     = contains(keys(config.environment.etc), "cni/net.d/12-loopback.conf")
-    error_message = "the second is 12-TYPE.conf"
-  }
-  assert {
-    condition     = strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, " --cni-conf-dir=/etc/cni/net.d ")
-    error_message = "the kubelet reads them"
+    condition     = contains(keys(config.environment.etc), "cni/net.d/12-pods.conflist")
+    error_message = "a network list is 12-NAME.conflist"
   }
 }
 
-run "optional flags appear only when their option is set" {
+run "the configuration file carries what the flags did" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet = {
-      enable                   = true
-      clientCaFile             = "/ca.pem"
-      featureGates             = ["A", "B"]
-      nodeIp                   = "10.0.0.5"
-      tlsCertFile              = "/k.pem"
-      tlsKeyFile               = "/k-key.pem"
-      verbosity                = 4
-      containerRuntimeEndpoint = "unix:///run/containerd/containerd.sock"
-      nodeLabels               = { "node-role.kubernetes.io/worker" = "" }
-      requireKubeconfig        = true
-      anonymousAuth            = false
-      lockFile                 = "/var/run/lock/kubelet.lock"
-      exitOnLockContention     = true
-      manifests                = { p = { kind = "Pod" } }
+      enable       = true
+      clientCaFile = "/ca.pem"
+      featureGates = { A = true, B = false }
+      tlsCertFile  = "/k.pem"
+      tlsKeyFile   = "/k-key.pem"
+      clusterDns   = ["10.0.0.10"]
+      manifests    = { p = { kind = "Pod" } }
     }
   }
 
   assert {
-    condition = alltrue([for f in [
-      "--client-ca-file=/ca.pem",
-      "--feature-gates=A=true,B=true",
-      "--node-ip=10.0.0.5",
-      "--tls-cert-file=/k.pem",
-      "--tls-private-key-file=/k-key.pem",
-      "--v=4",
-      "--container-runtime-endpoint=unix:///run/containerd/containerd.sock",
-      "--node-labels=node-role.kubernetes.io/worker",
-      "--require-kubeconfig",
-      "--anonymous-auth=false",
-      "--lock-file=/var/run/lock/kubelet.lock",
-      "--exit-on-lock-contention",
-      "--pod-manifest-path=/etc/kubernetes/manifests",
-    ] : contains(split(" ", config.systemd.services.kubelet.serviceConfig.ExecStart), f)])
-    error_message = "every optional flag is there when its option is set"
+    condition = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text) == {
+      apiVersion               = "kubelet.config.k8s.io/v1beta1"
+      kind                     = "KubeletConfiguration"
+      address                  = "0.0.0.0"
+      port                     = 10250
+      healthzBindAddress       = "127.0.0.1"
+      healthzPort              = 10248
+      authentication           = { anonymous = { enabled = false }, webhook = { enabled = true, cacheTTL = "10s" }, x509 = { clientCAFile = "/ca.pem" } }
+      authorization            = { mode = "Webhook" }
+      cgroupDriver             = "systemd"
+      clusterDNS               = ["10.0.0.10"]
+      clusterDomain            = "cluster.local"
+      containerRuntimeEndpoint = "unix:///run/containerd/containerd.sock"
+      failCgroupV1             = true
+      failSwapOn               = true
+      featureGates             = { A = true, B = false }
+      hairpinMode              = "hairpin-veth"
+      registerNode             = true
+      staticPodPath            = "/etc/kubernetes/manifests"
+      tlsCertFile              = "/k.pem"
+      tlsPrivateKeyFile        = "/k-key.pem"
+    }
+    error_message = "the KubeletConfiguration has every wired key"
   }
   assert {
     condition     = config.environment.etc["kubernetes/manifests/p.json"].mode == "0755"
@@ -130,24 +153,99 @@ run "optional flags appear only when their option is set" {
   }
 }
 
-run "optional flags are left out by default" {
+run "settings are freeform and merge with the library's" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
-    kubelet       = { enable = true }
+    kubelet = {
+      enable = true
+      settings = {
+        authentication = { anonymous = { enabled = true } }
+        evictionHard   = { "nodefs.available" = "1%" }
+        maxPods        = 50
+      }
+    }
+  }
+  config "systemd" { enableUnifiedCgroupHierarchy = false }
+
+  assert {
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).authentication == { anonymous = { enabled = true }, webhook = { enabled = true, cacheTTL = "10s" } }
+    error_message = "a host's key wins over the library's mkDefault, the others stay"
+  }
+  assert {
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).maxPods == 50 && jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).evictionHard == { "nodefs.available" = "1%" }
+    error_message = "undeclared keys pass through"
+  }
+  assert {
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).failCgroupV1 == false
+    error_message = "a cgroup v1 host lets the kubelet run there"
+  }
+}
+
+run "the flags that remain" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet = {
+      enable               = true
+      nodeIp               = "10.0.0.5"
+      verbosity            = 4
+      nodeLabels           = { "node.kubernetes.io/pool" = "batch", "example.com/gpu" = "" }
+      lockFile             = "/var/run/lock/kubelet.lock"
+      exitOnLockContention = true
+    }
   }
 
   assert {
-    condition = alltrue([for f in [
-      "--client-ca-file", "--feature-gates", "--node-ip", "--tls-cert-file",
-      "--tls-private-key-file", "--v=", "--container-runtime-endpoint", "--node-labels",
-      "--require-kubeconfig", "--anonymous-auth", "--lock-file", "--exit-on-lock-contention",
-      "--pod-manifest-path", "--register-with-taints",
-    ] : !strcontains(config.systemd.services.kubelet.serviceConfig.ExecStart, f)])
-    error_message = "no optional flag without its option"
+    condition     = config.systemd.services.kubelet.serviceConfig.ExecStart == "/opt/kubernetes/bin/kubelet --config=/etc/kubernetes/kubelet-config.json --hostname-override=nodegen --kubeconfig=/etc/kubernetes/kubelet.kubeconfig --node-ip=10.0.0.5 --node-labels=example.com/gpu,node.kubernetes.io/pool=batch --root-dir=/var/lib/kubernetes --lock-file=/var/run/lock/kubelet.lock --exit-on-lock-contention --v=4"
+    error_message = "the command line has only flags the 1.37 kubelet still has"
+  }
+}
+
+run "a label the kubelet refuses is an error" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet = {
+      enable     = true
+      nodeLabels = { "node-role.kubernetes.io/worker" = "", "kubelet.kubernetes.io/ok" = "1", "kubernetes.io/os" = "linux" }
+    }
+  }
+  expect_error = "the kubelet refuses to register the label node-role.kubernetes.io/worker (since Kubernetes 1.16"
+}
+
+run "a removed flag's option says what replaced it" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, allowPrivileged = true }
+  }
+  expect_error = "The kubelet's --allow-privileged flag was removed in Kubernetes 1.15 (kubernetes#77820)"
+}
+
+run "the pod-infra image is containerd's" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, podInfraContainerImage = "registry.k8s.io/pause:3.10" }
+  }
+  expect_error = "option \"services.kubernetes.kubelet.podInfraContainerImage\" was removed"
+}
+
+run "anonymousAuth is now a key of settings" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, anonymousAuth = true }
+  }
+  assert {
+    condition     = jsondecode(config.environment.etc["kubernetes/kubelet-config.json"].text).authentication.anonymous.enabled == true
+    error_message = "the renamed option sets the key"
   }
 }
 
 run "the kubelet-wrapper runs the kubelet under rkt" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     addons        = { dns = { enable = false } }
@@ -175,87 +273,35 @@ run "the kubelet-wrapper runs the kubelet under rkt" {
   }
 }
 
-run "without containerd, seeded images are loaded into docker" {
+run "seeded images are imported into containerd's k8s.io namespace" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
-    kubelet       = { enable = true }
+    kubelet       = { enable = true, seedDockerImages = ["/opt/images/app.tar"] }
   }
 
   assert {
-    condition     = strcontains(config.systemd.services.kubelet.preStart, "docker load </opt/kubernetes/images/pause.tar\n")
-    error_message = "without containerd the seed's docker load is kept"
-  }
-}
-
-run "on a containerd node seeded images go to containerd's k8s.io namespace" {
-  config "services.kubernetes" {
-    masterAddress = "master.example.com"
-    kubelet       = { enable = true }
-  }
-  config "services.containerd" {
-    enable  = true
-    version = "1.6.20"
-  }
-
-  assert {
-    condition     = config.services.kubernetes.kubelet.seedImagesWith == "containerd"
-    error_message = "the containerd module chooses containerd"
-  }
-  assert {
-    condition     = strcontains(config.systemd.services.kubelet.preStart, "ctr --namespace k8s.io images import /opt/kubernetes/images/pause.tar\n") && !strcontains(config.systemd.services.kubelet.preStart, "docker")
+    condition     = strcontains(config.systemd.services.kubelet.preStart, "ctr --namespace k8s.io images import /opt/images/app.tar\n") && !strcontains(config.systemd.services.kubelet.preStart, "docker")
     error_message = "images are imported with ctr, and docker is not used"
   }
+  assert {
+    condition     = strcontains(config.systemd.services.kubelet.preStart, "ln -fs /usr/lib/cni/* /opt/cni/bin\n") && contains(config.environment.systemPackages, "containernetworking-plugins")
+    error_message = "Debian's CNI plugins are linked where containerd runs them"
+  }
 }
 
-run "containerd's sandbox image follows the kubelet's pod-infra image" {
+run "a host's sandboxImage goes to containerd's config" {
+  config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true }
   }
   config "services.containerd" {
-    enable  = true
-    version = "1.6.20"
+    sandboxImage = "registry.k8s.io/pause:3.10"
   }
 
   assert {
-    condition     = config.services.containerd.sandboxImage == "docker.io/library/pause:latest"
-    error_message = "the seed's pause is the imported pause:latest"
-  }
-  assert {
-    condition     = config.services.containerd.settings.plugins["io.containerd.grpc.v1.cri"].sandbox_image == "docker.io/library/pause:latest"
+    condition     = config.services.containerd.settings.plugins["io.containerd.grpc.v1.cri"].sandbox_image == "registry.k8s.io/pause:3.10"
     error_message = "config.toml gets it"
-  }
-}
-
-run "a registry pod-infra image is containerd's sandbox image" {
-  config "services.kubernetes" {
-    masterAddress = "master.example.com"
-    kubelet       = { enable = true, podInfraContainerImage = "registry.k8s.io/pause:3.9" }
-  }
-  config "services.containerd" {
-    enable  = true
-    version = "1.6.20"
-  }
-
-  assert {
-    condition     = config.services.containerd.sandboxImage == "registry.k8s.io/pause:3.9"
-    error_message = "the kubelet's image is used as it is"
-  }
-}
-
-run "a host's own sandboxImage wins over the kubelet's pod-infra image" {
-  config "services.kubernetes" {
-    masterAddress = "master.example.com"
-    kubelet       = { enable = true }
-  }
-  config "services.containerd" {
-    enable       = true
-    version      = "1.6.20"
-    sandboxImage = "registry.k8s.io/pause:3.9"
-  }
-
-  assert {
-    condition     = config.services.containerd.sandboxImage == "registry.k8s.io/pause:3.9"
-    error_message = "the host's definition beats the module's mkDefault"
   }
 }
