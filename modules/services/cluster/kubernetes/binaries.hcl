@@ -55,10 +55,10 @@ options "services.kubernetes.release" {
 }
 
 locals {
-  k8s     = config.services.kubernetes
-  rel     = config.services.kubernetes.release
-  bin     = "${config.services.kubernetes.package}/bin"
-  dl      = trimsuffix(config.services.kubernetes.release.baseUrl, "/")
+  k8s = config.services.kubernetes
+  rel = config.services.kubernetes.release
+  bin = "${config.services.kubernetes.package}/bin"
+  dl  = trimsuffix(config.services.kubernetes.release.baseUrl, "/")
 
   # The sha512s of the release tarballs the library knows, from each
   # release's notes. (This machine's build of the library could not reach

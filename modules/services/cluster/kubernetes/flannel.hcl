@@ -39,7 +39,7 @@ config "services.flannel" {
 }
 
 config "services.kubernetes.kubelet" {
-  when          = local.cfg.enable
+  when = local.cfg.enable
   cni = {
     config = mkDefault([{
       cniVersion = "0.3.1"

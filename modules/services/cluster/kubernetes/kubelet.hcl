@@ -541,7 +541,7 @@ config "environment" {
     local.cfg.cni.configDir != null ? {} : {
       for i, c in local.cfg.cni.config : (
         can(c.plugins) ? "${local.cniConfigDir}/${10 + i + 1}-${c.name}.conflist" : "${local.cniConfigDir}/${10 + i + 1}-${c.type}.conf"
-        ) => {
+      ) => {
         text   = jsonencode(c)
         origin = "services.kubernetes.kubelet.cni.config"
       }

@@ -56,11 +56,11 @@ options "services.kubernetes.scheduler" {
 }
 
 config "services.kubernetes.scheduler.settings" {
-  when               = local.cfg.enable
-  apiVersion         = mkDefault("kubescheduler.config.k8s.io/v1")
-  kind               = mkDefault("KubeSchedulerConfiguration")
-  clientConnection   = { kubeconfig = mkDefault(local.cfg.kubeconfig.path) }
-  leaderElection     = { leaderElect = mkDefault(local.cfg.leaderElect) }
+  when             = local.cfg.enable
+  apiVersion       = mkDefault("kubescheduler.config.k8s.io/v1")
+  kind             = mkDefault("KubeSchedulerConfiguration")
+  clientConnection = { kubeconfig = mkDefault(local.cfg.kubeconfig.path) }
+  leaderElection   = { leaderElect = mkDefault(local.cfg.leaderElect) }
 }
 
 config "environment.etc.\"kubernetes/kube-scheduler-config.json\"" {
