@@ -21,8 +21,10 @@
 # containerd bundle): install-time, not part of the profile. The comment
 # "only enable systemd cgroups for kubernetes >= 1.20" has no branch behind
 # it: SystemdCgroup is always true. Later kops releases add a branch for
-# containerd >= 2.0 (config version 3, registry config_path); the seed has
-# none, so neither has this module.
+# containerd >= 2.0, and so does this module: containerd 2 reads config
+# version 3, whose CRI plugin is split in two (io.containerd.cri.v1.images
+# and io.containerd.cri.v1.runtime), and takes registry mirrors from
+# hosts.toml files under config_path rather than the v2 mirrors table.
 #
 # The kubelet's side (the kubelet on containerd, containerd's CNI settings
 # and sandbox image from the kubelet's) is
@@ -33,6 +35,17 @@ locals {
   configFile  = "/etc/containerd/config.toml"
   cniTemplate = "/etc/containerd/config-cni.template"
   cri         = "io.containerd.grpc.v1.cri"
+
+  # containerd 2 reads config version 3 (its major version parsed as
+  # semver.ParseTolerant does); the CRI plugin's settings move to two
+  # plugins, images and runtime.
+  versionParts = local.cfg.version == null ? [] : split(".", trimprefix(trimspace(local.cfg.version), "v"))
+  major        = length(local.versionParts) > 0 ? tonumber(local.versionParts[0]) : 1
+  minor        = length(local.versionParts) > 1 ? tonumber(split("-", split("+", local.versionParts[1])[0])[0]) : 0
+  v3           = local.major >= 2
+  criImages    = local.v3 ? "io.containerd.cri.v1.images" : local.cri
+  criRuntime   = local.v3 ? "io.containerd.cri.v1.runtime" : local.cri
+  certsDir     = "/etc/containerd/certs.d"
 
   # Build returns at once when skipInstall is set.
   active = local.cfg.enable && !local.cfg.skipInstall
@@ -217,6 +230,20 @@ options "services.containerd" {
     example     = ["--log-format=json"]
     description = "More command-line flags for containerd, after the ones above, in CONTAINERD_OPTS."
   }
+  option "configVersion" {
+    type         = int
+    read_only    = true
+    default      = local.v3 ? 3 : 2
+    default_text = "3 for containerd 2.x, else 2"
+    description  = "The version of config.toml the node's containerd reads (read-only): 3 for containerd 2.x, 2 before."
+  }
+  option "criPlugins" {
+    type         = attrsOf(str)
+    read_only    = true
+    default      = { images = local.criImages, runtime = local.criRuntime }
+    default_text = "{ images = \"io.containerd.cri.v1.images\", runtime = \"io.containerd.cri.v1.runtime\" } for containerd 2.x, else io.containerd.grpc.v1.cri for both"
+    description  = "The names of the CRI plugin's tables in config.toml for the node's containerd (read-only): where images (the sandbox image, registries) and the runtime (runtimes, CNI) are configured."
+  }
   option "runtimeEndpoint" {
     type         = str
     read_only    = true
@@ -226,9 +253,10 @@ options "services.containerd" {
   }
 }
 
-# buildContainerdConfig, as settings at mkDefault priority.
+# buildContainerdConfig, as settings at mkDefault priority: config version
+# 2 for containerd 1.x, as the seed writes it.
 config "services.containerd.settings" {
-  when    = local.cfg.enable
+  when    = local.cfg.enable && !local.v3
   version = mkDefault(2)
   plugins = {
     "io.containerd.nri.v1.nri" = mkIf(local.cfg.nri.enabled, {
@@ -268,6 +296,67 @@ config "services.containerd.settings" {
       cni = mkIf(local.cfg.usesKubenet, {
         conf_template = mkDefault(local.cniTemplate)
       })
+    }
+  }
+}
+
+# Config version 3 for containerd 2.x, as later kops releases write it: the
+# sandbox image is the images plugin's pinned sandbox image, registries are
+# hosts.toml files under config_path, and runtimes and CNI belong to the
+# runtime plugin.
+config "services.containerd.settings" {
+  when    = local.cfg.enable && local.v3
+  version = mkDefault(3)
+  plugins = {
+    "io.containerd.nri.v1.nri" = mkIf(local.cfg.nri.enabled, {
+      disable                     = mkDefault(false)
+      plugin_request_timeout      = mkIf(local.cfg.nri.pluginRequestTimeout != null, mkDefault(local.cfg.nri.pluginRequestTimeout))
+      plugin_registration_timeout = mkIf(local.cfg.nri.pluginRegistrationTimeout != null, mkDefault(local.cfg.nri.pluginRegistrationTimeout))
+    })
+    (local.criImages) = {
+      pinned_images = mkIf(local.cfg.sandboxImage != null && local.cfg.sandboxImage != "", {
+        sandbox = mkDefault(local.cfg.sandboxImage)
+      })
+      registry = mkIf(length(local.cfg.registryMirrors) > 0, {
+        config_path = mkDefault(local.certsDir)
+      })
+    }
+    (local.criRuntime) = {
+      enable_selinux = mkIf(local.cfg.selinuxEnabled, mkDefault(true))
+      containerd = {
+        default_runtime_name = mkIf(local.cfg.nvidiaRuntime, mkDefault("runc"))
+        runtimes = {
+          runc = {
+            runtime_type = mkDefault("io.containerd.runc.v2")
+            options      = { SystemdCgroup = mkDefault(true) }
+          }
+          nvidia = mkIf(local.cfg.nvidiaRuntime, {
+            privileged_without_host_devices = mkDefault(false)
+            runtime_type                    = mkDefault("io.containerd.runc.v2")
+            options = {
+              SystemdCgroup = mkDefault(true)
+              BinaryName    = mkDefault("/usr/bin/nvidia-container-runtime")
+            }
+          })
+        }
+      }
+      cni = mkIf(local.cfg.usesKubenet, {
+        conf_template = mkDefault(local.cniTemplate)
+      })
+    }
+  }
+}
+
+# containerd 2's registry mirrors: one hosts.toml per registry ("*" is
+# _default), its mirrors in order, each for pulling and resolving.
+config "environment" {
+  when = local.active && local.v3
+  etc = {
+    for name, endpoints in local.cfg.registryMirrors : "containerd/certs.d/${name == "*" ? "_default" : name}/hosts.toml" => {
+      origin = "services.containerd.registryMirrors"
+      text = join("\n", [
+        for e in endpoints : "[host.${jsonencode(e)}]\n  capabilities = [\"pull\", \"resolve\"]\n"
+      ])
     }
   }
 }

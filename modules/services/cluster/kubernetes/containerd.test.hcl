@@ -37,7 +37,7 @@ run "a containerd node has no docker" {
     error_message = "flannel.service declares the subnet file it writes"
   }
   assert {
-    condition     = config.services.kubernetes.kubelet.cni.config[0].delegate == { isDefaultGateway = true }
+    condition     = config.services.kubernetes.kubelet.cni.config[0].delegate == { isDefaultGateway = true, hairpinMode = true }
     error_message = "the flannel CNI plugin uses its own bridge, not docker0"
   }
   assert {

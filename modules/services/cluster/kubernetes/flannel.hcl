@@ -28,6 +28,24 @@ options "services.kubernetes.flannel" {
     example     = true
     description = "Whether to enable flannel networking."
   }
+  option "cniPackage" {
+    type        = nullOr(package)
+    default     = null
+    example     = "/opt/flannel-cni"
+    description = <<-EOT
+      A directory with bin/flannel, flannel's CNI plugin, which the kubelet
+      links into /opt/cni/bin for containerd. No distribution packages it
+      (Debian's containernetworking-plugins has none): build it (the
+      `flannel` plugin of github.com/containernetworking/plugins v0.9.1, or
+      github.com/flannel-io/cni-plugin) and ship it in the image. Null
+      links none, and nodegen warns: pods would get no network.
+    EOT
+  }
+}
+
+warning {
+  condition = local.cfg.enable && local.top.kubelet.enable && local.cfg.cniPackage == null
+  message   = "services.kubernetes.flannel: no flannel CNI plugin (services.kubernetes.flannel.cniPackage is null): containerd cannot network this node's pods unless the image has /opt/cni/bin/flannel."
 }
 
 config "services.flannel" {
@@ -41,12 +59,13 @@ config "services.flannel" {
 config "services.kubernetes.kubelet" {
   when = local.cfg.enable
   cni = {
+    packages = local.cfg.cniPackage == null ? [] : [local.cfg.cniPackage]
     config = mkDefault([{
       cniVersion = "0.3.1"
       name       = "mynet"
       type       = "flannel"
       # docker's bridge, which flannel configures, or the plugin's cni0
-      delegate = merge({ isDefaultGateway = true }, local.docker ? { bridge = "docker0" } : {})
+      delegate = merge({ isDefaultGateway = true, hairpinMode = true }, local.docker ? { bridge = "docker0" } : {})
     }])
   }
 }
