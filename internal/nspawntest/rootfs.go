@@ -162,8 +162,7 @@ func (r Root) cacheDir() string {
 // that goes into it, so that changing the package list makes a new root
 // next to the old one instead of reusing a stale one.
 func (r Root) key() string {
-	recipe := append([]string{"debootstrap --variant=minbase", suite}, rootPackages...)
-	recipe = append(recipe, r.Packages...)
+	recipe := append([]string{"debootstrap --variant=minbase", suite}, r.packages()...)
 	if len(r.Disable) > 0 {
 		recipe = append(recipe, "disable: "+strings.Join(r.Disable, " "))
 	}
@@ -260,11 +259,22 @@ func lock(path string, timeout time.Duration) (unlock func(), err error) {
 	}
 }
 
+// packages returns the packages of the root: rootPackages, then those of
+// r.Packages that are not among them, each once.
+func (r Root) packages() []string {
+	packages := slices.Clone(rootPackages)
+	for _, p := range r.Packages {
+		if !slices.Contains(packages, p) {
+			packages = append(packages, p)
+		}
+	}
+	return packages
+}
+
 // build installs the Debian root into the empty directory root.
 func (r Root) build(root string) error {
-	packages := append(slices.Clone(rootPackages), r.Packages...)
 	err := runBounded(buildTimeout, "", nil, "debootstrap", "--variant=minbase",
-		"--include="+strings.Join(packages, ","), suite, root, aptMirror())
+		"--include="+strings.Join(r.packages(), ","), suite, root, aptMirror())
 	if err != nil {
 		return err
 	}

@@ -242,6 +242,9 @@ func TestRootKey(t *testing.T) {
 		t.Errorf("the cache directory changed the name: %s", got)
 	}
 	names := map[string]bool{plain: true}
+	if got := (Root{Packages: []string{"procps"}}).key(); got != plain {
+		t.Errorf("a package the default root has made another root: %s", got)
+	}
 	for _, r := range []Root{
 		{Packages: []string{"curl"}},
 		{Packages: []string{"curl", "socat"}},
