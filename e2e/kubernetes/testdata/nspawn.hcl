@@ -1,0 +1,180 @@
+# The environment of the Kubernetes end-to-end tests, as an overlay on a
+# host of the library (fixtures/k8s-single): a node in a systemd-nspawn
+# container with a private network, on a cgroup v1 (hybrid) host whose
+# root lacks CAP_SYS_RESOURCE, with no registry and no network outside.
+# The test binds the Kubernetes binaries read-only at /opt/k8s/bin and the
+# image tarball at /opt/k8s-e2e/image.tar.
+#
+# The certificates: easyCerts needs certmgr, which no distribution
+# packages, so the test issues them itself before the switch, as an
+# operator with a CA of their own would, under the names easyCerts gives
+# them (secrets/NAME.pem and NAME-key.pem), and the host names them here.
+
+locals {
+  nodeIp  = "10.88.0.10"
+  secrets = "/var/lib/kubernetes/secrets"
+  ca      = "${local.secrets}/ca.pem"
+  cert    = { for n in ["etcd", "kube-apiserver", "kube-apiserver-etcd-client", "kube-apiserver-kubelet-client", "service-account", "kube-controller-manager-client", "kube-scheduler-client", "kube-proxy-client", "kubelet", "kubelet-client"] : n => "${local.secrets}/${n}.pem" }
+  key     = { for n, _ in local.cert : n => "${local.secrets}/${n}-key.pem" }
+}
+
+config "services.kubernetes" {
+  # Workaround: by default the components start all at once and restart
+  # until what they need answers. kube-controller-manager, ordered only
+  # After= kube-apiserver.service (Type=simple), then starts before the
+  # apiserver listens or has made its RBAC roles, exits 1 ("unable to load
+  # configmap based request-header-client-ca-file: ... connection refused",
+  # or "... is forbidden"), and restarts only after RestartSec=30s, and
+  # nodegen switch reports it as a unit that failed. The seed's ordering
+  # makes it wait (a curl loop in its preStart) until the apiserver
+  # answers to its credentials.
+  onlineTargets = true
+  package       = "/opt/k8s"
+  easyCerts     = false
+  caFile        = local.ca
+  apiserver = {
+    clientCaFile                 = local.ca
+    tlsCertFile                  = local.cert.kube-apiserver
+    tlsKeyFile                   = local.key.kube-apiserver
+    serviceAccountKeyFile        = local.cert.service-account
+    serviceAccountSigningKeyFile = local.key.service-account
+    kubeletClientCaFile          = local.ca
+    kubeletClientCertFile        = local.cert.kube-apiserver-kubelet-client
+    kubeletClientKeyFile         = local.key.kube-apiserver-kubelet-client
+    etcd = {
+      caFile   = local.ca
+      certFile = local.cert.kube-apiserver-etcd-client
+      keyFile  = local.key.kube-apiserver-etcd-client
+    }
+  }
+  controllerManager = {
+    rootCaFile            = local.ca
+    serviceAccountKeyFile = local.key.service-account
+    kubeconfig            = { certFile = local.cert.kube-controller-manager-client, keyFile = local.key.kube-controller-manager-client }
+  }
+  scheduler = {
+    kubeconfig = { certFile = local.cert.kube-scheduler-client, keyFile = local.key.kube-scheduler-client }
+  }
+  # The addon manager runs kube-addons, a script of Kubernetes' source
+  # tarball that the binaries do not include.
+  addonManager = { enable = false }
+  # The bridge below instead of flannel (one node needs no overlay
+  # network), and no CoreDNS (its image is not there).
+  flannel = { enable = false }
+  addons  = { dns = { enable = false } }
+  kubelet = {
+    clientCaFile     = local.ca
+    tlsCertFile      = local.cert.kubelet
+    tlsKeyFile       = local.key.kubelet
+    kubeconfig       = { certFile = local.cert.kubelet-client, keyFile = local.key.kubelet-client }
+    nodeIp           = local.nodeIp
+    seedDockerImages = ["/opt/k8s-e2e/image.tar"]
+    settings = {
+      # Kubernetes 1.35 and later refuse a cgroup v1 host unless told.
+      failCgroupV1 = false
+      # A busy CI disk must not taint the node with disk pressure.
+      evictionHard = {
+        "memory.available"  = "100Mi"
+        "nodefs.available"  = "1%"
+        "imagefs.available" = "1%"
+      }
+      imageGCHighThresholdPercent = 100
+    }
+    cni = {
+      config = [{
+        cniVersion = "1.0.0"
+        name       = "k8s-e2e"
+        plugins = [{
+          type        = "bridge"
+          bridge      = "cni0"
+          isGateway   = true
+          ipMasq      = false
+          hairpinMode = true
+          ipam = {
+            type   = "host-local"
+            ranges = [[{ subnet = "10.1.0.0/24" }]]
+            routes = [{ dst = "0.0.0.0/0" }]
+          }
+        }]
+      }]
+    }
+  }
+  # conntrack's table size and timeouts are host-global: leave them be.
+  proxy = {
+    kubeconfig = { certFile = local.cert.kube-proxy-client, keyFile = local.key.kube-proxy-client }
+    settings = {
+      conntrack = {
+        maxPerCore            = 0
+        min                   = 0
+        tcpEstablishedTimeout = "0s"
+        tcpCloseWaitTimeout   = "0s"
+      }
+    }
+  }
+}
+
+config "services.etcd" {
+  certFile          = local.cert.etcd
+  keyFile           = local.key.etcd
+  trustedCaFile     = local.ca
+  peerCertFile      = local.cert.etcd
+  peerKeyFile       = local.key.etcd
+  peerTrustedCaFile = local.ca
+}
+
+config "services.containerd" {
+  # The image the test imports; nothing is pulled.
+  sandboxImage = "k8s-e2e.local/pause:1"
+  settings = {
+    plugins = {
+      "io.containerd.grpc.v1.cri" = {
+        # Root here has no CAP_SYS_RESOURCE, so runc cannot give the pause
+        # container the oom_score_adj of -998 the kubelet asks for.
+        restrict_oom_score_adj = true
+      }
+    }
+  }
+}
+
+# What a VM has and an nspawn container lacks, before anything else runs:
+# a node IP on an interface other than lo (a veth pair inside the
+# container: the kernel may have no dummy driver), the names the library's
+# units use, writable cgroup v1 controllers (nspawn mounts them
+# read-only), and the three host-global sysctls the kubelet writes when
+# they differ (a failed write is fatal; /proc/sys is read-only here): a
+# file with the wanted value is bound over each.
+config "systemd.services.k8s-node-prep" {
+  description = "Prepare the nspawn container to act as a Kubernetes node"
+  wantedBy    = ["multi-user.target"]
+  before      = ["network.target", "containerd.service", "etcd.service", "kubelet.service", "kube-apiserver.service", "kube-proxy.service"]
+  after       = ["local-fs.target"]
+  path        = ["/usr"]
+  unitConfig  = { DefaultDependencies = false }
+  serviceConfig = {
+    Type            = "oneshot"
+    RemainAfterExit = true
+  }
+  script = <<-EOT
+    set -e
+    if ! ip link show k8s0 >/dev/null 2>&1; then
+      ip link add k8s0 type veth peer name k8s0-peer
+      ip link set k8s0-peer up
+    fi
+    ip -4 addr show dev k8s0 | grep -q "inet ${local.nodeIp}/" || ip addr add ${local.nodeIp}/24 dev k8s0
+    ip link set k8s0 up
+    [ -n "$(ip route show default)" ] || ip route add default dev k8s0
+    for name in ${config.networking.hostName} ${config.services.kubernetes.masterAddress}; do
+      grep -q " $name$" /etc/hosts || echo "${local.nodeIp} $name" >> /etc/hosts
+    done
+    grep -q " etcd.local$" /etc/hosts || echo "127.0.0.1 etcd.local" >> /etc/hosts
+    for d in /sys/fs/cgroup /sys/fs/cgroup/*; do mount -o remount,bind,rw "$d"; done
+    mkdir -p /run/fake-sysctl
+    for kv in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1; do
+      k=$${kv%%=*}; v=$${kv#*=}
+      [ "$(cat /proc/sys/$k)" = "$v" ] && continue
+      f=/run/fake-sysctl/$(echo $k | tr / _)
+      echo $v > $f
+      mount --bind $f /proc/sys/$k
+    done
+  EOT
+}
