@@ -42,7 +42,7 @@ e2e-kubernetes-cache:
 e2e-kubernetes:
 	@[ -d "$(K8S_BIN)" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
 	for run in 1 2; do \
-	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestFlagsAccepted' -v ./e2e/kubernetes/ || exit 1; \
+	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestFlagsAccepted' -v ./e2e/kubernetes/ || exit 1; \
 	done
 
 # test-modules runs the *.test.hcl tests of the module library.

@@ -6,6 +6,9 @@
 // `nodegen switch` in a systemd-nspawn machine (internal/nspawntest), and
 // waits, each step bounded, until the apiserver is ready, the node is
 // Ready and a pod made from a locally imported image runs and has logs.
+// TestTwoHosts does the same with a master (k8s-master) and a worker
+// (k8s-worker) in two machines joined by a veth pair, and runs the pod on
+// the worker.
 // TestFlagsAccepted runs every Kubernetes program that a fixture's unit
 // starts with the unit's command line and --version, so that the
 // programs' own flag parsers check every flag the library generates.

@@ -57,11 +57,12 @@ func (tl *timeline) String() string { return strings.Join(tl.marks, "\n") }
 // node is a machine that runs a Kubernetes node.
 type node struct {
 	*nspawntest.Machine
-	t  *testing.T
-	tl *timeline
+	role string // what the timeline calls it
+	t    *testing.T
+	tl   *timeline
 }
 
-// bootNode boots a machine from root that can run a Kubernetes node:
+// bootNode boots a machine, called role on the timeline, from root that can run a Kubernetes node:
 // without nspawn's system call filter, with every capability, cgroups of
 // its own in every hierarchy, /dev/kmsg, the binaries in bins at
 // packageDir/bin and the image at imagePath (both read-only), and
@@ -71,7 +72,7 @@ type node struct {
 // directory). Before the machine powers off, the Kubernetes clients in it
 // are stopped, and when the test failed, the journal of every Kubernetes
 // unit is logged.
-func bootNode(t *testing.T, tl *timeline, root nspawntest.Root, bins, img string) *node {
+func bootNode(t *testing.T, tl *timeline, role string, root nspawntest.Root, bins, img string) *node {
 	t.Helper()
 	state := t.TempDir()
 	binds := []nspawntest.Bind{
@@ -93,15 +94,21 @@ func bootNode(t *testing.T, tl *timeline, root nspawntest.Root, bins, img string
 		AllCapabilities:   true,
 		ControllerCgroups: true,
 	})
-	n := &node{Machine: m, t: t, tl: tl}
+	n := &node{Machine: m, role: role, t: t, tl: tl}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("journals of %s:\n%s", m.Name(), n.journals(40))
 		}
-		n.Run(append([]string{"systemctl", "stop"}, clientUnits...)...)
+		n.stopClients()
 	})
-	tl.mark("machine " + m.Name() + " booted")
+	tl.mark(role + ": machine " + m.Name() + " booted")
 	return n
+}
+
+// stopClients stops the units of the machine that hold connections to an
+// apiserver.
+func (n *node) stopClients() {
+	n.Run(append([]string{"systemctl", "stop"}, clientUnits...)...)
 }
 
 // journals returns the state and last lines of the journal of each
@@ -119,33 +126,39 @@ func (n *node) journals(lines int) string {
 	return b.String()
 }
 
-// installProfile copies the nodegen command and a profile into the
-// machine at /usr/local/bin/nodegen and /root/profile.
-func (n *node) installProfile(dir string) string {
+// install readies the machine for the profile p: it checks that the
+// machine has the packages p lists, copies the nodegen command and the
+// profile into it (/usr/local/bin/nodegen, /root/profile), makes the
+// users of the profile's sysusers.d files (the switch would make them too,
+// but the keys must belong to them before the services start), and has
+// the CA issue the certificates of specs and writes them, with the CA, to
+// secretsDir, each key readable only by its owner. It returns the
+// profile's path in the machine.
+func (n *node) install(p profile.Profile, ca *pki, specs []certSpec) string {
 	n.t.Helper()
+	for _, pkg := range p.Packages {
+		// The machine has no network: nodegen switch could not install
+		// one (nodeRoot adds them to the root file system).
+		if _, _, code, err := n.Run("dpkg-query", "-W", pkg.Name); err != nil || code != 0 {
+			n.t.Fatalf("the node's root file system lacks the package %s (%s): %v", pkg.Name, pkg.Option, err)
+		}
+	}
 	n.CopyFile(nspawntest.BuildStatic(n.t, "./cmd/nodegen"), "/usr/local/bin/nodegen", 0o755)
 	const dst = "/root/profile"
-	if out, err := exec.Command("cp", "-a", dir, n.Path(dst)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("cp", "-a", writeProfile(n.t, p), n.Path(dst)).CombinedOutput(); err != nil {
 		n.t.Fatalf("copying the profile into %s: %v\n%s", n.Name(), err, out)
 	}
-	return dst
-}
-
-// installPKI makes the users of the profile's sysusers.d files (the
-// switch would make them too, but the keys must belong to them before
-// the services start), and writes the CA and the certificates of specs
-// to secretsDir, each key readable only by its owner.
-func (n *node) installPKI(p *pki, specs []certSpec, profileDir string) {
-	n.t.Helper()
-	n.MustRun("sh", "-c", "systemd-sysusers "+profileDir+"/etc/sysusers.d/*.conf")
-	n.WriteFile(secretsDir+"/ca.pem", p.caCert, 0o644)
+	n.MustRun("sh", "-c", "systemd-sysusers "+dst+"/etc/sysusers.d/*.conf")
+	n.WriteFile(secretsDir+"/ca.pem", ca.caCert, 0o644)
 	for _, spec := range specs {
-		pair := p.certs[spec.Name]
+		ca.issue(n.t, spec)
+		pair := ca.certs[spec.Name]
 		n.WriteFile(secretsDir+"/"+spec.Name+".pem", pair[0], 0o644)
 		key := secretsDir + "/" + spec.Name + "-key.pem"
 		n.WriteFile(key, pair[1], 0o600)
 		n.MustRun("chown", spec.Owner, key)
 	}
+	return dst
 }
 
 // switchTo runs nodegen switch on the profile in the machine, and fails
@@ -158,8 +171,27 @@ func (n *node) switchTo(profileDir string) {
 	if err != nil || code != 0 {
 		n.t.Fatalf("nodegen switch in %s: exit %d, %v\n%s%s", n.Name(), code, err, stdout, stderr)
 	}
-	n.tl.mark("nodegen switch done")
+	n.tl.mark(n.role + ": nodegen switch done")
 	n.t.Logf("nodegen switch:\n%s%s", stdout, stderr)
+}
+
+// connect joins two machines with a veth pair, each end called k8s0 in its
+// machine (testdata/nspawn.hcl's k8s-node-prep gives it the node IP).
+func connect(t *testing.T, a, b *node) {
+	t.Helper()
+	suffix := fmt.Sprintf("%06x", time.Now().UnixNano()&0xffffff)
+	ends := [2]string{"k8e" + suffix + "a", "k8e" + suffix + "b"}
+	if out, err := exec.Command("ip", "link", "add", ends[0], "type", "veth", "peer", "name", ends[1]).CombinedOutput(); err != nil {
+		t.Fatalf("making a veth pair: %v\n%s", err, out)
+	}
+	// Gone with the machines; only an end not moved in yet is left here.
+	t.Cleanup(func() { exec.Command("ip", "link", "del", ends[0]).Run() })
+	for i, n := range []*node{a, b} {
+		if out, err := exec.Command("ip", "link", "set", ends[i], "netns", fmt.Sprint(n.PID())).CombinedOutput(); err != nil {
+			t.Fatalf("moving %s into %s: %v\n%s", ends[i], n.Name(), err, out)
+		}
+		n.MustRun("ip", "link", "set", ends[i], "name", "k8s0")
+	}
 }
 
 // kubectl runs kubectl in the machine with the test's admin kubeconfig,
@@ -195,7 +227,7 @@ func (n *node) poll(what string, timeout time.Duration, check func() (done bool,
 	for {
 		done, why := check()
 		if done {
-			n.tl.mark(what)
+			n.tl.mark(n.role + ": " + what)
 			return
 		}
 		if time.Now().After(deadline) {
@@ -218,26 +250,40 @@ func (n *node) pollKubectl(what string, timeout time.Duration, want string, args
 	})
 }
 
-// requirePackages fails the test unless the machine has every package the
-// profile needs installed: the machine has no network, so nodegen switch
-// could not install one (nodeRoot adds them to the root file system).
-func (n *node) requirePackages(p profile.Profile) {
+// runPod waits, with kubectl in this machine (the master), until the
+// node nodeName (of the machine on) is Ready, then runs a pod of the
+// sleeper image on it, waits until it runs and kubectl logs shows its
+// output (the apiserver reads it from that node's kubelet), and deletes
+// it.
+func (n *node) runPod(on *node, nodeName, pod string) {
 	n.t.Helper()
-	for _, pkg := range p.Packages {
-		if _, _, code, err := n.Run("dpkg-query", "-W", pkg.Name); err != nil || code != 0 {
-			n.t.Fatalf("the node's root file system lacks the package %s (%s): %v", pkg.Name, pkg.Option, err)
+	n.pollKubectl("node "+nodeName+" Ready", 2*time.Minute, "True",
+		"get", "node", nodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
+	// Pods are refused until the namespace's service account exists.
+	n.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
+	n.WriteFile("/root/"+pod+".yaml", []byte(podManifest(pod, nodeName)), 0o644)
+	n.mustKubectl("apply", "-f", "/root/"+pod+".yaml")
+	n.pollKubectl("pod "+pod+" Running on "+on.role, 2*time.Minute, "Running", "get", "pod", pod, "-o", "jsonpath={.status.phase}")
+	n.poll("kubectl logs "+pod, 30*time.Second, func() (bool, string) {
+		out, err := n.kubectl("logs", pod)
+		if err != nil {
+			return false, err.Error()
 		}
-	}
+		return strings.Contains(out, "sleeper: up"), "kubectl logs printed " + out
+	})
+	n.mustKubectl("delete", "pod", pod, "--wait=true", "--timeout=60s")
+	n.tl.mark(n.role + ": pod " + pod + " deleted")
 }
 
-// podManifest is a pod of the sleeper image, listening on 8080, on the
-// node nodeName.
+// podManifest is a pod of the sleeper image, listening on 8080, that the
+// scheduler puts on the node nodeName, whatever its taints.
 func podManifest(name, nodeName string) string {
 	return `apiVersion: v1
 kind: Pod
 metadata: {name: ` + name + `, namespace: default, labels: {app: sleeper}}
 spec:
-  nodeName: ` + nodeName + `
+  nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
+  tolerations: [{operator: Exists}]
   terminationGracePeriodSeconds: 5
   containers:
   - name: sleeper

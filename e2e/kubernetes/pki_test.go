@@ -26,11 +26,13 @@ type certSpec struct {
 	Owner  string   // the user that reads the key
 }
 
-// clusterCerts are the certificates of a one-node cluster whose node is
-// called node, at ip, with the apiserver's service IP serviceIP.
-func clusterCerts(node, ip, serviceIP string) []certSpec {
-	local := []string{node, ip, "127.0.0.1", "localhost"}
-	return []certSpec{
+// masterCerts are the certificates of a master whose names (its node
+// name first) and address ip are served by the apiserver, at serviceIP in
+// the service range too, and etcd, with those of its own node (nodeCerts)
+// and the test's cluster-admin.
+func masterCerts(ip, serviceIP string, names ...string) []certSpec {
+	local := append(append([]string{ip}, names...), "127.0.0.1", "localhost")
+	return append([]certSpec{
 		{Name: "etcd", CN: "etcd", Hosts: append([]string{"etcd.local"}, local...), Client: true, Owner: "etcd"},
 		{Name: "kube-apiserver", CN: "kubernetes", Hosts: append([]string{serviceIP, "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"}, local...), Owner: "kubernetes"},
 		{Name: "kube-apiserver-etcd-client", CN: "etcd-client", Client: true, Owner: "kubernetes"},
@@ -40,10 +42,17 @@ func clusterCerts(node, ip, serviceIP string) []certSpec {
 		{Name: "service-account", CN: "system:service-account-signer", Owner: "kubernetes"},
 		{Name: "kube-controller-manager-client", CN: "system:kube-controller-manager", Client: true, Owner: "kubernetes"},
 		{Name: "kube-scheduler-client", CN: "system:kube-scheduler", Client: true, Owner: "kubernetes"},
-		{Name: "kube-proxy-client", CN: "system:kube-proxy", Client: true, Owner: "root"},
-		{Name: "kubelet", CN: node, Hosts: local, Owner: "root"},
-		{Name: "kubelet-client", CN: "system:node:" + node, Org: "system:nodes", Client: true, Owner: "root"},
 		{Name: "cluster-admin", CN: "cluster-admin", Org: "system:masters", Client: true, Owner: "root"},
+	}, nodeCerts(ip, names...)...)
+}
+
+// nodeCerts are the certificates of a node whose names (its node name
+// first) and address ip the kubelet serves.
+func nodeCerts(ip string, names ...string) []certSpec {
+	return []certSpec{
+		{Name: "kube-proxy-client", CN: "system:kube-proxy", Client: true, Owner: "root"},
+		{Name: "kubelet", CN: names[0], Hosts: append([]string{ip, "127.0.0.1"}, names...), Owner: "root"},
+		{Name: "kubelet-client", CN: "system:node:" + names[0], Org: "system:nodes", Client: true, Owner: "root"},
 	}
 }
 

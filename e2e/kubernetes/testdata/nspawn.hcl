@@ -1,17 +1,32 @@
 # The environment of the Kubernetes end-to-end tests, as an overlay on a
-# host of the library (fixtures/k8s-single): a node in a systemd-nspawn
-# container with a private network, on a cgroup v1 (hybrid) host whose
-# root lacks CAP_SYS_RESOURCE, with no registry and no network outside.
-# The test binds the Kubernetes binaries read-only at /opt/k8s/bin and the
-# image tarball at /opt/k8s-e2e/image.tar.
+# host of the library (fixtures/k8s-single, k8s-master, k8s-worker): a
+# node in a systemd-nspawn container with a private network, on a cgroup
+# v1 (hybrid) host whose root lacks CAP_SYS_RESOURCE, with no registry and
+# no network outside. The test binds the Kubernetes binaries read-only at
+# /opt/k8s/bin and the image tarball at /opt/k8s-e2e/image.tar. What
+# differs between the test's hosts (the node IP, the names, the pod
+# subnet) is in a second overlay per host (single.hcl, master.hcl,
+# worker.hcl), as the options below.
 #
 # The certificates: easyCerts needs certmgr, which no distribution
 # packages, so the test issues them itself before the switch, as an
 # operator with a CA of their own would, under the names easyCerts gives
 # them (secrets/NAME.pem and NAME-key.pem), and the host names them here.
 
+options "e2e" {
+  option "hosts" {
+    type        = attrsOf(listOf(str))
+    default     = {}
+    description = "Lines added to /etc/hosts: the names of each address, such as the master's and etcd's names the units use."
+  }
+  option "podSubnet" {
+    type        = str
+    description = "The node's pods' addresses (the bridge network's range): a part of the cluster CIDR of its own, as there is no overlay network."
+  }
+}
+
 locals {
-  nodeIp  = "10.88.0.10"
+  nodeIp  = config.services.kubernetes.kubelet.nodeIp
   secrets = "/var/lib/kubernetes/secrets"
   ca      = "${local.secrets}/ca.pem"
   cert    = { for n in ["etcd", "kube-apiserver", "kube-apiserver-etcd-client", "kube-apiserver-kubelet-client", "service-account", "kube-controller-manager-client", "kube-scheduler-client", "kube-proxy-client", "kubelet", "kubelet-client"] : n => "${local.secrets}/${n}.pem" }
@@ -67,7 +82,6 @@ config "services.kubernetes" {
     tlsCertFile      = local.cert.kubelet
     tlsKeyFile       = local.key.kubelet
     kubeconfig       = { certFile = local.cert.kubelet-client, keyFile = local.key.kubelet-client }
-    nodeIp           = local.nodeIp
     seedDockerImages = ["/opt/k8s-e2e/image.tar"]
     settings = {
       # Kubernetes 1.35 and later refuse a cgroup v1 host unless told.
@@ -92,7 +106,7 @@ config "services.kubernetes" {
           hairpinMode = true
           ipam = {
             type   = "host-local"
-            ranges = [[{ subnet = "10.1.0.0/24" }]]
+            ranges = [[{ subnet = config.e2e.podSubnet }]]
             routes = [{ dst = "0.0.0.0/0" }]
           }
         }]
@@ -137,12 +151,13 @@ config "services.containerd" {
 }
 
 # What a VM has and an nspawn container lacks, before anything else runs:
-# a node IP on an interface other than lo (a veth pair inside the
-# container: the kernel may have no dummy driver), the names the library's
-# units use, writable cgroup v1 controllers (nspawn mounts them
-# read-only), and the three host-global sysctls the kubelet writes when
-# they differ (a failed write is fatal; /proc/sys is read-only here): a
-# file with the wanted value is bound over each.
+# a node IP on an interface other than lo (k8s0: the test moves one end of
+# a veth pair between two machines in as k8s0; alone, a machine makes a
+# veth pair inside, as the kernel may have no dummy driver), the names the
+# library's units use (e2e.hosts), writable cgroup v1 controllers (nspawn
+# mounts them read-only), and the three host-global sysctls the kubelet
+# writes when they differ (a failed write is fatal; /proc/sys is read-only
+# here): a file with the wanted value is bound over each.
 config "systemd.services.k8s-node-prep" {
   description = "Prepare the nspawn container to act as a Kubernetes node"
   wantedBy    = ["multi-user.target"]
@@ -155,7 +170,6 @@ config "systemd.services.k8s-node-prep" {
     RemainAfterExit = true
   }
   script = <<-EOT
-    set -e
     if ! ip link show k8s0 >/dev/null 2>&1; then
       ip link add k8s0 type veth peer name k8s0-peer
       ip link set k8s0-peer up
@@ -163,10 +177,10 @@ config "systemd.services.k8s-node-prep" {
     ip -4 addr show dev k8s0 | grep -q "inet ${local.nodeIp}/" || ip addr add ${local.nodeIp}/24 dev k8s0
     ip link set k8s0 up
     [ -n "$(ip route show default)" ] || ip route add default dev k8s0
-    for name in ${config.networking.hostName} ${config.services.kubernetes.masterAddress}; do
-      grep -q " $name$" /etc/hosts || echo "${local.nodeIp} $name" >> /etc/hosts
-    done
-    grep -q " etcd.local$" /etc/hosts || echo "127.0.0.1 etcd.local" >> /etc/hosts
+    grep -q "^# e2e.hosts$" /etc/hosts || cat >> /etc/hosts <<'HOSTS'
+    # e2e.hosts
+    ${join("\n", [for ip, names in config.e2e.hosts : "${ip} ${join(" ", names)}"])}
+    HOSTS
     for d in /sys/fs/cgroup /sys/fs/cgroup/*; do mount -o remount,bind,rw "$d"; done
     mkdir -p /run/fake-sysctl
     for kv in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1; do
