@@ -749,14 +749,23 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 			if !st.failed() {
 				continue
 			}
-			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
-			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
-				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
-			}
+			why = failureReason(st, timeout)
 		}
 		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
 	return failed, nil
+}
+
+// failureReason says why a unit whose state is st did not come up after
+// its jobs, bounded by timeout, were done or timed out: still activating or
+// deactivating, or the state and result it ended in. A unit waiting to be
+// restarted (auto-restart, which systemd counts as activating) has exited
+// and says so with its result, not that it is still starting.
+func failureReason(st UnitStatus, timeout time.Duration) string {
+	if (st.ActiveState == "activating" || st.ActiveState == "deactivating") && st.SubState != "auto-restart" {
+		return fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
+	}
+	return fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
 }
 
 func containsInt(list []int, n int) bool {

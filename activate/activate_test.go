@@ -755,3 +755,20 @@ func TestIdenticalAdminFileIsNotTakenOver(t *testing.T) {
 		t.Errorf("the admin's file after deactivate: %q, %v", b, err)
 	}
 }
+
+func TestFailureReason(t *testing.T) {
+	for _, test := range []struct {
+		st   UnitStatus
+		want string
+	}{
+		{UnitStatus{"failed", "failed", "exit-code"}, "failed/failed (Result=exit-code)"},
+		{UnitStatus{"activating", "start-pre", "success"}, "still activating after 1m30s"},
+		{UnitStatus{"deactivating", "stop-sigterm", "success"}, "still deactivating after 1m30s"},
+		// Exited, and systemd starts it again after RestartSec.
+		{UnitStatus{"activating", "auto-restart", "exit-code"}, "activating/auto-restart (Result=exit-code)"},
+	} {
+		if got := failureReason(test.st, 90*time.Second); got != test.want {
+			t.Errorf("%+v: %q, want %q", test.st, got, test.want)
+		}
+	}
+}
