@@ -36,6 +36,7 @@ func TestSingleHost(t *testing.T) {
 	n.switchTo(profileDir)
 	n.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
 	n.runPod(n, node, "sleeper")
+	n.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)
 }
 
@@ -69,5 +70,7 @@ func TestTwoHosts(t *testing.T) {
 	master.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
 	worker.switchTo(workerProfile)
 	master.runPod(worker, workerNode, "sleeper-on-worker")
+	master.requireNoFailedUnits()
+	worker.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)
 }

@@ -275,6 +275,15 @@ func (n *node) runPod(on *node, nodeName, pod string) {
 	n.tl.mark(n.role + ": pod " + pod + " deleted")
 }
 
+// requireNoFailedUnits fails the test when a unit of the machine failed,
+// such as one the switch started that has given up since.
+func (n *node) requireNoFailedUnits() {
+	n.t.Helper()
+	if out := n.MustRun("systemctl", "list-units", "--state=failed", "--no-legend", "--plain"); strings.TrimSpace(out) != "" {
+		n.t.Errorf("%s: units failed in %s:\n%s", n.role, n.Name(), out)
+	}
+}
+
 // podManifest is a pod of the sleeper image, listening on 8080, that the
 // scheduler puts on the node nodeName, whatever its taints.
 func podManifest(name, nodeName string) string {
