@@ -252,9 +252,11 @@ func (n *node) pollKubectl(what string, timeout time.Duration, want string, args
 
 // runPod waits, with kubectl in this machine (the master), until the
 // node nodeName (of the machine on) is Ready, then runs a pod of the
-// sleeper image on it, waits until it runs and kubectl logs shows its
-// output (the apiserver reads it from that node's kubelet), and deletes
-// it.
+// sleeper image on it with a Service in front, waits until it runs, until
+// kubectl logs shows its output (the apiserver reads it from that node's
+// kubelet), and until it answers in the machine on at its pod IP (the CNI
+// network) and at the Service's cluster IP (kube-proxy's rules), and
+// deletes both.
 func (n *node) runPod(on *node, nodeName, pod string) {
 	n.t.Helper()
 	n.pollKubectl("node "+nodeName+" Ready", 2*time.Minute, "True",
@@ -271,8 +273,26 @@ func (n *node) runPod(on *node, nodeName, pod string) {
 		}
 		return strings.Contains(out, "sleeper: up"), "kubectl logs printed " + out
 	})
+	podIP := n.mustKubectl("get", "pod", pod, "-o", "jsonpath={.status.podIP}")
+	on.pollAnswer("pod "+pod+" answers at "+podIP+":8080", podIP+"/8080")
+	serviceIP := n.mustKubectl("get", "service", pod, "-o", "jsonpath={.spec.clusterIP}")
+	on.pollAnswer("service "+pod+" answers at "+serviceIP+":80 (kube-proxy)", serviceIP+"/80")
+	n.mustKubectl("delete", "service", pod)
 	n.mustKubectl("delete", "pod", pod, "--wait=true", "--timeout=60s")
 	n.tl.mark(n.role + ": pod " + pod + " deleted")
+}
+
+// pollAnswer polls until a TCP connection from the machine to address
+// (IP/PORT) reads the sleeper's greeting.
+func (n *node) pollAnswer(what, address string) {
+	n.t.Helper()
+	n.poll(what, 30*time.Second, func() (bool, string) {
+		out, stderr, _, err := n.Run("timeout", "3", "bash", "-c", "exec 3<>/dev/tcp/"+address+" && cat <&3")
+		if err != nil {
+			return false, err.Error()
+		}
+		return strings.HasPrefix(out, "sleeper "), "the connection read " + strings.TrimSpace(out+" "+stderr)
+	})
 }
 
 // requireNoFailedUnits fails the test when a unit of the machine failed,
@@ -285,7 +305,8 @@ func (n *node) requireNoFailedUnits() {
 }
 
 // podManifest is a pod of the sleeper image, listening on 8080, that the
-// scheduler puts on the node nodeName, whatever its taints.
+// scheduler puts on the node nodeName, whatever its taints, and a Service
+// of the same name that forwards its port 80 there.
 func podManifest(name, nodeName string) string {
 	return `apiVersion: v1
 kind: Pod
@@ -299,5 +320,12 @@ spec:
     image: ` + imageTags[1] + `
     imagePullPolicy: Never
     env: [{name: LISTEN, value: ":8080"}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ` + name + `, namespace: default}
+spec:
+  selector: {app: sleeper}
+  ports: [{port: 80, targetPort: 8080}]
 `
 }
