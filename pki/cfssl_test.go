@@ -1,22 +1,20 @@
 package pki
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/cfssltest"
 )
 
 // realCFSSL is a "cfssl serve" of Debian's golang-cfssl (cfssl 1.2.0),
@@ -32,59 +30,23 @@ type realCFSSL struct {
 
 func startRealCFSSL(t *testing.T) *realCFSSL {
 	t.Helper()
-	bin, err := exec.LookPath("cfssl")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("cfssl is not installed (apt-get install golang-cfssl), and CI is set")
-		}
-		t.Skip("cfssl is not installed (apt-get install golang-cfssl): skipping the test against the real CA")
-	}
+	bin := cfssltest.Bin(t)
 	r := &realCFSSL{dir: t.TempDir(), token: make([]byte, 16)}
 	rand.Read(r.token)
-	cfsslJSON := func(name string, args ...string) {
-		t.Helper()
-		out, err := exec.Command(bin, args...).Output()
-		if err != nil {
-			t.Fatalf("cfssl %s: %v", strings.Join(args, " "), err)
-		}
-		var res struct{ Cert, Key string }
-		if err := json.Unmarshal(out, &res); err != nil || res.Cert == "" || res.Key == "" {
-			t.Fatalf("cfssl %s printed no certificate and key: %s", strings.Join(args, " "), out)
-		}
-		writeFile(t, r.path(name+".pem"), res.Cert, 0o644)
-		writeFile(t, r.path(name+"-key.pem"), res.Key, 0o600)
-	}
 	writeFile(t, r.path("ca-csr.json"), `{"key": {"algo": "rsa", "size": 2048}, "names": [{"CN": "kubernetes-cluster-ca", "O": "NixOS", "OU": "services.kubernetes.pki.caSpec", "L": "auto-generated"}]}`, 0o644)
-	cfsslJSON("ca", "genkey", "-initca", r.path("ca-csr.json"))
+	cfssltest.Gen(t, bin, r.path("ca"), "genkey", "-initca", r.path("ca-csr.json"))
 	writeFile(t, r.path("cfssl-csr.json"), `{"key": {"algo": "rsa", "size": 2048}, "CN": "127.0.0.1", "hosts": ["127.0.0.1"]}`, 0o644)
-	cfsslJSON("cfssl", "gencert", "-ca", r.path("ca.pem"), "-ca-key", r.path("ca-key.pem"), r.path("cfssl-csr.json"))
+	cfssltest.Gen(t, bin, r.path("cfssl"), "gencert", "-ca", r.path("ca.pem"), "-ca-key", r.path("ca-key.pem"), r.path("cfssl-csr.json"))
 	r.caPEM = []byte(readFile(t, r.path("ca.pem")))
 	writeFile(t, r.path("cfssl-config.json"), `{"signing": {"profiles": {"default": {"usages": ["digital signature"], "auth_key": "default", "expiry": "720h"}}},
  "auth_keys": {"default": {"type": "standard", "key": "env:CFSSL_API_TOKEN"}}}`, 0o644)
 
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := cfssltest.FreePort(t)
 	r.remote = fmt.Sprintf("https://127.0.0.1:%d", port)
-	cmd := exec.Command(bin, "serve", "-address=127.0.0.1", fmt.Sprintf("-port=%d", port),
+	cfssltest.Serve(t, bin, []string{"CFSSL_API_TOKEN=" + hex.EncodeToString(r.token)},
+		"-address=127.0.0.1", fmt.Sprintf("-port=%d", port),
 		"-ca="+r.path("ca.pem"), "-ca-key="+r.path("ca-key.pem"), "-config="+r.path("cfssl-config.json"),
 		"-tls-cert="+r.path("cfssl.pem"), "-tls-key="+r.path("cfssl-key.pem"))
-	cmd.Env = append(os.Environ(), "CFSSL_API_TOKEN="+hex.EncodeToString(r.token))
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("cfssl serve's log:\n%s", log.String())
-		}
-	})
 	// Wait until it answers, verified by its CA.
 	roots, _, err := parseCAPEM(r.caPEM)
 	if err != nil {
@@ -101,7 +63,7 @@ func startRealCFSSL(t *testing.T) *realCFSSL {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("cfssl serve does not answer at %s: %v\n%s", r.remote, err, log.String())
+			t.Fatalf("cfssl serve does not answer at %s: %v", r.remote, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

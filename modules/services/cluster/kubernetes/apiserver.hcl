@@ -283,7 +283,6 @@ config "systemd.services.kube-apiserver" {
   when        = local.cfg.enable
   description = "Kubernetes APIServer Service"
   wantedBy    = ["kube-apiserver-online.target"]
-  after       = ["certmgr.service"]
   before      = ["kube-apiserver-online.target"]
   serviceConfig = {
     Slice               = "kubernetes.slice"
