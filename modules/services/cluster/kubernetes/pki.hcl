@@ -233,8 +233,11 @@ config "systemd.services.cfssl" {
       chown cfssl "${local.cfsslAPITokenPath}" && chmod 400 "${local.cfsslAPITokenPath}"
     EOT
     ,
+    # (Never an empty token: an empty HMAC key is anyone's.)
     <<-EOT
-      (umask 077 && printf 'CFSSL_API_TOKEN=%s\n' "$(cat "${local.cfsslAPITokenPath}")" >"${local.cfsslAPITokenEnv}")
+      token=$(cat "${local.cfsslAPITokenPath}")
+      test -n "$token"
+      (umask 077 && printf 'CFSSL_API_TOKEN=%s\n' "$token" >"${local.cfsslAPITokenEnv}")
     EOT
   ])
   # Read before ExecStart, after the preStart wrote it.
