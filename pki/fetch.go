@@ -32,8 +32,9 @@ type Fetcher struct {
 // Outcome is what Keep did for one spec.
 type Outcome struct {
 	Spec *Spec
-	// Changed is true when a file of the spec was written or had its
-	// owner or mode fixed (RunActions then runs its action).
+	// Changed is true when the spec was kept and a file of it (or its CA
+	// file) was written or had its owner or mode fixed: RunActions then
+	// runs its action.
 	Changed bool
 	// Message says what was done and why ("issued: no certificate yet").
 	Message string
@@ -132,9 +133,9 @@ type caState struct {
 	err     error
 }
 
-// keep keeps one spec's certificate.
+// keep keeps one spec's certificate. A spec that fails has Changed
+// false: its action has nothing new to give its service.
 func (f *Fetcher) keep(ctx context.Context, s *Spec, r *run) Outcome {
-	o := Outcome{Spec: s}
 	key := s.Authority.RootCA + "\x00" + s.Authority.Remote
 	ca := r.cas[key]
 	if ca == nil {
@@ -142,30 +143,34 @@ func (f *Fetcher) keep(ctx context.Context, s *Spec, r *run) Outcome {
 		r.cas[key] = ca
 	}
 	if ca.err != nil {
-		o.Err = ca.err
-		return o
+		return Outcome{Spec: s, Err: ca.err}
 	}
 	var notes []string
+	changed := false
 	if ca.fetched {
 		ca.fetched = false
-		o.Changed = true
+		changed = true
 		notes = append(notes, fmt.Sprintf("fetched the CA certificate from %s into %s (trust on bootstrap)", s.Authority.Remote, s.Authority.RootCA))
+	}
+	// fail is the outcome of an error, after what was done before it.
+	fail := func(err error) Outcome {
+		if len(notes) > 0 {
+			err = fmt.Errorf("%s; %w", strings.Join(notes, "; "), err)
+		}
+		return Outcome{Spec: s, Err: err}
 	}
 	now := f.now()
 	why, current, err := needsIssue(s, ca.roots, now)
 	if err != nil {
-		o.Err = err
-		return o
+		return fail(err)
 	}
 	certUID, certGID, err := s.Certificate.ids()
 	if err != nil {
-		o.Err = fmt.Errorf("certificate %s: %w", s.Certificate.Path, err)
-		return o
+		return fail(fmt.Errorf("certificate %s: %w", s.Certificate.Path, err))
 	}
 	keyUID, keyGID, err := s.PrivateKey.ids()
 	if err != nil {
-		o.Err = fmt.Errorf("private key %s: %w", s.PrivateKey.Path, err)
-		return o
+		return fail(fmt.Errorf("private key %s: %w", s.PrivateKey.Path, err))
 	}
 	if why == "" {
 		fixed := false
@@ -175,22 +180,19 @@ func (f *Fetcher) keep(ctx context.Context, s *Spec, r *run) Outcome {
 		}{{s.PrivateKey, keyUID, keyGID}, {s.Certificate, certUID, certGID}} {
 			ch, err := fixOwnership(fl.f.Path, fl.f.perm, fl.uid, fl.gid)
 			if err != nil {
-				o.Err = fmt.Errorf("fixing the owner and mode of %s: %w", fl.f.Path, err)
-				return o
+				return fail(fmt.Errorf("fixing the owner and mode of %s: %w", fl.f.Path, err))
 			}
 			fixed = fixed || ch
 		}
 		if fixed {
-			o.Changed = true
+			changed = true
 			notes = append(notes, "fixed the owner or mode of its files")
 		}
 		notes = append(notes, fmt.Sprintf("up to date (renews after %s)", renewAt(current).UTC().Format(time.RFC3339)))
-		o.Message = strings.Join(notes, "; ")
-		return o
+		return Outcome{Spec: s, Changed: changed, Message: strings.Join(notes, "; ")}
 	}
 	if by, ok := r.down[s.Authority.Remote]; ok {
-		o.Err = fmt.Errorf("%s, and the CA could not be reached (see %s)", why, by)
-		return o
+		return fail(fmt.Errorf("%s, and the CA could not be reached (see %s)", why, by))
 	}
 	cert, err := f.issue(ctx, s, ca.roots, now, keyUID, keyGID, certUID, certGID)
 	var unreachable *unreachableError
@@ -198,13 +200,10 @@ func (f *Fetcher) keep(ctx context.Context, s *Spec, r *run) Outcome {
 		r.down[s.Authority.Remote] = s.Name
 	}
 	if err != nil {
-		o.Err = fmt.Errorf("%s, and a new one could not be issued: %w", why, err)
-		return o
+		return fail(fmt.Errorf("%s, and a new one could not be issued: %w", why, err))
 	}
-	o.Changed = true
 	notes = append(notes, fmt.Sprintf("issued a new certificate (%s), valid until %s", why, cert.NotAfter.UTC().Format(time.RFC3339)))
-	o.Message = strings.Join(notes, "; ")
-	return o
+	return Outcome{Spec: s, Changed: true, Message: strings.Join(notes, "; ")}
 }
 
 // loadCA reads a spec's CA file, or, when it is missing or empty and the

@@ -267,6 +267,15 @@ func TestKeep(t *testing.T) {
 			wantChange: true,
 		},
 		{
+			name: "CA fetched on bootstrap, token missing: no action",
+			change: func(t *testing.T, e *env, s *Spec) {
+				os.Remove(s.Authority.RootCA)
+				os.Remove(s.Authority.AuthKeyFile)
+				s.Authority.TrustOnBootstrap = true
+			},
+			wantErr: "(trust on bootstrap); no certificate yet, and a new one could not be issued: the API token file ",
+		},
+		{
 			name:    "CA missing, not trusted on bootstrap",
 			change:  func(t *testing.T, e *env, s *Spec) { os.Remove(s.Authority.RootCA) },
 			wantErr: "is missing or empty, and the spec does not trust the CA on bootstrap: put the CA's certificate there",
