@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -159,6 +160,13 @@ func (f *Fetcher) keep(ctx context.Context, s *Spec, r *run) Outcome {
 		}
 		return Outcome{Spec: s, Err: err}
 	}
+	// Another nodegen keeping the same files waits for this one, and then
+	// finds them good.
+	unlock, err := lockDir(filepath.Dir(s.PrivateKey.Path))
+	if err != nil {
+		return fail(fmt.Errorf("locking the directory of the private key: %w", err))
+	}
+	defer unlock()
 	now := f.now()
 	why, current, err := needsIssue(s, ca.roots, now)
 	if err != nil {

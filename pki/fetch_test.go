@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -388,6 +389,37 @@ func TestKeepUnreachable(t *testing.T) {
 	if err := out[2].Err; err == nil || err.Error() != "no certificate yet, and the CA could not be reached (see a)" {
 		t.Errorf("b: %v, want it not to try the CA again", err)
 	}
+}
+
+// TestKeepConcurrently: runs that keep the same spec at once issue one
+// certificate, and leave a key that matches it.
+func TestKeepConcurrently(t *testing.T) {
+	e := newEnv(t, false)
+	s := e.spec(t)
+	var wg sync.WaitGroup
+	outcomes := make([]Outcome, 4)
+	for i := range outcomes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := &Fetcher{Now: e.f.Now}
+			outcomes[i] = f.Keep(context.Background(), []*Spec{s})[0]
+		}()
+	}
+	wg.Wait()
+	issued := 0
+	for _, o := range outcomes {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		if o.Changed {
+			issued++
+		}
+	}
+	if issued != 1 || e.fake.signCount() != 1 {
+		t.Errorf("%d runs issued, the CA signed %d; want one each", issued, e.fake.signCount())
+	}
+	checkFiles(t, e, s)
 }
 
 // checkFiles checks the files of a spec that was kept: the certificate

@@ -128,3 +128,21 @@ func fixOwnership(path string, perm fs.FileMode, uid, gid int) (bool, error) {
 	}
 	return changed, nil
 }
+
+// lockDir takes an exclusive lock of a directory (made, 0755, if it is
+// missing), which the returned function releases: two runs that keep the
+// same files do not interleave their checks and writes.
+func lockDir(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return func() { d.Close() }, nil
+}
