@@ -199,6 +199,12 @@ func (m *Machine) Run(args ...string) (stdout, stderr string, code int, err erro
 	return m.run(nil, runTimeout, args...)
 }
 
+// RunFor is Run with another bound than a minute, for a command that
+// may take longer.
+func (m *Machine) RunFor(timeout time.Duration, args ...string) (stdout, stderr string, code int, err error) {
+	return m.run(nil, timeout, args...)
+}
+
 // MustRun is Run that fails the test (with the command and both outputs)
 // unless the command ran and exited 0. It returns the command's stdout.
 func (m *Machine) MustRun(args ...string) string {

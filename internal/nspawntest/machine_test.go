@@ -116,6 +116,9 @@ func TestRun(t *testing.T) {
 	if _, _, _, err := m.Run("no-such-command"); err == nil || !strings.Contains(err.Error(), "no-such-command") {
 		t.Errorf("a missing command: err %v, want one naming it", err)
 	}
+	if stdout, _, code, err := m.RunFor(2*time.Minute, "sh", "-c", "sleep 0.1; echo slow"); err != nil || stdout != "slow\n" || code != 0 {
+		t.Errorf("RunFor: %q, %d, %v; want slow", stdout, code, err)
+	}
 	// On timeout, the command inside the machine is killed too.
 	if _, _, _, err := m.run(nil, 300*time.Millisecond, "sleep", "1234"); err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Errorf("a command past its timeout: err %v, want a time-out", err)
