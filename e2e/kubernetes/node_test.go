@@ -24,7 +24,8 @@ const (
 
 // kubeUnits are the units whose journals a failure shows, in start order.
 var kubeUnits = []string{
-	"k8s-node-prep", "etcd", "containerd", "kube-apiserver", "kube-controller-manager",
+	"k8s-node-prep", "cfssl", "cfssl-online", "kube-certs", "etcd", "containerd",
+	"kube-apiserver", "kube-apiserver-online", "kube-controller-manager",
 	"kube-scheduler", "kubelet", "kube-proxy", "flannel",
 }
 
@@ -97,7 +98,8 @@ func bootNode(t *testing.T, tl *timeline, role string, root nspawntest.Root, bin
 	n := &node{Machine: m, role: role, t: t, tl: tl}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("journals of %s:\n%s", m.Name(), n.journals(40))
+			secrets, _, _, _ := n.Run("ls", "-l", secretsDir)
+			t.Logf("%s (%s): %s:\n%s\njournals:\n%s", role, m.Name(), secretsDir, secrets, n.journals(40))
 		}
 		n.stopClients()
 	})
@@ -167,7 +169,8 @@ func (n *node) install(p profile.Profile, ca *pki, specs []certSpec) string {
 // /etc/containerd/config.toml.
 func (n *node) switchTo(profileDir string) {
 	n.t.Helper()
-	stdout, stderr, code, err := n.Run("nodegen", "switch", "--backup", profileDir)
+	// nodegen switch waits up to 90 s for the units it starts.
+	stdout, stderr, code, err := n.RunFor(3*time.Minute, "nodegen", "switch", "--backup", profileDir)
 	if err != nil || code != 0 {
 		n.t.Fatalf("nodegen switch in %s: exit %d, %v\n%s%s", n.Name(), code, err, stdout, stderr)
 	}

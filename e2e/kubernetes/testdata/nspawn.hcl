@@ -8,10 +8,20 @@
 # subnet) is in a second overlay per host (single.hcl, master.hcl,
 # worker.hcl), as the options below.
 #
-# The certificates: easyCerts needs certmgr, which no distribution
-# packages, so the test issues them itself before the switch, as an
+# The certificates: the test issues them itself before the switch, as an
 # operator with a CA of their own would, under the names easyCerts gives
 # them (secrets/NAME.pem and NAME-key.pem), and the host names them here.
+# Workaround: with easyCerts (cfssl and kube-certs.service) the switch of a
+# master fails: the path units that wait for each component's files
+# (PathExists= on each) trigger it as soon as the first file (ca.pem) is
+# there, its ConditionPathExists= on the others skips it, and they trigger
+# again until systemd stops them (etcd.path: trigger-limit-hit), so etcd
+# never starts; kube-certs.service hangs in its action "systemctl restart
+# kube-controller-manager.service" while that unit's preStart waits for
+# the apiserver (onlineTargets); and the service account certificate's
+# action "systemctl reload kube-apiserver.service
+# kube-controller-manager.service" fails ("Job type reload is not
+# applicable"), which fails nodegen pki fetch.
 
 options "e2e" {
   option "hosts" {
@@ -37,12 +47,13 @@ config "services.kubernetes" {
   # Workaround: by default the components start all at once and restart
   # until what they need answers. kube-controller-manager, ordered only
   # After= kube-apiserver.service (Type=simple), then starts before the
-  # apiserver listens or has made its RBAC roles, exits 1 ("unable to load
-  # configmap based request-header-client-ca-file: ... connection refused",
-  # or "... is forbidden"), and restarts only after RestartSec=30s, and
-  # nodegen switch reports it as a unit that failed. The seed's ordering
-  # makes it wait (a curl loop in its preStart) until the apiserver
-  # answers to its credentials.
+  # apiserver listens or has made its RBAC roles and exits 1 ("unable to
+  # load configmap based request-header-client-ca-file: ... connection
+  # refused", or "... is forbidden"); nodegen switch, which looks a second
+  # after the start jobs are done, finds it waiting to restart
+  # (activating/auto-restart) and fails. The seed's ordering makes it wait
+  # (a curl loop in its preStart) until the apiserver answers to its
+  # credentials.
   onlineTargets = true
   package       = "/opt/k8s"
   easyCerts     = false
