@@ -21,7 +21,12 @@ cd "$WD"
 
 export GOFLAGS=-mod=mod CGO_ENABLED=${CGO_ENABLED:-0} GOTOOLCHAIN=${GOTOOLCHAIN:-local}
 
-gomod=$(timeout 600 go mod download -json "k8s.io/kubernetes@$VER" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+if ! json=$(timeout 600 go mod download -json "k8s.io/kubernetes@$VER"); then
+  echo "go mod download k8s.io/kubernetes@$VER failed:" >&2
+  echo "$json" >&2
+  exit 1
+fi
+gomod=$(echo "$json" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
 [ -f "$gomod" ] || { echo "no go.mod for k8s.io/kubernetes@$VER" >&2; exit 1; }
 goline=$(grep -m1 '^go ' "$gomod")
 
