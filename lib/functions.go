@@ -43,6 +43,7 @@ func Functions() map[string]function.Function {
 		"regex":       stdlib.RegexFunc,
 		"regexall":    stdlib.RegexAllFunc,
 		"replace":     ReplaceFunc,
+		"shellquote":  ShellQuoteFunc,
 		"split":       stdlib.SplitFunc,
 		"startswith":  StartsWithFunc,
 		"strcontains": StrContainsFunc,

@@ -1,0 +1,68 @@
+package lib
+
+import "testing"
+
+func TestWordRules(t *testing.T) {
+	tests := []struct {
+		rule    func(string) string
+		in      string
+		problem string // "" for a value the rule accepts
+	}{
+		{UserNameProblem, "alice", ""},
+		{UserNameProblem, "_kube-proxy2", ""},
+		{UserNameProblem, "", "it is empty"},
+		{UserNameProblem, "evil root", "it holds a space"},
+		{UserNameProblem, "a\nm evil root", "it holds a newline"},
+		{UserNameProblem, "-x", "it starts with '-', not a letter or _"},
+		{UserNameProblem, "a.b", "it holds '.'"},
+		{UserNameProblem, "abcdefghijabcdefghijabcdefghijab", "it is longer than 31 characters"},
+		{UnitNameProblem, "sshd.service", ""},
+		{UnitNameProblem, "sshd@.service", ""},
+		{UnitNameProblem, "getty@tty1.service", ""},
+		{UnitNameProblem, "var-lib-x\\x2dy.mount", ""},
+		{UnitNameProblem, "-.slice", ""},
+		{UnitNameProblem, "foo bar.service", "it holds a space"},
+		{UnitNameProblem, "foo;bar.service", "it holds ';'"},
+		{UnitNameProblem, "-foo.service", "it starts with -, which systemctl reads as an option"},
+		{UnitNameProblem, "foo", "it has no type suffix (.service, .target, ...)"},
+		{UnitNameProblem, "foo.conf", `its type "conf" is none of systemd's (service, socket, target, device, mount, automount, swap, timer, path, slice, scope)`},
+		{UnitNameProblem, "@x.service", "its name before @ is empty"},
+		{UnitNameProblem, ".service", "its name before the type is empty"},
+		{InterfaceNameProblem, "eth0", ""},
+		{InterfaceNameProblem, "veth*", ""},
+		{InterfaceNameProblem, `wg0"`, `it holds '"'`},
+		{InterfaceNameProblem, "a:b", "it holds ':'"},
+		{InterfaceNameProblem, "abcdefghijklmnop", "it is longer than 15 bytes"},
+		{InterfaceNameProblem, "..", "it is . or .."},
+		{HostProblem, "pool.ntp.org", ""},
+		{HostProblem, "fe80::1", ""},
+		{HostProblem, "pool.example iburst", "it holds a space"},
+		{WordProblem, "/etc/ssh/authorized_keys.d/%u", ""},
+		{WordProblem, "/x\nAuthorizedKeysCommand", "it holds a newline"},
+		{WordProblem, "a\tb", "it holds a tab"},
+		{WordProblem, "a\x00b", "it holds the character U+0000"},
+		{PathWordProblem, "/var/lib/x", ""},
+		{PathWordProblem, "var/lib", "it is not an absolute path"},
+		{PathWordProblem, "/home/%u", "it holds %"},
+		{PathWordProblem, "/home/x y", "it holds a space"},
+		{PathWordProblem, "/a\xffb", "it is not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		if got := tt.rule(tt.in); got != tt.problem {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.problem)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                "''",
+		"plain":           "'plain'",
+		"it's":            `'it'\''s'`,
+		"$(touch x) `id`": "'$(touch x) `id`'",
+	} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
