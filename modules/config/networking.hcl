@@ -20,7 +20,7 @@ options "networking" {
     description  = "The fully qualified domain name (read-only)."
   }
   option "timeServers" {
-    type        = listOf(str)
+    type        = listOf(host)
     default     = ["0.pool.ntp.org", "1.pool.ntp.org", "2.pool.ntp.org", "3.pool.ntp.org"]
     description = "The set of NTP servers from which to synchronise (read by services.chrony and services.timesyncd)."
   }

@@ -57,3 +57,13 @@ run "timesyncd writes its configuration and a drop-in" {
     error_message = "the distribution's unit gets a drop-in, not a replacement"
   }
 }
+
+# Issue 27: a server is a host name, which cannot open chrony's command
+# port with another directive.
+run "a server cannot add chrony directives" {
+  config "services.chrony" {
+    enable  = true
+    servers = ["pool.example iburst\ncmdallow all"]
+  }
+  expect_error = "It is refused because it holds a space"
+}

@@ -36,3 +36,29 @@ run "no rules write no file" {
     error_message = "nothing is written without rules"
   }
 }
+
+# Issue 27: tmpfiles.d fields are words; a path with a line break is quoted
+# with C escapes.
+run "a tmpfiles field cannot add a line" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/x" = { d = { user = "root\nL+ /etc/shadow - - - - /tmp/x" } } }
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "a rule is one line" {
+  config "systemd.tmpfiles" {
+    rules = ["d /var/lib/x 0700 root root -\nL+ /etc/shadow - - - - /tmp/x"]
+  }
+  expect_error = "single-line string"
+}
+
+run "a path with a newline is quoted with C escapes" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/a\nb" = { d = { mode = "0700" } } }
+  }
+  assert {
+    condition     = config.environment.etc["tmpfiles.d/x.conf"].text == "d \"/var/lib/a\\nb\" 0700 - - -\n"
+    error_message = "the path stays in its field"
+  }
+}
