@@ -19,10 +19,11 @@ import (
 // Ignition renderer ask these functions, so that every path that writes a
 // format applies one rule.
 
-// A WordRule is one of the rules below: its type name, the rule in words
-// (as the type's description), and the check.
+// A WordRule is one of the rules below: its type name, what the values are
+// (the type's description), the rule in words, and the check.
 type WordRule struct {
 	Name    string
+	Noun    string
 	Rule    string
 	Problem func(string) string
 }
@@ -30,12 +31,12 @@ type WordRule struct {
 // WordRules are the rules, by the name of the option type that applies
 // each.
 var WordRules = []WordRule{
-	{"userName", "user or group name: a letter or _, then letters, digits, _ or -, at most 31 characters (systemd-sysusers' rule)", UserNameProblem},
-	{"unitName", "systemd unit name: NAME.TYPE or a template NAME@.TYPE / instance NAME@INSTANCE.TYPE, of letters, digits and :_.\\-, not starting with -, at most 255 characters", UnitNameProblem},
-	{"interfaceName", "network interface name: 1 to 15 characters, no white space, control character, /, :, quote or backslash (Linux's and nft's rule)", InterfaceNameProblem},
-	{"host", "host name or IP address: letters, digits, . - _ and :", HostProblem},
-	{"word", "one word: a string of one or more characters without white space, control characters, quotes or backslashes", WordProblem},
-	{"pathWord", "absolute path that is one word: no white space, control character, quote, backslash or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
+	{"userName", "user or group name", "a letter or _, then letters, digits, _ or -, at most 31 characters (systemd-sysusers' rule)", UserNameProblem},
+	{"unitName", "systemd unit name", "NAME.TYPE, a template NAME@.TYPE or an instance NAME@INSTANCE.TYPE, of letters, digits and :_.\\-, not starting with -, at most 255 characters (systemd's rule)", UnitNameProblem},
+	{"interfaceName", "network interface name", "1 to 15 characters, without white space, control characters, /, :, quotes or backslashes (Linux's rule, and what an nft string can hold)", InterfaceNameProblem},
+	{"host", "host name or IP address", "letters, digits, ., -, _ and :", HostProblem},
+	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes", WordProblem},
+	{"pathWord", "one-word absolute path", "an absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
 }
 
 // describeRune names a character for a message: "a space", "a newline",

@@ -10,19 +10,23 @@ import (
 // Word is a string type with a rule of package lib (lib.WordRules): the
 // types userName, unitName, interfaceName, host, word and pathWord, for
 // values that a line-oriented format reads as one field. Its description
-// is the rule in words; a value that breaks it is a type error that also
-// says what breaks it ("it holds a newline").
+// says what the values are ("systemd unit name"); a value that breaks the
+// rule is a type error that says what breaks it ("it holds a newline")
+// and the rule.
 type Word struct{ Rule lib.WordRule }
 
-// Description returns the rule in words.
-func (t Word) Description() string    { return t.Rule.Rule }
+// Description returns what the values are: "systemd unit name".
+func (t Word) Description() string    { return t.Rule.Noun }
 func (Word) descriptionClass() class  { return classNoun }
 func (t Word) check(v cty.Value) bool { return isString(v) && t.Rule.Problem(v.AsString()) == "" }
 func (t Word) problem(v cty.Value) string {
 	if !v.IsKnown() || !isString(v) {
 		return ""
 	}
-	return t.Rule.Problem(v.AsString())
+	if p := t.Rule.Problem(v.AsString()); p != "" {
+		return p + "; the rule of a " + t.Rule.Noun + ": " + t.Rule.Rule
+	}
+	return ""
 }
 
 // Merge requires all definitions to be equal.

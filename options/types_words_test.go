@@ -17,16 +17,16 @@ func TestWordTypes(t *testing.T) {
 		problem string // "" when the value is accepted
 	}{
 		{"userName", str("alice"), ""},
-		{"userName", str("evil root"), "It is refused because it holds a space."},
-		{"nullOr(pathWord)", str("/bin/sh\nm evil root"), "It is refused because it holds a newline."},
+		{"userName", str("evil root"), "It is refused because it holds a space"},
+		{"nullOr(pathWord)", str("/bin/sh\nm evil root"), "It is refused because it holds a newline"},
 		{"nullOr(pathWord)", cty.NullVal(cty.String), ""},
 		{`either(enum([""]), userName)`, str(""), ""},
-		{`either(enum([""]), userName)`, str("a;b"), "It is refused because it holds ';'."},
-		{"unitName", str("-x.service"), "It is refused because it starts with -, which systemctl reads as an option."},
-		{"interfaceName", str(`eth"0`), `It is refused because it holds '"'.`},
-		{"host", str("pool.example iburst"), "It is refused because it holds a space."},
+		{`either(enum([""]), userName)`, str("a;b"), "It is refused because it holds ';'"},
+		{"unitName", str("-x.service"), "It is refused because it starts with -, which systemctl reads as an option"},
+		{"interfaceName", str(`eth"0`), `It is refused because it holds '"'`},
+		{"host", str("pool.example iburst"), "It is refused because it holds a space"},
 		{"word", str("%u"), ""},
-		{"listOf(word)", cty.TupleVal([]cty.Value{str("a"), str("b c")}), "It is refused because it holds a space."},
+		{"listOf(word)", cty.TupleVal([]cty.Value{str("a"), str("b c")}), "It is refused because it holds a space"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ, func(t *testing.T) {
