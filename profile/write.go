@@ -563,10 +563,11 @@ func buildTree(root, old string, entries []Entry) error {
 	return nil
 }
 
-// finishTree writes the manifest of the profile buildTree built at root
-// and, if sync, syncs the whole tree to disk.
-func finishTree(root string, manifest []byte, sync bool) error {
-	if err := writeFile(filepath.Join(root, ManifestName), manifest, 0o644); err != nil {
+// finishTree writes the manifest of the profile buildTree built at root,
+// with mode (Manifest.DescriptionMode), and, if sync, syncs the whole tree
+// to disk.
+func finishTree(root string, manifest []byte, mode fs.FileMode, sync bool) error {
+	if err := writeFile(filepath.Join(root, ManifestName), manifest, mode); err != nil {
 		return err
 	}
 	if err := failpoint("manifest"); err != nil {
