@@ -35,6 +35,9 @@ type Entry struct {
 	// Option is the option path that produced the entry, e.g.
 	// environment.etc."hostname". Errors and the manifest name it.
 	Option string
+	// Checks validate a regular file with the programs that read it
+	// (environment.etc.NAME.checks).
+	Checks []ProgramCheck
 }
 
 // Profile is what Write writes: the entries of etc/ and the warnings of the

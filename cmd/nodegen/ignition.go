@@ -66,7 +66,7 @@ func (f *ignitionFlags) run(fs *pflag.FlagSet, args []string, ef *evalFlags, pri
 		printDiags(stderr, ev.Files(), diags)
 		return exitError, true
 	}
-	p, ok := buildProfile(ev, st, stderr)
+	p, ok := buildProfile(ev, st, ef.checkMode(), stderr)
 	defer st.mark("write")
 	if !ok {
 		return exitError, true
