@@ -65,6 +65,13 @@ config "environment.etc.\"nftables/nixos-fw.nft\"" {
   when   = local.fw.enable
   origin = "networking.firewall"
   text   = local.fwRuleset
+  # nft -c parses and validates the ruleset without loading it; it needs
+  # CAP_NET_ADMIN for its cache.
+  checks = [{
+    programs = [local.nft]
+    script   = "${local.nft} -c -f \"$1\""
+    root     = true
+  }]
 }
 
 config "systemd.services.firewall" {

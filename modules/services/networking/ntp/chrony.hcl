@@ -124,6 +124,12 @@ config "environment.etc.\"chrony/chrony.conf\"" {
   when   = local.chrony.enable
   origin = "services.chrony"
   text   = local.chronyConfig
+  # chronyd -p parses the file and prints it; an unknown directive or a
+  # bad argument is an error.
+  checks = [{
+    programs = [local.chronyd]
+    script   = "${local.chronyd} -p -f \"$1\" > /dev/null"
+  }]
 }
 
 config "systemd.tmpfiles" {

@@ -417,6 +417,17 @@ config "environment.etc.\"ssh/sshd_config\"" {
   when   = local.sshd.enable
   origin = "services.openssh.settings"
   text   = local.sshdConfig
+  # NixOS's checkSshdConfig: sshd -t reads the file as sshd would. It
+  # wants a host key (one made for the check) and, run as root, the
+  # privilege separation directory, which Debian's sshd makes at start.
+  checks = [{
+    programs = [local.sshdBin, "/usr/bin/ssh-keygen"]
+    script   = <<-EOT
+      ssh-keygen -q -t ed25519 -N "" -f ./hostkey
+      if [ "$(id -u)" = 0 ]; then mkdir -p -m 0755 /run/sshd; fi
+      ${local.sshdBin} -t -f "$1" -h ./hostkey
+    EOT
+  }]
 }
 
 config "environment.etc.\"ssh/banner\"" {
