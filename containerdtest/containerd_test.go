@@ -752,42 +752,46 @@ func TestConfigDumpCatchesMisplacedSetting(t *testing.T) {
 	}
 }
 
-// TestKubelet: with containerd enabled, the kubelet gets containerd's CRI
-// endpoint and starts after it, and containerd follows the kubelet's
-// network plugin and CNI config directory; a host overrides any of it.
-// Without a kubelet, the module adds no kubelet unit.
+// TestKubelet: with containerd enabled, the kubelet's configuration file
+// gets containerd's CRI endpoint and cgroup driver, the kubelet starts after
+// containerd, and containerd runs the CNI plugins the kubelet links with the
+// configs of the kubelet's CNI directory; a host overrides any of it. Without
+// a kubelet, the module adds no kubelet unit.
 func TestKubelet(t *testing.T) {
 	const kubelet = `
 config "services.kubernetes" {
   masterAddress = "master01.example.com"
+  release       = { skipInstall = true }
 }
 config "services.kubernetes.kubelet" {
-  enable        = true
-  networkPlugin = %q
+  enable = true
+  cni    = { configDir = "/etc/kubernetes/cni/net.d" }
 }
 `
-	ev := evaluate(t, map[string]string{"host.hcl": fmt.Sprintf(kubelet, "cni") + `
+	ev := evaluate(t, map[string]string{"host.hcl": kubelet + `
 config "services.containerd" {
-  enable  = true
-  version = "1.6.20"
-  address = "/run/cri/containerd.sock"
+  enable       = true
+  version      = "1.6.20"
+  address      = "/run/cri/containerd.sock"
+  cgroupDriver = "cgroupfs"
 }
 `})
 	for path, want := range map[string]any{
-		"services.kubernetes.kubelet.containerRuntimeEndpoint": "unix:///run/cri/containerd.sock",
-		"services.containerd.usesKubenet":                      false,
-		"systemd.services.kubelet.after":                       []any{"containerd.service", "kube-apiserver-online.target"},
-		"systemd.services.kubelet.wants":                       []any{"containerd.service"},
+		"services.kubernetes.kubelet.containerRuntimeEndpoint":   "unix:///run/cri/containerd.sock",
+		"services.kubernetes.kubelet.settings.cgroupDriver":      "cgroupfs",
+		`services.containerd.settings.plugins."` + cri + `".cni`: map[string]any{"bin_dir": "/opt/cni/bin", "conf_dir": "/etc/kubernetes/cni/net.d"},
+		"systemd.services.kubelet.after":                         []any{"containerd.service", "network.target", "kube-apiserver.service"},
+		"systemd.services.kubelet.wants":                         []any{"containerd.service"},
 	} {
 		if diff := cmp.Diff(want, get(t, ev, path)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", path, diff)
 		}
 	}
-	if unit := etc(t, ev)["systemd/system/kubelet.service"]; !strings.Contains(unit, " --container-runtime-endpoint=unix:///run/cri/containerd.sock ") {
-		t.Errorf("kubelet.service has no --container-runtime-endpoint:\n%s", unit)
+	if conf := etc(t, ev)["kubernetes/kubelet-config.json"]; !strings.Contains(conf, `"containerRuntimeEndpoint": "unix:///run/cri/containerd.sock"`) {
+		t.Errorf("kubelet-config.json has no containerRuntimeEndpoint:\n%s", conf)
 	}
 
-	ev = evaluate(t, map[string]string{"host.hcl": fmt.Sprintf(kubelet, "kubenet") + `
+	ev = evaluate(t, map[string]string{"host.hcl": kubelet + `
 config "services.containerd" {
   enable  = true
   version = "1.6.20"
@@ -796,13 +800,8 @@ config "services.kubernetes.kubelet" {
   containerRuntimeEndpoint = "unix:///run/other.sock"
 }
 `})
-	for path, want := range map[string]any{
-		"services.kubernetes.kubelet.containerRuntimeEndpoint": "unix:///run/other.sock",
-		"services.containerd.usesKubenet":                      true,
-	} {
-		if diff := cmp.Diff(want, get(t, ev, path)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", path, diff)
-		}
+	if diff := cmp.Diff("unix:///run/other.sock", get(t, ev, "services.kubernetes.kubelet.settings.containerRuntimeEndpoint")); diff != "" {
+		t.Errorf("a host's endpoint (-want +got):\n%s", diff)
 	}
 
 	ev = evaluate(t, map[string]string{"host.hcl": `
@@ -812,12 +811,9 @@ config "services.containerd" {
 }
 `})
 	files := etc(t, ev)
-	for _, f := range []string{"systemd/system/kubelet.service", "containerd/config-cni.template"} {
+	for _, f := range []string{"systemd/system/kubelet.service", "containerd/config-cni.template", "kubernetes/kubelet-config.json"} {
 		if _, ok := files[f]; ok {
 			t.Errorf("no kubelet, but the profile has %s", f)
 		}
-	}
-	if got := get(t, ev, "services.kubernetes.kubelet.containerRuntimeEndpoint"); got != "unix:///run/containerd/containerd.sock" {
-		t.Errorf("containerRuntimeEndpoint: %v", got)
 	}
 }

@@ -360,9 +360,14 @@ config "services.kubernetes.pki.certs" {
     CN     = "front-proxy-client"
     action = "systemctl restart kube-apiserver.service"
   }
+  # In system:masters, as kubeadm's apiserver-kubelet-client is (in a
+  # group bound to cluster-admin): logs, exec and port-forward reach every
+  # kubelet without the bootstrap addons' role binding, which needs the
+  # addon manager.
   apiserverKubeletClient = {
     name   = "kube-apiserver-kubelet-client"
     CN     = "system:kube-apiserver"
+    fields = { O = "system:masters" }
     action = "systemctl restart kube-apiserver.service"
   }
   apiserverEtcdClient = {

@@ -229,3 +229,13 @@ config "systemd" {
     } if c.waitPath != null && local.top.onlineTargets
   }
 }
+
+# Every component restarts until what it needs answers (the apiserver, its
+# certificates' CA): systemd's start rate limit must never make it give up.
+config "systemd" {
+  services = {
+    for n, c in merge(local.enabled, local.top.apiserver.enable ? { apiserver = { service = "kube-apiserver" } } : {}) : c.service => {
+      unitConfig = { StartLimitIntervalSec = 0 }
+    }
+  }
+}

@@ -102,7 +102,9 @@ config "systemd.services.kube-controller-manager" {
   after       = ["kube-apiserver.service"]
   path        = distinct(concat([local.top.toolsPackage], local.top.path))
   serviceConfig = {
-    RestartSec       = "30s"
+    # (NixOS waits 30 s; the library's components start together and
+    # restart until the apiserver answers, so a short wait.)
+    RestartSec       = 5
     Restart          = "on-failure"
     Slice            = "kubernetes.slice"
     ExecStart        = join(" ", concat(["${local.top.package}/bin/kube-controller-manager"], [for f in local.flags : f if f != ""]))
