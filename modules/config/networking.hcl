@@ -7,7 +7,7 @@ options "networking" {
     description = "The name of the machine, without domain. Empty leaves /etc/hostname out."
   }
   option "domain" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = "The domain of the machine; with hostName it makes the fully qualified name."
     example     = "cluster.example.com"
