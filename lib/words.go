@@ -33,10 +33,10 @@ type WordRule struct {
 var WordRules = []WordRule{
 	{"userName", "user or group name", "a letter or _, then letters, digits, _ or -, at most 31 characters (systemd-sysusers' rule)", UserNameProblem},
 	{"unitName", "systemd unit name", "NAME.TYPE, a template NAME@.TYPE or an instance NAME@INSTANCE.TYPE, of letters, digits and :_.\\-, not starting with -, at most 255 characters (systemd's rule)", UnitNameProblem},
-	{"interfaceName", "network interface name", "1 to 15 characters, without white space, control characters, /, :, quotes or backslashes (Linux's rule, and what an nft string can hold)", InterfaceNameProblem},
+	{"interfaceName", "network interface name", "1 to 15 characters, without white space, control characters, /, :, quotes or backslashes, and not * alone (Linux's rule, and what an nft string can hold)", InterfaceNameProblem},
 	{"host", "host name or IP address", "letters, digits, ., -, _ and :", HostProblem},
 	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes", WordProblem},
-	{"pathWord", "one-word absolute path", "an absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
+	{"pathWord", "one-word absolute path", "a normalized absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
 }
 
 // describeRune names a character for a message: "a space", "a newline",
@@ -154,6 +154,8 @@ func InterfaceNameProblem(s string) string {
 		return "it is longer than 15 bytes"
 	case s == "." || s == "..":
 		return "it is . or .."
+	case s == "*":
+		return "it is * alone, which nft refuses (a wildcard needs a prefix, as eth*)"
 	}
 	return firstBad(s, func(_ int, r rune) bool {
 		return !unicode.IsSpace(r) && !unicode.IsControl(r) && !strings.ContainsRune("/:\"'\\", r)
@@ -184,8 +186,10 @@ func WordProblem(s string) string {
 }
 
 // PathWordProblem checks an absolute path written as one field: a word
-// (WordProblem) that starts with "/" and holds no "%", which
-// systemd-sysusers and systemd-tmpfiles expand as a specifier.
+// (WordProblem) that starts with "/", is normalized (no empty, "." or
+// ".." component, no "/" at the end: systemd-sysusers reads "/bin/sh/" as
+// "/bin/sh") and holds no "%", which systemd-sysusers and
+// systemd-tmpfiles expand as a specifier.
 func PathWordProblem(s string) string {
 	if p := WordProblem(s); p != "" {
 		return p
@@ -195,6 +199,13 @@ func PathWordProblem(s string) string {
 	}
 	if strings.Contains(s, "%") {
 		return "it holds %"
+	}
+	if s != "/" {
+		for _, c := range strings.Split(s[1:], "/") {
+			if c == "" || c == "." || c == ".." {
+				return "it is not normalized (an empty, . or .. component, or a / at the end)"
+			}
+		}
 	}
 	return ""
 }

@@ -34,6 +34,7 @@ func TestWordRules(t *testing.T) {
 		{InterfaceNameProblem, "a:b", "it holds ':'"},
 		{InterfaceNameProblem, "abcdefghijklmnop", "it is longer than 15 bytes"},
 		{InterfaceNameProblem, "..", "it is . or .."},
+		{InterfaceNameProblem, "*", "it is * alone, which nft refuses (a wildcard needs a prefix, as eth*)"},
 		{HostProblem, "pool.ntp.org", ""},
 		{HostProblem, "fe80::1", ""},
 		{HostProblem, "pool.example iburst", "it holds a space"},
@@ -46,6 +47,10 @@ func TestWordRules(t *testing.T) {
 		{PathWordProblem, "/home/%u", "it holds %"},
 		{PathWordProblem, "/home/x y", "it holds a space"},
 		{PathWordProblem, "/a\xffb", "it is not valid UTF-8"},
+		{PathWordProblem, "/", ""},
+		{PathWordProblem, "/000/", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+		{PathWordProblem, "/a//b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+		{PathWordProblem, "/a/../b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
 	}
 	for _, tt := range tests {
 		if got := tt.rule(tt.in); got != tt.problem {
