@@ -27,7 +27,7 @@ submodule "systemdUnit" {
     description = "Description of this unit used in systemd messages and progress indicators."
   }
   option "documentation" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = "A list of URIs referencing documentation for this unit or its configuration."
   }
