@@ -54,6 +54,7 @@ const (
 	argsCommands              // command names
 	argsLibraryFiles          // cat, then a file of the built-in library
 	argsModulesOption         // .hcl files, then an option path
+	argsSpecFiles             // fetch, then certificate spec files (.json)
 )
 
 var commands []*command

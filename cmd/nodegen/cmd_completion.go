@@ -159,6 +159,8 @@ func bashCompletion() string {
 			b.WriteString(" COMPREPLY=($(compgen -d -- \"$cur\") $(compgen -f -X '!*.hcl' -- \"$cur\")); _nodegen_dynamic")
 		case argsLibraryFiles:
 			b.WriteString(" if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=($(compgen -W cat -- \"$cur\")); else _nodegen_dynamic; fi")
+		case argsSpecFiles:
+			b.WriteString(" if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=($(compgen -W fetch -- \"$cur\")); else COMPREPLY=($(compgen -d -- \"$cur\") $(compgen -f -X '!*.json' -- \"$cur\")); fi")
 		case argsPaths:
 			b.WriteString(" COMPREPLY=($(compgen -f -- \"$cur\"))")
 		case argsDirs:
@@ -237,6 +239,8 @@ func zshCompletion() string {
 			b.WriteString(" \\\n        '*:module or option:{_files -g \"*.hcl\"; _nodegen_dynamic}'")
 		case argsLibraryFiles:
 			b.WriteString(" \\\n        '1:subcommand:(cat)' \\\n        '2:library file:_nodegen_dynamic'")
+		case argsSpecFiles:
+			b.WriteString(" \\\n        '1:subcommand:(fetch)' \\\n        '*:spec file:_files -g \"*.json\"'")
 		case argsPaths:
 			b.WriteString(" \\\n        '*:path:_files'")
 		case argsDirs:
@@ -309,6 +313,9 @@ func fishCompletion() string {
 		case argsLibraryFiles:
 			fmt.Fprintf(&b, "complete -c nodegen -n %s -a '(__nodegen_dynamic)'\n", cond)
 			fmt.Fprintf(&b, "complete -c nodegen -n %s -a cat\n", fishQuote("__fish_seen_subcommand_from modules; and not __fish_seen_subcommand_from cat"))
+		case argsSpecFiles:
+			fmt.Fprintf(&b, "complete -c nodegen -n %s -F\n", fishQuote("__fish_seen_subcommand_from fetch"))
+			fmt.Fprintf(&b, "complete -c nodegen -n %s -a fetch\n", fishQuote("__fish_seen_subcommand_from pki; and not __fish_seen_subcommand_from fetch"))
 		case argsPaths:
 			fmt.Fprintf(&b, "complete -c nodegen -n %s -F\n", cond)
 		case argsDirs:

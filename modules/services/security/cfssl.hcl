@@ -61,13 +61,18 @@ options "services.cfssl" {
     type         = str
     default      = "${config.services.cfssl.dataDir}/ca.pem"
     default_text = "dataDir + \"/ca.pem\""
-    description  = "CA used to sign the new certificate -- accepts '[file:]fname' or 'env:varname'."
+    description  = "CA used to sign the new certificate: a file name. (Newer cfssl also accepts 'file:fname' and 'env:varname'; Debian's cfssl 1.2.0 reads a plain file name only.)"
   }
   option "caKey" {
     type         = str
-    default      = "file:${config.services.cfssl.dataDir}/ca-key.pem"
-    default_text = "\"file:\" + dataDir + \"/ca-key.pem\""
-    description  = "CA private key -- accepts '[file:]fname' or 'env:varname'."
+    default      = "${config.services.cfssl.dataDir}/ca-key.pem"
+    default_text = "dataDir + \"/ca-key.pem\""
+    description  = <<-EOT
+      CA private key: a file name. (NixOS's default is "file:" + dataDir +
+      "/ca-key.pem", which newer cfssl reads; Debian's cfssl 1.2.0 takes
+      "file:..." for a file name, finds no key, and serves without its
+      signing endpoints.)
+    EOT
   }
   option "caBundle" {
     type        = nullOr(path)
@@ -184,8 +189,9 @@ config "environment.etc.\"sysusers.d/cfssl.conf\"" {
 }
 
 # The cfssl tools: Debian's golang-cfssl package, when they are run from
-# /usr. The easyCerts bootstrap of every node calls cfssljson too.
+# /usr. (Only the CA runs them: the other hosts of easyCerts fetch their
+# certificates with nodegen itself.)
 config "environment.packages.golang-cfssl" {
-  when     = local.cfssl.package == "/usr" && (local.cfssl.enable || config.services.kubernetes.pki.enable)
+  when     = local.cfssl.package == "/usr" && local.cfssl.enable
   provides = ["/usr/bin/cfssl", "/usr/bin/cfssljson", "/usr/bin/mkbundle", "/usr/bin/multirootca"]
 }

@@ -7,7 +7,7 @@
 #                         kubeconfig YAML they render (text) with the file
 #                         it is written to (path)
 #   kubernetesCert        a certificate request of the pki module and the
-#                         paths of the files certmgr writes
+#                         paths of the files nodegen pki fetch writes
 #   kubernetesWaitCurl    a shell loop that waits until a URL answers
 #
 # and services.kubernetes.lib.waitFiles, the files a service waits for.
@@ -170,7 +170,7 @@ config "systemd" {
   }
 }
 
-# mkCert: a certificate certmgr requests from cfssl, and where its files go.
+# mkCert: a certificate nodegen pki fetch requests from cfssl, and where its files go.
 submodule "kubernetesCert" {
   option "name" {
     type         = str
@@ -196,7 +196,7 @@ submodule "kubernetesCert" {
   option "action" {
     type        = str
     default     = ""
-    description = "Command certmgr runs after it renewed the certificate."
+    description = "Shell command run after the certificate, its key or the CA file changed (issued, renewed, or given the owner and mode of its spec); empty runs none."
   }
   option "privateKeyOwner" {
     type        = str

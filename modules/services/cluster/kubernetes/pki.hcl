@@ -1,17 +1,26 @@
-# services.kubernetes.pki: certificates for every component, requested by
-# certmgr from a cfssl CA on the master ("easyCerts"). A port of the
-# behaviour of nixpkgs' nixos/modules/services/cluster/kubernetes/pki.nix
-# (2019-03, with "Stabilize services startup across machines"):
-# cfssl-online.target is reached once the CA answers, from this host or
-# across the network, and the components wait for their certificates.
+# services.kubernetes.pki: certificates for every component, issued by a
+# cfssl CA on the master ("easyCerts"). A port of the behaviour of nixpkgs'
+# nixos/modules/services/cluster/kubernetes/pki.nix (2019-03, with
+# "Stabilize services startup across machines"): cfssl-online.target is
+# reached once the CA answers, from this host or across the network, and
+# the components wait for their certificates.
+#
+# Where NixOS runs certmgr, which no distribution ships, every host runs
+# nodegen itself: kube-certs.service runs "nodegen pki fetch" over one spec
+# file per certificate (/etc/kubernetes/pki/specs/NAME.json), and
+# kube-certs.timer runs it again every day to renew them. See
+# docs/kubernetes-pki.md.
 
 locals {
   top = config.services.kubernetes
   cfg = config.services.kubernetes.pki
 
-  cfsslDataDir        = root.services.cfssl.dataDir
-  cfsslAPITokenPath   = "${local.cfsslDataDir}/apitoken.secret"
-  certmgrAPITokenPath = "${local.top.secretsPath}/apitoken.secret"
+  cfsslDataDir      = root.services.cfssl.dataDir
+  cfsslAPITokenPath = "${local.cfsslDataDir}/apitoken.secret"
+  # cfssl reads its auth key from the environment: Debian's cfssl 1.2.0 has
+  # no "file:" auth keys. cfssl's preStart writes the file from the token.
+  cfsslAPITokenEnv    = "${local.cfsslDataDir}/apitoken.env"
+  certsAPITokenPath   = "${local.top.secretsPath}/apitoken.secret"
   cfsslAPITokenLength = 32
   cfsslCertPathPrefix = "${local.cfsslDataDir}/cfssl"
   cfsslCert           = "${local.cfsslCertPathPrefix}.pem"
@@ -23,7 +32,39 @@ locals {
   csrCA    = "/etc/kubernetes/pki/ca-csr.json"
   csrCfssl = "/etc/kubernetes/pki/cfssl-csr.json"
 
-  certmgrPaths = [local.top.caFile, local.certmgrAPITokenPath]
+  # nodegen pki fetch's specs, relative to /etc.
+  specDir    = "kubernetes/pki/specs"
+  specFields = ["C", "ST", "L", "O", "OU"]
+  # The spec of each certificate, as nodegen pki fetch reads it.
+  specs = {
+    for n, c in local.cfg.certs : n => jsonencode({
+      authority = {
+        remote             = local.remote
+        auth_key_file      = local.certsAPITokenPath
+        profile            = "default"
+        root_ca            = c.caCert
+        trust_on_bootstrap = local.cfg.pkiTrustOnBootstrap
+      }
+      request = {
+        CN    = c.CN
+        names = length(c.fields) > 0 ? [c.fields] : []
+        hosts = c.hosts
+        key   = { algo = "rsa", size = 2048 }
+      }
+      certificate = { path = c.cert, mode = "0644" }
+      private_key = {
+        path  = c.key
+        owner = c.privateKeyOwner
+        group = "nogroup"
+        mode  = "0600"
+      }
+      action = c.action
+    })
+  }
+  badFields = {
+    for n, c in local.cfg.certs : n => [for f, v in c.fields : f if !contains(local.specFields, f)]
+    if length([for f, v in c.fields : f if !contains(local.specFields, f)]) > 0
+  }
   addonManagerPaths = [
     local.cfg.certs.addonManager.cert,
     local.cfg.certs.addonManager.key,
@@ -98,6 +139,16 @@ options "services.kubernetes.pki" {
     }
     description = "Certificate specification for the auto-generated CAcert."
   }
+  option "cfsslAPIExtraSANs" {
+    type        = listOf(str)
+    default     = []
+    example     = ["master.example.com", "10.0.0.10"]
+    description = <<-EOT
+      Extra x509 Subject Alternative Names to be added to the cfssl API
+      webserver TLS cert, besides services.kubernetes.masterAddress (the
+      hosts verify the CA's server by the name they reach it at).
+    EOT
+  }
   option "etcClusterAdminKubeconfig" {
     type        = nullOr(str)
     default     = null
@@ -128,7 +179,11 @@ config "environment" {
     }
     "kubernetes/pki/cfssl-csr.json" = {
       origin = "services.kubernetes.pki"
-      text   = jsonencode({ key = { algo = "rsa", size = 2048 }, CN = local.top.masterAddress })
+      text = jsonencode({
+        key   = { algo = "rsa", size = 2048 }
+        CN    = local.top.masterAddress
+        hosts = concat([local.top.masterAddress], local.cfg.cfsslAPIExtraSANs)
+      })
     }
     "kubernetes/pki/cfssl-config.json" = {
       origin = "services.kubernetes.pki"
@@ -145,7 +200,7 @@ config "environment" {
         auth_keys = {
           default = {
             type = "standard"
-            key  = "file:${local.cfsslAPITokenPath}"
+            key  = "env:CFSSL_API_TOKEN"
           }
         }
       })
@@ -177,7 +232,18 @@ config "systemd.services.cfssl" {
       fi
       chown cfssl "${local.cfsslAPITokenPath}" && chmod 400 "${local.cfsslAPITokenPath}"
     EOT
+    ,
+    # (Never an empty token: an empty HMAC key is anyone's.)
+    <<-EOT
+      token=$(cat "${local.cfsslAPITokenPath}")
+      test -n "$token"
+      (umask 077 && printf 'CFSSL_API_TOKEN=%s\n' "$token" >"${local.cfsslAPITokenEnv}")
+    EOT
   ])
+  # Read before ExecStart, after the preStart wrote it.
+  serviceConfig = {
+    EnvironmentFile = "-${local.cfsslAPITokenEnv}"
+  }
 }
 
 # cfssl-online.target: the CA answers (here or on the master).
@@ -206,116 +272,83 @@ config "services.kubernetes.lib.waitCurl.cfssl-online" {
   args    = "-kd '{}' -o /dev/null"
 }
 
-config "systemd.services.kube-certmgr-bootstrap" {
-  when        = local.cfg.enable
-  description = "Kubernetes certmgr bootstrapper"
-  wantedBy    = ["cfssl-online.target"]
-  after       = ["cfssl-online.target"]
-  before      = ["certmgr.service"]
-  path        = [local.top.toolsPackage]
-  script = join("\n", [
-    <<-EOT
-      set -e
-
-      mkdir -p $(dirname ${local.certmgrAPITokenPath})
-      mkdir -p $(dirname ${local.top.caFile})
-
-      # If there's a cfssl (cert issuer) running locally, then don't rely on user to
-      # manually paste it in place. Just symlink.
-      # otherwise, create the target file, ready for users to insert the token
-
-      if [ -f "${local.cfsslAPITokenPath}" ]; then
-        ln -fs "${local.cfsslAPITokenPath}" "${local.certmgrAPITokenPath}"
-      else
-        touch "${local.certmgrAPITokenPath}" && chmod 600 "${local.certmgrAPITokenPath}"
-      fi
-    EOT
-    ,
-    !local.cfg.pkiTrustOnBootstrap ? "" : <<-EOT
-      if [ ! -s "${local.top.caFile}" ]; then
-      ${local.top.lib.waitCurl.ca-bootstrap.script}fi
-    EOT
-  ])
-  serviceConfig = {
-    TimeoutSec = "300"
-    RestartSec = "1s"
-    Restart    = "on-failure"
-  }
-  # The API token certmgr waits for: a link to the local cfssl's, or the
-  # file the operator pastes the master's token into. (And the CA, fetched
-  # from the master when trusted on bootstrap.)
-  provides = {
-    files = concat([local.certmgrAPITokenPath], local.cfg.pkiTrustOnBootstrap ? [local.top.caFile] : [])
-  }
-}
-
-config "services.kubernetes.lib.waitCurl.ca-bootstrap" {
-  when    = local.cfg.enable
-  address = "https://${local.top.masterAddress}:${root.services.cfssl.port}"
-  path    = "/api/v1/cfssl/info"
-  args    = "-kd '{}' -o - | ${local.cfsslBin}/cfssljson -stdout >${local.top.caFile}"
-}
-
 config "systemd.services.cfssl-online" {
   when     = local.cfg.enable
   preStart = local.top.lib.waitCurl.cfssl-online.script
 }
 
-# (Before certmgr's own preStart, which checks the specs.)
-config "systemd.services.certmgr" {
-  when = local.cfg.enable
-  preStart = mkBefore(<<-EOT
-    while ! test -s ${local.certmgrAPITokenPath} ; do
-      sleep 1
-      echo Waiting for ${local.certmgrAPITokenPath}
-    done
-  EOT
-  )
+# kube-certs.service keeps every certificate of this host: it runs nodegen
+# pki fetch over the specs, retries while the CA cannot be reached (or the
+# API token is not there yet), and runs again every day to renew what is
+# in the last third of its validity. The components are not ordered after
+# it: the actions of the specs restart them, and a restart that waited for
+# the oneshot running it would never end; they wait for their files
+# (services.kubernetes.lib.waitFiles) instead.
+config "systemd.services.kube-certs" {
+  when        = local.cfg.enable
+  description = "Kubernetes certificates from the cfssl CA at ${local.remote}"
+  wantedBy    = ["multi-user.target", "cfssl-online.target"]
+  wants       = ["network-online.target"]
+  after       = ["network-online.target", "cfssl-online.target"]
+  serviceConfig = {
+    Type            = "oneshot"
+    ExecStart       = "${root.system.nodegen.path} pki fetch --spec-dir /etc/${local.specDir}"
+    Restart         = "on-failure"
+    RestartSec      = "5s"
+    TimeoutStartSec = "10min"
+  }
+  # A switch that changes a spec runs it again.
+  restartTriggers = [for n, t in local.specs : t]
+  provides = {
+    files = concat([local.top.caFile], flatten([for n, c in local.cfg.certs : [c.cert, c.key]]))
+  }
 }
 
-# certmgr keeps every certificate of this host.
-config "services.certmgr" {
-  when       = local.cfg.enable
-  enable     = true
-  svcManager = "command"
-  specs = {
-    for n, c in local.cfg.certs : n => {
-      action = c.action
-      authority = {
-        remote        = local.remote
-        file          = { path = c.caCert }
-        root_ca       = c.caCert
-        profile       = "default"
-        auth_key_file = local.certmgrAPITokenPath
-      }
-      certificate = { path = c.cert }
-      private_key = {
-        owner = c.privateKeyOwner
-        group = "nogroup"
-        mode  = "0600"
-        path  = c.key
-      }
-      request = {
-        CN    = c.CN
-        hosts = c.hosts
-        key   = { algo = "rsa", size = 2048 }
-        names = [c.fields]
-      }
+config "systemd.timers.kube-certs" {
+  when     = local.cfg.enable
+  wantedBy = ["timers.target"]
+  timerConfig = {
+    OnCalendar         = "daily"
+    Persistent         = true
+    RandomizedDelaySec = "1h"
+  }
+}
+
+# On the master, the API token is cfssl's own, and the CA certificate is
+# the one cfssl signs with: neither needs the network.
+config "systemd.services.kube-certs" {
+  when     = local.withApiserver
+  after    = ["cfssl.service"]
+  path     = [local.top.toolsPackage]
+  preStart = <<-EOT
+    set -e
+    mkdir -p "$(dirname "${local.certsAPITokenPath}")"
+    ln -fs "${local.cfsslAPITokenPath}" "${local.certsAPITokenPath}"
+    if [ ! -s "${local.top.caFile}" ]; then
+      install -D -m 0644 "${local.cfg.caCertPathPrefix}.pem" "${local.top.caFile}"
+    fi
+  EOT
+}
+
+config "environment" {
+  when            = local.cfg.enable
+  providedByImage = [root.system.nodegen.path]
+  etc = {
+    for n, c in local.cfg.certs : "${local.specDir}/${n}.json" => {
+      origin = "services.kubernetes.pki.certs.${n}"
+      text   = local.specs[n]
     }
   }
 }
 
-config "systemd.services.certmgr" {
-  when     = local.cfg.enable
-  wantedBy = ["cfssl-online.target"]
-  # After certmgr's own ordering (network-online.target).
-  after = mkAfter(["cfssl-online.target", "kube-certmgr-bootstrap.service"])
+assert {
+  condition = !local.cfg.enable || length(local.badFields) == 0
+  message   = "services.kubernetes.pki.certs: a certificate's fields are subject fields among ${join(", ", local.specFields)}: ${join("; ", [for n, fs in local.badFields : "${n} has ${join(", ", fs)}"])}."
 }
 
 # The services start once their certificates are there.
 config "services.kubernetes.lib.waitFiles" {
   when               = local.cfg.enable
-  certmgr            = local.certmgrPaths
   kube-addon-manager = mkIf(local.top.addonManager.enable, local.addonManagerPaths)
   flannel            = mkIf(local.top.flannel.enable, local.flannelPaths)
   kube-proxy         = mkIf(local.top.proxy.enable, local.proxyPaths)
