@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -157,11 +158,16 @@ func RunChecks(ev *eval.Evaluator, entries []Entry, mode CheckMode) (notes []str
 // checkDiag is an error about the checks of e, at the definitions of the
 // option it comes from that won, the user's first (those after the first
 // are named in the detail). When that option is a namespace rather than
-// an option (services.chrony), it is at the definition of the file's
-// text.
+// an option (services.chrony), it is at the user's definitions of the
+// options in it, else at the definition of the file's text.
 func checkDiag(ev *eval.Evaluator, e Entry, summary, detail string) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
 	user, lib := wonDefinitions(ev, e.Option)
+	if len(user)+len(lib) == 0 {
+		if p, err := options.ParsePath(e.Option); err == nil {
+			user = userDefinitionsIn(ev, p, 3)
+		}
+	}
 	if len(user)+len(lib) == 0 {
 		user, lib = wonDefinitions(ev, etcPath.Child(e.Target).Child("text").String())
 	}
@@ -204,6 +210,31 @@ func wonDefinitions(ev *eval.Evaluator, path string) (user, lib []hcl.Range) {
 		}
 	}
 	return user, lib
+}
+
+// userDefinitionsIn returns where the user's winning definitions of the
+// options in the namespace p are, depth levels of namespaces down, in
+// order of their paths.
+func userDefinitionsIn(ev *eval.Evaluator, p options.Path, depth int) []hcl.Range {
+	v, diags := ev.Get(p)
+	if diags.HasErrors() || depth == 0 || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
+		return nil
+	}
+	names := make([]string, 0, len(v.Type().AttributeTypes()))
+	for n := range v.Type().AttributeTypes() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var user []hcl.Range
+	for _, n := range names {
+		if ev.IsDeclared(p.Child(n)) {
+			u, _ := wonDefinitions(ev, p.Child(n).String())
+			user = append(user, u...)
+			continue
+		}
+		user = append(user, userDefinitionsIn(ev, p.Child(n), depth-1)...)
+	}
+	return user
 }
 
 // indentText indents each line of s by two spaces, for a detail.
