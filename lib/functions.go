@@ -102,6 +102,7 @@ func Functions() map[string]function.Function {
 		"urlencode":      URLEncodeFunc,
 		"yamlencode":     YAMLEncodeFunc,
 		"systemdunit":    SystemdUnitFunc,
+		"systemdexecarg": SystemdExecArgFunc,
 
 		// Conversions.
 		"tobool":   stdlib.MakeToFunc(cty.Bool),

@@ -87,7 +87,7 @@ func TestFunctionsNames(t *testing.T) {
 		transpose values zipmap
 		jsonencode jsondecode csvdecode base64encode base64decode urlencode
 		sha256 sha1 md5 tostring tonumber tobool tolist toset tomap
-		throw yamlencode tomlencode iniencode keyvalueencode formatencode systemdunit`)
+		throw yamlencode tomlencode iniencode keyvalueencode formatencode systemdunit systemdexecarg`)
 	funcs := Functions()
 	for _, name := range want {
 		if _, ok := funcs[name]; !ok {

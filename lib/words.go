@@ -231,3 +231,52 @@ var ShellQuoteFunc = native(&function.Spec{
 		return cty.StringVal(ShellQuote(args[0].AsString())), nil
 	},
 })
+
+// SystemdExecArg writes s as one argument of a command line of a unit
+// (ExecStart= and the like), to be read back as s (NixOS's
+// utils.escapeSystemdExecArg): % written %% (a specifier) and $ written $$
+// (a variable), and in double quotes, with \ and " escaped and control
+// characters as C escapes, when it is empty, a lone ";" (which separates
+// commands), or holds white space, a quote, a backslash or a control
+// character.
+func SystemdExecArg(s string) string {
+	s = strings.NewReplacer("%", "%%", "$", "$$").Replace(s)
+	if s != "" && s != ";" && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '"' || r == '\'' || r == '\\'
+	}) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '"':
+			b.WriteString(`\` + string(r))
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// SystemdExecArgFunc is systemdexecarg(str): str as one argument of a
+// unit's command line (SystemdExecArg), for the values a module puts
+// into ExecStart=.
+var SystemdExecArgFunc = native(&function.Spec{
+	Description: "Returns the string as one argument of a systemd unit's command line: % and $ doubled, and double-quoted with \\, \" and control characters escaped when it holds white space, a quote, a backslash or a control character.",
+	Params: []function.Parameter{
+		{Name: "str", Type: cty.String},
+	},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.StringVal(SystemdExecArg(args[0].AsString())), nil
+	},
+})

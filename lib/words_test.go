@@ -71,3 +71,24 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestSystemdExecArg(t *testing.T) {
+	for in, want := range map[string]string{
+		"--web.listen-address": "--web.listen-address",
+		"0.0.0.0:9100":         "0.0.0.0:9100",
+		"[::]:9100":            "[::]:9100",
+		"%n":                   "%%n",
+		"^/(dev)($|/)":         "^/(dev)($$|/)",
+		";":                    `";"`,
+		"a;b":                  "a;b",
+		"$HOME ${X}":           `"$$HOME $${X}"`,
+		"a b;c":                `"a b;c"`,
+		`say "hi" \ bye`:       `"say \"hi\" \\ bye"`,
+		"a\nb\x01":             `"a\nb\x01"`,
+		"":                     `""`,
+	} {
+		if got := SystemdExecArg(in); got != want {
+			t.Errorf("SystemdExecArg(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

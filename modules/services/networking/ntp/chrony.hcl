@@ -158,7 +158,7 @@ config "systemd.services.chronyd" {
   }
   serviceConfig = {
     Type      = "simple"
-    ExecStart = "${local.chronyd} ${join(" ", local.chronyFlags)}"
+    ExecStart = "${local.chronyd} ${join(" ", [for f in local.chronyFlags : systemdexecarg(f)])}"
 
     # Proc filesystem
     ProcSubset  = "pid"

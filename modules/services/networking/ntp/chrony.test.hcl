@@ -67,3 +67,14 @@ run "a server cannot add chrony directives" {
   }
   expect_error = "It is refused because it holds a space"
 }
+
+run "extra flags are single arguments of ExecStart" {
+  config "services.chrony" {
+    enable     = true
+    extraFlags = ["-F1", "-L%n$HOME"]
+  }
+  assert {
+    condition     = endswith(config.systemd.services.chronyd.serviceConfig.ExecStart, " -m -F1 -L%%n$$HOME")
+    error_message = "in a flag, % and $ are doubled"
+  }
+}
