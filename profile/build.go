@@ -89,6 +89,10 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 			e.Option = origin
 		}
 		e.Checks = programChecks(f)
+		if p := unitPathProblem(e.Target); p != "" {
+			diags = append(diags, checkDiag(ev, e, "Invalid unit name", fmt.Sprintf("/etc/%s, from %s: %s.", e.Target, e.Option, p)))
+			continue
+		}
 		text, hasText := optStr(f, "text")
 		source, hasSource := optStr(f, "source")
 		switch {

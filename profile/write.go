@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // Entry is one path of a profile: a regular file or a symlink below etc/.
@@ -329,6 +331,39 @@ func (t *target) install(sync bool) error {
 
 // validate checks the entries, fills in defaults and returns them sorted by
 // target.
+// unitPathProblem checks the unit names in a target below
+// systemd/system/: a unit file (NAME.TYPE), a .wants, .requires or
+// .upholds link to one, or a drop-in directory of one, by systemd's rule
+// (lib.UnitNameProblem). Other files there are left alone.
+func unitPathProblem(target string) string {
+	rest, ok := strings.CutPrefix(target, "systemd/system/")
+	if !ok {
+		return ""
+	}
+	dir, file := path.Split(rest)
+	dir = strings.TrimSuffix(dir, "/")
+	var names []string
+	switch {
+	case dir == "" && isUnitName(file):
+		names = []string{file}
+	case strings.Contains(dir, "/"):
+	case strings.HasSuffix(dir, ".d") && isUnitName(strings.TrimSuffix(dir, ".d")):
+		names = []string{strings.TrimSuffix(dir, ".d")}
+	default:
+		for _, w := range wantsSuffixes {
+			if u, ok := strings.CutSuffix(dir, w); ok {
+				names = []string{u, file}
+			}
+		}
+	}
+	for _, n := range names {
+		if p := lib.UnitNameProblem(n); p != "" {
+			return fmt.Sprintf("%q is no unit name systemd accepts: %s", n, p)
+		}
+	}
+	return ""
+}
+
 func validate(in []Entry) ([]Entry, error) {
 	var errs []*EntryError
 	entries := make([]Entry, 0, len(in))
@@ -343,6 +378,8 @@ func validate(in []Entry) ([]Entry, error) {
 			e.Group = "root"
 		}
 		if reason := checkTarget(e.Target); reason != "" {
+			bad("%s", reason)
+		} else if reason := unitPathProblem(e.Target); reason != "" {
 			bad("%s", reason)
 		}
 		switch {
