@@ -140,6 +140,13 @@ submodule "sshdSettings" {
     default     = null
     description = "If specified, login is denied for all users part of the listed groups. Takes precedence over services.openssh.settings.AllowGroups. See sshd_config(5) for details."
   }
+  # Not declared by NixOS: the rule of authorizedKeysFiles, which writes
+  # the same keyword, so that both paths refuse the same values.
+  option "AuthorizedKeysFile" {
+    type        = nullOr(either(word, listOf(word)))
+    default     = null
+    description = "Files with the users' public keys, written space-separated (see AuthorizedKeysFile in sshd_config(5)); each is one word. services.openssh.authorizedKeysFiles writes the keyword too, after this one: sshd takes the first."
+  }
   # Disabled by default, since pam_motd handles this.
   option "PrintMotd" {
     type        = nullOr(bool)

@@ -142,7 +142,7 @@ run "the same newline in settings is refused too" {
     enable   = true
     settings = { AuthorizedKeysFile = ["/x\nAuthorizedKeysCommand /tmp/evil %u"] }
   }
-  expect_error = "cannot contain a newline"
+  expect_error = "It is refused because it holds a newline"
 }
 
 run "a host key path is one word" {
@@ -178,4 +178,20 @@ run "a listen address is a host" {
     listenAddresses = [{ addr = "0.0.0.0\nPermitRootLogin yes" }]
   }
   expect_error = "host name or IP address"
+}
+
+run "a freeform setting cannot add sshd_config lines" {
+  config "services.openssh" {
+    enable   = true
+    settings = { AuthorizedKeysCommand = "/x\nPermitRootLogin yes" }
+  }
+  expect_error = "cannot contain a newline"
+}
+
+run "authorized keys files in settings are words, as in authorizedKeysFiles" {
+  config "services.openssh" {
+    enable   = true
+    settings = { AuthorizedKeysFile = ".ssh/keys /etc/ssh/keys/%u" }
+  }
+  expect_error = "It is refused because it holds a space"
 }
