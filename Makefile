@@ -66,8 +66,8 @@ pgo:
 # fuzz runs the parse+evaluate fuzz target for a minute, then each fuzz
 # target of the generated formats (fixtures/fuzz_formats_test.go: values
 # through the modules, the result read back by sshd, chronyd, nft,
-# systemd-sysusers and sh) for 20 seconds.
-FORMAT_FUZZ = FuzzSysusers FuzzChronyServers FuzzSshdAuthorizedKeysFiles FuzzFirewallTrustedInterface FuzzHostKeyScript
+# systemd-sysusers, systemd-tmpfiles and sh) for 20 seconds.
+FORMAT_FUZZ = FuzzSysusers FuzzTmpfilesPath FuzzChronyServers FuzzSshdAuthorizedKeysFiles FuzzFirewallTrustedInterface FuzzHostKeyScript
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzEvaluate -fuzztime 60s ./eval/
 	for f in $(FORMAT_FUZZ); do $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 20s ./fixtures/ || exit 1; done

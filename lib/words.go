@@ -35,7 +35,7 @@ var WordRules = []WordRule{
 	{"unitName", "systemd unit name", "NAME.TYPE, a template NAME@.TYPE or an instance NAME@INSTANCE.TYPE, of letters, digits and :_.\\-, not starting with -, at most 255 characters (systemd's rule)", UnitNameProblem},
 	{"interfaceName", "network interface name", "1 to 15 characters, without white space, control characters, /, :, quotes or backslashes, and not * alone (Linux's rule, and what an nft string can hold)", InterfaceNameProblem},
 	{"host", "host name or IP address", "letters, digits, ., -, _ and :", HostProblem},
-	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes", WordProblem},
+	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes, not starting with # (a comment)", WordProblem},
 	{"pathWord", "one-word absolute path", "a normalized absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
 }
 
@@ -175,10 +175,14 @@ func HostProblem(s string) string {
 
 // WordProblem checks one word of a line-oriented format that splits on
 // white space: not empty, no white space, control character, quote or
-// backslash.
+// backslash, and not starting with #, which starts a comment where a word
+// may begin in sshd_config.
 func WordProblem(s string) string {
 	if s == "" {
 		return "it is empty"
+	}
+	if strings.HasPrefix(s, "#") {
+		return "it starts with #, which starts a comment"
 	}
 	return firstBad(s, func(_ int, r rune) bool {
 		return !unicode.IsSpace(r) && !unicode.IsControl(r) && !strings.ContainsRune("\"'\\", r)

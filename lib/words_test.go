@@ -41,6 +41,8 @@ func TestWordRules(t *testing.T) {
 		{WordProblem, "/etc/ssh/authorized_keys.d/%u", ""},
 		{WordProblem, "/x\nAuthorizedKeysCommand", "it holds a newline"},
 		{WordProblem, "a\tb", "it holds a tab"},
+		{WordProblem, "#x", "it starts with #, which starts a comment"},
+		{WordProblem, "a#x", ""},
 		{WordProblem, "a\x00b", "it holds the character U+0000"},
 		{PathWordProblem, "/var/lib/x", ""},
 		{PathWordProblem, "var/lib", "it is not an absolute path"},

@@ -55,15 +55,24 @@ options "systemd.tmpfiles" {
 
 locals {
   # A path is written the way tmpfiles.d reads it back: quoted when it holds
-  # white space, with \ and " escaped and a line break as a C escape (it
-  # would end the line).
+  # white space or a quote, with \ and " escaped (a backslash escapes the
+  # next character; tmpfiles reads no C escapes in a path). A line break
+  # cannot be written: the assertion below refuses it.
   tmpfilesPath = {
     for conf, paths in config.systemd.tmpfiles.settings : conf => {
       for p, _ in paths : p => (
-        length(regexall("[\\s\"\\\\]", p)) == 0 ? p : "\"${replace(replace(replace(replace(replace(p, "\\", "\\\\"), "\"", "\\\""), "\n", "\\n"), "\r", "\\r"), "\t", "\\t")}\""
+        length(regexall("[\\s\"'\\\\]", p)) == 0 ? p : "\"${replace(replace(p, "\\", "\\\\"), "\"", "\\\"")}\""
       )
     }
   }
+  tmpfilesBadPaths = flatten([
+    for conf, paths in config.systemd.tmpfiles.settings : [for p, _ in paths : "${conf}: ${jsonencode(p)}" if length(regexall("[\\r\\n\\x00]", p)) > 0]
+  ])
+}
+
+assert {
+  condition = length(local.tmpfilesBadPaths) == 0
+  message   = "systemd.tmpfiles.settings: a path cannot hold a line break, which would end its tmpfiles.d line: ${join(", ", local.tmpfilesBadPaths)}."
 }
 
 config "environment" {

@@ -53,12 +53,19 @@ run "a rule is one line" {
   expect_error = "single-line string"
 }
 
-run "a path with a newline is quoted with C escapes" {
+run "a path with a newline is refused" {
   config "systemd.tmpfiles.settings" {
-    x = { "/var/lib/a\nb" = { d = { mode = "0700" } } }
+    x = { "/var/lib/a\nL+ /etc/shadow" = { d = { mode = "0700" } } }
+  }
+  expect_error = "a path cannot hold a line break"
+}
+
+run "a path with white space or a quote is quoted" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/it's a \"b\"" = { d = { mode = "0700" } } }
   }
   assert {
-    condition     = config.environment.etc["tmpfiles.d/x.conf"].text == "d \"/var/lib/a\\nb\" 0700 - - -\n"
+    condition     = config.environment.etc["tmpfiles.d/x.conf"].text == "d \"/var/lib/it's a \\\"b\\\"\" 0700 - - -\n"
     error_message = "the path stays in its field"
   }
 }
