@@ -63,9 +63,10 @@ type node struct {
 	tl   *timeline
 }
 
-// bootNode boots a machine, called role on the timeline, from root that can run a Kubernetes node:
-// without nspawn's system call filter, with every capability, cgroups of
-// its own in every hierarchy, /dev/kmsg, the binaries in bins at
+// bootNode boots a machine, called role on the timeline, from root that
+// can run a Kubernetes node: without nspawn's system call filter, with
+// every capability, cgroups of its own in every hierarchy, /dev/kmsg, the
+// binaries in bins at
 // packageDir/bin and the image at imagePath (both read-only), and
 // /var/lib/containerd, /var/lib/kubernetes and /var/log/pods on the host's
 // disk (containerd's overlayfs snapshots cannot sit on the machine's
@@ -118,7 +119,7 @@ func (n *node) stopClients() {
 func (n *node) journals(lines int) string {
 	var b strings.Builder
 	for _, unit := range kubeUnits {
-		state, _, _, err := n.Run("systemctl", "show", "-P", "ActiveState,SubState,Result", unit+".service")
+		state, _, _, err := n.Run("systemctl", "show", "-P", "LoadState,ActiveState,SubState,Result", unit+".service")
 		if err != nil || strings.Contains(state, "not-found") {
 			continue
 		}
