@@ -71,7 +71,7 @@ locals {
 options "services.kubernetes.apiserver" {
   # Also enable, extraOpts, featureGates, verbosity: see components.hcl.
   option "advertiseAddress" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = <<-EOT
       Kubernetes apiserver IP address on which to advertise the apiserver
@@ -96,7 +96,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "bindAddress" {
-    type        = str
+    type        = host
     default     = "0.0.0.0"
     description = <<-EOT
       The IP address on which to listen for the --secure-port port.
@@ -111,7 +111,7 @@ options "services.kubernetes.apiserver" {
     description  = "Kubernetes apiserver CA file for client auth."
   }
   option "disableAdmissionPlugins" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = <<-EOT
       Kubernetes admission control plugins to disable. See
@@ -119,7 +119,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "enableAdmissionPlugins" {
-    type = listOf(str)
+    type = listOf(word)
     default = [
       "NamespaceLifecycle", "LimitRanger", "ServiceAccount",
       "ResourceQuota", "DefaultStorageClass", "DefaultTolerationSeconds",
@@ -136,7 +136,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "etcd.servers" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = ["http://127.0.0.1:2379"]
     description = "List of etcd servers."
   }
@@ -157,7 +157,7 @@ options "services.kubernetes.apiserver" {
     description  = "Etcd ca file."
   }
   option "extraSANs" {
-    type        = listOf(str)
+    type        = listOf(host)
     default     = []
     description = "Extra x509 Subject Alternative Names to be added to the kubernetes apiserver tls cert."
   }
@@ -188,7 +188,7 @@ options "services.kubernetes.apiserver" {
     description = "Key to use for connections to proxy."
   }
   option "runtimeConfig" {
-    type        = str
+    type        = singleLineStr
     default     = ""
     example     = "api/all=false,api/v1=true"
     description = <<-EOT
@@ -225,7 +225,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "serviceAccountIssuer" {
-    type        = str
+    type        = word
     default     = "https://kubernetes.default.svc"
     description = "The issuer of the ServiceAccount tokens (--service-account-issuer; required since Kubernetes 1.20)."
   }
@@ -235,7 +235,7 @@ options "services.kubernetes.apiserver" {
     description = "The node address types the apiserver connects to kubelets by, in order (--kubelet-preferred-address-types): the node's IP first, so that logs and exec work without DNS for node names."
   }
   option "serviceClusterIpRange" {
-    type        = str
+    type        = word
     default     = "10.0.0.0/24"
     description = <<-EOT
       A CIDR notation IP range from which to assign service cluster IPs.

@@ -142,7 +142,7 @@ dynamic "options" {
   labels   = ["services.kubernetes.${component.key}"]
   content {
     option "extraOpts" {
-      type        = str
+      type        = singleLineStr
       default     = ""
       description = "${component.value} extra command line options."
     }

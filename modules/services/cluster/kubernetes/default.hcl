@@ -91,7 +91,7 @@ options "services.kubernetes" {
     EOT
   }
   option "masterAddress" {
-    type        = str
+    type        = host
     example     = "master.example.com"
     description = "Clusterwide available network address or hostname for the kubernetes master server."
   }
@@ -101,7 +101,7 @@ options "services.kubernetes" {
     description = "Packages added to the services' PATH environment variable. Both the bin and sbin subdirectories of each package are added."
   }
   option "clusterCidr" {
-    type        = nullOr(str)
+    type        = nullOr(word)
     default     = "10.1.0.0/16"
     description = "Kubernetes controller manager and proxy CIDR Range for Pods in cluster."
   }
