@@ -353,12 +353,12 @@ config "services.kubernetes.pki.certs" {
       local.apiserverServiceIP,
       "127.0.0.1",
     ] : h if h != null], local.cfg.extraSANs)
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   apiserverProxyClient = {
     name   = "kube-apiserver-proxy-client"
     CN     = "front-proxy-client"
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   # In system:masters, as kubeadm's apiserver-kubelet-client is (in a
   # group bound to cluster-admin): logs, exec and port-forward reach every
@@ -368,12 +368,12 @@ config "services.kubernetes.pki.certs" {
     name   = "kube-apiserver-kubelet-client"
     CN     = "system:kube-apiserver"
     fields = { O = "system:masters" }
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   apiserverEtcdClient = {
     name   = "kube-apiserver-etcd-client"
     CN     = "etcd-client"
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   clusterAdmin = {
     name            = "cluster-admin"
@@ -391,7 +391,7 @@ config "services.kubernetes.pki.certs" {
       local.cfg.advertiseAddress,
     ] : h if h != null]
     privateKeyOwner = "etcd"
-    action          = "systemctl restart etcd.service"
+    action          = "systemctl --no-block restart etcd.service"
   }
 }
 

@@ -203,7 +203,7 @@ config "services.kubernetes.pki" {
       name   = c.cert.name
       CN     = c.cert.CN
       fields = c.cert.fields
-      action = "systemctl restart ${c.service}.service"
+      action = "systemctl --no-block restart ${c.service}.service"
     }
   }
 }

@@ -124,7 +124,7 @@ config "services.kubernetes.pki.certs" {
   controllerManager = {
     name   = "kube-controller-manager"
     CN     = "kube-controller-manager"
-    action = "systemctl restart kube-controller-manager.service"
+    action = "systemctl --no-block restart kube-controller-manager.service"
   }
 }
 

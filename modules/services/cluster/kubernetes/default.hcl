@@ -233,7 +233,9 @@ config "services.kubernetes.pki.certs" {
   serviceAccount = {
     name   = "service-account"
     CN     = "system:service-account-signer"
-    action = "systemctl reload kube-apiserver.service kube-controller-manager.service"
+    # (Neither has a reload; --no-block: the action runs inside
+    # kube-certs.service, which a unit's start may wait for.)
+    action = "systemctl --no-block restart ${join(" ", compact([local.cfg.apiserver.enable ? "kube-apiserver.service" : "", local.cfg.controllerManager.enable ? "kube-controller-manager.service" : ""]))}"
   }
 }
 

@@ -542,7 +542,7 @@ config "services.kubernetes.pki.certs" {
     name   = "kubelet"
     CN     = local.cfg.hostname
     hosts  = compact([local.cfg.hostname, local.cfg.nodeIp == null ? "" : local.cfg.nodeIp])
-    action = "systemctl restart kubelet.service"
+    action = "systemctl --no-block restart kubelet.service"
   }
 }
 
