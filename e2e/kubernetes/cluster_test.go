@@ -7,10 +7,6 @@ import (
 	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
-// serviceIP is the apiserver's address in the service range (10.0.0.0/24,
-// the library's default).
-const serviceIP = "10.0.0.1"
-
 // overlays are the files of the test environment for a host, on top of
 // the fixture's host.hcl.
 func overlays(fixture string, more ...string) []string {
@@ -21,7 +17,7 @@ func overlays(fixture string, more ...string) []string {
 // k8s-single fixture with the test environment's overlay) into a machine
 // and runs a pod on it.
 func TestSingleHost(t *testing.T) {
-	const node, ip = "kube", "10.88.0.10" // testdata/single.hcl
+	const node = "kube" // fixtures/k8s-single
 	bins := binaries(t)
 	p := evaluate(t, overlays("k8s-single", "testdata/single.hcl")...)
 	img := image(t)
@@ -30,22 +26,19 @@ func TestSingleHost(t *testing.T) {
 	tl := newTimeline(t)
 	n := bootNode(t, tl, "node", root, bins, img)
 
-	ca := newPKI(t)
-	profileDir := n.install(p, ca, masterCerts(ip, serviceIP, node))
-	n.WriteFile(adminPath, ca.kubeconfig("https://"+ip+":6443", "cluster-admin"), 0o600)
-	n.switchTo(profileDir)
+	n.switchTo(n.install(p))
 	n.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
 	n.runPod(n, node, "sleeper")
 	n.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)
 }
 
-// TestTwoHosts switches a master (k8s-master) and a worker (k8s-worker)
-// into two machines joined by a veth pair; the worker joins the cluster
-// and runs a pod.
+// TestTwoHosts switches a master (k8s-master) and a worker (k8s-worker),
+// with the library's roles and easyCerts, into two machines joined by a
+// veth pair; handed the master's CA token, the worker gets its
+// certificates, joins the cluster and runs a pod.
 func TestTwoHosts(t *testing.T) {
-	const masterIP, workerIP = "10.88.0.10", "10.88.0.11" // testdata/master.hcl, worker.hcl
-	const masterNode, workerNode = "master01.cluster.example.com", "worker01.cluster.example.com"
+	const workerNode = "worker01.cluster.example.com" // fixtures/k8s-worker
 	bins := binaries(t)
 	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl")...)
 	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl")...)
@@ -62,13 +55,10 @@ func TestTwoHosts(t *testing.T) {
 	connect(t, master, worker)
 	t.Cleanup(worker.stopClients)
 
-	ca := newPKI(t)
-	masterProfile := master.install(pm, ca, masterCerts(masterIP, serviceIP, masterNode, "master01", "kubernetes.cluster.example.com"))
-	workerProfile := worker.install(pw, ca, nodeCerts(workerIP, workerNode, "worker01"))
-	master.WriteFile(adminPath, ca.kubeconfig("https://"+masterIP+":6443", "cluster-admin"), 0o600)
-	master.switchTo(masterProfile)
+	master.switchTo(master.install(pm))
 	master.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
-	worker.switchTo(workerProfile)
+	master.giveToken(worker)
+	worker.switchTo(worker.install(pw))
 	master.runPod(worker, workerNode, "sleeper-on-worker")
 	master.requireNoFailedUnits()
 	worker.requireNoFailedUnits()

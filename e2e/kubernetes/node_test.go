@@ -13,13 +13,17 @@ import (
 	"github.com/nodegen/nodegen/profile"
 )
 
-// Where the test binds what it brings into a node (testdata/nspawn.hcl
-// names the same paths).
+// Paths in a node: where the test binds what it brings (testdata/nspawn.hcl
+// names the same paths), and what the library's easyCerts makes there.
 const (
-	packageDir = "/opt/k8s"                    // services.kubernetes.package
-	imagePath  = "/opt/k8s-e2e/image.tar"      // kubelet.seedDockerImages
-	adminPath  = "/root/admin.kubeconfig"      // the test's own kubectl
-	secretsDir = "/var/lib/kubernetes/secrets" // the PKI
+	packageDir = "/opt/k8s"               // services.kubernetes.package
+	imagePath  = "/opt/k8s-e2e/image.tar" // kubelet.seedDockerImages
+	// The master's kubeconfig with cluster-admin rights (easyCerts).
+	adminPath = "/etc/kubernetes/cluster-admin.kubeconfig"
+	// Where easyCerts keeps a host's certificates, and the master's API
+	// token that a worker needs to be issued its own.
+	secretsDir    = "/var/lib/kubernetes/secrets"
+	cfsslTokenDir = "/var/lib/cfssl"
 )
 
 // kubeUnits are the units whose journals a failure shows, in start order.
@@ -63,10 +67,9 @@ type node struct {
 	tl   *timeline
 }
 
-// bootNode boots a machine, called role on the timeline, from root that
-// can run a Kubernetes node: without nspawn's system call filter, with
-// every capability, cgroups of its own in every hierarchy, /dev/kmsg, the
-// binaries in bins at
+// bootNode boots a machine, called role on the timeline, from root that can run a Kubernetes node:
+// without nspawn's system call filter, with every capability, cgroups of
+// its own in every hierarchy, /dev/kmsg, the binaries in bins at
 // packageDir/bin and the image at imagePath (both read-only), and
 // /var/lib/containerd, /var/lib/kubernetes and /var/log/pods on the host's
 // disk (containerd's overlayfs snapshots cannot sit on the machine's
@@ -130,14 +133,11 @@ func (n *node) journals(lines int) string {
 }
 
 // install readies the machine for the profile p: it checks that the
-// machine has the packages p lists, copies the nodegen command and the
-// profile into it (/usr/local/bin/nodegen, /root/profile), makes the
-// users of the profile's sysusers.d files (the switch would make them too,
-// but the keys must belong to them before the services start), and has
-// the CA issue the certificates of specs and writes them, with the CA, to
-// secretsDir, each key readable only by its owner. It returns the
-// profile's path in the machine.
-func (n *node) install(p profile.Profile, ca *pki, specs []certSpec) string {
+// machine has the packages p lists, and copies the nodegen command (where
+// the profile's kube-certs.service runs it) and the profile into it
+// (/usr/local/bin/nodegen, /root/profile). It returns the profile's path
+// in the machine.
+func (n *node) install(p profile.Profile) string {
 	n.t.Helper()
 	for _, pkg := range p.Packages {
 		// The machine has no network: nodegen switch could not install
@@ -151,17 +151,16 @@ func (n *node) install(p profile.Profile, ca *pki, specs []certSpec) string {
 	if out, err := exec.Command("cp", "-a", writeProfile(n.t, p), n.Path(dst)).CombinedOutput(); err != nil {
 		n.t.Fatalf("copying the profile into %s: %v\n%s", n.Name(), err, out)
 	}
-	n.MustRun("sh", "-c", "systemd-sysusers "+dst+"/etc/sysusers.d/*.conf")
-	n.WriteFile(secretsDir+"/ca.pem", ca.caCert, 0o644)
-	for _, spec := range specs {
-		ca.issue(n.t, spec)
-		pair := ca.certs[spec.Name]
-		n.WriteFile(secretsDir+"/"+spec.Name+".pem", pair[0], 0o644)
-		key := secretsDir + "/" + spec.Name + "-key.pem"
-		n.WriteFile(key, pair[1], 0o600)
-		n.MustRun("chown", spec.Owner, key)
-	}
 	return dst
+}
+
+// giveToken writes the API token of the master's cfssl CA where the
+// worker's kube-certs.service reads it, as the operator of a cluster with
+// easyCerts does for each node.
+func (n *node) giveToken(worker *node) {
+	n.t.Helper()
+	token := n.MustRun("cat", cfsslTokenDir+"/apitoken.secret")
+	worker.WriteFile(secretsDir+"/apitoken.secret", []byte(token), 0o600)
 }
 
 // switchTo runs nodegen switch on the profile in the machine, and fails

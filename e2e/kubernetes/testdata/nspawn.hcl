@@ -8,20 +8,10 @@
 # subnet) is in a second overlay per host (single.hcl, master.hcl,
 # worker.hcl), as the options below.
 #
-# The certificates: the test issues them itself before the switch, as an
-# operator with a CA of their own would, under the names easyCerts gives
-# them (secrets/NAME.pem and NAME-key.pem), and the host names them here.
-# Workaround: with easyCerts (cfssl and kube-certs.service) the switch of a
-# master fails: the path units that wait for each component's files
-# (PathExists= on each) trigger it as soon as the first file (ca.pem) is
-# there, its ConditionPathExists= on the others skips it, and they trigger
-# again until systemd stops them (etcd.path: trigger-limit-hit), so etcd
-# never starts; kube-certs.service hangs in its action "systemctl restart
-# kube-controller-manager.service" while that unit's preStart waits for
-# the apiserver (onlineTargets); and the service account certificate's
-# action "systemctl reload kube-apiserver.service
-# kube-controller-manager.service" fails ("Job type reload is not
-# applicable"), which fails nodegen pki fetch.
+# The certificates are the library's (easyCerts, as the roles have it): the
+# master's cfssl CA issues them to kube-certs.service (nodegen pki fetch)
+# on every host; the test copies the master's API token to a worker, as an
+# operator would.
 
 options "e2e" {
   option "hosts" {
@@ -36,51 +26,11 @@ options "e2e" {
 }
 
 locals {
-  nodeIp  = config.services.kubernetes.kubelet.nodeIp
-  secrets = "/var/lib/kubernetes/secrets"
-  ca      = "${local.secrets}/ca.pem"
-  cert    = { for n in ["etcd", "kube-apiserver", "kube-apiserver-etcd-client", "kube-apiserver-kubelet-client", "service-account", "kube-controller-manager-client", "kube-scheduler-client", "kube-proxy-client", "kubelet", "kubelet-client"] : n => "${local.secrets}/${n}.pem" }
-  key     = { for n, _ in local.cert : n => "${local.secrets}/${n}-key.pem" }
+  nodeIp = config.services.kubernetes.kubelet.nodeIp
 }
 
 config "services.kubernetes" {
-  # Workaround: by default the components start all at once and restart
-  # until what they need answers. kube-controller-manager, ordered only
-  # After= kube-apiserver.service (Type=simple), then starts before the
-  # apiserver listens or has made its RBAC roles and exits 1 ("unable to
-  # load configmap based request-header-client-ca-file: ... connection
-  # refused", or "... is forbidden"); nodegen switch, which looks a second
-  # after the start jobs are done, finds it waiting to restart
-  # (activating/auto-restart) and fails. The seed's ordering makes it wait
-  # (a curl loop in its preStart) until the apiserver answers to its
-  # credentials.
-  onlineTargets = true
-  package       = "/opt/k8s"
-  easyCerts     = false
-  caFile        = local.ca
-  apiserver = {
-    clientCaFile                 = local.ca
-    tlsCertFile                  = local.cert.kube-apiserver
-    tlsKeyFile                   = local.key.kube-apiserver
-    serviceAccountKeyFile        = local.cert.service-account
-    serviceAccountSigningKeyFile = local.key.service-account
-    kubeletClientCaFile          = local.ca
-    kubeletClientCertFile        = local.cert.kube-apiserver-kubelet-client
-    kubeletClientKeyFile         = local.key.kube-apiserver-kubelet-client
-    etcd = {
-      caFile   = local.ca
-      certFile = local.cert.kube-apiserver-etcd-client
-      keyFile  = local.key.kube-apiserver-etcd-client
-    }
-  }
-  controllerManager = {
-    rootCaFile            = local.ca
-    serviceAccountKeyFile = local.key.service-account
-    kubeconfig            = { certFile = local.cert.kube-controller-manager-client, keyFile = local.key.kube-controller-manager-client }
-  }
-  scheduler = {
-    kubeconfig = { certFile = local.cert.kube-scheduler-client, keyFile = local.key.kube-scheduler-client }
-  }
+  package = "/opt/k8s"
   # The addon manager runs kube-addons, a script of Kubernetes' source
   # tarball that the binaries do not include.
   addonManager = { enable = false }
@@ -89,10 +39,6 @@ config "services.kubernetes" {
   flannel = { enable = false }
   addons  = { dns = { enable = false } }
   kubelet = {
-    clientCaFile     = local.ca
-    tlsCertFile      = local.cert.kubelet
-    tlsKeyFile       = local.key.kubelet
-    kubeconfig       = { certFile = local.cert.kubelet-client, keyFile = local.key.kubelet-client }
     seedDockerImages = ["/opt/k8s-e2e/image.tar"]
     settings = {
       # Kubernetes 1.35 and later refuse a cgroup v1 host unless told.
@@ -126,7 +72,6 @@ config "services.kubernetes" {
   }
   # conntrack's table size and timeouts are host-global: leave them be.
   proxy = {
-    kubeconfig = { certFile = local.cert.kube-proxy-client, keyFile = local.key.kube-proxy-client }
     settings = {
       conntrack = {
         maxPerCore            = 0
@@ -136,15 +81,6 @@ config "services.kubernetes" {
       }
     }
   }
-}
-
-config "services.etcd" {
-  certFile          = local.cert.etcd
-  keyFile           = local.key.etcd
-  trustedCaFile     = local.ca
-  peerCertFile      = local.cert.etcd
-  peerKeyFile       = local.key.etcd
-  peerTrustedCaFile = local.ca
 }
 
 config "services.containerd" {
@@ -159,6 +95,27 @@ config "services.containerd" {
       }
     }
   }
+}
+
+# Workaround: kube-controller-manager, ordered only After=
+# kube-apiserver.service (Type=simple), may start before the apiserver
+# serves or has made its RBAC roles, and then exits 1 ("unable to load
+# configmap based request-header-client-ca-file: ... is forbidden", or
+# "... connection refused") to be restarted 5 s later; nodegen switch,
+# which looks at the units it started a second after their jobs are done,
+# finds it waiting to restart (activating/auto-restart) and fails (in 2 of
+# 10 runs). Here it waits until the apiserver is ready instead.
+config "services.kubernetes.lib.waitCurl.e2e-apiserver-ready" {
+  when   = config.services.kubernetes.controllerManager.enable
+  path   = "/readyz"
+  cacert = config.services.kubernetes.controllerManager.kubeconfig.caFile
+  cert   = config.services.kubernetes.controllerManager.kubeconfig.certFile
+  key    = config.services.kubernetes.controllerManager.kubeconfig.keyFile
+}
+
+config "systemd.services.kube-controller-manager" {
+  when     = config.services.kubernetes.controllerManager.enable
+  preStart = config.services.kubernetes.lib.waitCurl.e2e-apiserver-ready.script
 }
 
 # What a VM has and an nspawn container lacks, before anything else runs:
