@@ -97,14 +97,16 @@ config "services.containerd" {
   }
 }
 
-# Workaround: kube-controller-manager, ordered only After=
-# kube-apiserver.service (Type=simple), may start before the apiserver
-# serves or has made its RBAC roles, and then exits 1 ("unable to load
-# configmap based request-header-client-ca-file: ... is forbidden", or
-# "... connection refused") to be restarted 5 s later; nodegen switch,
-# which looks at the units it started a second after their jobs are done,
-# finds it waiting to restart (activating/auto-restart) and fails (in 2 of
-# 10 runs). Here it waits until the apiserver is ready instead.
+# Workaround: kube-controller-manager starts once kube-apiserver
+# (Type=notify) listens, before the apiserver has made its RBAC roles, and
+# exits 1 at once ("unable to load configmap based
+# request-header-client-ca-file: configmaps "extension-apiserver-
+# authentication" is forbidden: User "system:kube-controller-manager"
+# cannot get resource "configmaps" ... in the namespace "kube-system"") to
+# be restarted 5 s later; nodegen switch, which looks at the units it
+# started a second after their jobs are done, finds it waiting to restart
+# (activating/auto-restart) and fails (10 runs of 10; 2 of 10 while the
+# apiserver was Type=simple). Here it waits until the apiserver is ready.
 config "services.kubernetes.lib.waitCurl.e2e-apiserver-ready" {
   when   = config.services.kubernetes.controllerManager.enable
   path   = "/readyz"
