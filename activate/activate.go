@@ -76,9 +76,71 @@ type Result struct {
 	// Failed are the units that did not come up.
 	Failed []FailedUnit
 	// RolledBack is the activation back to the previous generation, with
-	// RollbackOnFailure.
+	// RollbackOnFailure or after a failed step.
 	RolledBack *Result
+	// Failure is a step of the activation that failed after the system
+	// was changed (the error is then a *FailedError).
+	Failure *Failure
 }
+
+// Failure is an activation that failed at a step after it began to change
+// the system, and what was done about it.
+type Failure struct {
+	// Generation is the generation it activated (0: deactivating), From
+	// the one active before.
+	Generation int `json:"generation"`
+	From       int `json:"from"`
+	// Step is the stage that failed (see Stages), Error its error.
+	Step  string `json:"step"`
+	Error string `json:"error"`
+	// Date is when, RFC 3339 in UTC.
+	Date string `json:"date"`
+	// RolledBack says generation From was activated again; RollbackError
+	// says why it could not be (the journal then stays, and the next
+	// command activates its own generation around it).
+	RolledBack    bool   `json:"rolledBack"`
+	RollbackError string `json:"rollbackError,omitempty"`
+}
+
+// Describe says what happened, in one sentence.
+func (f *Failure) Describe() string {
+	what := "the activation of " + genName(f.Generation)
+	if f.Generation == 0 {
+		what = "the deactivation"
+	}
+	msg := fmt.Sprintf("%s failed at step %s: %s", what, f.Step, f.Error)
+	switch {
+	case f.RolledBack:
+		msg += fmt.Sprintf("; %s was activated again", genName(f.From))
+	case f.RollbackError != "":
+		msg += fmt.Sprintf("; going back to %s failed too: %s", genName(f.From), f.RollbackError)
+	}
+	return msg
+}
+
+func genName(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("generation %d", n)
+}
+
+// FailedError is an activation whose step failed after the system was
+// changed; Failure says whether it was rolled back.
+type FailedError struct {
+	Failure *Failure
+}
+
+func (e *FailedError) Error() string { return e.Failure.Describe() }
+
+// StepError is a stage of apply that failed (not a crash).
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("step %s: %v", e.Step, e.Err) }
+func (e *StepError) Unwrap() error { return e.Err }
 
 // FailedUnit is a unit that did not come up after an activation.
 type FailedUnit struct {
@@ -122,34 +184,116 @@ var errCrash = errors.New("simulated crash")
 var Stages = []string{"generation", "journal", "stop", "backup", "sysusers", "dirs", "static", "place-first", "place", "remove", "restore", "current", "state", "tmpfiles", "units", "done"}
 
 // Recover completes an activation that a crash interrupted, if the journal
-// says there is one; it returns that journal, or nil.
-func (s *System) Recover() (*Journal, error) {
+// says there is one, and returns that journal (nil when there was none).
+// It never stops the caller: an interrupted activation that cannot be
+// completed (a step fails again, a file is in the way) is rolled back, or
+// failing that left for the caller to plan around; pending is then the
+// journal still on disk.
+func (s *System) Recover() (done, pending *Journal, err error) {
 	if err := s.cleanGenerations(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	j, ok, err := s.readJournal()
 	if err != nil || !ok {
-		return nil, err
+		return nil, nil, err
+	}
+	if j.Failed != nil {
+		s.logf("%s; activating around it", j.Failed.Describe())
+		return nil, &j, nil
 	}
 	st, err := s.readState()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s.logf("completing the interrupted activation of generation %d (from %d)", j.To, j.From)
+	s.logf("completing the interrupted activation of %s (from %s)", genName(j.To), genName(j.From))
 	p, err := s.plan(st, &j, j.To, "", j.Backup)
+	if err == nil {
+		err = p.refusal()
+	}
+	if err == nil {
+		err = s.binaries(p, SwitchOptions{})
+	}
 	if err != nil {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+		s.logf("the interrupted activation of %s cannot be completed: %v; activating around it", genName(j.To), err)
+		return nil, &j, nil
+	}
+	_, err = s.apply(p, SwitchOptions{})
+	var se *StepError
+	if errors.As(err, &se) {
+		f := s.rollBackFailed(&Result{}, p, se, SwitchOptions{})
+		if f.Failure.RolledBack {
+			return &j, nil, nil
+		}
+		j, _, err := s.readJournal()
+		return nil, &j, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &j, nil, nil
+}
+
+// refusal is the error that stops a plan before anything changes: its
+// invalid profile entries, then its conflicts.
+func (p *Plan) refusal() error {
+	if len(p.Invalid) > 0 {
+		return &InvalidError{p.Invalid}
 	}
 	if len(p.Conflicts) > 0 {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, &ConflictError{p.Conflicts})
+		return &ConflictError{p.Conflicts}
 	}
-	if err := s.binaries(p, SwitchOptions{}); err != nil {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+	return nil
+}
+
+// rollBackFailed handles a step of p's apply that failed: the journal
+// records the failure, and the generation active before is activated
+// again, with the units the apply stopped started again. It returns the
+// *FailedError the activation ends with.
+func (s *System) rollBackFailed(res *Result, p *Plan, se *StepError, o SwitchOptions) *FailedError {
+	f := &Failure{Generation: p.To, From: p.From, Step: se.Step, Error: se.Err.Error(), Date: s.now().UTC().Format(time.RFC3339)}
+	res.Failure = f
+	fe := &FailedError{f}
+	j := p.journal
+	j.Failed, j.Stopped = f, p.Units.Stop
+	if err := s.writeJournal(j); err != nil {
+		f.RollbackError = err.Error()
+		return fe
 	}
-	if _, err := s.apply(p, SwitchOptions{}); err != nil {
-		return nil, err
+	s.logf("%s; activating %s again", strings.TrimSuffix(f.Describe(), "."), genName(p.From))
+	st, err := s.readState()
+	if err != nil {
+		f.RollbackError = err.Error()
+		return fe
 	}
-	return &j, nil
+	back, err := s.plan(st, &j, p.From, "", j.Backup)
+	if err == nil && len(back.Conflicts) > 0 {
+		err = &ConflictError{back.Conflicts}
+	}
+	if err == nil {
+		// The units the failed apply stopped run again.
+		back.Units.Start = sorted(append(back.Units.Start, j.Stopped...))
+		o.RollbackOnFailure = false
+		err = s.binaries(back, o)
+	}
+	if err != nil {
+		f.RollbackError = err.Error()
+		return fe
+	}
+	f.RolledBack = true
+	rb := &Result{Plan: back, Generation: p.From}
+	failed, err := s.apply(back, o)
+	if err != nil {
+		f.RolledBack, f.RollbackError = false, err.Error()
+		// The journal says the failure still, for the next command.
+		if j2, ok, rerr := s.readJournal(); rerr == nil && ok && j2.Failed != nil {
+			j2.Failed = f
+			s.writeJournal(j2)
+		}
+		return fe
+	}
+	rb.Failed = failed
+	res.RolledBack = rb
+	return fe
 }
 
 // Pending returns the journal of an interrupted activation, if any.
@@ -162,18 +306,21 @@ func (s *System) Pending() (*Journal, error) {
 }
 
 // begin starts a command that activates: it completes an interrupted
-// activation first (not on a dry run), and reads the state.
-func (s *System) begin(o SwitchOptions) (*Result, State, error) {
-	res := &Result{}
-	if !o.DryRun {
-		j, err := s.Recover()
-		if err != nil {
-			return nil, State{}, err
-		}
-		res.Recovered = j
+// activation first (not on a dry run), and reads the state. interrupted
+// is the journal of an activation still pending (one that could not be
+// completed, or any, on a dry run): the command's plan goes around it.
+func (s *System) begin(o SwitchOptions) (res *Result, st State, interrupted *Journal, err error) {
+	res = &Result{}
+	if o.DryRun {
+		interrupted, err = s.Pending()
+	} else {
+		res.Recovered, interrupted, err = s.Recover()
 	}
-	st, err := s.readState()
-	return res, st, err
+	if err != nil {
+		return nil, State{}, nil, err
+	}
+	st, err = s.readState()
+	return res, st, interrupted, err
 }
 
 // checkedPlan works out the plan (see plan) into res; conflicts are a
@@ -184,10 +331,7 @@ func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int
 		return nil, err
 	}
 	res.Plan = p
-	if len(p.Conflicts) > 0 {
-		return p, &ConflictError{p.Conflicts}
-	}
-	return p, nil
+	return p, p.refusal()
 }
 
 // Switch makes the profile in dir a new generation and activates it. A
@@ -195,15 +339,9 @@ func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int
 // generation: the active one is activated again, which puts back anything
 // missing. Conflicts are a *ConflictError, and change nothing.
 func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
-	}
-	var interrupted *Journal
-	if o.DryRun {
-		if interrupted, err = s.Pending(); err != nil {
-			return nil, err
-		}
 	}
 	to := 0
 	if st.Generation != 0 {
@@ -237,6 +375,10 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) {
 	res.Generation = p.To
 	failed, err := s.apply(p, o)
+	var se *StepError
+	if errors.As(err, &se) {
+		return res, s.rollBackFailed(res, p, se, o)
+	}
 	if err != nil {
 		return res, err
 	}
@@ -287,7 +429,7 @@ func (s *System) sameProfile(n int, dir string) (bool, error) {
 // Rollback activates generation to, or with to = 0 the newest generation
 // older than the active one.
 func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +452,7 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	}
-	p, err := s.checkedPlan(res, st, nil, to, "", o.Backup)
+	p, err := s.checkedPlan(res, st, interrupted, to, "", o.Backup)
 	if err != nil {
 		return res, err
 	}
@@ -325,11 +467,11 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 // the active generation had, and puts back the files it moved aside. The
 // generations are kept.
 func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, nil, 0, "", false)
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", false)
 	if err != nil {
 		return res, err
 	}
@@ -344,7 +486,8 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 // GC removes all generations but the newest keep ones and the active one,
 // and returns the numbers removed.
 func (s *System) GC(keep int) ([]int, error) {
-	if _, err := s.Recover(); err != nil {
+	_, pending, err := s.Recover()
+	if err != nil {
 		return nil, err
 	}
 	st, err := s.readState()
@@ -357,7 +500,7 @@ func (s *System) GC(keep int) ([]int, error) {
 	}
 	removed := []int{}
 	for i, n := range ns {
-		if n == st.Generation || i >= len(ns)-keep {
+		if n == st.Generation || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
 			continue
 		}
 		if err := s.removeGeneration(n); err != nil {
@@ -372,131 +515,139 @@ func (s *System) GC(keep int) ([]int, error) {
 }
 
 // apply carries out a checked plan; see the package doc for the stages.
+// A stage that fails is a *StepError naming it (the caller rolls back);
+// errCrash, a simulated death, is returned as it is.
 func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 	if err := s.writeJournal(p.journal); err != nil {
 		return nil, err
 	}
-	if err := failpoint("journal"); err != nil {
-		return nil, err
-	}
-	if s.units != nil && len(p.Units.Stop) > 0 {
-		s.logf("stopping %s", strings.Join(p.Units.Stop, " "))
-		if err := s.units.Stop(p.Units.Stop); err != nil {
-			return nil, err
+	step := func(name string, f func() error) error {
+		err := f()
+		if err == nil {
+			err = failpoint(name)
 		}
-	}
-	if err := failpoint("stop"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Backup {
-		if err := s.moveAside(rel); err != nil {
-			return nil, err
+		if err == nil || errors.Is(err, errCrash) {
+			return err
 		}
+		return &StepError{Step: name, Err: err}
 	}
-	if err := failpoint("backup"); err != nil {
-		return nil, err
-	}
-	if err := s.runConfTool(p.To, "etc/sysusers.d/", "systemd-sysusers"); err != nil {
-		return nil, err
-	}
-	if err := failpoint("sysusers"); err != nil {
-		return nil, err
-	}
-	target, err := s.resolveOwners(p.target)
-	if err != nil {
-		return nil, err
-	}
-	for _, dir := range p.CreateDirs {
-		if err := s.r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating %s: %w", s.show(dir), unwrapPath(err))
-		}
-	}
-	if err := failpoint("dirs"); err != nil {
-		return nil, err
-	}
-	if p.To != 0 {
-		if err := s.symlinkAtomic(staticTarget(p.To), staticLink); err != nil {
-			return nil, err
-		}
-	} else if err := s.removeIfOurs(staticLink); err != nil {
-		return nil, err
-	}
-	if err := failpoint("static"); err != nil {
-		return nil, err
-	}
-	for i, t := range placementsToPlace(p, target) {
-		if err := s.place(p.To, t); err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			if err := failpoint("place-first"); err != nil {
-				return nil, err
+	var target []Placement
+	var failed []FailedUnit
+	steps := []struct {
+		name string
+		f    func() error
+	}{
+		{"journal", func() error { return nil }},
+		{"stop", func() error {
+			if s.units != nil && len(p.Units.Stop) > 0 {
+				s.logf("stopping %s", strings.Join(p.Units.Stop, " "))
+				return s.units.Stop(p.Units.Stop)
 			}
-		}
+			return nil
+		}},
+		{"backup", func() error {
+			for _, rel := range p.Backup {
+				if err := s.moveAside(rel); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"sysusers", func() error { return s.runConfTool(p.To, "etc/sysusers.d/", "systemd-sysusers") }},
+		{"dirs", func() error {
+			var err error
+			if target, err = s.resolveOwners(p.target); err != nil {
+				return err
+			}
+			for _, dir := range p.CreateDirs {
+				if err := s.r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return fmt.Errorf("creating %s: %w", s.show(dir), unwrapPath(err))
+				}
+			}
+			return nil
+		}},
+		{"static", func() error {
+			if p.To != 0 {
+				return s.symlinkAtomic(staticTarget(p.To), staticLink)
+			}
+			return s.removeIfOurs(staticLink)
+		}},
+		{"place", func() error {
+			for i, t := range placementsToPlace(p, target) {
+				if err := s.place(p.To, t); err != nil {
+					return err
+				}
+				if i == 0 {
+					if err := failpoint("place-first"); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}},
+		{"remove", func() error {
+			for _, rel := range p.Remove {
+				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+			}
+			return nil
+		}},
+		{"restore", func() error {
+			for _, rel := range p.Restore {
+				if err := s.restore(rel); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"current", func() error {
+			dirs, err := s.pruneDirs(p.journal.Dirs, target)
+			if err != nil {
+				return err
+			}
+			p.keptDirs = dirs
+			if err := s.syncAll(); err != nil {
+				return err
+			}
+			if p.To != 0 {
+				return s.symlinkAtomic(path.Base(generationsDir)+"/"+strconv.Itoa(p.To), currentLink)
+			}
+			if err := s.r.Remove(currentLink); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return unwrapPath(err)
+			}
+			return nil
+		}},
+		{"state", func() error {
+			last := max(p.state.LastGeneration, p.To, p.From)
+			failures := p.state.Failures
+			if p.failure != nil {
+				failures = append(failures, *p.failure)
+			}
+			if len(failures) > maxFailures {
+				failures = failures[len(failures)-maxFailures:]
+			}
+			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures})
+		}},
+		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
+		{"units", func() error {
+			var err error
+			failed, err = s.actOnUnits(p.Units, o)
+			return err
+		}},
+		{"done", func() error {
+			if err := s.r.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return unwrapPath(err)
+			}
+			return s.syncDir(stateDir)
+		}},
 	}
-	if err := failpoint("place"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Remove {
-		if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
-		}
-	}
-	if err := failpoint("remove"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Restore {
-		if err := s.restore(rel); err != nil {
+	for _, st := range steps {
+		if err := step(st.name, st.f); err != nil {
 			return nil, err
 		}
 	}
-	if err := failpoint("restore"); err != nil {
-		return nil, err
-	}
-	dirs, err := s.pruneDirs(p.journal.Dirs, target)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.syncAll(); err != nil {
-		return nil, err
-	}
-	if p.To != 0 {
-		if err := s.symlinkAtomic(path.Base(generationsDir)+"/"+strconv.Itoa(p.To), currentLink); err != nil {
-			return nil, err
-		}
-	} else if err := s.r.Remove(currentLink); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, unwrapPath(err)
-	}
-	if err := failpoint("current"); err != nil {
-		return nil, err
-	}
-	last := max(p.state.LastGeneration, p.To, p.From)
-	if err := s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: dirs}); err != nil {
-		return nil, err
-	}
-	if err := failpoint("state"); err != nil {
-		return nil, err
-	}
-	if err := s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create"); err != nil {
-		return nil, err
-	}
-	if err := failpoint("tmpfiles"); err != nil {
-		return nil, err
-	}
-	failed, err := s.actOnUnits(p.Units, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := failpoint("units"); err != nil {
-		return nil, err
-	}
-	if err := s.r.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, unwrapPath(err)
-	}
-	if err := s.syncDir(stateDir); err != nil {
-		return nil, err
-	}
-	return failed, failpoint("done")
+	return failed, nil
 }
 
 // placementsToPlace are the resolved placements of the plan's Place list.

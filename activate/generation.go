@@ -34,6 +34,9 @@ type Generation struct {
 	ProfileHash string `json:"profileHash"`
 	// Current is set for the active generation (not stored).
 	Current bool `json:"current"`
+	// Failures are the activations of this generation that failed at a
+	// step (from state.json, not stored here).
+	Failures []Failure `json:"failures,omitempty"`
 }
 
 // genDir is the generation's directory on the host.
@@ -92,6 +95,11 @@ func (s *System) Generations() ([]Generation, error) {
 			return nil, err
 		}
 		g.Current = n == st.Generation
+		for _, f := range st.Failures {
+			if f.Generation == n {
+				g.Failures = append(g.Failures, f)
+			}
+		}
 		gens = append(gens, g)
 	}
 	return gens, nil

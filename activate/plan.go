@@ -52,6 +52,9 @@ type Plan struct {
 	// Conflicts are what stops the activation: nothing changes while there
 	// is one.
 	Conflicts []Conflict `json:"conflicts"`
+	// Invalid are what the apply stages would fail on in the target
+	// profile (see checkProfile): nothing changes while there is one.
+	Invalid []Conflict `json:"invalid"`
 	// Units is what happens to systemd units.
 	Units UnitPlan `json:"units"`
 	// Download are the assets not in the cache yet, and Install the
@@ -63,6 +66,8 @@ type Plan struct {
 	manifest profile.Manifest // the target generation's manifest
 	state    State            // the state the plan starts from
 	journal  Journal          // what the activation writes before changing anything
+	failure  *Failure         // a failed activation this one goes around, for state.json
+	keptDirs []string         // the created directories still there after apply
 	owners   *owners
 }
 
@@ -210,7 +215,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	p := &Plan{
 		From: from, To: to, state: st,
 		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
-		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Download: []string{}, Install: []string{},
+		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
 	if toDir == "" && to != 0 {
@@ -232,6 +237,9 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	p.target = placements(toM, p.owners)
 	p.manifest = toM
+	if toDir != "" {
+		s.checkProfile(p, toM, toDir)
+	}
 
 	mine := known{}
 	mine.add(st.Entries)
@@ -383,6 +391,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	createdDirs = append(createdDirs, p.CreateDirs...)
 	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs)}
+	if interrupted != nil && interrupted.Failed != nil {
+		// Until this activation is done, the journal says the failure: a
+		// crash leaves it to be gone around again, not completed.
+		p.failure, p.journal.Failed = interrupted.Failed, interrupted.Failed
+	}
 
 	fromDir := ""
 	if p.From != 0 {

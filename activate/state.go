@@ -27,7 +27,13 @@ type State struct {
 	// they are removed when nothing of nodegen's is left in them and they
 	// are empty.
 	Dirs []string `json:"dirs"`
+	// Failures are the last activations that failed at a step after they
+	// changed the system (at most maxFailures, oldest first).
+	Failures []Failure `json:"failures,omitempty"`
 }
+
+// maxFailures bounds the failures state.json keeps.
+const maxFailures = 20
 
 // Placement is how one path of a profile is put in place below the root.
 type Placement struct {
@@ -74,6 +80,13 @@ type Journal struct {
 	Backup bool `json:"backup"`
 	// Dirs are the directories the activation creates (or created).
 	Dirs []string `json:"dirs"`
+	// Failed is set once a step of the activation failed: the journal is
+	// then never completed again, and the next command activates its own
+	// generation around it (it knows the paths of both generations).
+	Failed *Failure `json:"failed,omitempty"`
+	// Stopped are the units the failed activation stopped, started again
+	// by its rollback.
+	Stopped []string `json:"stopped,omitempty"`
 }
 
 // readState reads state.json; a missing file is the state of a system

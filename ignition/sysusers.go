@@ -141,40 +141,9 @@ func containsGroup(gs []types.Group, g types.Group) bool {
 // escapes. It is an error when the line has fewer than two fields or more
 // than six, or an unterminated quote.
 func sysusersFields(line string) ([]string, error) {
-	var fields []string
-	var word strings.Builder
-	inWord := false
-	var quote rune
-	escaped := false
-	for _, c := range line {
-		switch {
-		case escaped:
-			word.WriteRune(c)
-			escaped = false
-		case c == '\\':
-			escaped, inWord = true, true
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			word.WriteRune(c)
-		case c == '"' || c == '\'':
-			quote, inWord = c, true
-		case c == ' ' || c == '\t':
-			if inWord {
-				fields = append(fields, word.String())
-				word.Reset()
-				inWord = false
-			}
-		default:
-			word.WriteRune(c)
-			inWord = true
-		}
-	}
-	if quote != 0 || escaped {
+	fields, ok := profile.ConfWords(line)
+	if !ok {
 		return nil, fmt.Errorf("unterminated quote or escape in %q", line)
-	}
-	if inWord {
-		fields = append(fields, word.String())
 	}
 	if len(fields) < 2 || len(fields) > 6 {
 		return nil, fmt.Errorf("a sysusers.d line has 2 to 6 fields, not %d: %q", len(fields), line)

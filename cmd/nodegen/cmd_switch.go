@@ -288,6 +288,28 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 func report(name string, res *activate.Result, err error, dry bool, stdout, stderr io.Writer) int {
 	var conflicts *activate.ConflictError
 	var binaries *activate.BinariesError
+	var invalid *activate.InvalidError
+	var failed *activate.FailedError
+	if errors.As(err, &invalid) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: the profile has %d problem(s) that would stop the activation half way; nothing was changed\n", name, len(invalid.Problems))
+		for _, c := range invalid.Problems {
+			fmt.Fprintf(stderr, "  %s: %s\n", c.Path, c.Reason)
+		}
+		return exitError
+	}
+	if errors.As(err, &failed) {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, failed.Failure.Describe())
+		if rb := res.RolledBack; rb != nil {
+			fmt.Fprintf(stdout, "rolled back: %s is active again\n", activeName(rb.Generation))
+			if len(rb.Failed) > 0 {
+				fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
+				printFailed(stderr, name, rb.Failed)
+			}
+		} else {
+			fmt.Fprintf(stderr, "nodegen %s: the journal stays; the next switch, rollback or deactivate activates its own generation around it (nodegen status shows it)\n", name)
+		}
+		return exitError
+	}
 	if errors.As(err, &binaries) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: %d asset(s) or package(s) cannot be provided; nothing was changed in /etc\n", name, len(binaries.Problems))
 		for _, p := range binaries.Problems {
@@ -316,7 +338,7 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	switch {
 	case res.RolledBack != nil:
-		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		fmt.Fprintf(stdout, "rolled back: %s is active again\n", activeName(res.RolledBack.Generation))
 		if len(res.RolledBack.Failed) > 0 {
 			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 			printFailed(stderr, name, res.RolledBack.Failed)
@@ -431,6 +453,15 @@ func describePlacement(t activate.Placement) string {
 	return fmt.Sprintf("copy %s %s:%s", t.Mode, t.User, t.Group)
 }
 
+// activeName names a generation as the active one: "generation 2", or
+// "no generation" after a first switch was rolled back.
+func activeName(n int) string {
+	if n == 0 {
+		return "no generation"
+	}
+	return fmt.Sprintf("generation %d", n)
+}
+
 func genName(n int) string {
 	if n == 0 {
 		return "none"
@@ -445,7 +476,11 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		return exitError
 	}
 	if j, err := s.Pending(); err == nil && j != nil {
-		fmt.Fprintf(stderr, "nodegen generations: the activation of generation %d (from %s) was interrupted; the next switch, rollback, deactivate or gc completes it\n", j.To, genName(j.From))
+		if j.Failed != nil {
+			fmt.Fprintf(stderr, "nodegen generations: %s; the next switch, rollback or deactivate activates its own generation around it\n", j.Failed.Describe())
+		} else {
+			fmt.Fprintf(stderr, "nodegen generations: the activation of generation %d (from %s) was interrupted; the next switch, rollback, deactivate or gc completes it\n", j.To, genName(j.From))
+		}
 	}
 	if asJSON {
 		b, err := json.MarshalIndent(gens, "", "  ")
@@ -474,6 +509,11 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], cur)
 	}
 	tw.Flush()
+	for _, g := range gens {
+		for _, f := range g.Failures {
+			fmt.Fprintf(stdout, "%s: %s\n", f.Date, f.Describe())
+		}
+	}
 	return exitOK
 }
 
