@@ -193,6 +193,9 @@ func (s *System) Recover() (done, pending *Journal, err error) {
 	if err := s.cleanGenerations(); err != nil {
 		return nil, nil, err
 	}
+	if err := s.cleanTemp(); err != nil {
+		return nil, nil, err
+	}
 	j, ok, err := s.readJournal()
 	if err != nil || !ok {
 		return nil, nil, err
@@ -842,7 +845,7 @@ func (s *System) runConfTool(gen int, dir, tool string, args ...string) error {
 	cmd := exec.Command(bin, append(args, files...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("%s: %v\n%s", tool, err, strings.TrimSpace(string(out)))
+		return fmt.Errorf("%s: %v: %s", tool, err, lastLines(string(out), 3))
 	}
 	return nil
 }

@@ -700,13 +700,7 @@ func TestKilledSwitchHeals(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			root := newRoot(t, nil)
 			mustSwitch(t, root, one, SwitchOptions{})
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "NODEGEN_TEST_KILL_AT="+stage, "NODEGEN_TEST_CHILD_ROOT="+root, "NODEGEN_TEST_CHILD_PROFILE="+two)
-			out, err := cmd.CombinedOutput()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("the child was not killed at %s: %v\n%s", stage, err, out)
-			}
+			killedSwitch(t, root, two, stage)
 			mustSwitch(t, root, two, SwitchOptions{})
 			got := listing(t, root, "etc")
 			// A kill before the journal leaves an unused generation 2: the
@@ -715,7 +709,75 @@ func TestKilledSwitchHeals(t *testing.T) {
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("/etc (-clean +healed):\n%s", d)
 			}
+			if tmp := tempFiles(t, root); len(tmp) > 0 {
+				t.Errorf("temporary files left: %v", tmp)
+			}
 		})
+	}
+}
+
+// tempFiles lists the temporary files of nodegen below root.
+func tempFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if isTempName(d.Name()) || strings.HasPrefix(d.Name(), ".tmp-") {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestKilledWriteLeavesNoTempFile kills a switch while it writes the copy
+// of a 0600 secret into /etc, the temporary file written but not yet
+// renamed: the next command removes it (and completes the switch).
+func TestKilledWriteLeavesNoTempFile(t *testing.T) {
+	secret := file("secret", "s3cret\n")
+	secret.Mode = "0600"
+	one := writeProfile(t, file("hostname", "one\n"))
+	two := writeProfile(t, file("hostname", "two\n"), secret)
+	clean := newRoot(t, nil)
+	mustSwitch(t, clean, one, SwitchOptions{})
+	mustSwitch(t, clean, two, SwitchOptions{})
+	for _, stage := range []string{"temp:etc/secret", "temp:" + stateFile, "temp:" + journalFile} {
+		t.Run(stage, func(t *testing.T) {
+			root := newRoot(t, nil)
+			mustSwitch(t, root, one, SwitchOptions{})
+			killedSwitch(t, root, two, stage)
+			if tmp := tempFiles(t, root); len(tmp) != 1 {
+				t.Fatalf("after the kill: temporary files %v, want one", tmp)
+			}
+			mustSwitch(t, root, two, SwitchOptions{})
+			if tmp := tempFiles(t, root); len(tmp) > 0 {
+				t.Errorf("temporary files left after the next switch: %v", tmp)
+			}
+			want, got := listing(t, clean, "etc"), listing(t, root, "etc")
+			got["etc/static"] = want["etc/static"]
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("/etc (-clean +healed):\n%s", d)
+			}
+		})
+	}
+}
+
+// killedSwitch runs a switch of root to profile in a child process that
+// kills itself with SIGKILL at stage.
+func killedSwitch(t *testing.T, root, profile, stage string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "NODEGEN_TEST_KILL_AT="+stage, "NODEGEN_TEST_CHILD_ROOT="+root, "NODEGEN_TEST_CHILD_PROFILE="+profile)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed at %s: %v\n%s", stage, err, out)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -177,6 +178,9 @@ func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
+	if err := failpoint("temp:" + rel); err != nil {
+		return fail(err)
+	}
 	if uid >= 0 {
 		if err := f.Chown(uid, gid); err != nil {
 			return fail(err)
@@ -249,6 +253,93 @@ func tempName(rel string) string {
 	var b [6]byte
 	rand.Read(b[:])
 	return path.Join(path.Dir(rel), "."+path.Base(rel)+".nodegen-"+hex.EncodeToString(b[:]))
+}
+
+// isTempName reports whether a file name is one tempName makes.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, ".nodegen-")
+	if !strings.HasPrefix(name, ".") || i < 2 || len(name)-i != len(".nodegen-")+12 {
+		return false
+	}
+	for _, c := range name[i+len(".nodegen-"):] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanTemp removes the temporary files that a killed nodegen left: those
+// tempName names (copies of profile files, of state.json, symlinks about
+// to replace an entry) in etc/, below var/lib/nodegen (the generations
+// aside) and beside every path nodegen manages elsewhere (asset links),
+// and unfinished downloads in the asset cache.
+func (s *System) cleanTemp() error {
+	dirs := []string{"etc", stateDir}
+	if st, err := s.readState(); err == nil {
+		for _, e := range st.Entries {
+			dirs = append(dirs, path.Dir(e.Path))
+		}
+	}
+	if j, ok, err := s.readJournal(); err == nil && ok {
+		for _, g := range []int{j.From, j.To} {
+			if g == 0 {
+				continue
+			}
+			if _, m, err := s.readGeneration(g); err == nil {
+				for _, a := range assetPlacements(m) {
+					dirs = append(dirs, path.Dir(a.Path))
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var walk func(dir string, deep bool) error
+	walk = func(dir string, deep bool) error {
+		if seen[dir] {
+			return nil
+		}
+		seen[dir] = true
+		names, err := s.readNames(dir)
+		if err != nil {
+			return nil // not a directory, or unreadable: nothing of ours
+		}
+		for _, name := range names {
+			rel := path.Join(dir, name)
+			if rel == generationsDir {
+				continue
+			}
+			fi, err := s.r.Lstat(rel)
+			if err != nil {
+				continue
+			}
+			switch {
+			case dir == assetsDir && strings.HasPrefix(name, ".tmp-") && fi.IsDir():
+				if err := s.r.RemoveAll(rel); err != nil {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+				s.logf("removed the unfinished download %s", s.show(rel))
+			case fi.IsDir():
+				if deep {
+					if err := walk(rel, deep); err != nil {
+						return err
+					}
+				}
+			case isTempName(name) && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0):
+				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+				s.logf("removed the temporary file %s", s.show(rel))
+			}
+		}
+		return nil
+	}
+	for i, d := range dirs {
+		if err := walk(d, i < 2); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unwrapPath drops the operation and path of an *fs.PathError, which
