@@ -1,6 +1,7 @@
 package activate
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -165,6 +166,15 @@ func (s *System) writeJSON(rel string, v any) error {
 // with mode and (when uid >= 0) owner, synced before it is renamed into
 // place.
 func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid int) error {
+	return s.writeAtomicFrom(rel, bytes.NewReader(data), int64(len(data)), mode, uid, gid)
+}
+
+// errTooLarge is a reader of writeAtomicFrom with more than its limit.
+var errTooLarge = errors.New("larger than the limit")
+
+// writeAtomicFrom is writeAtomic of what r holds, streamed; more than
+// limit bytes is errTooLarge, and nothing is written.
+func (s *System) writeAtomicFrom(rel string, r io.Reader, limit int64, mode fs.FileMode, uid, gid int) error {
 	tmp := tempName(rel)
 	f, err := s.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -173,10 +183,17 @@ func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid
 	fail := func(err error) error {
 		f.Close()
 		s.r.Remove(tmp)
+		if errors.Is(err, errTooLarge) {
+			return err
+		}
 		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
 	}
-	if _, err := f.Write(data); err != nil {
+	n, err := io.Copy(f, io.LimitReader(r, limit+1))
+	if err != nil {
 		return fail(err)
+	}
+	if n > limit {
+		return fail(errTooLarge)
 	}
 	if err := failpoint("temp:" + rel); err != nil {
 		return fail(err)
