@@ -36,6 +36,22 @@ type SwitchOptions struct {
 	Checked func(*Plan)
 	// Offline provides assets from the cache only, never downloading.
 	Offline bool
+	// TakeOver are paths ("/etc/motd") whose files, changed since nodegen
+	// placed them or not nodegen's, a switch replaces with the profile's
+	// on purpose; each is first moved below var/lib/nodegen/taken-over.
+	TakeOver []string
+}
+
+// howOf is how a switch with o treats files in the way.
+func (s *System) howOf(o SwitchOptions) planHow {
+	h := planHow{backup: o.Backup, named: true}
+	for _, p := range o.TakeOver {
+		h.takeOver = append(h.takeOver, strings.TrimPrefix(path.Clean("/"+p), "/"))
+	}
+	if len(h.takeOver) > 0 {
+		h.takeOverDir = path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z"))
+	}
+	return h
 }
 
 // binaries is the check stage's part for assets and packages: with DryRun
@@ -209,7 +225,7 @@ func (s *System) Recover() (done, pending *Journal, err error) {
 		return nil, nil, err
 	}
 	s.logf("completing the interrupted activation of %s (from %s)", genName(j.To), genName(j.From))
-	p, err := s.plan(st, &j, j.To, "", j.Backup)
+	p, err := s.plan(st, &j, j.To, "", j.how())
 	if err == nil {
 		err = p.refusal()
 	}
@@ -268,7 +284,7 @@ func (s *System) rollBackFailed(res *Result, p *Plan, se *StepError, o SwitchOpt
 		f.RollbackError = err.Error()
 		return fe
 	}
-	back, err := s.plan(st, &j, p.From, "", j.Backup)
+	back, err := s.plan(st, &j, p.From, "", planHow{backup: j.Backup})
 	if err == nil && len(back.Conflicts) > 0 {
 		err = &ConflictError{back.Conflicts}
 	}
@@ -328,8 +344,8 @@ func (s *System) begin(o SwitchOptions) (res *Result, st State, interrupted *Jou
 
 // checkedPlan works out the plan (see plan) into res; conflicts are a
 // *ConflictError.
-func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int, toDir string, backup bool) (*Plan, error) {
-	p, err := s.plan(st, interrupted, to, toDir, backup)
+func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int, toDir string, how planHow) (*Plan, error) {
+	p, err := s.plan(st, interrupted, to, toDir, how)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +370,7 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 			to, res.Unchanged = st.Generation, true
 		}
 	}
-	p, err := s.checkedPlan(res, st, interrupted, to, dir, o.Backup)
+	p, err := s.checkedPlan(res, st, interrupted, to, dir, s.howOf(o))
 	if err != nil {
 		return res, err
 	}
@@ -394,7 +410,7 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
-	back, err := s.plan(st, nil, p.From, "", o.Backup)
+	back, err := s.plan(st, nil, p.From, "", planHow{backup: o.Backup})
 	if err != nil {
 		return res, fmt.Errorf("rolling back: %w", err)
 	}
@@ -455,7 +471,7 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	}
-	p, err := s.checkedPlan(res, st, interrupted, to, "", o.Backup)
+	p, err := s.checkedPlan(res, st, interrupted, to, "", planHow{backup: o.Backup})
 	if err != nil {
 		return res, err
 	}
@@ -474,7 +490,7 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, interrupted, 0, "", false)
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", planHow{})
 	if err != nil {
 		return res, err
 	}
@@ -550,7 +566,12 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		}},
 		{"backup", func() error {
 			for _, rel := range p.Backup {
-				if err := s.moveAside(rel); err != nil {
+				if err := s.moveAside(rel, backupPath(rel)); err != nil {
+					return err
+				}
+			}
+			for _, rel := range p.TakeOver {
+				if err := s.moveAside(rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
 					return err
 				}
 			}
@@ -717,9 +738,11 @@ func (s *System) removeIfOurs(rel string) error {
 	return nil
 }
 
-// moveAside moves the admin's file at rel to its backup.
-func (s *System) moveAside(rel string) error {
-	dst := backupPath(rel)
+// moveAside moves the admin's file at rel to dst, its backup.
+func (s *System) moveAside(rel, dst string) error {
+	if _, err := s.r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
+		return nil // moved already, by the activation a crash interrupted
+	}
 	if err := s.r.MkdirAll(path.Dir(dst), 0o700); err != nil {
 		return unwrapPath(err)
 	}

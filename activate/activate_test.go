@@ -596,6 +596,17 @@ func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 	return UnitStatus{"active", "running", "success"}, nil
 }
 
+func (f *fakeUnits) Failed() ([]string, error) {
+	out := []string{}
+	for u := range f.failing {
+		if f.failing[u] {
+			out = append(out, u)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 func (f *fakeUnits) Journal(unit string, n int, since time.Time) string {
 	return unit + ": something went wrong"
 }

@@ -230,6 +230,12 @@ func TestFailedStepRollsBack(t *testing.T) {
 	if err != nil || len(gens) != 2 || len(gens[1].Failures) != 1 {
 		t.Errorf("generations: %+v, %v", gens, err)
 	}
+	fu.failing = map[string]bool{"other.service": true}
+	status, err := run(t, root, fu, func(s *System) (*Status, error) { return s.Status() })
+	if err != nil || status.LastFailure == nil || status.LastFailure.Step != "tmpfiles" || status.Pending != nil ||
+		len(status.Drifted) != 0 || status.Generation == nil || status.Generation.Number != 1 || !cmp.Equal(status.FailedUnits, []string{"other.service"}) {
+		t.Errorf("status: %+v, %v", status, err)
+	}
 	// The blocker gone, the same profile switches.
 	os.Remove(filepath.Join(root, "srv/blocker"))
 	res = mustSwitch(t, root, two, SwitchOptions{})

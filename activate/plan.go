@@ -47,6 +47,10 @@ type Plan struct {
 	// manages their paths.
 	Backup  []string `json:"backup"`
 	Restore []string `json:"restore"`
+	// TakeOver are files in the way replaced on purpose (SwitchOptions.
+	// TakeOver), moved below TakenOverTo first.
+	TakeOver    []string `json:"takeOver"`
+	TakenOverTo string   `json:"takenOverTo,omitempty"`
 	// CreateDirs are the directories created for new entries.
 	CreateDirs []string `json:"createDirs"`
 	// Conflicts are what stops the activation: nothing changes while there
@@ -69,6 +73,18 @@ type Plan struct {
 	failure  *Failure         // a failed activation this one goes around, for state.json
 	keptDirs []string         // the created directories still there after apply
 	owners   *owners
+}
+
+// planHow is how a plan treats files in the way: backup moves them aside
+// (and restores them later); takeOver, paths relative to the root, are
+// replaced on purpose after they are moved below takeOverDir.
+type planHow struct {
+	backup      bool
+	takeOver    []string
+	takeOverDir string
+	// named says the user named takeOver (not a journal): each must be a
+	// file in the way.
+	named bool
 }
 
 // known are the placements nodegen may have made at each path: those the
@@ -201,7 +217,8 @@ func describe(d onDisk) string {
 // The target's profile is read from toDir, which is its generation's
 // directory unless given (a profile not yet made a generation, for a dry
 // run or the check before one is made).
-func (s *System) plan(st State, interrupted *Journal, to int, toDir string, backup bool) (*Plan, error) {
+func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how planHow) (*Plan, error) {
+	backup := how.backup
 	// The units change from the generation the system had before: the
 	// interrupted activation's start when completing it, its end when
 	// planning what comes after it.
@@ -214,7 +231,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	p := &Plan{
 		From: from, To: to, state: st,
-		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
+		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{}, TakeOver: []string{},
 		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
@@ -273,6 +290,10 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		p.conflict(s, staticLink, "%s is in the way of nodegen's link to the active generation; move it away", describe(d))
 	}
 
+	takeOver := map[string]bool{}
+	for _, rel := range how.takeOver {
+		takeOver[rel] = true
+	}
 	inTarget := map[string]bool{}
 	creating := map[string]bool{}
 	for _, t := range p.target {
@@ -327,6 +348,11 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", describe(d), t.Option)
 			if _, managed := stateHas(st, t.Path); managed {
 				why = fmt.Sprintf("%s changed since nodegen placed it", describe(d))
+			}
+			if takeOver[t.Path] {
+				p.TakeOver = append(p.TakeOver, t.Path)
+				p.Place = append(p.Place, t)
+				continue
 			}
 			if !backup {
 				p.conflict(s, t.Path, "%s; move it away, or switch with --backup to have nodegen keep it and put it back when it stops managing the path", why)
@@ -390,7 +416,15 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		createdDirs = append(createdDirs, d)
 	}
 	createdDirs = append(createdDirs, p.CreateDirs...)
-	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs)}
+	for _, rel := range how.takeOver {
+		if how.named && !contains(p.TakeOver, rel) {
+			p.conflict(s, rel, "--take-over names it, but it is not a file in the way of the profile's entry: nothing to take over")
+		}
+	}
+	if len(p.TakeOver) > 0 {
+		p.TakenOverTo = how.takeOverDir
+	}
+	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs), TakeOver: p.TakeOver, TakeOverDir: p.TakenOverTo}
 	if interrupted != nil && interrupted.Failed != nil {
 		// Until this activation is done, the journal says the failure: a
 		// crash leaves it to be gone around again, not completed.

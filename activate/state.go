@@ -87,6 +87,14 @@ type Journal struct {
 	// Stopped are the units the failed activation stopped, started again
 	// by its rollback.
 	Stopped []string `json:"stopped,omitempty"`
+	// TakeOver are the paths replaced on purpose, moved below TakeOverDir.
+	TakeOver    []string `json:"takeOver,omitempty"`
+	TakeOverDir string   `json:"takeOverDir,omitempty"`
+}
+
+// how is how completing the journal's activation treats files in the way.
+func (j Journal) how() planHow {
+	return planHow{backup: j.Backup, takeOver: j.TakeOver, takeOverDir: j.TakeOverDir}
 }
 
 // readState reads state.json; a missing file is the state of a system

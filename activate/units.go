@@ -199,6 +199,8 @@ type UnitManager interface {
 	Status(unit string) (UnitStatus, error)
 	// Journal returns the last n lines a unit logged since a time.
 	Journal(unit string, n int, since time.Time) string
+	// Failed lists the units in the failed state.
+	Failed() ([]string, error)
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl
@@ -328,6 +330,15 @@ func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
 		return ""
 	}
 	return strings.TrimRight(out, "\n")
+}
+
+// Failed implements UnitManager.
+func (c *Systemctl) Failed() ([]string, error) {
+	out, err := c.run("systemctl", "list-units", "--state=failed", "--all", "--plain", "--no-legend", "--no-pager")
+	if err != nil {
+		return nil, err
+	}
+	return listFailed(out), nil
 }
 
 // failed says whether a unit's state after an activation is a failure.

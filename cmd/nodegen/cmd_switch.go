@@ -27,7 +27,7 @@ func init() {
 			name:    "switch",
 			gc:      gcOneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile becomes a new
 generation under /var/lib/nodegen/generations (the same profile as the
@@ -217,6 +217,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
 	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
+	fs.StringArrayVar(&o.TakeOver, "take-over", nil, "replace the file at `PATH` (changed since nodegen placed it, or not nodegen's) with the profile's, after moving it to /var/lib/nodegen/taken-over; repeat for more paths")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("switch")
@@ -404,6 +405,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	}
 	for _, rel := range p.Backup {
 		fmt.Fprintf(w, "  backup   /%s (moved to /var/lib/nodegen/backups/%s)\n", rel, rel)
+	}
+	for _, rel := range p.TakeOver {
+		fmt.Fprintf(w, "  take over /%s (the file there moved to /%s/%s)\n", rel, p.TakenOverTo, rel)
 	}
 	for _, rel := range p.Restore {
 		fmt.Fprintf(w, "  restore  /%s\n", rel)
