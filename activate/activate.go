@@ -91,6 +91,9 @@ type Result struct {
 	Unchanged  bool
 	// Failed are the units that did not come up.
 	Failed []FailedUnit
+	// StillFailed are the units that were failed before the activation,
+	// that it did not act on, and that are failed still.
+	StillFailed []string
 	// RolledBack is the activation back to the previous generation, with
 	// RollbackOnFailure or after a failed step.
 	RolledBack *Result
@@ -401,7 +404,7 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
-	res.Failed = failed
+	res.Failed, res.StillFailed = failed, p.stillFailed
 	if len(failed) == 0 || !o.RollbackOnFailure {
 		return res, nil
 	}
@@ -656,7 +659,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
 		{"units", func() error {
 			var err error
-			failed, err = s.actOnUnits(p.Units, o)
+			failed, p.stillFailed, err = s.actOnUnits(p.Units, o)
 			return err
 		}},
 		{"done", func() error {
@@ -874,14 +877,32 @@ func (s *System) runConfTool(gen int, dir, tool string, args ...string) error {
 }
 
 // actOnUnits reloads systemd and reloads, restarts and starts units, then
-// reads back the state of each and reports those that did not come up.
-func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
+// reads back the state of each and reports those that did not come up, and
+// the units failed before that it did not act on and that are failed
+// still.
+func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, still []string, err error) {
 	if s.units == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
+	defer func() {
+		if err != nil || len(u.FailedBefore) == 0 {
+			return
+		}
+		now, ferr := s.units.Failed()
+		if ferr != nil {
+			err = ferr
+			return
+		}
+		acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
+		for _, unit := range u.FailedBefore {
+			if contains(now, unit) && !contains(acted, unit) {
+				still = append(still, unit)
+			}
+		}
+	}()
 	since := time.Now()
 	if err := s.units.DaemonReload(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	refused := map[string]string{}
 	for _, job := range []struct {
@@ -898,7 +919,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 	}
 	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 	if len(acted) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	timeout := o.JobTimeout
 	if timeout == 0 {
@@ -906,7 +927,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 	}
 	done, err := s.units.WaitJobs(timeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if done {
 		settle := o.Settle
@@ -915,25 +936,27 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 		}
 		time.Sleep(settle)
 	}
-	var failed []FailedUnit
 	for _, unit := range acted {
 		why, bad := refused[unit]
 		if !bad {
 			st, err := s.units.Status(unit)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			if !st.failed() {
+			if st.up() {
 				continue
 			}
 			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
-			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
+			switch {
+			case st.ActiveState == "activating" || st.ActiveState == "deactivating":
 				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
+			case st.ActiveState == "inactive" && st.Result == "success":
+				why = fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed, or it exited)", st.ActiveState, st.SubState)
 			}
 		}
 		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
-	return failed, nil
+	return failed, nil, nil
 }
 
 func containsInt(list []int, n int) bool {

@@ -591,9 +591,9 @@ func (f *fakeUnits) WaitJobs(time.Duration) (bool, error) { return true, nil }
 
 func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 	if f.failing[unit] {
-		return UnitStatus{"failed", "failed", "exit-code"}, nil
+		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code"}, nil
 	}
-	return UnitStatus{"active", "running", "success"}, nil
+	return UnitStatus{ActiveState: "active", SubState: "running", Result: "success"}, nil
 }
 
 func (f *fakeUnits) Failed() ([]string, error) {
@@ -648,6 +648,7 @@ func TestUnitsFollowSwitchToConfiguration(t *testing.T) {
 		Restart:      []string{"restarted.service"},
 		Start:        []string{"changed.service", "inactive.service", "new.service"},
 		NotRestarted: []string{"pinned.service"},
+		FailedBefore: []string{},
 		Live:         true,
 	}
 	if d := cmp.Diff(want, res.Plan.Units, cmp.AllowUnexported(UnitPlan{}), cmpIgnoreWanted); d != "" {

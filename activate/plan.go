@@ -72,7 +72,10 @@ type Plan struct {
 	journal  Journal          // what the activation writes before changing anything
 	failure  *Failure         // a failed activation this one goes around, for state.json
 	keptDirs []string         // the created directories still there after apply
-	owners   *owners
+	// stillFailed are the units failed before that apply did not act on
+	// and that are failed still.
+	stillFailed []string
+	owners      *owners
 }
 
 // planHow is how a plan treats files in the way: backup moves them aside

@@ -337,6 +337,9 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 		code = exitError
 		printFailed(stderr, name, res.Failed)
 	}
+	if len(res.StillFailed) > 0 {
+		fmt.Fprintf(stderr, "nodegen %s: failed before this %s, not acted on by it, and failed still: %s (systemctl status UNIT says why)\n", name, name, strings.Join(res.StillFailed, " "))
+	}
 	switch {
 	case res.RolledBack != nil:
 		fmt.Fprintf(stdout, "rolled back: %s is active again\n", activeName(res.RolledBack.Generation))
@@ -422,6 +425,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		fmt.Fprintf(w, "packages: %sinstall %s\n", verb, strings.Join(p.Install, " "))
 	}
 	u := p.Units
+	if len(u.FailedBefore) > 0 {
+		fmt.Fprintf(w, "failed before this %s: %s\n", name, strings.Join(u.FailedBefore, " "))
+	}
 	if u.Empty() {
 		fmt.Fprintln(w, "units: no change")
 		return
