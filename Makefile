@@ -63,6 +63,11 @@ pgo:
 	$(GO) test -run '^$$' -bench K8sSingle -benchtime 60x -cpuprofile bin/k8s.pprof -o bin/fixtures.test ./fixtures/
 	$(GO) tool pprof -proto bin/whole.pprof bin/k8s.pprof > cmd/nodegen/default.pgo
 
-# fuzz runs the parse+evaluate fuzz target for a minute.
+# fuzz runs the parse+evaluate fuzz target for a minute, then each fuzz
+# target of the generated formats (fixtures/fuzz_formats_test.go: values
+# through the modules, the result read back by sshd, chronyd, nft,
+# systemd-sysusers, systemd-tmpfiles and sh) for 20 seconds.
+FORMAT_FUZZ = FuzzSysusers FuzzTmpfilesPath FuzzChronyServers FuzzSshdAuthorizedKeysFiles FuzzFirewallTrustedInterface FuzzHostKeyScript
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzEvaluate -fuzztime 60s ./eval/
+	for f in $(FORMAT_FUZZ); do $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 20s ./fixtures/ || exit 1; done

@@ -377,8 +377,16 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := s.binaries(p, o); err != nil || o.DryRun {
+	if err := s.binaries(p, o); err != nil {
 		return res, err
+	}
+	// The programs the checks run came with the binaries.
+	if to == 0 {
+		if err := s.runChecks(dir, p.manifest, o.DryRun); err != nil || o.DryRun {
+			return res, err
+		}
+	} else if o.DryRun {
+		return res, nil
 	}
 	if to == 0 {
 		if to, err = s.addGeneration(dir, st); err != nil {

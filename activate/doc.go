@@ -25,7 +25,11 @@
 //     admin's file) or one changed since nodegen installed it is a
 //     conflict, and all conflicts are reported before anything changes
 //     (with Backup they are moved aside instead, and restored when nodegen
-//     stops managing the path);
+//     stops managing the path); the assets and packages are provided;
+//     then, for a new profile, every check of its files by the programs
+//     that read them (sshd -t, nft -c, ...: profile.ProgramCheck) runs on
+//     the profile's copy, and one that fails or cannot run is a
+//     *CheckError;
 //  2. the journal is written: from, to, and the directories to be created;
 //  3. units that are removed, or changed and stop-if-changed, are stopped
 //     while their old files are still in place;

@@ -175,11 +175,18 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if err := s.r.WriteFile(path.Join(tmp, profile.ManifestName), manifest, 0o644); err != nil {
-		return fail(unwrapPath(err))
-	}
-	if err := s.r.WriteFile(path.Join(tmp, generationFile), append(desc, '\n'), 0o644); err != nil {
-		return fail(unwrapPath(err))
+	// The manifest, and generation.json which holds its hash, are
+	// root's only when the profile holds a secret (profile.SecretMode).
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{profile.ManifestName, manifest}, {generationFile, append(desc, '\n')}} {
+		if err := s.r.WriteFile(path.Join(tmp, f.name), f.data, 0o600); err != nil {
+			return fail(unwrapPath(err))
+		}
+		if err := s.r.Chmod(path.Join(tmp, f.name), m.DescriptionMode()); err != nil {
+			return fail(unwrapPath(err))
+		}
 	}
 	if err := s.syncAll(); err != nil {
 		return fail(err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+
+	"github.com/nodegen/nodegen/profile"
 )
 
 // stateVersion is the version of state.json and journal.json.
@@ -123,12 +125,20 @@ func (s *System) readState() (State, error) {
 	return st, nil
 }
 
-// writeState writes state.json atomically.
+// writeState writes state.json atomically: readable by root only when it
+// records the hash of a secret (a copy that others may not read, see
+// profile.SecretMode), else by everyone.
 func (s *System) writeState(st State) error {
 	st.Version = stateVersion
 	sort.Slice(st.Entries, func(i, j int) bool { return st.Entries[i].Path < st.Entries[j].Path })
 	sort.Strings(st.Dirs)
-	return s.writeJSON(stateFile, st)
+	mode := fs.FileMode(0o644)
+	for _, e := range st.Entries {
+		if e.Kind == KindCopy && profile.SecretMode(e.Mode) {
+			mode = 0o600
+		}
+	}
+	return s.writeJSON(stateFile, st, mode)
 }
 
 // readJournal reads journal.json; ok is false when there is none.
@@ -152,5 +162,5 @@ func (s *System) readJournal() (j Journal, ok bool, err error) {
 func (s *System) writeJournal(j Journal) error {
 	j.Version = stateVersion
 	sort.Strings(j.Dirs)
-	return s.writeJSON(journalFile, j)
+	return s.writeJSON(journalFile, j, 0o644)
 }

@@ -154,12 +154,12 @@ func (s *System) readFile(rel string) ([]byte, error) {
 
 // writeJSON writes v as indented JSON to rel atomically: a temporary
 // sibling, synced, renamed over rel, and the directory synced.
-func (s *System) writeJSON(rel string, v any) error {
+func (s *System) writeJSON(rel string, v any, mode fs.FileMode) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return s.writeAtomic(rel, append(data, '\n'), 0o644, -1, -1)
+	return s.writeAtomic(rel, append(data, '\n'), mode, -1, -1)
 }
 
 // writeAtomic writes a regular file at rel through a temporary sibling,

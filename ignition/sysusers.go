@@ -8,6 +8,7 @@ import (
 
 	"github.com/coreos/ignition/v2/config/v3_4/types"
 
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -58,6 +59,10 @@ func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]boo
 			}
 			if strings.Contains(strings.Join(f[1:], ""), "%") {
 				r.warn(at, "specifiers (%%) are expanded by systemd-sysusers only; the line is left to it")
+				continue
+			}
+			if what, problem := sysusersProblem(f); problem != "" {
+				r.warn(at, "%s is refused: %s (systemd-sysusers refuses it too); the line is left to systemd-sysusers", what, problem)
 				continue
 			}
 			switch f[0] {
@@ -124,6 +129,49 @@ func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]boo
 		}
 	}
 	return users, groups
+}
+
+// sysusersProblem checks the fields of a u, g or m line by the rules
+// the options that write them have (package lib): names are user or
+// group names, a home and a shell absolute paths of one word. It returns
+// what is wrong and why, or "" for a line that keeps to them.
+func sysusersProblem(f []string) (what, problem string) {
+	name := func(s string) (string, string) {
+		if s == "-" {
+			return "", ""
+		}
+		if p := lib.UserNameProblem(s); p != "" {
+			return fmt.Sprintf("the name %q", s), p
+		}
+		return "", ""
+	}
+	switch f[0] {
+	case "u", "u!":
+		if w, p := name(f[1]); p != "" {
+			return w, p
+		}
+		if _, group, ok := strings.Cut(f[2], ":"); ok {
+			if w, p := name(group); p != "" {
+				return w, p
+			}
+		}
+		for _, x := range []struct{ what, v string }{{"home", f[4]}, {"shell", f[5]}} {
+			if x.v == "-" {
+				continue
+			}
+			if p := lib.PathWordProblem(x.v); p != "" {
+				return fmt.Sprintf("the %s %q", x.what, x.v), p
+			}
+		}
+	case "g":
+		return name(f[1])
+	case "m":
+		if w, p := name(f[1]); p != "" {
+			return w, p
+		}
+		return name(f[2])
+	}
+	return "", ""
 }
 
 func containsGroup(gs []types.Group, g types.Group) bool {

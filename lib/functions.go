@@ -43,6 +43,7 @@ func Functions() map[string]function.Function {
 		"regex":       stdlib.RegexFunc,
 		"regexall":    stdlib.RegexAllFunc,
 		"replace":     ReplaceFunc,
+		"shellquote":  ShellQuoteFunc,
 		"split":       stdlib.SplitFunc,
 		"startswith":  StartsWithFunc,
 		"strcontains": StrContainsFunc,
@@ -101,6 +102,7 @@ func Functions() map[string]function.Function {
 		"urlencode":      URLEncodeFunc,
 		"yamlencode":     YAMLEncodeFunc,
 		"systemdunit":    SystemdUnitFunc,
+		"systemdexecarg": SystemdExecArgFunc,
 
 		// Conversions.
 		"tobool":   stdlib.MakeToFunc(cty.Bool),

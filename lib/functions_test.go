@@ -78,7 +78,7 @@ func args(vs ...cty.Value) []cty.Value { return vs }
 
 func TestFunctionsNames(t *testing.T) {
 	want := strings.Fields(`abs ceil floor log max min parseint pow signum
-		chomp format formatlist indent join lower regex regexall replace split
+		chomp format formatlist indent join lower regex regexall replace shellquote split
 		strrev substr title trim trimprefix trimsuffix trimspace upper
 		startswith endswith strcontains dirname basename
 		alltrue anytrue chunklist coalesce coalescelist compact concat contains
@@ -87,7 +87,7 @@ func TestFunctionsNames(t *testing.T) {
 		transpose values zipmap
 		jsonencode jsondecode csvdecode base64encode base64decode urlencode
 		sha256 sha1 md5 tostring tonumber tobool tolist toset tomap
-		throw yamlencode tomlencode iniencode keyvalueencode formatencode systemdunit`)
+		throw yamlencode tomlencode iniencode keyvalueencode formatencode systemdunit systemdexecarg`)
 	funcs := Functions()
 	for _, name := range want {
 		if _, ok := funcs[name]; !ok {
@@ -177,6 +177,8 @@ func TestStringFunctions(t *testing.T) {
 		{fn: "regex", args: args(str("[0-9]+"), str("none")), wantErr: "pattern did not match"},
 		{fn: "regexall", args: args(str("[0-9]"), str("a1b2")), want: strs("1", "2")},
 		{fn: "replace", args: args(str("a.b.c"), str("."), str("-")), want: str("a-b-c")},
+		{fn: "shellquote", args: args(str("/etc/ssh/k$(touch x)")), want: str("'/etc/ssh/k$(touch x)'")},
+		{fn: "shellquote", args: args(str("a'; echo '")), want: str(`'a'\''; echo '\'''`)},
 		{fn: "replace", args: args(str("a.b.c"), str("/[.]b/"), str("")), want: str("a.c")},
 		{fn: "replace", args: args(str("port=80"), str("/(\\w+)=(\\d+)/"), str("$2:$1")), want: str("80:port")},
 		{fn: "replace", args: args(str("a/b"), str("/"), str("|")), want: str("a|b")},

@@ -78,8 +78,11 @@ var unitSpaceJoined = map[string]bool{
 //     element; an empty list writes nothing, and null elements are skipped;
 //   - Environment given as an object (or map) writes one line per variable,
 //     sorted by name, each assignment quoted the way systemd unquotes it:
-//     Environment="A=1", with \ and " escaped and control characters as C
-//     escapes. Variables whose value is null are omitted.
+//     Environment="A=1", with \ and " escaped, control characters as C
+//     escapes and % doubled (systemd expands specifiers there; the
+//     variables are data, not unit syntax). Variables whose value is null
+//     are omitted. Environment given as a string or a list is unit syntax,
+//     written verbatim as any other key.
 //
 // Thunks and namespace references inside sections are forced first. The
 // result ends in a newline, unless no section has a key, when it is empty.
@@ -213,7 +216,9 @@ func unitRenderKey(b *strings.Builder, section, key string, v cty.Value) error {
 			if err != nil {
 				return err
 			}
-			b.WriteString(key + "=" + unitQuote(n+"="+s) + "\n")
+			// The variables are data: a % is doubled, so that systemd,
+			// which expands specifiers in Environment=, reads it back.
+			b.WriteString(key + "=" + unitQuote(strings.ReplaceAll(n+"="+s, "%", "%%")) + "\n")
 		}
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		var elems []string

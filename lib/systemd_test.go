@@ -33,6 +33,7 @@ func TestRenderUnitGolden(t *testing.T) {
 						"N": cty.NullVal(cty.String),
 						"T": cty.StringVal("a\tb\nc"),
 						"I": cty.NumberIntVal(3),
+						"P": cty.StringVal("%n 100%"),
 					}),
 					"Restart":         cty.StringVal("always"),
 					"RemainAfterExit": cty.True,
@@ -68,6 +69,7 @@ Wants=b.service
 Environment="A=1"
 Environment="B=with space"
 Environment="I=3"
+Environment="P=%%n 100%%"
 Environment="Q=say \"hi\" \\ bye"
 Environment="T=a\tb\nc"
 ExecStart=/bin/x --flag

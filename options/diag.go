@@ -105,7 +105,42 @@ func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
 		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
 		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.%s",
-			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value), enumSuggestion(t, d.Value)))
+			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value), enumSuggestion(t, d.Value)+wordProblem(t, d.Value)))
+}
+
+// wordProblem is " It is refused because ..." when t is (or holds) a Word
+// type and v a string that breaks its rule; else "".
+func wordProblem(t Type, v cty.Value) string {
+	v, _ = property.Shallow(v)
+	if p := wordProblemOf(t, v); p != "" {
+		return " It is refused because " + p + "."
+	}
+	return ""
+}
+
+// wordProblemOf is the problem of the Word type in t (itself, or inside
+// nullOr, uniq, either and oneOf) with v.
+func wordProblemOf(t Type, v cty.Value) string {
+	switch t := t.(type) {
+	case Word:
+		return t.problem(v)
+	case NullOr:
+		return wordProblemOf(t.Elem, v)
+	case Uniq:
+		return wordProblemOf(t.Elem, v)
+	case Either:
+		if p := wordProblemOf(t.A, v); p != "" {
+			return p
+		}
+		return wordProblemOf(t.B, v)
+	case OneOf:
+		for _, a := range t.Alts {
+			if p := wordProblemOf(a, v); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // enumSuggestion is " Did you mean "X"?" when t is an enum of strings and

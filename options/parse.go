@@ -12,7 +12,7 @@ import (
 )
 
 // simpleTypes are the types written as a bare name.
-var simpleTypes = map[string]Type{
+var simpleTypes = withWordTypes(map[string]Type{
 	"bool":          Bool{},
 	"int":           Int{},
 	"float":         Float{},
@@ -28,7 +28,7 @@ var simpleTypes = map[string]Type{
 	"attrs":         Attrs{},
 	"package":       Package{},
 	"systemdOption": SystemdOption{},
-}
+})
 
 // intsTypes are the types written ints.NAME.
 var intsTypes = map[string]Type{

@@ -88,6 +88,11 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 		if origin, ok := optStr(f, "origin"); ok {
 			e.Option = origin
 		}
+		e.Checks = programChecks(f)
+		if p := unitPathProblem(e.Target); p != "" {
+			diags = append(diags, checkDiag(ev, e, "Invalid unit name", fmt.Sprintf("/etc/%s, from %s: %s.", e.Target, e.Option, p)))
+			continue
+		}
 		text, hasText := optStr(f, "text")
 		source, hasSource := optStr(f, "source")
 		switch {
@@ -154,6 +159,31 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 		}
 	}
 	return d
+}
+
+// programChecks reads the checks of an environment.etc entry.
+func programChecks(f cty.Value) []ProgramCheck {
+	if !f.Type().HasAttribute("checks") {
+		return nil
+	}
+	l := f.GetAttr("checks")
+	if !l.IsKnown() || l.IsNull() || !l.CanIterateElements() {
+		return nil
+	}
+	var checks []ProgramCheck
+	for it := l.ElementIterator(); it.Next(); {
+		_, c := it.Element()
+		pc := ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
+		if ps := c.GetAttr("programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
+			for pit := ps.ElementIterator(); pit.Next(); {
+				if _, p := pit.Element(); p.IsKnown() && !p.IsNull() && p.Type() == cty.String {
+					pc.Programs = append(pc.Programs, p.AsString())
+				}
+			}
+		}
+		checks = append(checks, pc)
+	}
+	return checks
 }
 
 func boolAttr(v cty.Value, name string) bool {

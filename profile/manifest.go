@@ -56,6 +56,9 @@ type ManifestEntry struct {
 	// Option is the option that produced the path, e.g.
 	// environment.etc."hostname".
 	Option string `json:"option,omitempty"`
+	// Checks are the checks of a file by the programs that read it,
+	// which nodegen switch runs before anything changes.
+	Checks []ProgramCheck `json:"checks,omitempty"`
 }
 
 // Owner returns "user:group".
@@ -78,6 +81,7 @@ func newManifest(entries []Entry) Manifest {
 			me.Group = e.Group
 			me.SHA256 = contentSHA256.GetBytes(e.Content)
 			me.Size = &size
+			me.Checks = e.Checks
 		}
 		m.Entries = append(m.Entries, me)
 	}

@@ -51,6 +51,21 @@ func (w *jsonWriter) entry(e ManifestEntry) {
 	}
 	w.strOmitEmpty("target", e.Target)
 	w.strOmitEmpty("option", e.Option)
+	if len(e.Checks) > 0 {
+		w.key("checks")
+		w.array(false, len(e.Checks), func(i int) {
+			c := e.Checks[i]
+			w.open('{')
+			w.key("programs")
+			w.array(c.Programs == nil, len(c.Programs), func(j int) { w.b = appendJSONString(w.b, c.Programs[j]) })
+			w.str("script", c.Script)
+			if c.Root {
+				w.key("root")
+				w.b = append(w.b, "true"...)
+			}
+			w.close('}')
+		})
+	}
 	w.close('}')
 }
 

@@ -48,6 +48,10 @@ func TestManifestEncoding(t *testing.T) {
 			{Target: "hostname", Mode: "0644", User: "root", Group: "root", Content: []byte("h\n"), Option: `environment.etc."hostname"`},
 			{Target: "systemd/system/multi-user.target.wants/a.service", Mode: TypeSymlink, Link: "/etc/systemd/system/a.service", Option: "systemd.services.a"},
 			{Target: "empty", Mode: "0600", User: "u", Group: "g"},
+			{Target: "checked", Mode: "0644", Content: []byte("x\n"), Checks: []ProgramCheck{
+				{Programs: []string{"/usr/sbin/sshd", "/usr/bin/ssh-keygen"}, Script: "sshd -t -f \"$1\" <&-\n"},
+				{Programs: nil, Script: "", Root: true},
+			}},
 		}), []string{"b", "a", "b"})},
 		{"assets and packages", Manifest{
 			Version: ManifestVersion, Entries: []ManifestEntry{}, Warnings: []string{"w"},
@@ -62,7 +66,8 @@ func TestManifestEncoding(t *testing.T) {
 		{"every byte in every string", Manifest{
 			Version: ManifestVersion,
 			Entries: []ManifestEntry{
-				{Path: odd, Type: odd, Mode: odd, User: odd, Group: odd, SHA256: odd, Size: size(-1), Target: odd, Option: odd},
+				{Path: odd, Type: odd, Mode: odd, User: odd, Group: odd, SHA256: odd, Size: size(-1), Target: odd, Option: odd,
+					Checks: []ProgramCheck{{Programs: []string{odd}, Script: odd, Root: true}}},
 				{Path: "etc/zero", Type: TypeFile, Size: size(0)},
 			},
 			Warnings: []string{odd, ""},
@@ -110,7 +115,8 @@ func TestManifestEncodingEveryField(t *testing.T) {
 }
 
 // fill sets every field of v, at every depth, to a value that is not its
-// zero: strings to their field's name, numbers to 7, slices to one element.
+// zero: strings to their field's name, numbers to 7, bools to true,
+// slices to one element.
 func fill(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
@@ -126,6 +132,8 @@ func fill(v reflect.Value) {
 		v.SetString("s")
 	case reflect.Int, reflect.Int64:
 		v.SetInt(7)
+	case reflect.Bool:
+		v.SetBool(true)
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
 		fill(v.Elem())

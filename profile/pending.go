@@ -183,7 +183,7 @@ func (w *Pending) Commit(p Profile) (err error) {
 	m := *w.manifest
 	m.Warnings = dedupedWarnings(p.Warnings)
 	m.Assets, m.Packages = assets, packages
-	err = finishTree(t.tmp, m.encode(), w.sync)
+	err = finishTree(t.tmp, m.encode(), m.DescriptionMode(), w.sync)
 	if rechecked != nil {
 		// A dir that may not be replaced ranks before a tree's error, as
 		// in Write; a simulated crash stays a crash.

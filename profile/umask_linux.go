@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"strconv"
 
@@ -46,4 +47,15 @@ func parseUmask(status []byte) (uint32, bool) {
 		return uint32(u), true
 	}
 	return 0, false
+}
+
+// Umask returns the process's umask, read from /proc/self/status (Linux
+// 4.7 and later); known is false when it cannot be read.
+func Umask() (umask fs.FileMode, known bool) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	u, known := parseUmask(status)
+	return fs.FileMode(u), known
 }

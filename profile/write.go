@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // Entry is one path of a profile: a regular file or a symlink below etc/.
@@ -35,6 +37,9 @@ type Entry struct {
 	// Option is the option path that produced the entry, e.g.
 	// environment.etc."hostname". Errors and the manifest name it.
 	Option string
+	// Checks validate a regular file with the programs that read it
+	// (environment.etc.NAME.checks).
+	Checks []ProgramCheck
 }
 
 // Profile is what Write writes: the entries of etc/ and the warnings of the
@@ -326,6 +331,39 @@ func (t *target) install(sync bool) error {
 
 // validate checks the entries, fills in defaults and returns them sorted by
 // target.
+// unitPathProblem checks the unit names in a target below
+// systemd/system/: a unit file (NAME.TYPE), a .wants, .requires or
+// .upholds link to one, or a drop-in directory of one, by systemd's rule
+// (lib.UnitNameProblem). Other files there are left alone.
+func unitPathProblem(target string) string {
+	rest, ok := strings.CutPrefix(target, "systemd/system/")
+	if !ok {
+		return ""
+	}
+	dir, file := path.Split(rest)
+	dir = strings.TrimSuffix(dir, "/")
+	var names []string
+	switch {
+	case dir == "" && isUnitName(file):
+		names = []string{file}
+	case strings.Contains(dir, "/"):
+	case strings.HasSuffix(dir, ".d") && isUnitName(strings.TrimSuffix(dir, ".d")):
+		names = []string{strings.TrimSuffix(dir, ".d")}
+	default:
+		for _, w := range wantsSuffixes {
+			if u, ok := strings.CutSuffix(dir, w); ok {
+				names = []string{u, file}
+			}
+		}
+	}
+	for _, n := range names {
+		if p := lib.UnitNameProblem(n); p != "" {
+			return fmt.Sprintf("%q is no unit name systemd accepts: %s", n, p)
+		}
+	}
+	return ""
+}
+
 func validate(in []Entry) ([]Entry, error) {
 	var errs []*EntryError
 	entries := make([]Entry, 0, len(in))
@@ -340,6 +378,8 @@ func validate(in []Entry) ([]Entry, error) {
 			e.Group = "root"
 		}
 		if reason := checkTarget(e.Target); reason != "" {
+			bad("%s", reason)
+		} else if reason := unitPathProblem(e.Target); reason != "" {
 			bad("%s", reason)
 		}
 		switch {
@@ -563,10 +603,11 @@ func buildTree(root, old string, entries []Entry) error {
 	return nil
 }
 
-// finishTree writes the manifest of the profile buildTree built at root
-// and, if sync, syncs the whole tree to disk.
-func finishTree(root string, manifest []byte, sync bool) error {
-	if err := writeFile(filepath.Join(root, ManifestName), manifest, 0o644); err != nil {
+// finishTree writes the manifest of the profile buildTree built at root,
+// with mode (Manifest.DescriptionMode), and, if sync, syncs the whole tree
+// to disk.
+func finishTree(root string, manifest []byte, mode fs.FileMode, sync bool) error {
+	if err := writeFile(filepath.Join(root, ManifestName), manifest, mode); err != nil {
 		return err
 	}
 	if err := failpoint("manifest"); err != nil {

@@ -58,6 +58,9 @@ type evalFlags struct {
 	showTrace bool
 	stats     bool
 	limits    eval.Limits
+	// checks is eval's --checks: which checks of generated files by the
+	// programs that read them run (profile.RunChecks).
+	checks string
 }
 
 func (f *evalFlags) config(files []string) eval.Config {
@@ -66,6 +69,12 @@ func (f *evalFlags) config(files []string) eval.Config {
 		cfg.Library = modules.FS()
 	}
 	return cfg
+}
+
+// checkMode is the mode --checks names (checked when the flags are read).
+func (f *evalFlags) checkMode() profile.CheckMode {
+	m, _ := profile.ParseCheckMode(f.checks)
+	return m
 }
 
 // add declares the shared flags on fs.
@@ -117,7 +126,12 @@ func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	ign.add(fs)
 	ef.add(fs)
 	fs.BoolVar(&ef.stats, "stats", false, "print to stderr how long loading, evaluating and writing took, and how much was allocated")
+	fs.StringVar(&ef.checks, "checks", "auto", "checks of the generated files by the programs that read them (sshd -t, nft -c, ...): auto (those whose program is installed; a missing one is a note), required (a missing program is an error) or off")
+	completeWith(fs, "checks", "auto", "required", "off")
 	return func(args []string, stdout, stderr io.Writer) int {
+		if _, err := profile.ParseCheckMode(ef.checks); err != nil {
+			return usageError(stderr, findCommand("eval"), "--checks: %s", err)
+		}
 		if code, done := ign.run(fs, args, &ef, *attr != "" || *asJSON, stdout, stderr); done {
 			return code
 		}
@@ -180,7 +194,7 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 	// (the lock, the check of the profile it replaces) overlaps the
 	// evaluation, and its tree the evaluation's checks (profile.Begin).
 	// Loading, which runs on every core, is over.
-	return writeProfile(ev, out, profile.Begin(out), st, stdout, stderr)
+	return writeProfile(ev, out, profile.Begin(out), st, ef.checkMode(), stdout, stderr)
 }
 
 func printValue(ev *eval.Evaluator, v ctyValue, diags hcl.Diagnostics, stdout, stderr io.Writer) int {

@@ -158,10 +158,36 @@ func hclFiles(paths []string) ([]string, error) {
 // writeFileAtomic replaces a file's content, keeping its mode, or creates
 // it with mode 0644.
 func writeFileAtomic(name string, data []byte) error {
-	mode := fs.FileMode(0o644)
+	return replaceFile(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
+		if exists {
+			return old
+		}
+		return 0o644
+	})
+}
+
+// writeFileAtomicMode replaces a file's content, or creates it, with at
+// most mode: a file that exists keeps only the bits of its mode that mode
+// has too, so that what either keeps from others stays kept.
+func writeFileAtomicMode(name string, data []byte, mode fs.FileMode) error {
+	return replaceFile(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
+		if exists {
+			return old & mode
+		}
+		return mode
+	})
+}
+
+// replaceFile writes data to name through a temporary file renamed into
+// place, with the mode modeFor gives from the mode of the file it
+// replaces, if one exists.
+func replaceFile(name string, data []byte, modeFor func(old fs.FileMode, exists bool) fs.FileMode) error {
+	var mode fs.FileMode
 	if st, err := os.Stat(name); err == nil {
-		mode = st.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+		mode = modeFor(st.Mode().Perm(), true)
+	} else if errors.Is(err, fs.ErrNotExist) {
+		mode = modeFor(0, false)
+	} else {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")

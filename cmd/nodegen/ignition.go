@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/ignition"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // Output formats of nodegen eval.
@@ -64,7 +66,7 @@ func (f *ignitionFlags) run(fs *pflag.FlagSet, args []string, ef *evalFlags, pri
 		printDiags(stderr, ev.Files(), diags)
 		return exitError, true
 	}
-	p, ok := buildProfile(ev, st, stderr)
+	p, ok := buildProfile(ev, st, ef.checkMode(), stderr)
 	defer st.mark("write")
 	if !ok {
 		return exitError, true
@@ -82,9 +84,33 @@ func (f *ignitionFlags) run(fs *pflag.FlagSet, args []string, ef *evalFlags, pri
 		return exitOK, true
 	}
 	out, _ := fs.GetString("out")
-	if err := writeFileAtomic(out, cfg.JSON); err != nil {
+	if err := writeFileAtomicMode(out, cfg.JSON, ignitionFileMode(p.Entries, umask())); err != nil {
 		fmt.Fprintf(stderr, "nodegen eval: %s\n", err)
 		return exitError, true
 	}
 	return exitOK, true
+}
+
+// ignitionFileMode is the mode of a config written with -o: what the
+// umask leaves of 0666, and readable by its owner only (0600 at most)
+// when it holds a file that others may not read (profile.SecretMode):
+// the config carries the contents of every file, so it is as secret as
+// the most secret of them.
+func ignitionFileMode(entries []profile.Entry, umask fs.FileMode) fs.FileMode {
+	mode := 0o666 &^ umask
+	for _, e := range entries {
+		if e.Mode != profile.TypeSymlink && profile.SecretMode(e.Mode) {
+			mode &= 0o600
+		}
+	}
+	return mode
+}
+
+// umask is the process's umask; where it cannot be read without setting
+// it (outside Linux), the strictest, 077.
+func umask() fs.FileMode {
+	if u, ok := profile.Umask(); ok {
+		return u
+	}
+	return 0o077
 }

@@ -17,9 +17,9 @@ type ctyValue = cty.Value
 // writeProfile checks the configuration and writes its system profile to
 // dir with w, the write begun there before the evaluation (profile.Begin),
 // atomically: on any error the previous profile stays as it was.
-func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, stdout, stderr io.Writer) int {
+func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, checks profile.CheckMode, stdout, stderr io.Writer) int {
 	p, diags := profile.BuildFor(ev, w)
-	ok := reportProfile(ev, p, diags, st, stderr)
+	ok := reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
 	defer st.mark("write")
 	if !ok {
 		w.Abort()
@@ -44,11 +44,27 @@ func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runSta
 	return exitOK
 }
 
-// buildProfile evaluates the profile and prints its warnings and errors;
-// ok is false when there were errors.
-func buildProfile(ev *eval.Evaluator, st *runStats, stderr io.Writer) (p profile.Profile, ok bool) {
+// buildProfile evaluates the profile, runs the checks of its files by the
+// programs that read them, and prints its warnings and errors; ok is false
+// when there were errors.
+func buildProfile(ev *eval.Evaluator, st *runStats, checks profile.CheckMode, stderr io.Writer) (p profile.Profile, ok bool) {
 	p, diags := profile.Build(ev)
-	return p, reportProfile(ev, p, diags, st, stderr)
+	return p, reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
+}
+
+// reportChecks runs the checks of p's files by the programs that read
+// them (profile.RunChecks) and prints the notes and errors; it returns
+// false when a check failed.
+func reportChecks(ev *eval.Evaluator, p profile.Profile, mode profile.CheckMode, stderr io.Writer) bool {
+	notes, diags := profile.RunChecks(ev, p.Entries, mode)
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	if diags.HasErrors() {
+		printDiags(stderr, ev.Files(), diags)
+		return false
+	}
+	return true
 }
 
 // reportProfile marks the end of the evaluation of p and prints its

@@ -7,7 +7,7 @@ options "networking" {
     description = "The name of the machine, without domain. Empty leaves /etc/hostname out."
   }
   option "domain" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = "The domain of the machine; with hostName it makes the fully qualified name."
     example     = "cluster.example.com"
@@ -20,7 +20,7 @@ options "networking" {
     description  = "The fully qualified domain name (read-only)."
   }
   option "timeServers" {
-    type        = listOf(str)
+    type        = listOf(host)
     default     = ["0.pool.ntp.org", "1.pool.ntp.org", "2.pool.ntp.org", "3.pool.ntp.org"]
     description = "The set of NTP servers from which to synchronise (read by services.chrony and services.timesyncd)."
   }

@@ -57,3 +57,18 @@ run "a sysctl value must be a bool, string or int" {
   }
   expect_error = "is not of type"
 }
+
+# Issue 27: a value or a key cannot add a parameter to the sysctl.d file.
+run "a sysctl value is one line" {
+  config "boot.kernel" {
+    sysctl = { "kernel.printk" = "4\nkernel.core_pattern=|/tmp/evil" }
+  }
+  expect_error = "is not of type"
+}
+
+run "a sysctl key is one word" {
+  config "boot.kernel" {
+    sysctl = { "kernel.printk=4\nkernel.core_pattern" = "|/tmp/evil" }
+  }
+  expect_error = "cannot be a sysctl.d key"
+}

@@ -6,7 +6,7 @@
 
 submodule "usersUser" {
   option "name" {
-    type         = str
+    type         = userName
     default      = name
     default_text = "the attribute name"
     description  = "The name of the user account."
@@ -27,12 +27,12 @@ submodule "usersUser" {
     description = "Whether the user is a real person's account: its home defaults to /home/NAME (created), its group to users and its shell to /bin/bash. systemd-sysusers only allocates system UIDs, so a normal user needs a uid."
   }
   option "group" {
-    type        = str
+    type        = either(enum([""]), userName)
     default     = ""
     description = "The user's primary group. Must be set (NixOS's rule: there is no implicit nogroup)."
   }
   option "extraGroups" {
-    type        = listOf(str)
+    type        = listOf(userName)
     default     = []
     description = "The user's auxiliary groups."
     example     = ["wheel", "systemd-journal"]
@@ -43,7 +43,7 @@ submodule "usersUser" {
     description = "A short description of the user account, typically the user's full name (the GECOS field)."
   }
   option "home" {
-    type        = path
+    type        = pathWord
     default     = "/var/empty"
     description = "The user's home directory."
   }
@@ -58,7 +58,7 @@ submodule "usersUser" {
     description = "Whether to create the home directory (with homeMode, owned by the user and its group) if it does not exist."
   }
   option "shell" {
-    type        = nullOr(str)
+    type        = nullOr(pathWord)
     default     = null
     description = "The user's login shell. null leaves it to systemd-sysusers (nologin for system users)."
     example     = "/bin/bash"
@@ -74,7 +74,7 @@ submodule "usersUser" {
 
 submodule "usersGroup" {
   option "name" {
-    type         = str
+    type         = userName
     default      = name
     default_text = "the attribute name"
     description  = "The name of the group."
@@ -85,7 +85,7 @@ submodule "usersGroup" {
     description = "The group GID. If null, systemd-sysusers picks a free one in the system range."
   }
   option "members" {
-    type        = listOf(str)
+    type        = listOf(userName)
     default     = []
     description = "The user names of the group members, added to the users' extraGroups."
   }

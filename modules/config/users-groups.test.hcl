@@ -66,3 +66,55 @@ run "a normal user needs a uid" {
   }
   expect_error = "a normal user needs a uid"
 }
+
+# Issue 27: a value that would add lines or shift the fields of a
+# sysusers.d line is refused by its type, before anything is written (the
+# Ignition passwd section is read from the same lines).
+run "a home with a newline cannot add sysusers lines" {
+  config "users.users.evil" {
+    isSystemUser = true
+    group        = "nogroup"
+    home         = "/home/x\nm evil root\nu root2 0 \"r\" /root /bin/sh"
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "a home with a space cannot shift the fields" {
+  config "users.users.evil" {
+    isSystemUser = true
+    group        = "nogroup"
+    home         = "/home/x /bin/sh"
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "a shell is one field" {
+  config "users.users.evil" {
+    isSystemUser = true
+    group        = "nogroup"
+    shell        = "/bin/sh\nm evil root"
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "user and group names follow sysusers' rule" {
+  config "users.users.evil" {
+    isSystemUser = true
+    group        = "nogroup root"
+  }
+  expect_error = "user or group name: a letter or _, then letters, digits, _ or -"
+}
+
+run "an attribute name that is no user name is refused" {
+  config "users" {
+    users = { "evil root" = { isSystemUser = true, group = "nogroup" } }
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "extra groups and members are names" {
+  config "users.groups.g" {
+    members = ["a\nu root2 0"]
+  }
+  expect_error = "It is refused because it holds a newline"
+}

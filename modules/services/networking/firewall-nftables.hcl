@@ -8,14 +8,16 @@ locals {
   fwRules = "/etc/nftables/nixos-fw.nft"
 
   # The rules of one interface's (or every interface's) open ports, in
-  # the input-allow chain; iface is null for every interface.
+  # the input-allow chain; iface is "default" for every interface. An
+  # interface name is an nft string: its type (interfaceName) keeps out
+  # the quote and backslash that nft strings cannot escape.
   fwPortRules = flatten([
     for iface, p in merge({ default = local.fw }, local.fw.interfaces) : [
       for r in [
         { proto = "tcp", ports = concat([for n in p.allowedTCPPorts : "${n}"], [for r in p.allowedTCPPortRanges : "${r.from}-${r.to}"]) },
         { proto = "udp", ports = concat([for n in p.allowedUDPPorts : "${n}"], [for r in p.allowedUDPPortRanges : "${r.from}-${r.to}"]) },
       ] : format("%s%s dport { %s } accept",
-        iface == "default" ? "" : "iifname ${jsonencode(iface)} ",
+        iface == "default" ? "" : "iifname \"${p.name}\" ",
         r.proto,
         join(", ", distinct(r.ports)),
       ) if length(r.ports) > 0
@@ -33,7 +35,7 @@ locals {
       "  chain input {",
       "    type filter hook input priority filter; policy drop;",
       "",
-      "    iifname { ${join(", ", [for i in concat(["lo"], local.fw.trustedInterfaces) : jsonencode(i)])} } accept comment \"trusted interfaces\"",
+      "    iifname { ${join(", ", [for i in concat(["lo"], local.fw.trustedInterfaces) : "\"${i}\""])} } accept comment \"trusted interfaces\"",
       "",
       "    # Some ICMPv6 types like NDP are untracked.",
       "    ct state vmap {",
@@ -63,6 +65,13 @@ config "environment.etc.\"nftables/nixos-fw.nft\"" {
   when   = local.fw.enable
   origin = "networking.firewall"
   text   = local.fwRuleset
+  # nft -c parses and validates the ruleset without loading it; it needs
+  # CAP_NET_ADMIN for its cache.
+  checks = [{
+    programs = [local.nft]
+    script   = "${local.nft} -c -f \"$1\""
+    root     = true
+  }]
 }
 
 config "systemd.services.firewall" {

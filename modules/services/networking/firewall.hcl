@@ -31,6 +31,19 @@ submodule "firewallPorts" {
   }
 }
 
+# An interface of interfaces.NAME: its name is written in the ruleset as an
+# nft string, so it must be one that Linux and nft accept.
+submodule "firewallInterface" {
+  option "name" {
+    type         = interfaceName
+    default      = name
+    default_text = "the attribute name"
+    read_only    = true
+    internal     = true
+    description  = "The interface's name."
+  }
+}
+
 submodule "firewallPortRange" {
   option "from" {
     type        = port
@@ -58,8 +71,9 @@ submodule "firewall" {
     description = "Interface-specific open ports."
     example     = { eth0 = { allowedTCPPorts = [9100] } }
   }
+  option "interfaces" { type = attrsOf(submodule.firewallInterface) }
   option "trustedInterfaces" {
-    type        = listOf(str)
+    type        = listOf(interfaceName)
     default     = []
     description = "Traffic coming in from these interfaces will be accepted unconditionally. Traffic from the loopback (lo) interface will always be accepted."
     example     = ["enp0s2"]

@@ -51,3 +51,20 @@ run "a port range goes upwards" {
   }
   expect_error = "not from 9000 to 8000"
 }
+
+# Issue 27: interface names are nft strings; a quote would end one.
+run "a trusted interface with a quote is refused" {
+  config "networking.firewall" {
+    enable            = true
+    trustedInterfaces = ["wg0\" } accept; iifname { \"x"]
+  }
+  expect_error = "network interface name"
+}
+
+run "an interface name with a quote is refused" {
+  config "networking.firewall" {
+    enable     = true
+    interfaces = { "eth\"0" = { allowedTCPPorts = [22] } }
+  }
+  expect_error = "It is refused because it holds '\"'"
+}

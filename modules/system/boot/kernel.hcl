@@ -2,7 +2,7 @@
 
 options "boot" {
   option "kernelModules" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = "Kernel modules loaded at boot, by systemd-modules-load."
     example     = ["br_netfilter", "overlay"]

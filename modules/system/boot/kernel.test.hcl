@@ -21,3 +21,11 @@ run "kernel modules" {
     error_message = "each module once, one per line, in definition order"
   }
 }
+
+# Issue 27: a module name is one line of modules-load.d.
+run "a kernel module name is one word" {
+  config "boot" {
+    kernelModules = ["br_netfilter\nevil"]
+  }
+  expect_error = "It is refused because it holds a newline"
+}

@@ -11,6 +11,11 @@ locals {
 
 # What every unit has.
 submodule "systemdUnit" {
+  option "name" {
+    type        = unitName
+    read_only   = true
+    description = "The name of this unit, with its type (sshd.service): the attribute name and the suffix of the option (systemd.services, .sockets, ...). A name that systemd would refuse is an error here."
+  }
   option "enable" {
     type        = bool
     default     = true
@@ -22,62 +27,62 @@ submodule "systemdUnit" {
     description = "Description of this unit used in systemd messages and progress indicators."
   }
   option "documentation" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = "A list of URIs referencing documentation for this unit or its configuration."
   }
   option "wantedBy" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Units that want this unit: each gets a symlink in its .wants directory."
   }
   option "requiredBy" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Units that require this unit: each gets a symlink in its .requires directory."
   }
   option "wants" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Start the specified units when this unit is started."
   }
   option "requires" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Start the specified units when this unit is started, and stop this unit when they fail."
   }
   option "after" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "If the specified units are started at the same time as this unit, delay this unit until they have started."
   }
   option "before" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "If the specified units are started at the same time as this unit, delay them until this unit has started."
   }
   option "bindsTo" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Like requires, but in addition, if the specified units unexpectedly disappear, this unit will be stopped as well."
   }
   option "partOf" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "If the specified units are stopped or restarted, then this unit is stopped or restarted as well."
   }
   option "conflicts" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "If the specified units are started, then this unit is stopped and vice versa."
   }
   option "requisite" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Similar to requires. However if the units listed are not started, they will not be started and the transaction will fail."
   }
   option "onFailure" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "A list of one or more units that are activated when this unit enters the \"failed\" state."
   }
@@ -103,7 +108,7 @@ submodule "systemdUnit" {
     description = "An arbitrary list of items such as the text of configuration files; if any of them change between switches, the unit is reloaded (written as an X-Reload-Triggers= digest in the unit). If anything else about the unit changed, it is restarted instead."
   }
   option "aliases" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Aliases of this unit: each is a symlink in /etc/systemd/system to the unit."
     example     = ["dbus-org.freedesktop.timesync1.service"]
@@ -145,6 +150,7 @@ submodule "systemdUnit" {
 }
 
 submodule "systemdService" {
+  config { name = "${name}.service" }
   option "serviceConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -235,6 +241,7 @@ submodule "systemdService" {
 }
 
 submodule "systemdSocket" {
+  config { name = "${name}.socket" }
   option "socketConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -258,6 +265,7 @@ submodule "systemdSocket" {
 }
 
 submodule "systemdTimer" {
+  config { name = "${name}.timer" }
   option "timerConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -267,6 +275,7 @@ submodule "systemdTimer" {
 }
 
 submodule "systemdPath" {
+  config { name = "${name}.path" }
   option "pathConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -276,6 +285,7 @@ submodule "systemdPath" {
 }
 
 submodule "systemdSlice" {
+  config { name = "${name}.slice" }
   option "sliceConfig" {
     type        = attrsOf(systemdOption)
     default     = {}
@@ -284,6 +294,7 @@ submodule "systemdSlice" {
 }
 
 submodule "systemdMount" {
+  config { name = "${name}.mount" }
   option "what" {
     type        = str
     description = "Absolute path of device node, file or other resource (mount source)."
@@ -335,6 +346,14 @@ submodule "systemdProvides" {
 # A unit as it is written: the typed units above end up here, and a
 # verbatim unit or drop-ins for any unit can be given directly.
 submodule "systemdUnitFile" {
+  option "name" {
+    type         = unitName
+    default      = name
+    default_text = "the attribute name"
+    read_only    = true
+    internal     = true
+    description  = "The unit's file name: the attribute name, which systemd must accept."
+  }
   option "enable" {
     type        = bool
     default     = true
@@ -346,12 +365,12 @@ submodule "systemdUnitFile" {
     description = "The unit file, verbatim; null writes only the drop-ins."
   }
   option "wantedBy" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Units that want this unit."
   }
   option "requiredBy" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Units that require this unit."
   }
@@ -362,7 +381,7 @@ submodule "systemdUnitFile" {
     description = "The typed unit option this unit is generated from."
   }
   option "aliases" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Aliases of this unit: each is a symlink in /etc/systemd/system to the unit."
   }
@@ -422,7 +441,7 @@ options "systemd" {
     EOT
   }
   option "packageUnits" {
-    type        = listOf(str)
+    type        = listOf(unitName)
     default     = []
     description = "Units the distribution ships (as kubelet.service): a typed unit of one of these names is written as a drop-in (overrideStrategy \"asDropinIfExists\"), as NixOS does with units of systemd.packages."
     example     = ["systemd-timesyncd.service"]
@@ -441,7 +460,13 @@ options "systemd" {
   }
 }
 
+# Targets have no options of their own, only their name.
+submodule "systemdTarget" {
+  config { name = "${name}.target" }
+}
+
 # The typed unit kinds add their own options to the shared unit submodule.
+option "systemd.targets" { type = attrsOf(submodule.systemdTarget) }
 option "systemd.services" { type = attrsOf(submodule.systemdService) }
 option "systemd.sockets" { type = attrsOf(submodule.systemdSocket) }
 option "systemd.timers" { type = attrsOf(submodule.systemdTimer) }
@@ -489,9 +514,9 @@ locals {
   # Each typed unit rendered, and whether it is written as a drop-in.
   typedUnits = merge([
     for k in local.unitKinds : {
-      for n, u in k.units : "${n}.${k.suffix}" => {
+      for n, u in k.units : u.name => {
         origin = "systemd.${k.option}.${n}"
-        dropIn = u.overrideStrategy == "asDropin" || contains(config.systemd.packageUnits, "${n}.${k.suffix}")
+        dropIn = u.overrideStrategy == "asDropin" || contains(config.systemd.packageUnits, u.name)
         text = systemdunit(merge(
           { Unit = u.unitConfig },
           k.section == null ? {} : { (k.section) = u["${lower(k.section)}Config"] },

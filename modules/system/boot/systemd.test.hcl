@@ -431,3 +431,51 @@ run "a false when on a deep label defines nothing" {
     error_message = "a disabled block must not create the instance foo, nor a unit file that would mask the distribution's"
   }
 }
+
+# Issue 27: names systemd would refuse are refused here, with the rule.
+run "a unit name with a space is refused" {
+  config "systemd" {
+    services = { "foo bar" = { serviceConfig = { ExecStart = "/bin/true" } } }
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "a unit name with a semicolon is refused" {
+  config "systemd" {
+    services = { "foo;bar" = { serviceConfig = { ExecStart = "/bin/true" } } }
+  }
+  expect_error = "It is refused because it holds ';'"
+}
+
+run "a unit name starting with - is refused" {
+  config "systemd" {
+    services = { "-foo" = { serviceConfig = { ExecStart = "/bin/true" } } }
+  }
+  expect_error = "it starts with -, which systemctl reads as an option"
+}
+
+run "a verbatim unit's name is checked" {
+  config "systemd" {
+    units = { "foo bar.service" = { text = "[Service]\nExecStart=/bin/true\n" } }
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "the units a unit names are unit names" {
+  config "systemd.services.foo" {
+    after         = ["network.target multi-user.target"]
+    serviceConfig = { ExecStart = "/bin/true" }
+  }
+  expect_error = "systemd unit name"
+}
+
+run "a % in an environment variable stays a %" {
+  config "systemd.services.foo" {
+    environment   = { B = "%n", C = "100%" }
+    serviceConfig = { ExecStart = "/bin/true" }
+  }
+  assert {
+    condition     = strcontains(config.systemd.units["foo.service"].text, "Environment=\"B=%%n\"\nEnvironment=\"C=100%%\"\n")
+    error_message = "systemd expands specifiers in Environment=: the writer doubles %"
+  }
+}

@@ -10,13 +10,13 @@ options "services.timesyncd" {
     description = "Whether to configure systemd-timesyncd as a simple time-sync client: nodegen writes its servers and enables the distribution's unit."
   }
   option "servers" {
-    type         = listOf(str)
+    type         = listOf(host)
     default      = config.networking.timeServers
     default_text = "config.networking.timeServers"
     description  = "The set of NTP servers from which to synchronise."
   }
   option "fallbackServers" {
-    type        = nullOr(listOf(str))
+    type        = nullOr(listOf(host))
     default     = null
     description = "The set of fallback NTP servers from which to synchronise; null keeps systemd's built-in list."
   }

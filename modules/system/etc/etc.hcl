@@ -43,6 +43,18 @@ submodule "etcFile" {
     default     = "root"
     description = "Group of the file."
   }
+  option "checks" {
+    type        = listOf(submodule.etcFileCheck)
+    default     = []
+    description = <<-EOT
+      Checks of the file by the programs that read it (NixOS's checkConfig):
+      `nodegen eval` runs those whose programs the build machine has, and
+      reports a failing one as an error at the definitions of the option
+      the file comes from; `nodegen switch` runs every one on the target
+      before anything changes.
+    EOT
+    example     = [{ programs = ["/usr/sbin/chronyd"], script = "/usr/sbin/chronyd -p -f \"$1\" > /dev/null" }]
+  }
   option "origin" {
     type        = nullOr(str)
     default     = null
@@ -57,6 +69,23 @@ submodule "etcFile" {
   assert {
     condition = !config.enable || config.mode != "symlink" || (config.source != null && startswith(coalesce(config.source, "x"), "/"))
     message   = "environment.etc.\"${name}\": a symlink needs an absolute source."
+  }
+}
+
+# A check of a generated file (see etcFile's checks).
+submodule "etcFileCheck" {
+  option "programs" {
+    type        = listOf(pathWord)
+    description = "The programs the script runs, by absolute path: where one is missing, the check cannot run (at eval, a note; at switch, an error)."
+  }
+  option "script" {
+    type        = lines
+    description = "A shell script (sh -e) that exits 0 when the file is good: the path of a copy of the file is $1; it runs in an empty temporary directory, where it may write what it needs."
+  }
+  option "root" {
+    type        = bool
+    default     = false
+    description = "Whether the check needs root (nft -c does): run by another user, it cannot run."
   }
 }
 

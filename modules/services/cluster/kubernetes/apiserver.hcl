@@ -71,7 +71,7 @@ locals {
 options "services.kubernetes.apiserver" {
   # Also enable, extraOpts, featureGates, verbosity: see components.hcl.
   option "advertiseAddress" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = <<-EOT
       Kubernetes apiserver IP address on which to advertise the apiserver
@@ -96,7 +96,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "bindAddress" {
-    type        = str
+    type        = host
     default     = "0.0.0.0"
     description = <<-EOT
       The IP address on which to listen for the --secure-port port.
@@ -111,7 +111,7 @@ options "services.kubernetes.apiserver" {
     description  = "Kubernetes apiserver CA file for client auth."
   }
   option "disableAdmissionPlugins" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = <<-EOT
       Kubernetes admission control plugins to disable. See
@@ -119,7 +119,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "enableAdmissionPlugins" {
-    type = listOf(str)
+    type = listOf(word)
     default = [
       "NamespaceLifecycle", "LimitRanger", "ServiceAccount",
       "ResourceQuota", "DefaultStorageClass", "DefaultTolerationSeconds",
@@ -136,7 +136,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "etcd.servers" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = ["http://127.0.0.1:2379"]
     description = "List of etcd servers."
   }
@@ -157,7 +157,7 @@ options "services.kubernetes.apiserver" {
     description  = "Etcd ca file."
   }
   option "extraSANs" {
-    type        = listOf(str)
+    type        = listOf(host)
     default     = []
     description = "Extra x509 Subject Alternative Names to be added to the kubernetes apiserver tls cert."
   }
@@ -188,7 +188,7 @@ options "services.kubernetes.apiserver" {
     description = "Key to use for connections to proxy."
   }
   option "runtimeConfig" {
-    type        = str
+    type        = singleLineStr
     default     = ""
     example     = "api/all=false,api/v1=true"
     description = <<-EOT
@@ -225,7 +225,7 @@ options "services.kubernetes.apiserver" {
     EOT
   }
   option "serviceAccountIssuer" {
-    type        = str
+    type        = word
     default     = "https://kubernetes.default.svc"
     description = "The issuer of the ServiceAccount tokens (--service-account-issuer; required since Kubernetes 1.20)."
   }
@@ -235,7 +235,7 @@ options "services.kubernetes.apiserver" {
     description = "The node address types the apiserver connects to kubelets by, in order (--kubelet-preferred-address-types): the node's IP first, so that logs and exec work without DNS for node names."
   }
   option "serviceClusterIpRange" {
-    type        = str
+    type        = word
     default     = "10.0.0.0/24"
     description = <<-EOT
       A CIDR notation IP range from which to assign service cluster IPs.
@@ -353,12 +353,12 @@ config "services.kubernetes.pki.certs" {
       local.apiserverServiceIP,
       "127.0.0.1",
     ] : h if h != null], local.cfg.extraSANs)
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   apiserverProxyClient = {
     name   = "kube-apiserver-proxy-client"
     CN     = "front-proxy-client"
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   # In system:masters, as kubeadm's apiserver-kubelet-client is (in a
   # group bound to cluster-admin): logs, exec and port-forward reach every
@@ -368,12 +368,12 @@ config "services.kubernetes.pki.certs" {
     name   = "kube-apiserver-kubelet-client"
     CN     = "system:kube-apiserver"
     fields = { O = "system:masters" }
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   apiserverEtcdClient = {
     name   = "kube-apiserver-etcd-client"
     CN     = "etcd-client"
-    action = "systemctl restart kube-apiserver.service"
+    action = "systemctl --no-block restart kube-apiserver.service"
   }
   clusterAdmin = {
     name            = "cluster-admin"
@@ -391,7 +391,7 @@ config "services.kubernetes.pki.certs" {
       local.cfg.advertiseAddress,
     ] : h if h != null]
     privateKeyOwner = "etcd"
-    action          = "systemctl restart etcd.service"
+    action          = "systemctl --no-block restart etcd.service"
   }
 }
 

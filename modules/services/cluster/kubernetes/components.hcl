@@ -142,7 +142,7 @@ dynamic "options" {
   labels   = ["services.kubernetes.${component.key}"]
   content {
     option "extraOpts" {
-      type        = str
+      type        = singleLineStr
       default     = ""
       description = "${component.value} extra command line options."
     }
@@ -203,7 +203,7 @@ config "services.kubernetes.pki" {
       name   = c.cert.name
       CN     = c.cert.CN
       fields = c.cert.fields
-      action = "systemctl restart ${c.service}.service"
+      action = "systemctl --no-block restart ${c.service}.service"
     }
   }
 }

@@ -46,12 +46,12 @@ options "services.kubernetes.controllerManager" {
     description = "Whether to automatically allocate CIDR ranges for cluster nodes."
   }
   option "bindAddress" {
-    type        = str
+    type        = host
     default     = "127.0.0.1"
     description = "Kubernetes controller manager listening address."
   }
   option "clusterCidr" {
-    type         = nullOr(str)
+    type         = nullOr(word)
     default      = root.services.kubernetes.clusterCidr
     default_text = "services.kubernetes.clusterCidr"
     description  = "Kubernetes CIDR Range for Pods in cluster."
@@ -124,7 +124,7 @@ config "services.kubernetes.pki.certs" {
   controllerManager = {
     name   = "kube-controller-manager"
     CN     = "kube-controller-manager"
-    action = "systemctl restart kube-controller-manager.service"
+    action = "systemctl --no-block restart kube-controller-manager.service"
   }
 }
 

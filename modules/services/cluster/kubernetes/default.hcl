@@ -91,7 +91,7 @@ options "services.kubernetes" {
     EOT
   }
   option "masterAddress" {
-    type        = str
+    type        = host
     example     = "master.example.com"
     description = "Clusterwide available network address or hostname for the kubernetes master server."
   }
@@ -101,7 +101,7 @@ options "services.kubernetes" {
     description = "Packages added to the services' PATH environment variable. Both the bin and sbin subdirectories of each package are added."
   }
   option "clusterCidr" {
-    type        = nullOr(str)
+    type        = nullOr(word)
     default     = "10.1.0.0/16"
     description = "Kubernetes controller manager and proxy CIDR Range for Pods in cluster."
   }
@@ -233,7 +233,9 @@ config "services.kubernetes.pki.certs" {
   serviceAccount = {
     name   = "service-account"
     CN     = "system:service-account-signer"
-    action = "systemctl reload kube-apiserver.service kube-controller-manager.service"
+    # (Neither has a reload; --no-block: the action runs inside
+    # kube-certs.service, which a unit's start may wait for.)
+    action = "systemctl --no-block restart ${join(" ", compact([local.cfg.apiserver.enable ? "kube-apiserver.service" : "", local.cfg.controllerManager.enable ? "kube-controller-manager.service" : ""]))}"
   }
 }
 

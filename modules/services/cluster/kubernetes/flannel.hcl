@@ -144,7 +144,7 @@ config "services.kubernetes.pki.certs" {
   flannelClient = {
     name   = "flannel-client"
     CN     = "flannel-client"
-    action = "systemctl restart flannel.service"
+    action = "systemctl --no-block restart flannel.service"
   }
 }
 

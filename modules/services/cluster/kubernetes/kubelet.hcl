@@ -82,6 +82,14 @@ locals {
     "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
     "topology.kubernetes.io/zone", "topology.kubernetes.io/region", "node.kubernetes.io/instance-type",
   ]
+  # A label's key is a qualified name and its value a label value, as the
+  # kubelet and the apiserver check them: what --node-labels joins with ,
+  # and = cannot hold those.
+  qualifiedName = "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
+  labelValue    = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
+  badLabels     = [for k, v in local.cfg.nodeLabels : "${k}=${v}" if !(can(regex(local.qualifiedName, k)) && can(regex(local.labelValue, v)))]
+  badTaints     = [for n, t in local.cfg.taints : "${t.key}=${t.value}" if !(can(regex(local.qualifiedName, t.key)) && can(regex(local.labelValue, t.value)))]
+
   labelNamespace = { for k, v in local.cfg.nodeLabels : k => (strcontains(k, "/") ? lower(split("/", k)[0]) : "") }
   refusedLabels = [for k, ns in local.labelNamespace : k if(
     (ns == "kubernetes.io" || endswith(ns, ".kubernetes.io") || ns == "k8s.io" || endswith(ns, ".k8s.io")) &&
@@ -93,12 +101,12 @@ locals {
 options "services.kubernetes.kubelet" {
   # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "address" {
-    type        = str
+    type        = host
     default     = "0.0.0.0"
     description = "Kubernetes kubelet info server listening address (settings.address)."
   }
   option "clusterDns" {
-    type        = listOf(str)
+    type        = listOf(host)
     default     = ["10.1.0.1"]
     description = "Use alternative DNS: the cluster DNS servers' addresses (settings.clusterDNS)."
   }
@@ -151,7 +159,7 @@ options "services.kubernetes.kubelet" {
     description = "Path to Kubernetes CNI configuration directory: containerd reads the CNI configs there instead (its CRI plugin's cni.conf_dir)."
   }
   option "healthz.bind" {
-    type        = str
+    type        = host
     default     = "127.0.0.1"
     description = "Kubernetes kubelet healthz listening address (settings.healthzBindAddress)."
   }
@@ -172,7 +180,7 @@ options "services.kubernetes.kubelet" {
     description = "List of manifests to bootstrap with kubelet (only pods can be created as manifest entry)"
   }
   option "nodeIp" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = "IP address of the node. If set, kubelet will use this IP address for the node."
   }
@@ -250,12 +258,12 @@ options "services.kubernetes.kubelet" {
     EOT
   }
   option "podManifestPath" {
-    type        = nullOr(path)
+    type        = nullOr(pathWord)
     default     = null
     description = "Directory of static pod manifests (settings.staticPodPath); null uses /etc/kubernetes/manifests only when manifests is not empty, as NixOS does."
   }
   option "lockFile" {
-    type        = nullOr(str)
+    type        = nullOr(pathWord)
     default     = null
     example     = "/var/run/lock/kubelet.lock"
     description = "The lock file the kubelet takes (--lock-file)."
@@ -440,8 +448,18 @@ assert {
 }
 
 assert {
-  condition = !local.cfg.enable || alltrue([for n, t in local.cfg.taints : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", t.key)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", t.value))])
-  message   = "services.kubernetes.kubelet.taints: a taint's key must be a qualified name (an optional DNS subdomain prefix and /, then up to 63 letters, digits, '-', '_' or '.', beginning and ending with a letter or digit) and its value a label value (the same, or empty): ${join(", ", [for n, t in local.cfg.taints : "${t.key}=${t.value}" if !(can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", t.key)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", t.value)))])}"
+  condition = !local.cfg.enable || can(regex("^[A-Za-z0-9][-A-Za-z0-9_.]*$", local.cfg.hostname))
+  message   = "services.kubernetes.kubelet.hostname: the node's name must be a host name (letters, digits, '-', '_' and '.', beginning with a letter or digit), not ${jsonencode(local.cfg.hostname)}; set networking.hostName or services.kubernetes.kubelet.hostname."
+}
+
+assert {
+  condition = !local.cfg.enable || length(local.badTaints) == 0
+  message   = "services.kubernetes.kubelet.taints: a taint's key must be a qualified name (an optional DNS subdomain prefix and /, then up to 63 letters, digits, '-', '_' or '.', beginning and ending with a letter or digit) and its value a label value (the same, or empty): ${join(", ", local.badTaints)}"
+}
+
+assert {
+  condition = !local.cfg.enable || length(local.badLabels) == 0
+  message   = "services.kubernetes.kubelet.nodeLabels: a label's key must be a qualified name (an optional DNS subdomain prefix and /, then up to 63 letters, digits, '-', '_' or '.', beginning and ending with a letter or digit) and its value a label value (the same, or empty): ${join(", ", local.badLabels)}"
 }
 
 config "services.kubernetes.kubelet" {
@@ -524,7 +542,7 @@ config "services.kubernetes.pki.certs" {
     name   = "kubelet"
     CN     = local.cfg.hostname
     hosts  = compact([local.cfg.hostname, local.cfg.nodeIp == null ? "" : local.cfg.nodeIp])
-    action = "systemctl restart kubelet.service"
+    action = "systemctl --no-block restart kubelet.service"
   }
 }
 

@@ -305,3 +305,33 @@ run "a host's sandboxImage goes to containerd's config" {
     error_message = "config.toml gets it"
   }
 }
+
+run "a label that is no label is an error, so no value adds another" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet = {
+      enable     = true
+      nodeLabels = { "example.com/pool" = "batch,node.kubernetes.io/exclude-from-external-load-balancers=" }
+    }
+  }
+  expect_error = "a label's key must be a qualified name"
+}
+
+run "command-line values are one word" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, nodeIp = "10.0.0.5 --anonymous-auth=true" }
+  }
+  expect_error = "definition of option \"services.kubernetes.kubelet.nodeIp\" is not of type"
+}
+
+run "extraOpts is one line" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    masterAddress = "master.example.com"
+    kubelet       = { enable = true, extraOpts = "--v=2\nExecStartPre=/bin/touch /tmp/pwned" }
+  }
+  expect_error = "definition of option \"services.kubernetes.kubelet.extraOpts\" is not of type"
+}

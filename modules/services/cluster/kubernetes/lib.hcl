@@ -26,8 +26,10 @@ option "services.kubernetes.lib.waitFiles" {
   example     = { kube-proxy = ["/var/lib/kubernetes/secrets/kube-proxy-client.pem"] }
   description = <<-EOT
     Files a service needs, by service name: the service starts only once they
-    all exist (ConditionPathExists), and a path unit of the same name starts it
-    when they appear and restarts it when they change. An empty list adds none.
+    all exist (ConditionPathExists); easyCerts starts it when its certificates
+    are issued, and restarts it when they are renewed (the certificates'
+    actions). With services.kubernetes.onlineTargets, as in the seed, a path
+    unit of the same name starts it when they appear. An empty list adds none.
   EOT
 }
 
@@ -162,11 +164,17 @@ config "systemd" {
       unitConfig = { ConditionPathExists = files }
     } if length(files) > 0
   }
+  # The seed's path units (services.kubernetes.onlineTargets): a path unit
+  # triggers as soon as one of its files exists, and while the service's
+  # condition on the others skips it, it triggers again until systemd stops
+  # it (trigger-limit-hit). Without them, easyCerts' kube-certs.service
+  # starts each service once all its certificates are there (the
+  # certificates' actions).
   paths = {
     for n, files in config.services.kubernetes.lib.waitFiles : n => {
       wantedBy   = ["${n}.service"]
       pathConfig = { PathExists = files, PathChanged = files }
-    } if length(files) > 0
+    } if length(files) > 0 && config.services.kubernetes.onlineTargets
   }
 }
 

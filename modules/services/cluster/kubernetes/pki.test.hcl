@@ -29,7 +29,7 @@ run "a node's certificates" {
       }
       certificate = { path = "/var/lib/kubernetes/secrets/kubelet-client.pem", mode = "0644" }
       private_key = { path = "/var/lib/kubernetes/secrets/kubelet-client-key.pem", owner = "kubernetes", group = "nogroup", mode = "0600" }
-      action      = "systemctl restart kubelet.service"
+      action      = "systemctl --no-block restart kubelet.service"
     }
     error_message = "each certificate is a spec file for nodegen pki fetch"
   }

@@ -21,7 +21,7 @@ format "kubeProxyConfig" "json" {}
 options "services.kubernetes.proxy" {
   # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "bindAddress" {
-    type        = str
+    type        = host
     default     = "0.0.0.0"
     description = "Kubernetes proxy listening address (settings.bindAddress)."
   }

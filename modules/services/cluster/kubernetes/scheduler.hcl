@@ -27,7 +27,7 @@ format "kubeSchedulerConfig" "json" {}
 options "services.kubernetes.scheduler" {
   # Also enable, extraOpts, featureGates, kubeconfig, verbosity: see components.hcl.
   option "address" {
-    type        = str
+    type        = host
     default     = "127.0.0.1"
     description = "Kubernetes scheduler listening address (--bind-address)."
   }

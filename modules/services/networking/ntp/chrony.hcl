@@ -19,7 +19,7 @@ options "services.chrony" {
     description = "Whether to synchronise your machine's time using chrony. Make sure you disable NTP if you enable this service."
   }
   option "servers" {
-    type         = listOf(str)
+    type         = listOf(host)
     default      = config.networking.timeServers
     default_text = "config.networking.timeServers"
     description  = "The set of NTP servers from which to synchronise."
@@ -60,7 +60,7 @@ options "services.chrony" {
     description = "The threshold of system clock error (in seconds) above which the clock will be stepped. If the correction required is less than the threshold, a slew is used instead."
   }
   option "directory" {
-    type        = str
+    type        = pathWord
     default     = "/var/lib/chrony"
     description = "Directory where chrony state is stored."
   }
@@ -70,7 +70,7 @@ options "services.chrony" {
     description = "Extra configuration directives that should be added to chrony.conf."
   }
   option "extraFlags" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = "Extra flags passed to the chronyd command."
   }
@@ -124,6 +124,12 @@ config "environment.etc.\"chrony/chrony.conf\"" {
   when   = local.chrony.enable
   origin = "services.chrony"
   text   = local.chronyConfig
+  # chronyd -p parses the file and prints it; an unknown directive or a
+  # bad argument is an error.
+  checks = [{
+    programs = [local.chronyd]
+    script   = "${local.chronyd} -p -f \"$1\" > /dev/null"
+  }]
 }
 
 config "systemd.tmpfiles" {
@@ -152,7 +158,7 @@ config "systemd.services.chronyd" {
   }
   serviceConfig = {
     Type      = "simple"
-    ExecStart = "${local.chronyd} ${join(" ", local.chronyFlags)}"
+    ExecStart = "${local.chronyd} ${join(" ", [for f in local.chronyFlags : systemdexecarg(f)])}"
 
     # Proc filesystem
     ProcSubset  = "pid"

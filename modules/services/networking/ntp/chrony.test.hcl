@@ -57,3 +57,24 @@ run "timesyncd writes its configuration and a drop-in" {
     error_message = "the distribution's unit gets a drop-in, not a replacement"
   }
 }
+
+# Issue 27: a server is a host name, which cannot open chrony's command
+# port with another directive.
+run "a server cannot add chrony directives" {
+  config "services.chrony" {
+    enable  = true
+    servers = ["pool.example iburst\ncmdallow all"]
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "extra flags are single arguments of ExecStart" {
+  config "services.chrony" {
+    enable     = true
+    extraFlags = ["-F1", "-L%n$HOME"]
+  }
+  assert {
+    condition     = endswith(config.systemd.services.chronyd.serviceConfig.ExecStart, " -m -F1 -L%%n$$HOME")
+    error_message = "in a flag, % and $ are doubled"
+  }
+}

@@ -40,7 +40,7 @@ format "sshdConfig" "keyValue" {
 submodule "sshdSettings" {
   freeform = format.sshdConfig
   option "AuthorizedPrincipalsFile" {
-    type        = nullOr(str)
+    type        = nullOr(singleLineStr)
     default     = "none"
     description = "Specifies a file that lists principal names that are accepted for certificate authentication. The default is \"none\", i.e. not to use a principals file."
   }
@@ -80,12 +80,12 @@ submodule "sshdSettings" {
     description = "Specifies whether keyboard-interactive authentication is allowed."
   }
   option "GatewayPorts" {
-    type        = nullOr(str)
+    type        = nullOr(singleLineStr)
     default     = "no"
     description = "Specifies whether remote hosts are allowed to connect to ports forwarded for the client. See sshd_config(5)."
   }
   option "KexAlgorithms" {
-    type = nullOr(listOf(str))
+    type = nullOr(listOf(word))
     default = [
       "sntrup761x25519-sha512@openssh.com",
       "curve25519-sha256",
@@ -95,7 +95,7 @@ submodule "sshdSettings" {
     description = "Allowed key exchange algorithms, written comma-separated. The default is the lower bound recommended by stribika's Secure Secure Shell and Mozilla's OpenSSH guidelines."
   }
   option "Macs" {
-    type = nullOr(listOf(str))
+    type = nullOr(listOf(word))
     default = [
       "hmac-sha2-512-etm@openssh.com",
       "hmac-sha2-256-etm@openssh.com",
@@ -109,7 +109,7 @@ submodule "sshdSettings" {
     description = "Whether sshd should check file modes and ownership of directories."
   }
   option "Ciphers" {
-    type = nullOr(listOf(str))
+    type = nullOr(listOf(word))
     default = [
       "chacha20-poly1305@openssh.com",
       "aes256-gcm@openssh.com",
@@ -121,24 +121,31 @@ submodule "sshdSettings" {
     description = "Allowed ciphers, written comma-separated. The default is recommended by stribika's Secure Secure Shell and Mozilla's OpenSSH guidelines."
   }
   option "AllowUsers" {
-    type        = nullOr(listOf(str))
+    type        = nullOr(listOf(word))
     default     = null
     description = "If specified, login is allowed only for the listed users. See sshd_config(5) for details."
   }
   option "DenyUsers" {
-    type        = nullOr(listOf(str))
+    type        = nullOr(listOf(word))
     default     = null
     description = "If specified, login is denied for all listed users. Takes precedence over services.openssh.settings.AllowUsers. See sshd_config(5) for details."
   }
   option "AllowGroups" {
-    type        = nullOr(listOf(str))
+    type        = nullOr(listOf(word))
     default     = null
     description = "If specified, login is allowed only for users part of the listed groups. See sshd_config(5) for details."
   }
   option "DenyGroups" {
-    type        = nullOr(listOf(str))
+    type        = nullOr(listOf(word))
     default     = null
     description = "If specified, login is denied for all users part of the listed groups. Takes precedence over services.openssh.settings.AllowGroups. See sshd_config(5) for details."
+  }
+  # Not declared by NixOS: the rule of authorizedKeysFiles, which writes
+  # the same keyword, so that both paths refuse the same values.
+  option "AuthorizedKeysFile" {
+    type        = nullOr(either(word, listOf(word)))
+    default     = null
+    description = "Files with the users' public keys, written space-separated (see AuthorizedKeysFile in sshd_config(5)); each is one word. services.openssh.authorizedKeysFiles writes the keyword too, after this one: sshd takes the first."
   }
   # Disabled by default, since pam_motd handles this.
   option "PrintMotd" {
@@ -150,7 +157,7 @@ submodule "sshdSettings" {
 
 submodule "sshListenAddress" {
   option "addr" {
-    type        = nullOr(str)
+    type        = nullOr(host)
     default     = null
     description = "Host, IPv4 or IPv6 address to listen to."
   }
@@ -163,11 +170,11 @@ submodule "sshListenAddress" {
 
 submodule "sshHostKey" {
   option "type" {
-    type        = str
+    type        = enum(["rsa", "dsa", "ecdsa", "ecdsa-sk", "ed25519", "ed25519-sk"])
     description = "The key type (rsa, ed25519, ecdsa), as ssh-keygen -t takes it."
   }
   option "path" {
-    type        = path
+    type        = pathWord
     description = "Where the key is, and is generated when it is missing."
   }
   option "bits" {
@@ -181,7 +188,7 @@ submodule "sshHostKey" {
     description = "KDF rounds (ssh-keygen -a)."
   }
   option "comment" {
-    type        = nullOr(str)
+    type        = nullOr(singleLineStr)
     default     = null
     description = "The key's comment (ssh-keygen -C)."
   }
@@ -226,13 +233,13 @@ options "services.openssh" {
     description = "Whether to enable the SFTP subsystem in the SSH daemon. This enables the use of commands such as sftp and sshfs."
   }
   option "sftpServerExecutable" {
-    type        = str
+    type        = word
     default     = "/usr/lib/openssh/sftp-server"
     description = "The sftp server executable. Can be a path or \"internal-sftp\" to use the sftp server built into the sshd binary."
     example     = "internal-sftp"
   }
   option "sftpFlags" {
-    type        = listOf(str)
+    type        = listOf(singleLineStr)
     default     = []
     description = "Commandline flags to add to sftp-server."
     example     = ["-f AUTHPRIV", "-l INFO"]
@@ -269,7 +276,7 @@ options "services.openssh" {
     description = "Message to display to the remote user before authentication is allowed."
   }
   option "authorizedKeysFiles" {
-    type        = listOf(str)
+    type        = listOf(word)
     default     = []
     description = "Specify the rules for which files to read on the host. These are paths relative to the host root file system or home directories and they are subject to certain token expansion rules. See AuthorizedKeysFile in man sshd_config for details."
   }
@@ -279,12 +286,12 @@ options "services.openssh" {
     description = "Enables the use of the ~/.ssh/authorized_keys file. Otherwise, the only files trusted by default are those in /etc/ssh/authorized_keys.d, i.e. SSH keys from users.users.NAME.openssh.authorizedKeys.keys."
   }
   option "authorizedKeysCommand" {
-    type        = str
+    type        = singleLineStr
     default     = "none"
     description = "Specifies a program to be used to look up the user's public keys. The program must be owned by root, not writable by group or others and specified by an absolute path."
   }
   option "authorizedKeysCommandUser" {
-    type        = str
+    type        = userName
     default     = "nobody"
     description = "Specifies the user under whose account the AuthorizedKeysCommand is run."
   }
@@ -347,8 +354,8 @@ locals {
 
   sshdSettings = {
     for k, v in local.sshd.settings : k => (
-      contains(local.sshdCommaKeys, k) && v != null ? join(",", v) :
-      contains(local.sshdSpaceKeys, k) && v != null ? join(" ", v) : v
+      contains(local.sshdCommaKeys, k) && v != null ? join(",", flatten([v])) :
+      contains(local.sshdSpaceKeys, k) && v != null ? join(" ", flatten([v])) : v
     )
   }
 
@@ -371,15 +378,16 @@ locals {
     "exec >&2\n",
     "mkdir -m 0755 -p /etc/ssh\n",
   ], !local.sshd.generateHostKeys ? [] : [
+    # Every value is one single-quoted word of the script (shellquote).
     for k in local.sshd.hostKeys : <<-EOT
-      if ! [ -s "${k.path}" ]; then
-        rm -f "${k.path}"
-        ssh-keygen -t "${k.type}" ${join(" ", compact([
+      if ! [ -s ${shellquote(k.path)} ]; then
+        rm -f ${shellquote(k.path)}
+        ssh-keygen -t ${shellquote(k.type)} ${join(" ", compact([
     k.bits == null ? "" : "-b ${k.bits}",
     k.rounds == null ? "" : "-a ${k.rounds}",
-    k.comment == null ? "" : "-C '${k.comment}'",
+    k.comment == null ? "" : "-C ${shellquote(k.comment)}",
     k.openSSHFormat ? "-o" : "",
-]))} -f "${k.path}" -N ""
+]))} -f ${shellquote(k.path)} -N ""
       fi
     EOT
   ]))
@@ -416,6 +424,17 @@ config "environment.etc.\"ssh/sshd_config\"" {
   when   = local.sshd.enable
   origin = "services.openssh.settings"
   text   = local.sshdConfig
+  # NixOS's checkSshdConfig: sshd -t reads the file as sshd would. It
+  # wants a host key (one made for the check) and, run as root, the
+  # privilege separation directory, which Debian's sshd makes at start.
+  checks = [{
+    programs = [local.sshdBin, "/usr/bin/ssh-keygen"]
+    script   = <<-EOT
+      ssh-keygen -q -t ed25519 -N "" -f ./hostkey
+      if [ "$(id -u)" = 0 ]; then mkdir -p -m 0755 /run/sshd; fi
+      ${local.sshdBin} -t -f "$1" -h ./hostkey
+    EOT
+  }]
 }
 
 config "environment.etc.\"ssh/banner\"" {

@@ -126,3 +126,72 @@ run "an undeclared keyword is an atom or a list of atoms" {
   }
   expect_error = "\"services.openssh.settings.Match\" is not of type \"atom (null, bool, int, float or string) or a list of them for duplicate keys\""
 }
+
+# Issue 27: values that go into sshd_config and into the root pre-start
+# script cannot add lines or commands.
+run "an authorized keys file cannot add sshd_config lines" {
+  config "services.openssh" {
+    enable              = true
+    authorizedKeysFiles = ["/x\nAuthorizedKeysCommand /tmp/evil %u\nAuthorizedKeysCommandUser root"]
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "the same newline in settings is refused too" {
+  config "services.openssh" {
+    enable   = true
+    settings = { AuthorizedKeysFile = ["/x\nAuthorizedKeysCommand /tmp/evil %u"] }
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "a host key path is one word" {
+  config "services.openssh" {
+    enable   = true
+    hostKeys = [{ type = "ed25519", path = "/etc/ssh/k\nPermitRootLogin yes" }]
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "the issue's host key path is refused: it holds a space" {
+  config "services.openssh" {
+    enable   = true
+    hostKeys = [{ type = "ed25519", path = "/etc/ssh/k$(touch /tmp/pwned)" }]
+  }
+  expect_error = "It is refused because it holds a space"
+}
+
+run "host key values are single-quoted words of the pre-start script" {
+  config "services.openssh" {
+    enable   = true
+    hostKeys = [{ type = "ed25519", path = "/etc/ssh/k$(touch$${IFS}/tmp/pwned)`id`", comment = "'; touch /tmp/pwned; echo '" }]
+  }
+  assert {
+    condition     = strcontains(config.systemd.services.sshd.preStart, "ssh-keygen -t 'ed25519' -C ''\\''; touch /tmp/pwned; echo '\\''' -f '/etc/ssh/k$(touch$${IFS}/tmp/pwned)`id`' -N \"\"\n")
+    error_message = "the comment and the path are quoted, a quote in them written '\\''"
+  }
+}
+
+run "a listen address is a host" {
+  config "services.openssh" {
+    enable          = true
+    listenAddresses = [{ addr = "0.0.0.0\nPermitRootLogin yes" }]
+  }
+  expect_error = "host name or IP address"
+}
+
+run "a freeform setting cannot add sshd_config lines" {
+  config "services.openssh" {
+    enable   = true
+    settings = { AuthorizedKeysCommand = "/x\nPermitRootLogin yes" }
+  }
+  expect_error = "cannot contain a newline"
+}
+
+run "authorized keys files in settings are words, as in authorizedKeysFiles" {
+  config "services.openssh" {
+    enable   = true
+    settings = { AuthorizedKeysFile = ".ssh/keys /etc/ssh/keys/%u" }
+  }
+  expect_error = "It is refused because it holds a space"
+}

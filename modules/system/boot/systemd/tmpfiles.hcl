@@ -5,34 +5,34 @@
 
 submodule "tmpfilesRule" {
   option "type" {
-    type         = str
+    type         = word
     default      = name
     default_text = "the attribute name"
     description  = "The type of operation to perform on the file (d, f, L, z, ...): see tmpfiles.d(5)."
     example      = "d"
   }
   option "mode" {
-    type        = str
+    type        = word
     default     = "-"
     description = "The file access mode to use when creating this file or directory."
   }
   option "user" {
-    type        = str
+    type        = word
     default     = "-"
     description = "The user of the file."
   }
   option "group" {
-    type        = str
+    type        = word
     default     = "-"
     description = "The group of the file."
   }
   option "age" {
-    type        = str
+    type        = word
     default     = "-"
     description = "Delete a file when it is older than this age."
   }
   option "argument" {
-    type        = str
+    type        = singleLineStr
     default     = ""
     description = "An argument whose meaning depends on the type of operation (the link target of L, the content of f)."
   }
@@ -40,7 +40,7 @@ submodule "tmpfilesRule" {
 
 options "systemd.tmpfiles" {
   option "rules" {
-    type        = listOf(str)
+    type        = listOf(singleLineStr)
     default     = []
     description = "Rules for creation, deletion and cleaning of volatile and temporary files automatically, as tmpfiles.d(5) lines."
     example     = ["d /tmp 1777 root root 10d"]
@@ -55,14 +55,24 @@ options "systemd.tmpfiles" {
 
 locals {
   # A path is written the way tmpfiles.d reads it back: quoted when it holds
-  # white space, with \ and " escaped.
+  # white space or a quote, with \ and " escaped (a backslash escapes the
+  # next character; tmpfiles reads no C escapes in a path). A line break
+  # cannot be written: the assertion below refuses it.
   tmpfilesPath = {
     for conf, paths in config.systemd.tmpfiles.settings : conf => {
       for p, _ in paths : p => (
-        length(regexall("[\\s\"\\\\]", p)) == 0 ? p : "\"${replace(replace(p, "\\", "\\\\"), "\"", "\\\"")}\""
+        length(regexall("[\\s\"'\\\\]", p)) == 0 ? p : "\"${replace(replace(p, "\\", "\\\\"), "\"", "\\\"")}\""
       )
     }
   }
+  tmpfilesBadPaths = flatten([
+    for conf, paths in config.systemd.tmpfiles.settings : [for p, _ in paths : "${conf}: ${jsonencode(p)}" if length(regexall("[\\r\\n\\x00]", p)) > 0]
+  ])
+}
+
+assert {
+  condition = length(local.tmpfilesBadPaths) == 0
+  message   = "systemd.tmpfiles.settings: a path cannot hold a line break, which would end its tmpfiles.d line: ${join(", ", local.tmpfilesBadPaths)}."
 }
 
 config "environment" {

@@ -36,3 +36,36 @@ run "no rules write no file" {
     error_message = "nothing is written without rules"
   }
 }
+
+# Issue 27: tmpfiles.d fields are words; a path with a line break is quoted
+# with C escapes.
+run "a tmpfiles field cannot add a line" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/x" = { d = { user = "root\nL+ /etc/shadow - - - - /tmp/x" } } }
+  }
+  expect_error = "It is refused because it holds a newline"
+}
+
+run "a rule is one line" {
+  config "systemd.tmpfiles" {
+    rules = ["d /var/lib/x 0700 root root -\nL+ /etc/shadow - - - - /tmp/x"]
+  }
+  expect_error = "single-line string"
+}
+
+run "a path with a newline is refused" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/a\nL+ /etc/shadow" = { d = { mode = "0700" } } }
+  }
+  expect_error = "a path cannot hold a line break"
+}
+
+run "a path with white space or a quote is quoted" {
+  config "systemd.tmpfiles.settings" {
+    x = { "/var/lib/it's a \"b\"" = { d = { mode = "0700" } } }
+  }
+  assert {
+    condition     = config.environment.etc["tmpfiles.d/x.conf"].text == "d \"/var/lib/it's a \\\"b\\\"\" 0700 - - -\n"
+    error_message = "the path stays in its field"
+  }
+}

@@ -39,13 +39,14 @@ config "systemd.services.prometheus-node-exporter" {
   serviceConfig = {
     DynamicUser      = false
     RuntimeDirectory = "prometheus-node-exporter"
-    ExecStart = join(" ", concat(
+    # Each argument is one word of the command line (systemdexecarg).
+    ExecStart = join(" ", [for a in concat(
       ["/usr/bin/prometheus-node-exporter"],
       [for c in local.nodeExporter.enabledCollectors : "--collector.${c}"],
       [for c in local.nodeExporter.disabledCollectors : "--no-collector.${c}"],
       ["--web.listen-address", "${local.nodeExporter.listenAddress}:${local.nodeExporter.port}"],
       local.nodeExporter.extraFlags,
-    ))
+    ) : systemdexecarg(a)])
     RestrictAddressFamilies = concat(
       # needs access to dbus via unix sockets (logind/systemd)
       anytrue([for c in ["logind", "systemd"] : contains(local.nodeExporter.enabledCollectors, c)]) ? ["AF_UNIX"] : [],

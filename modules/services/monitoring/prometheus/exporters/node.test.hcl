@@ -39,3 +39,16 @@ run "a disabled exporter defines nothing" {
     error_message = "nothing without enable"
   }
 }
+
+# Issue 27: each flag is one argument of ExecStart, whatever it holds.
+run "flags are single arguments of the command line" {
+  config "services.prometheus.exporters.node" {
+    enable        = true
+    listenAddress = "[::1]"
+    extraFlags    = ["--collector.textfile.directory=/var/lib/node exporter", "--web.config.file=%h"]
+  }
+  assert {
+    condition     = config.systemd.services.prometheus-node-exporter.serviceConfig.ExecStart == "/usr/bin/prometheus-node-exporter --web.listen-address [::1]:9100 \"--collector.textfile.directory=/var/lib/node exporter\" --web.config.file=%%h"
+    error_message = "a flag with a space or a specifier is quoted, % doubled"
+  }
+}

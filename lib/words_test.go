@@ -1,0 +1,96 @@
+package lib
+
+import "testing"
+
+func TestWordRules(t *testing.T) {
+	tests := []struct {
+		rule    func(string) string
+		in      string
+		problem string // "" for a value the rule accepts
+	}{
+		{UserNameProblem, "alice", ""},
+		{UserNameProblem, "_kube-proxy2", ""},
+		{UserNameProblem, "", "it is empty"},
+		{UserNameProblem, "evil root", "it holds a space"},
+		{UserNameProblem, "a\nm evil root", "it holds a newline"},
+		{UserNameProblem, "-x", "it starts with '-', not a letter or _"},
+		{UserNameProblem, "a.b", "it holds '.'"},
+		{UserNameProblem, "abcdefghijabcdefghijabcdefghijab", "it is longer than 31 characters"},
+		{UnitNameProblem, "sshd.service", ""},
+		{UnitNameProblem, "sshd@.service", ""},
+		{UnitNameProblem, "getty@tty1.service", ""},
+		{UnitNameProblem, "var-lib-x\\x2dy.mount", ""},
+		{UnitNameProblem, "-.slice", ""},
+		{UnitNameProblem, "foo bar.service", "it holds a space"},
+		{UnitNameProblem, "foo;bar.service", "it holds ';'"},
+		{UnitNameProblem, "-foo.service", "it starts with -, which systemctl reads as an option"},
+		{UnitNameProblem, "foo", "it has no type suffix (.service, .target, ...)"},
+		{UnitNameProblem, "foo.conf", `its type "conf" is none of systemd's (service, socket, target, device, mount, automount, swap, timer, path, slice, scope)`},
+		{UnitNameProblem, "@x.service", "its name before @ is empty"},
+		{UnitNameProblem, ".service", "its name before the type is empty"},
+		{InterfaceNameProblem, "eth0", ""},
+		{InterfaceNameProblem, "veth*", ""},
+		{InterfaceNameProblem, `wg0"`, `it holds '"'`},
+		{InterfaceNameProblem, "a:b", "it holds ':'"},
+		{InterfaceNameProblem, "abcdefghijklmnop", "it is longer than 15 bytes"},
+		{InterfaceNameProblem, "..", "it is . or .."},
+		{InterfaceNameProblem, "*", "it is * alone, which nft refuses (a wildcard needs a prefix, as eth*)"},
+		{HostProblem, "pool.ntp.org", ""},
+		{HostProblem, "fe80::1", ""},
+		{HostProblem, "pool.example iburst", "it holds a space"},
+		{WordProblem, "/etc/ssh/authorized_keys.d/%u", ""},
+		{WordProblem, "/x\nAuthorizedKeysCommand", "it holds a newline"},
+		{WordProblem, "a\tb", "it holds a tab"},
+		{WordProblem, "#x", "it starts with #, which starts a comment"},
+		{WordProblem, "a#x", ""},
+		{WordProblem, "a\x00b", "it holds the character U+0000"},
+		{PathWordProblem, "/var/lib/x", ""},
+		{PathWordProblem, "var/lib", "it is not an absolute path"},
+		{PathWordProblem, "/home/%u", "it holds %"},
+		{PathWordProblem, "/home/x y", "it holds a space"},
+		{PathWordProblem, "/a\xffb", "it is not valid UTF-8"},
+		{PathWordProblem, "/", ""},
+		{PathWordProblem, "/000/", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+		{PathWordProblem, "/a//b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+		{PathWordProblem, "/a/../b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+	}
+	for _, tt := range tests {
+		if got := tt.rule(tt.in); got != tt.problem {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.problem)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                "''",
+		"plain":           "'plain'",
+		"it's":            `'it'\''s'`,
+		"$(touch x) `id`": "'$(touch x) `id`'",
+	} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestSystemdExecArg(t *testing.T) {
+	for in, want := range map[string]string{
+		"--web.listen-address": "--web.listen-address",
+		"0.0.0.0:9100":         "0.0.0.0:9100",
+		"[::]:9100":            "[::]:9100",
+		"%n":                   "%%n",
+		"^/(dev)($|/)":         "^/(dev)($$|/)",
+		";":                    `";"`,
+		"a;b":                  "a;b",
+		"$HOME ${X}":           `"$$HOME $${X}"`,
+		"a b;c":                `"a b;c"`,
+		`say "hi" \ bye`:       `"say \"hi\" \\ bye"`,
+		"a\nb\x01":             `"a\nb\x01"`,
+		"":                     `""`,
+	} {
+		if got := SystemdExecArg(in); got != want {
+			t.Errorf("SystemdExecArg(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
