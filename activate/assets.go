@@ -548,7 +548,7 @@ func (s *System) extract(a profile.Asset) error {
 		sort.Strings(missing)
 		return fmt.Errorf("the archive %s has no file %s", a.URL, strings.Join(missing, ", "))
 	}
-	return s.writeJSON(path.Join(assetsDir, a.Key(), verifiedFile), v)
+	return s.writeJSON(path.Join(assetsDir, a.Key(), verifiedFile), v, 0o644)
 }
 
 // pruneAssets removes the cached assets that no generation uses.
