@@ -360,44 +360,107 @@ func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int
 // profile with the same files as the active generation makes no new
 // generation: the active one is activated again, which puts back anything
 // missing. Conflicts are a *ConflictError, and change nothing.
+//
+// The profile is copied into the new generation first, and everything
+// after reads the copy: a profile directory replaced during the switch
+// changes nothing of it. Assets and packages are provided before the final
+// check, so that it sees what they brought (a package's file in the way of
+// the profile's is a conflict like an admin's).
 func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
-	to := 0
+	if o.DryRun {
+		to := 0
+		if st.Generation != 0 {
+			if same, err := s.sameProfile(st.Generation, dir); err != nil {
+				return nil, err
+			} else if same {
+				to, res.Unchanged = st.Generation, true
+			}
+		}
+		p, err := s.planAndProvide(res, st, interrupted, to, dir, s.howOf(o), o, to == 0)
+		if err != nil || to != 0 {
+			return res, err
+		}
+		return res, s.runChecks(dir, p.manifest, true)
+	}
+	n, err := s.addGeneration(dir, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := failpoint("generation"); err != nil {
+		return nil, err
+	}
+	to := n
 	if st.Generation != 0 {
-		if same, err := s.sameProfile(st.Generation, dir); err != nil {
+		if same, err := s.sameGenerations(st.Generation, n); err != nil {
 			return nil, err
 		} else if same {
 			to, res.Unchanged = st.Generation, true
+			if err := s.removeGeneration(n); err != nil {
+				return nil, fmt.Errorf("removing the copy of the active generation's profile: %w", err)
+			}
 		}
 	}
-	p, err := s.checkedPlan(res, st, interrupted, to, dir, s.howOf(o))
-	if err != nil {
+	// A refused switch leaves no generation behind.
+	drop := func(err error) (*Result, error) {
+		if to == n {
+			if rerr := s.removeGeneration(n); rerr != nil {
+				return res, fmt.Errorf("%w (and removing the unused generation %d: %v)", err, n, rerr)
+			}
+		}
 		return res, err
 	}
-	if err := s.binaries(p, o); err != nil {
-		return res, err
+	p, err := s.planAndProvide(res, st, interrupted, to, "", s.howOf(o), o, to == n)
+	if err != nil {
+		return drop(err)
 	}
 	// The programs the checks run came with the binaries.
-	if to == 0 {
-		if err := s.runChecks(dir, p.manifest, o.DryRun); err != nil || o.DryRun {
-			return res, err
+	if to == n {
+		if err := s.runChecks(s.genDir(n), p.manifest, false); err != nil {
+			return drop(err)
 		}
-	} else if o.DryRun {
-		return res, nil
-	}
-	if to == 0 {
-		if to, err = s.addGeneration(dir, st); err != nil {
-			return nil, err
-		}
-		if err := failpoint("generation"); err != nil {
-			return nil, err
-		}
-		p.To, p.journal.To = to, to
 	}
 	return s.finish(res, p, o)
+}
+
+// planAndProvide works out and checks the plan to generation to (see
+// checkedPlan), then provides its assets and packages and, when they
+// changed anything, checks again: the plan that is printed and applied is
+// the one that saw their files. With DryRun it only says what it would
+// download and install.
+func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to int, toDir string, how planHow, o SwitchOptions, fresh bool) (*Plan, error) {
+	p, err := s.checkedPlan(res, st, interrupted, to, toDir, how)
+	if err != nil {
+		return p, err
+	}
+	bp := s.checkBinaries(p.manifest, o.Offline)
+	provided := func(p *Plan) {
+		for _, a := range bp.download {
+			p.Download = append(p.Download, a.Name)
+		}
+		p.Install = append(p.Install, bp.install...)
+	}
+	if !o.DryRun && (len(bp.download)+len(bp.extract)+len(bp.install) > 0 || len(bp.problems) > 0) {
+		if err := s.provideBinaries(bp); err != nil {
+			return p, err
+		}
+		if p, err = s.checkedPlan(res, st, interrupted, to, toDir, how); err != nil {
+			if p != nil {
+				provided(p)
+			}
+			return p, err
+		}
+	}
+	provided(p)
+	p.NewGeneration = fresh
+	o.checked(p)
+	if o.DryRun && len(bp.problems) > 0 {
+		return p, &BinariesError{bp.problems}
+	}
+	return p, nil
 }
 
 // finish applies a plan, and rolls back when a unit failed and o asks for
@@ -482,11 +545,8 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	}
-	p, err := s.checkedPlan(res, st, interrupted, to, "", planHow{backup: o.Backup})
-	if err != nil {
-		return res, err
-	}
-	if err := s.binaries(p, o); err != nil || o.DryRun {
+	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
+	if err != nil || o.DryRun {
 		res.Generation = to
 		return res, err
 	}
@@ -609,6 +669,15 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		}},
 		{"place", func() error {
 			for i, t := range placementsToPlace(p, target) {
+				// What is there now must be what the check saw, or
+				// nodegen's: a file that appeared since is the admin's.
+				d, err := s.inspect(t.Path)
+				if err != nil {
+					return err
+				}
+				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or switch with --backup)", s.show(t.Path), describe(d))
+				}
 				if err := s.place(p.To, t); err != nil {
 					return err
 				}
@@ -622,6 +691,16 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		}},
 		{"remove", func() error {
 			for _, rel := range p.Remove {
+				// Only what nodegen placed: a file changed since the
+				// check stays, no longer managed.
+				d, err := s.inspect(rel)
+				if err != nil {
+					return err
+				}
+				if d.fi != nil && !s.holdsAny(d, p.mine[rel]) {
+					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
+					continue
+				}
 				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
 				}
@@ -630,6 +709,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		}},
 		{"restore", func() error {
 			for _, rel := range p.Restore {
+				if d, err := s.inspect(rel); err != nil {
+					return err
+				} else if d.fi != nil {
+					return fmt.Errorf("%s: %s appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), describe(d), s.show(backupPath(rel)))
+				}
 				if err := s.restore(rel); err != nil {
 					return err
 				}

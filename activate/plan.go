@@ -28,6 +28,9 @@ type Plan struct {
 	// From and To are generation numbers; 0 is none.
 	From int `json:"from"`
 	To   int `json:"to"`
+	// NewGeneration says To is a generation the switch made (or, on a dry
+	// run, would make: To is then 0).
+	NewGeneration bool `json:"newGeneration"`
 	// Place are the entries put in place (new, or replacing nodegen's own);
 	// Unchanged counts the entries already in place.
 	Place     []Placement `json:"place"`
@@ -76,6 +79,8 @@ type Plan struct {
 	// and that are failed still.
 	stillFailed []string
 	owners      *owners
+	mine        known      // the placements nodegen may have made at each path
+	dpkg        *dpkgFiles // the packages' files, read on the first conflict
 }
 
 // planHow is how a plan treats files in the way: backup moves them aside
@@ -262,6 +267,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 	}
 
 	mine := known{}
+	p.mine = mine
 	mine.add(st.Entries)
 	dirs := map[string]bool{}
 	for _, d := range st.Dirs {
@@ -348,7 +354,16 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 		case d.fi.IsDir():
 			p.conflict(s, t.Path, "a directory is in the way of the profile's entry (from %s)", t.Option)
 		default:
-			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", describe(d), t.Option)
+			what := describe(d)
+			if d.fi.Mode().IsRegular() {
+				if p.dpkg == nil {
+					p.dpkg = s.readDpkg()
+				}
+				if w := p.dpkg.whose(t.Path); w != "" {
+					what = w + " (dpkg)"
+				}
+			}
+			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", what, t.Option)
 			if _, managed := stateHas(st, t.Path); managed {
 				why = fmt.Sprintf("%s changed since nodegen placed it", describe(d))
 			}

@@ -29,39 +29,48 @@ func init() {
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
 			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
-evaluated first, as nodegen eval does. The profile becomes a new
-generation under /var/lib/nodegen/generations (the same profile as the
-active generation makes none), then:
+evaluated first, as nodegen eval does. The profile is copied into a new
+generation under /var/lib/nodegen/generations first (the same profile as
+the active generation makes none), and only the copy is read after; then:
 
-  - check: every /etc path the profile places and every path the active
-    generation placed is inspected; a file nodegen does not manage, or one
-    changed since nodegen placed it, stops the switch before anything
-    changes, and all of them are listed (--backup moves them aside instead,
-    and puts them back when nodegen stops managing the path);
+  - binaries: the profile's assets (environment.assets) are downloaded into
+    /var/lib/nodegen/assets and checked against their hashes, or taken from
+    that cache after it is verified (--offline: from the cache only), and
+    its packages (environment.packages) are checked with dpkg and installed
+    with apt-get; every asset or package that cannot be provided is listed,
+    and nothing in /etc changes;
+  - check, once the binaries are there: every /etc path the profile places
+    and every path the active generation placed is inspected; a file
+    nodegen does not manage (an admin's, a package's), or one changed since
+    nodegen placed it, stops the switch before anything changes, and all of
+    them are listed (--backup moves them aside instead, and puts them back
+    when nodegen stops managing the path; --take-over PATH replaces one on
+    purpose, moving it below /var/lib/nodegen/taken-over); so does what a
+    later stage would fail on: sysusers.d lines systemd-sysusers rejects,
+    tmpfiles.d owners nobody creates, modes, unit names;
   - units that are removed, or changed and stop-if-changed, are stopped;
   - systemd-sysusers runs on the profile's sysusers.d files; /etc/static
     points to the generation; each 0644 root:root file becomes a link
     /etc/PATH -> /etc/static/PATH, any other file a copy with its mode and
     owner, each symlink a symlink; what the old generation placed and the
-    new one does not is removed;
+    new one does not is removed (each path looked at again first);
   - the state (/var/lib/nodegen/state.json) is written, then
     systemd-tmpfiles --create, daemon-reload, and units are reloaded,
     restarted and started as NixOS's switch-to-configuration does
     (restartIfChanged, reloadIfChanged, stopIfChanged; new units wanted by
     an active target are started; removed units stopped).
 
-Before anything in /etc changes, the profile's assets (environment.assets)
-are downloaded into /var/lib/nodegen/assets and checked against their
-hashes (--offline: from that cache only), and its packages
-(environment.packages) are checked with dpkg and installed with apt-get;
-every asset or package that cannot be provided is listed, and nothing
-changes. Assets are linked at their paths like /etc entries, so a rollback
-brings back the previous binaries.
+Assets are linked at their paths like /etc entries, so a rollback brings
+back the previous binaries.
 
-A unit that does not come up makes the switch exit 1, with its last journal
-lines; --rollback-on-failure then activates the previous generation again.
-A switch killed half way is completed by the next nodegen command that
-changes the system (switch, rollback, deactivate, gc).`,
+A unit that does not come up (active, or a oneshot that exited
+successfully) makes the switch exit 1, with its last journal lines;
+--rollback-on-failure then activates the previous generation again. Units
+failed before the switch and failed still are listed. A stage that fails
+after the files began to change makes the switch go back to the previous
+generation by itself and exit 1 naming the stage. A switch killed half way
+is completed by the next nodegen command that changes the system (switch,
+rollback, deactivate, gc); nodegen status shows what is pending.`,
 			example: "nodegen switch --dry-run fixtures/minimal/host.hcl\nnodegen eval host.hcl -o result && nodegen switch --rollback-on-failure result",
 			args:    argsModules,
 			flags:   switchCommand,
@@ -319,7 +328,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 		return exitError
 	}
 	if errors.As(err, &conflicts) {
-		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; nothing was changed\n", name, len(conflicts.Conflicts))
+		changed := "nothing was changed"
+		if res != nil && res.Plan != nil && len(res.Plan.Install)+len(res.Plan.Download) > 0 {
+			changed = "nodegen changed nothing in /etc (it provided the assets and packages first: " + strings.Join(append(append([]string{}, res.Plan.Download...), res.Plan.Install...), " ") + ")"
+		}
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; %s\n", name, len(conflicts.Conflicts), changed)
 		for _, c := range conflicts.Conflicts {
 			fmt.Fprintf(stderr, "  %s: %s\n", c.Path, c.Reason)
 		}
@@ -387,7 +400,7 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		verb = "would "
 	}
 	switch {
-	case p.To == 0 && name == "switch":
+	case p.NewGeneration:
 		fmt.Fprintf(w, "%sactivate a new generation (active now: %s)\n", verb, genName(p.From))
 	case p.To == 0:
 		fmt.Fprintf(w, "%sdeactivate %s\n", verb, genName(p.From))
