@@ -704,15 +704,33 @@ func TestKilledSwitchHeals(t *testing.T) {
 	}
 	one := writeProfile(t, file("hostname", "one\n"), exe("nodegen/scripts/a", "1\n"), file("gone/x", "x\n"))
 	two := writeProfile(t, file("hostname", "two\n"), exe("nodegen/scripts/a", "2\n"), file("new/dir/y", "y\n"))
-	clean := newRoot(t, nil)
+	admin := map[string]string{"etc/admin.conf": "the admin's\n", "etc/gone/admin": "the admin's too\n"}
+	clean := newRoot(t, admin)
 	mustSwitch(t, clean, one, SwitchOptions{})
+	wantOld := listing(t, clean, "etc")
 	mustSwitch(t, clean, two, SwitchOptions{})
 	want := listing(t, clean, "etc")
 	for _, stage := range Stages {
 		t.Run(stage, func(t *testing.T) {
-			root := newRoot(t, nil)
+			root := newRoot(t, admin)
 			mustSwitch(t, root, one, SwitchOptions{})
 			killedSwitch(t, root, two, stage)
+			// Killed, /etc is generation 1's or 2's as far as the state
+			// says, and the admin's files are there.
+			if st := readState(t, root); st.Generation != 1 && st.Generation != 2 {
+				t.Errorf("after the kill the state names generation %d", st.Generation)
+			}
+			if stage == "generation" || stage == "journal" {
+				got := listing(t, root, "etc")
+				if d := cmp.Diff(wantOld, got); d != "" {
+					t.Errorf("/etc after a kill before any change (-old +got):\n%s", d)
+				}
+			}
+			for rel, text := range admin {
+				if got := readIn(t, root, rel); got != text {
+					t.Errorf("%s after the kill: %q", rel, got)
+				}
+			}
 			mustSwitch(t, root, two, SwitchOptions{})
 			got := listing(t, root, "etc")
 			// A kill before the journal leaves an unused generation 2: the
