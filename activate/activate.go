@@ -128,11 +128,17 @@ func (f *Failure) Describe() string {
 		what = "the deactivation"
 	}
 	msg := fmt.Sprintf("%s failed at step %s: %s", what, f.Step, f.Error)
+	back := genName(f.From)
+	if f.From == 0 {
+		back = "no generation (as before the first switch)"
+	}
 	switch {
+	case f.RolledBack && f.From == 0:
+		msg += "; what it placed was removed again, as before the first switch"
 	case f.RolledBack:
-		msg += fmt.Sprintf("; %s was activated again", genName(f.From))
+		msg += fmt.Sprintf("; %s was activated again", back)
 	case f.RollbackError != "":
-		msg += fmt.Sprintf("; going back to %s failed too: %s", genName(f.From), f.RollbackError)
+		msg += fmt.Sprintf("; going back to %s failed too: %s", back, f.RollbackError)
 	}
 	return msg
 }
@@ -281,7 +287,7 @@ func (s *System) rollBackFailed(res *Result, p *Plan, se *StepError, o SwitchOpt
 		f.RollbackError = err.Error()
 		return fe
 	}
-	s.logf("%s; activating %s again", strings.TrimSuffix(f.Describe(), "."), genName(p.From))
+	s.logf("%s; going back", f.Describe())
 	st, err := s.readState()
 	if err != nil {
 		f.RollbackError = err.Error()

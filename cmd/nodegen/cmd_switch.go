@@ -309,8 +309,10 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	if errors.As(err, &failed) {
 		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, failed.Failure.Describe())
-		if rb := res.RolledBack; rb != nil {
-			fmt.Fprintf(stdout, "rolled back: %s is active again\n", activeName(rb.Generation))
+		if rb := res.RolledBack; rb != nil && rb.Generation == 0 {
+			fmt.Fprintln(stdout, "rolled back: nothing nodegen placed is left in /etc, as before")
+		} else if rb != nil {
+			fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", rb.Generation)
 			if len(rb.Failed) > 0 {
 				fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 				printFailed(stderr, name, rb.Failed)
@@ -355,7 +357,7 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	switch {
 	case res.RolledBack != nil:
-		fmt.Fprintf(stdout, "rolled back: %s is active again\n", activeName(res.RolledBack.Generation))
+		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
 		if len(res.RolledBack.Failed) > 0 {
 			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 			printFailed(stderr, name, res.RolledBack.Failed)
@@ -474,15 +476,6 @@ func describePlacement(t activate.Placement) string {
 		return "symlink to " + t.Target
 	}
 	return fmt.Sprintf("copy %s %s:%s", t.Mode, t.User, t.Group)
-}
-
-// activeName names a generation as the active one: "generation 2", or
-// "no generation" after a first switch was rolled back.
-func activeName(n int) string {
-	if n == 0 {
-		return "no generation"
-	}
-	return fmt.Sprintf("generation %d", n)
 }
 
 func genName(n int) string {
