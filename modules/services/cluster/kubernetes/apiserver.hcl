@@ -276,6 +276,10 @@ config "systemd.services.kube-apiserver" {
   wantedBy    = ["kubernetes.target"]
   after       = ["network.target", "etcd.service"]
   serviceConfig = {
+    # The apiserver tells systemd when it listens (sd_notify READY=1), so
+    # that the units ordered after it (the controller manager, the
+    # scheduler) start once it answers.
+    Type                = "notify"
     Slice               = "kubernetes.slice"
     ExecStart           = join(" ", concat(["${local.top.package}/bin/kube-apiserver"], [for f in local.flags : f if f != ""]))
     WorkingDirectory    = local.top.dataDir

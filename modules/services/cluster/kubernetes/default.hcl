@@ -231,8 +231,8 @@ config "services.containerd" {
 config "services.kubernetes.pki.certs" {
   when = local.cfg.apiserver.enable || local.cfg.controllerManager.enable
   serviceAccount = {
-    name   = "service-account"
-    CN     = "system:service-account-signer"
+    name = "service-account"
+    CN   = "system:service-account-signer"
     # (Neither has a reload; --no-block: the action runs inside
     # kube-certs.service, which a unit's start may wait for.)
     action = "systemctl --no-block restart ${join(" ", compact([local.cfg.apiserver.enable ? "kube-apiserver.service" : "", local.cfg.controllerManager.enable ? "kube-controller-manager.service" : ""]))}"
