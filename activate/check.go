@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/unitcheck"
 )
 
 // InvalidError is a check stage that found what an activation could not
@@ -57,8 +58,8 @@ func (s *System) checkProfile(p *Plan, m profile.Manifest, dir string) {
 		if rel, ok := strings.CutPrefix(e.Path, "etc/systemd/system/"); ok {
 			for _, part := range strings.Split(rel, "/") {
 				if !strings.HasSuffix(part, ".d") && !strings.HasSuffix(part, ".wants") && !strings.HasSuffix(part, ".requires") &&
-					!strings.HasSuffix(part, ".upholds") && !strings.HasSuffix(part, ".conf") && !validUnitName(part) {
-					p.invalid(s, e.Path, 0, "%q (from %s) is not a unit name systemd accepts: NAME.TYPE with NAME of letters, digits and \":-_.\\@\", TYPE one of %s", part, e.Option, strings.Join(unitTypes, ", "))
+					!strings.HasSuffix(part, ".upholds") && !strings.HasSuffix(part, ".conf") && !unitcheck.ValidUnitName(part) {
+					p.invalid(s, e.Path, 0, "%q (from %s) is not a unit name systemd accepts: NAME.TYPE with NAME of letters, digits and \":-_.\\@\", TYPE one of %s", part, e.Option, strings.Join(unitcheck.UnitTypes(), ", "))
 				}
 			}
 		}
@@ -88,32 +89,6 @@ func (s *System) checkProfile(p *Plan, m profile.Manifest, dir string) {
 			p.invalid(s, strings.TrimPrefix(t.dir, "/"), 0, "the profile has %s files, but %s is not installed", t.dir, t.tool)
 		}
 	}
-}
-
-// unitTypes are the suffixes of systemd's unit types.
-var unitTypes = []string{"service", "socket", "target", "device", "mount", "automount", "swap", "timer", "path", "slice", "scope"}
-
-// validUnitName follows systemd's unit_name_is_valid: a name of at most
-// 255 characters of [a-zA-Z0-9:_.\\-] (and one "@" for a template or an
-// instance), with a known type.
-func validUnitName(name string) bool {
-	if len(name) == 0 || len(name) > 255 {
-		return false
-	}
-	dot := strings.LastIndexByte(name, '.')
-	if dot <= 0 || !contains(unitTypes, name[dot+1:]) {
-		return false
-	}
-	prefix := name[:dot]
-	if strings.Count(prefix, "@") > 1 || strings.HasPrefix(prefix, "@") {
-		return false
-	}
-	for _, c := range prefix {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(":-_.\\@", c)) {
-			return false
-		}
-	}
-	return true
 }
 
 // lineProblem is a problem on one line of a configuration file.

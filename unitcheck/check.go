@@ -197,6 +197,35 @@ func isUnitName(name string) bool {
 	return unitSuffixes[path.Ext(name)] && len(name) > len(path.Ext(name))
 }
 
+// UnitTypes are the types of units, sorted: "automount", "device", ...
+func UnitTypes() []string {
+	out := make([]string, 0, len(unitSuffixes))
+	for suffix := range unitSuffixes {
+		out = append(out, strings.TrimPrefix(suffix, "."))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ValidUnitName follows systemd's unit_name_is_valid: at most 255
+// characters of [a-zA-Z0-9:_.\\-] before a known type, with at most one
+// "@" (a template or an instance), not first.
+func ValidUnitName(name string) bool {
+	if len(name) > 255 || !isUnitName(name) {
+		return false
+	}
+	prefix := strings.TrimSuffix(name, path.Ext(name))
+	if strings.Count(prefix, "@") > 1 || strings.HasPrefix(prefix, "@") {
+		return false
+	}
+	for _, c := range prefix {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(":-_.\\@", c)) {
+			return false
+		}
+	}
+	return true
+}
+
 // exists reports whether a unit name is in the profile or stock, itself or
 // as an instance of a template that is.
 func exists(name string, units map[string]*unit) bool {
