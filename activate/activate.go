@@ -315,7 +315,9 @@ func (s *System) rollBackFailed(res *Result, p *Plan, se *StepError, o SwitchOpt
 		// The journal says the failure still, for the next command.
 		if j2, ok, rerr := s.readJournal(); rerr == nil && ok && j2.Failed != nil {
 			j2.Failed = f
-			s.writeJournal(j2)
+			if werr := s.writeJournal(j2); werr != nil {
+				f.RollbackError += fmt.Sprintf(" (and recording it in the journal: %v)", werr)
+			}
 		}
 		return fe
 	}

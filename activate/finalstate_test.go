@@ -134,3 +134,37 @@ func TestProfileReplacedDuringSwitch(t *testing.T) {
 		t.Errorf("the generation's script: %q", got)
 	}
 }
+
+// TestTakeOverAfterACrash: the journal records the paths a switch takes
+// over, so the next command completes the switch as it was asked: the
+// edited file kept below taken-over/, the profile's in its place.
+func TestTakeOverAfterACrash(t *testing.T) {
+	root := newRoot(t, nil)
+	mustSwitch(t, root, writeProfile(t, exe("app/run", "one\n")), SwitchOptions{})
+	if err := os.WriteFile(filepath.Join(root, "etc/app/run"), []byte("the admin's edit\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	two := writeProfile(t, exe("app/run", "two\n"))
+	setFailpoint(t, "stop")
+	_, err := run(t, root, nil, func(s *System) (*Result, error) {
+		return s.Switch(two, SwitchOptions{TakeOver: []string{"/etc/app/run"}})
+	})
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("switch: %v, want the crash", err)
+	}
+	failpoint = func(string) error { return nil }
+	res := mustSwitch(t, root, two, SwitchOptions{})
+	if res.Recovered == nil || len(res.Recovered.TakeOver) != 1 {
+		t.Errorf("recovered %+v", res.Recovered)
+	}
+	if got := readIn(t, root, "etc/app/run"); got != "two\n" {
+		t.Errorf("etc/app/run: %q", got)
+	}
+	kept, _ := filepath.Glob(filepath.Join(root, takenOverDir, "*", "etc/app/run"))
+	if len(kept) != 1 {
+		t.Fatalf("taken over: %v", kept)
+	}
+	if data, err := os.ReadFile(kept[0]); err != nil || string(data) != "the admin's edit\n" {
+		t.Errorf("the kept file: %q, %v", data, err)
+	}
+}
