@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/profile"
 	"github.com/nodegen/nodegen/unitcheck"
 )
@@ -56,10 +57,17 @@ func (s *System) checkProfile(p *Plan, m profile.Manifest, dir string) {
 			}
 		}
 		if rel, ok := strings.CutPrefix(e.Path, "etc/systemd/system/"); ok {
+			// The names of units, of their drop-in and .wants
+			// directories: what systemctl is given.
 			for _, part := range strings.Split(rel, "/") {
-				if !strings.HasSuffix(part, ".d") && !strings.HasSuffix(part, ".wants") && !strings.HasSuffix(part, ".requires") &&
-					!strings.HasSuffix(part, ".upholds") && !strings.HasSuffix(part, ".conf") && !unitcheck.ValidUnitName(part) {
-					p.invalid(s, e.Path, 0, "%q (from %s) is not a unit name systemd accepts: NAME.TYPE with NAME of letters, digits and \":-_.\\@\", TYPE one of %s", part, e.Option, strings.Join(unitcheck.UnitTypes(), ", "))
+				for _, suffix := range []string{".d", ".wants", ".requires", ".upholds"} {
+					part = strings.TrimSuffix(part, suffix)
+				}
+				if !contains(unitcheck.UnitTypes(), strings.TrimPrefix(path.Ext(part), ".")) {
+					continue
+				}
+				if why := lib.UnitNameProblem(part); why != "" {
+					p.invalid(s, e.Path, 0, "%q (from %s) is not a unit name systemd accepts: %s", part, e.Option, why)
 				}
 			}
 		}

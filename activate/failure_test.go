@@ -32,6 +32,23 @@ func needTool(t *testing.T, tool string) {
 // any string.
 func setManifestMode(t *testing.T, dir, path, mode string) {
 	t.Helper()
+	editManifest(t, dir, path, func(e map[string]any) { e["mode"] = mode })
+}
+
+// renameEntry moves one entry of a profile to another path, in its
+// manifest and on disk, as an older nodegen that did not check unit names
+// could have written it.
+func renameEntry(t *testing.T, dir, from, to string) {
+	t.Helper()
+	editManifest(t, dir, from, func(e map[string]any) { e["path"] = to })
+	if err := os.Rename(filepath.Join(dir, from), filepath.Join(dir, to)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editManifest changes the manifest entry at path with f.
+func editManifest(t *testing.T, dir, path string, f func(map[string]any)) {
+	t.Helper()
 	file := filepath.Join(dir, profile.ManifestName)
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -43,7 +60,7 @@ func setManifestMode(t *testing.T, dir, path, mode string) {
 	}
 	for _, e := range m["entries"].([]any) {
 		if e := e.(map[string]any); e["path"] == path {
-			e["mode"] = mode
+			f(e)
 		}
 	}
 	out, err := json.Marshal(m)
@@ -76,9 +93,10 @@ func TestCheckRefusesWhatTheApplyWouldFailOn(t *testing.T) {
 		file("tmpfiles.d/myapp.conf", "# dirs\nd /var/lib/myapp 0750 myapp myapp -\nd /var/lib/svc 0750 svc svc -\n"),
 		file("sysusers.d/svc.conf", "u svc - \"Service\" /var/lib/svc nologin\n"),
 		exe("nodegen/scripts/run", "#!/bin/sh\n"),
-		file("systemd/system/web.servce", "[Service]\n"),
+		file("systemd/system/web.service", "[Service]\n"),
 	)
 	setManifestMode(t, bad, "etc/nodegen/scripts/run", "0x755")
+	renameEntry(t, bad, "etc/systemd/system/web.service", "etc/systemd/system/-web.service")
 	_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(bad, SwitchOptions{}) })
 	var ie *InvalidError
 	if !errors.As(err, &ie) {
@@ -90,7 +108,7 @@ func TestCheckRefusesWhatTheApplyWouldFailOn(t *testing.T) {
 	}
 	want := []string{
 		filepath.Join(root, "etc/nodegen/scripts/run"),
-		filepath.Join(root, "etc/systemd/system/web.servce"),
+		filepath.Join(root, "etc/systemd/system/-web.service"),
 		filepath.Join(root, "etc/sysusers.d/svc.conf") + ":1",
 		filepath.Join(root, "etc/tmpfiles.d/myapp.conf") + ":2",
 		filepath.Join(root, "etc/tmpfiles.d/myapp.conf") + ":2",
@@ -98,7 +116,7 @@ func TestCheckRefusesWhatTheApplyWouldFailOn(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("problems (-want +got):\n%s\n%v", d, err)
 	}
-	for _, frag := range []string{`"nologin" is not a valid login shell`, `user "myapp"`, `group "myapp"`, `mode "0x755"`, `is not a unit name systemd accepts`} {
+	for _, frag := range []string{`"nologin" is not a valid login shell`, `user "myapp"`, `group "myapp"`, `mode "0x755"`, `"-web.service" (from environment.etc.systemd/system/web.service) is not a unit name systemd accepts: it starts with -`} {
 		if !strings.Contains(err.Error(), frag) {
 			t.Errorf("the error does not say %q:\n%v", frag, err)
 		}

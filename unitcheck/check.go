@@ -207,25 +207,6 @@ func UnitTypes() []string {
 	return out
 }
 
-// ValidUnitName follows systemd's unit_name_is_valid: at most 255
-// characters of [a-zA-Z0-9:_.\\-] before a known type, with at most one
-// "@" (a template or an instance), not first.
-func ValidUnitName(name string) bool {
-	if len(name) > 255 || !isUnitName(name) {
-		return false
-	}
-	prefix := strings.TrimSuffix(name, path.Ext(name))
-	if strings.Count(prefix, "@") > 1 || strings.HasPrefix(prefix, "@") {
-		return false
-	}
-	for _, c := range prefix {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(":-_.\\@", c)) {
-			return false
-		}
-	}
-	return true
-}
-
 // exists reports whether a unit name is in the profile or stock, itself or
 // as an instance of a template that is.
 func exists(name string, units map[string]*unit) bool {

@@ -309,16 +309,3 @@ func TestParseUnit(t *testing.T) {
 		})
 	}
 }
-
-func TestValidUnitName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"web.service": true, "getty@tty1.service": true, "getty@.service": true, "-.mount": true,
-		"sys-kernel-debug.mount": true, "a\\x2db.service": true,
-		"web.servce": false, "web": false, ".service": false, "@x.service": false, "a@b@c.service": false,
-		"my unit.service": false, "web.service.d": false,
-	} {
-		if got := ValidUnitName(name); got != want {
-			t.Errorf("ValidUnitName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
