@@ -228,18 +228,8 @@ func sysusersProblems(data []byte) []lineProblem {
 	return byLine(append(out, quotes...))
 }
 
-// validUserName is systemd's strict valid_user_group_name.
-func validUserName(n string) bool {
-	if n == "" || len(n) > 31 {
-		return false
-	}
-	for i, c := range n {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
-			return false
-		}
-	}
-	return true
-}
+// validUserName is systemd's strict valid_user_group_name (lib's rule).
+func validUserName(n string) bool { return lib.UserNameProblem(n) == "" }
 
 // validID is a UID or GID systemd accepts: a number, not 65535 or
 // 4294967295.
