@@ -1036,14 +1036,22 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		}
 		time.Sleep(settle)
 	}
+	// A unit that exited and waits to be restarted (Restart=) is given
+	// until the timeout to come up: a service that restarts until what it
+	// needs answers (a Kubernetes component and its apiserver) is up then.
+	statuses, err := s.unitStatuses(acted, refused, since.Add(timeout))
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, unit := range acted {
 		why, bad := refused[unit]
 		if !bad {
-			st, err := s.units.Status(unit)
-			if err != nil {
-				return nil, nil, err
-			}
+			st := statuses[unit]
 			if st.up() {
+				continue
+			}
+			if st.skipped() {
+				s.logf("%s: not started: a condition of it does not hold (it starts once it does)", unit)
 				continue
 			}
 			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
@@ -1057,6 +1065,37 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
 	return failed, nil, nil
+}
+
+// unitStatuses returns the status of each unit of units that systemd did
+// not refuse, asking again for those waiting to be restarted
+// (SubState=auto-restart) until none is, or until deadline.
+func (s *System) unitStatuses(units []string, refused map[string]string, deadline time.Time) (map[string]UnitStatus, error) {
+	statuses := map[string]UnitStatus{}
+	pending := []string{}
+	for _, unit := range units {
+		if _, bad := refused[unit]; !bad {
+			pending = append(pending, unit)
+		}
+	}
+	for {
+		var again []string
+		for _, unit := range pending {
+			st, err := s.units.Status(unit)
+			if err != nil {
+				return nil, err
+			}
+			statuses[unit] = st
+			if st.SubState == "auto-restart" {
+				again = append(again, unit)
+			}
+		}
+		if len(again) == 0 || !time.Now().Before(deadline) {
+			return statuses, nil
+		}
+		pending = again
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 func containsInt(list []int, n int) bool {

@@ -550,6 +550,9 @@ type fakeUnits struct {
 	active  map[string]bool
 	failing map[string]bool
 	calls   []string
+	// statuses, when it has a unit, are the states Status reports for it
+	// one after the other, the last one from then on.
+	statuses map[string][]UnitStatus
 }
 
 func (f *fakeUnits) ActiveStates(units []string) (map[string]string, error) {
@@ -590,6 +593,13 @@ func (f *fakeUnits) Queue(verb string, units []string) map[string]string {
 func (f *fakeUnits) WaitJobs(time.Duration) (bool, error) { return true, nil }
 
 func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
+	if list := f.statuses[unit]; len(list) > 0 {
+		st := list[0]
+		if len(list) > 1 {
+			f.statuses[unit] = list[1:]
+		}
+		return st, nil
+	}
 	if f.failing[unit] {
 		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code"}, nil
 	}
@@ -681,6 +691,36 @@ func TestUnitsFollowSwitchToConfiguration(t *testing.T) {
 	}
 	if !f.active["new.service"] || !f.active["changed.service"] || f.active["broken.service"] {
 		t.Errorf("after the rollback: %v (calls %q)", f.active, f.calls)
+	}
+}
+
+// TestUnitsRestartingOrWaitingForACondition: a unit that exited and waits
+// to be restarted (Restart=) is given until the job timeout to come up, and
+// a unit whose Condition*= does not hold (a certificate not issued yet) is
+// not started by systemd, which is no failure; a unit that keeps
+// restarting is reported once the timeout has passed.
+func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
+	svc := "[Service]\nExecStart=/bin/true\n"
+	prof := writeProfile(t, flatten(unitFiles("restarting.service", svc), unitFiles("waiting.service", svc), unitFiles("looping.service", svc))...)
+	root := newRoot(t, nil)
+	restart := UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code"}
+	f := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}, statuses: map[string][]UnitStatus{
+		"restarting.service": {restart, restart, {ActiveState: "active", SubState: "running", Result: "success"}},
+		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no"}},
+		"looping.service":    {restart},
+	}}
+	res, err := run(t, root, f, func(s *System) (*Result, error) {
+		return s.Switch(prof, SwitchOptions{JobTimeout: 3 * time.Second, Settle: time.Millisecond})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, u := range res.Failed {
+		failed = append(failed, u.Unit)
+	}
+	if d := cmp.Diff([]string{"looping.service"}, failed); d != "" {
+		t.Errorf("failed units (-want +got):\n%s", d)
 	}
 }
 

@@ -186,6 +186,9 @@ type UnitStatus struct {
 	ActiveState, SubState, Result string
 	// Type is a service's Type= ("oneshot"), "" for other units.
 	Type string
+	// ConditionResult is systemd's "yes" or "no": whether the unit's
+	// Condition*= settings held when it was last started.
+	ConditionResult string
 }
 
 // UnitManager acts on the units of a running systemd.
@@ -312,7 +315,7 @@ func (c *Systemctl) WaitJobs(timeout time.Duration) (bool, error) {
 
 // Status implements UnitManager.
 func (c *Systemctl) Status(unit string) (UnitStatus, error) {
-	out, err := c.run("systemctl", "show", "--property=ActiveState,SubState,Result,Type", "--", unit)
+	out, err := c.run("systemctl", "show", "--property=ActiveState,SubState,Result,Type,ConditionResult", "--", unit)
 	if err != nil {
 		return UnitStatus{}, err
 	}
@@ -328,6 +331,8 @@ func (c *Systemctl) Status(unit string) (UnitStatus, error) {
 			st.Result = v
 		case "Type":
 			st.Type = v
+		case "ConditionResult":
+			st.ConditionResult = v
 		}
 	}
 	return st, nil
@@ -349,6 +354,13 @@ func (c *Systemctl) Failed() ([]string, error) {
 		return nil, err
 	}
 	return listFailed(out), nil
+}
+
+// skipped says whether systemd did not start the unit because one of its
+// Condition*= settings does not hold (ConditionPathExists= of a file that
+// something else provides later): not a failure, and nothing to wait for.
+func (st UnitStatus) skipped() bool {
+	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no"
 }
 
 // up says whether a unit that an activation started, restarted or
