@@ -36,6 +36,22 @@ type SwitchOptions struct {
 	Checked func(*Plan)
 	// Offline provides assets from the cache only, never downloading.
 	Offline bool
+	// TakeOver are paths ("/etc/motd") whose files, changed since nodegen
+	// placed them or not nodegen's, a switch replaces with the profile's
+	// on purpose; each is first moved below var/lib/nodegen/taken-over.
+	TakeOver []string
+}
+
+// howOf is how a switch with o treats files in the way.
+func (s *System) howOf(o SwitchOptions) planHow {
+	h := planHow{backup: o.Backup, named: true}
+	for _, p := range o.TakeOver {
+		h.takeOver = append(h.takeOver, strings.TrimPrefix(path.Clean("/"+p), "/"))
+	}
+	if len(h.takeOver) > 0 {
+		h.takeOverDir = path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z"))
+	}
+	return h
 }
 
 // binaries is the check stage's part for assets and packages: with DryRun
@@ -75,10 +91,81 @@ type Result struct {
 	Unchanged  bool
 	// Failed are the units that did not come up.
 	Failed []FailedUnit
+	// StillFailed are the units that were failed before the activation,
+	// that it did not act on, and that are failed still.
+	StillFailed []string
 	// RolledBack is the activation back to the previous generation, with
-	// RollbackOnFailure.
+	// RollbackOnFailure or after a failed step.
 	RolledBack *Result
+	// Failure is a step of the activation that failed after the system
+	// was changed (the error is then a *FailedError).
+	Failure *Failure
 }
+
+// Failure is an activation that failed at a step after it began to change
+// the system, and what was done about it.
+type Failure struct {
+	// Generation is the generation it activated (0: deactivating), From
+	// the one active before.
+	Generation int `json:"generation"`
+	From       int `json:"from"`
+	// Step is the stage that failed (see Stages), Error its error.
+	Step  string `json:"step"`
+	Error string `json:"error"`
+	// Date is when, RFC 3339 in UTC.
+	Date string `json:"date"`
+	// RolledBack says generation From was activated again; RollbackError
+	// says why it could not be (the journal then stays, and the next
+	// command activates its own generation around it).
+	RolledBack    bool   `json:"rolledBack"`
+	RollbackError string `json:"rollbackError,omitempty"`
+}
+
+// Describe says what happened, in one sentence.
+func (f *Failure) Describe() string {
+	what := "the activation of " + genName(f.Generation)
+	if f.Generation == 0 {
+		what = "the deactivation"
+	}
+	msg := fmt.Sprintf("%s failed at step %s: %s", what, f.Step, f.Error)
+	back := genName(f.From)
+	if f.From == 0 {
+		back = "no generation (as before the first switch)"
+	}
+	switch {
+	case f.RolledBack && f.From == 0:
+		msg += "; what it placed was removed again, as before the first switch"
+	case f.RolledBack:
+		msg += fmt.Sprintf("; %s was activated again", back)
+	case f.RollbackError != "":
+		msg += fmt.Sprintf("; going back to %s failed too: %s", back, f.RollbackError)
+	}
+	return msg
+}
+
+func genName(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("generation %d", n)
+}
+
+// FailedError is an activation whose step failed after the system was
+// changed; Failure says whether it was rolled back.
+type FailedError struct {
+	Failure *Failure
+}
+
+func (e *FailedError) Error() string { return e.Failure.Describe() }
+
+// StepError is a stage of apply that failed (not a crash).
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("step %s: %v", e.Step, e.Err) }
+func (e *StepError) Unwrap() error { return e.Err }
 
 // FailedUnit is a unit that did not come up after an activation.
 type FailedUnit struct {
@@ -122,34 +209,121 @@ var errCrash = errors.New("simulated crash")
 var Stages = []string{"generation", "journal", "stop", "backup", "sysusers", "dirs", "static", "place-first", "place", "remove", "restore", "current", "state", "tmpfiles", "units", "done"}
 
 // Recover completes an activation that a crash interrupted, if the journal
-// says there is one; it returns that journal, or nil.
-func (s *System) Recover() (*Journal, error) {
+// says there is one, and returns that journal (nil when there was none).
+// It never stops the caller: an interrupted activation that cannot be
+// completed (a step fails again, a file is in the way) is rolled back, or
+// failing that left for the caller to plan around; pending is then the
+// journal still on disk.
+func (s *System) Recover() (done, pending *Journal, err error) {
 	if err := s.cleanGenerations(); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := s.cleanTemp(); err != nil {
+		return nil, nil, err
 	}
 	j, ok, err := s.readJournal()
 	if err != nil || !ok {
-		return nil, err
+		return nil, nil, err
+	}
+	if j.Failed != nil {
+		s.logf("%s; activating around it", j.Failed.Describe())
+		return nil, &j, nil
 	}
 	st, err := s.readState()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s.logf("completing the interrupted activation of generation %d (from %d)", j.To, j.From)
-	p, err := s.plan(st, &j, j.To, "", j.Backup)
+	s.logf("completing the interrupted activation of %s (from %s)", genName(j.To), genName(j.From))
+	p, err := s.plan(st, &j, j.To, "", j.how())
+	if err == nil {
+		err = p.refusal()
+	}
+	if err == nil {
+		err = s.binaries(p, SwitchOptions{})
+	}
 	if err != nil {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+		s.logf("the interrupted activation of %s cannot be completed: %v; activating around it", genName(j.To), err)
+		return nil, &j, nil
+	}
+	_, err = s.apply(p, SwitchOptions{})
+	var se *StepError
+	if errors.As(err, &se) {
+		f := s.rollBackFailed(&Result{}, p, se, SwitchOptions{})
+		if f.Failure.RolledBack {
+			return &j, nil, nil
+		}
+		j, _, err := s.readJournal()
+		return nil, &j, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &j, nil, nil
+}
+
+// refusal is the error that stops a plan before anything changes: its
+// invalid profile entries, then its conflicts.
+func (p *Plan) refusal() error {
+	if len(p.Invalid) > 0 {
+		return &InvalidError{p.Invalid}
 	}
 	if len(p.Conflicts) > 0 {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, &ConflictError{p.Conflicts})
+		return &ConflictError{p.Conflicts}
 	}
-	if err := s.binaries(p, SwitchOptions{}); err != nil {
-		return nil, fmt.Errorf("completing the interrupted activation of generation %d: %w", j.To, err)
+	return nil
+}
+
+// rollBackFailed handles a step of p's apply that failed: the journal
+// records the failure, and the generation active before is activated
+// again, with the units the apply stopped started again. It returns the
+// *FailedError the activation ends with.
+func (s *System) rollBackFailed(res *Result, p *Plan, se *StepError, o SwitchOptions) *FailedError {
+	f := &Failure{Generation: p.To, From: p.From, Step: se.Step, Error: se.Err.Error(), Date: s.now().UTC().Format(time.RFC3339)}
+	res.Failure = f
+	fe := &FailedError{f}
+	j := p.journal
+	j.Failed, j.Stopped = f, p.Units.Stop
+	if err := s.writeJournal(j); err != nil {
+		f.RollbackError = err.Error()
+		return fe
 	}
-	if _, err := s.apply(p, SwitchOptions{}); err != nil {
-		return nil, err
+	s.logf("%s; going back", f.Describe())
+	st, err := s.readState()
+	if err != nil {
+		f.RollbackError = err.Error()
+		return fe
 	}
-	return &j, nil
+	back, err := s.plan(st, &j, p.From, "", planHow{backup: j.Backup})
+	if err == nil && len(back.Conflicts) > 0 {
+		err = &ConflictError{back.Conflicts}
+	}
+	if err == nil {
+		// The units the failed apply stopped run again.
+		back.Units.Start = sorted(append(back.Units.Start, j.Stopped...))
+		o.RollbackOnFailure = false
+		err = s.binaries(back, o)
+	}
+	if err != nil {
+		f.RollbackError = err.Error()
+		return fe
+	}
+	f.RolledBack = true
+	rb := &Result{Plan: back, Generation: p.From}
+	failed, err := s.apply(back, o)
+	if err != nil {
+		f.RolledBack, f.RollbackError = false, err.Error()
+		// The journal says the failure still, for the next command.
+		if j2, ok, rerr := s.readJournal(); rerr == nil && ok && j2.Failed != nil {
+			j2.Failed = f
+			if werr := s.writeJournal(j2); werr != nil {
+				f.RollbackError += fmt.Sprintf(" (and recording it in the journal: %v)", werr)
+			}
+		}
+		return fe
+	}
+	rb.Failed = failed
+	res.RolledBack = rb
+	return fe
 }
 
 // Pending returns the journal of an interrupted activation, if any.
@@ -162,82 +336,139 @@ func (s *System) Pending() (*Journal, error) {
 }
 
 // begin starts a command that activates: it completes an interrupted
-// activation first (not on a dry run), and reads the state.
-func (s *System) begin(o SwitchOptions) (*Result, State, error) {
-	res := &Result{}
-	if !o.DryRun {
-		j, err := s.Recover()
-		if err != nil {
-			return nil, State{}, err
-		}
-		res.Recovered = j
+// activation first (not on a dry run), and reads the state. interrupted
+// is the journal of an activation still pending (one that could not be
+// completed, or any, on a dry run): the command's plan goes around it.
+func (s *System) begin(o SwitchOptions) (res *Result, st State, interrupted *Journal, err error) {
+	res = &Result{}
+	if o.DryRun {
+		interrupted, err = s.Pending()
+	} else {
+		res.Recovered, interrupted, err = s.Recover()
 	}
-	st, err := s.readState()
-	return res, st, err
+	if err != nil {
+		return nil, State{}, nil, err
+	}
+	st, err = s.readState()
+	return res, st, interrupted, err
 }
 
 // checkedPlan works out the plan (see plan) into res; conflicts are a
 // *ConflictError.
-func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int, toDir string, backup bool) (*Plan, error) {
-	p, err := s.plan(st, interrupted, to, toDir, backup)
+func (s *System) checkedPlan(res *Result, st State, interrupted *Journal, to int, toDir string, how planHow) (*Plan, error) {
+	p, err := s.plan(st, interrupted, to, toDir, how)
 	if err != nil {
 		return nil, err
 	}
 	res.Plan = p
-	if len(p.Conflicts) > 0 {
-		return p, &ConflictError{p.Conflicts}
-	}
-	return p, nil
+	return p, p.refusal()
 }
 
 // Switch makes the profile in dir a new generation and activates it. A
 // profile with the same files as the active generation makes no new
 // generation: the active one is activated again, which puts back anything
 // missing. Conflicts are a *ConflictError, and change nothing.
+//
+// The profile is copied into the new generation first, and everything
+// after reads the copy: a profile directory replaced during the switch
+// changes nothing of it. Assets and packages are provided before the final
+// check, so that it sees what they brought (a package's file in the way of
+// the profile's is a conflict like an admin's).
 func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
-	var interrupted *Journal
 	if o.DryRun {
-		if interrupted, err = s.Pending(); err != nil {
-			return nil, err
+		to := 0
+		if st.Generation != 0 {
+			if same, err := s.sameProfile(st.Generation, dir); err != nil {
+				return nil, err
+			} else if same {
+				to, res.Unchanged = st.Generation, true
+			}
 		}
+		p, err := s.planAndProvide(res, st, interrupted, to, dir, s.howOf(o), o, to == 0)
+		if err != nil || to != 0 {
+			return res, err
+		}
+		return res, s.runChecks(dir, p.manifest, true)
 	}
-	to := 0
+	n, err := s.addGeneration(dir, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := failpoint("generation"); err != nil {
+		return nil, err
+	}
+	to := n
 	if st.Generation != 0 {
-		if same, err := s.sameProfile(st.Generation, dir); err != nil {
+		if same, err := s.sameGenerations(st.Generation, n); err != nil {
 			return nil, err
 		} else if same {
 			to, res.Unchanged = st.Generation, true
+			if err := s.removeGeneration(n); err != nil {
+				return nil, fmt.Errorf("removing the copy of the active generation's profile: %w", err)
+			}
 		}
 	}
-	p, err := s.checkedPlan(res, st, interrupted, to, dir, o.Backup)
-	if err != nil {
+	// A refused switch leaves no generation behind.
+	drop := func(err error) (*Result, error) {
+		if to == n {
+			if rerr := s.removeGeneration(n); rerr != nil {
+				return res, fmt.Errorf("%w (and removing the unused generation %d: %v)", err, n, rerr)
+			}
+		}
 		return res, err
 	}
-	if err := s.binaries(p, o); err != nil {
-		return res, err
+	p, err := s.planAndProvide(res, st, interrupted, to, "", s.howOf(o), o, to == n)
+	if err != nil {
+		return drop(err)
 	}
 	// The programs the checks run came with the binaries.
-	if to == 0 {
-		if err := s.runChecks(dir, p.manifest, o.DryRun); err != nil || o.DryRun {
-			return res, err
+	if to == n {
+		if err := s.runChecks(s.genDir(n), p.manifest, false); err != nil {
+			return drop(err)
 		}
-	} else if o.DryRun {
-		return res, nil
-	}
-	if to == 0 {
-		if to, err = s.addGeneration(dir, st); err != nil {
-			return nil, err
-		}
-		if err := failpoint("generation"); err != nil {
-			return nil, err
-		}
-		p.To, p.journal.To = to, to
 	}
 	return s.finish(res, p, o)
+}
+
+// planAndProvide works out and checks the plan to generation to (see
+// checkedPlan), then provides its assets and packages and, when they
+// changed anything, checks again: the plan that is printed and applied is
+// the one that saw their files. With DryRun it only says what it would
+// download and install.
+func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to int, toDir string, how planHow, o SwitchOptions, fresh bool) (*Plan, error) {
+	p, err := s.checkedPlan(res, st, interrupted, to, toDir, how)
+	if err != nil {
+		return p, err
+	}
+	bp := s.checkBinaries(p.manifest, o.Offline)
+	provided := func(p *Plan) {
+		for _, a := range bp.download {
+			p.Download = append(p.Download, a.Name)
+		}
+		p.Install = append(p.Install, bp.install...)
+	}
+	if !o.DryRun && (len(bp.download)+len(bp.extract)+len(bp.install) > 0 || len(bp.problems) > 0) {
+		if err := s.provideBinaries(bp); err != nil {
+			return p, err
+		}
+		if p, err = s.checkedPlan(res, st, interrupted, to, toDir, how); err != nil {
+			if p != nil {
+				provided(p)
+			}
+			return p, err
+		}
+	}
+	provided(p)
+	p.NewGeneration = fresh
+	o.checked(p)
+	if o.DryRun && len(bp.problems) > 0 {
+		return p, &BinariesError{bp.problems}
+	}
+	return p, nil
 }
 
 // finish applies a plan, and rolls back when a unit failed and o asks for
@@ -245,10 +476,14 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) {
 	res.Generation = p.To
 	failed, err := s.apply(p, o)
+	var se *StepError
+	if errors.As(err, &se) {
+		return res, s.rollBackFailed(res, p, se, o)
+	}
 	if err != nil {
 		return res, err
 	}
-	res.Failed = failed
+	res.Failed, res.StillFailed = failed, p.stillFailed
 	if len(failed) == 0 || !o.RollbackOnFailure {
 		return res, nil
 	}
@@ -257,7 +492,7 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	if err != nil {
 		return res, err
 	}
-	back, err := s.plan(st, nil, p.From, "", o.Backup)
+	back, err := s.plan(st, nil, p.From, "", planHow{backup: o.Backup})
 	if err != nil {
 		return res, fmt.Errorf("rolling back: %w", err)
 	}
@@ -295,7 +530,7 @@ func (s *System) sameProfile(n int, dir string) (bool, error) {
 // Rollback activates generation to, or with to = 0 the newest generation
 // older than the active one.
 func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
@@ -318,11 +553,8 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	}
-	p, err := s.checkedPlan(res, st, nil, to, "", o.Backup)
-	if err != nil {
-		return res, err
-	}
-	if err := s.binaries(p, o); err != nil || o.DryRun {
+	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
+	if err != nil || o.DryRun {
 		res.Generation = to
 		return res, err
 	}
@@ -333,11 +565,11 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 // the active generation had, and puts back the files it moved aside. The
 // generations are kept.
 func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
-	res, st, err := s.begin(o)
+	res, st, interrupted, err := s.begin(o)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, nil, 0, "", false)
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", planHow{})
 	if err != nil {
 		return res, err
 	}
@@ -352,7 +584,8 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 // GC removes all generations but the newest keep ones and the active one,
 // and returns the numbers removed.
 func (s *System) GC(keep int) ([]int, error) {
-	if _, err := s.Recover(); err != nil {
+	_, pending, err := s.Recover()
+	if err != nil {
 		return nil, err
 	}
 	st, err := s.readState()
@@ -365,7 +598,7 @@ func (s *System) GC(keep int) ([]int, error) {
 	}
 	removed := []int{}
 	for i, n := range ns {
-		if n == st.Generation || i >= len(ns)-keep {
+		if n == st.Generation || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
 			continue
 		}
 		if err := s.removeGeneration(n); err != nil {
@@ -380,131 +613,168 @@ func (s *System) GC(keep int) ([]int, error) {
 }
 
 // apply carries out a checked plan; see the package doc for the stages.
+// A stage that fails is a *StepError naming it (the caller rolls back);
+// errCrash, a simulated death, is returned as it is.
 func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 	if err := s.writeJournal(p.journal); err != nil {
 		return nil, err
 	}
-	if err := failpoint("journal"); err != nil {
-		return nil, err
-	}
-	if s.units != nil && len(p.Units.Stop) > 0 {
-		s.logf("stopping %s", strings.Join(p.Units.Stop, " "))
-		if err := s.units.Stop(p.Units.Stop); err != nil {
-			return nil, err
+	step := func(name string, f func() error) error {
+		err := f()
+		if err == nil {
+			err = failpoint(name)
 		}
-	}
-	if err := failpoint("stop"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Backup {
-		if err := s.moveAside(rel); err != nil {
-			return nil, err
+		if err == nil || errors.Is(err, errCrash) {
+			return err
 		}
+		return &StepError{Step: name, Err: err}
 	}
-	if err := failpoint("backup"); err != nil {
-		return nil, err
-	}
-	if err := s.runConfTool(p.To, "etc/sysusers.d/", "systemd-sysusers"); err != nil {
-		return nil, err
-	}
-	if err := failpoint("sysusers"); err != nil {
-		return nil, err
-	}
-	target, err := s.resolveOwners(p.target)
-	if err != nil {
-		return nil, err
-	}
-	for _, dir := range p.CreateDirs {
-		if err := s.r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating %s: %w", s.show(dir), unwrapPath(err))
-		}
-	}
-	if err := failpoint("dirs"); err != nil {
-		return nil, err
-	}
-	if p.To != 0 {
-		if err := s.symlinkAtomic(staticTarget(p.To), staticLink); err != nil {
-			return nil, err
-		}
-	} else if err := s.removeIfOurs(staticLink); err != nil {
-		return nil, err
-	}
-	if err := failpoint("static"); err != nil {
-		return nil, err
-	}
-	for i, t := range placementsToPlace(p, target) {
-		if err := s.place(p.To, t); err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			if err := failpoint("place-first"); err != nil {
-				return nil, err
+	var target []Placement
+	var failed []FailedUnit
+	steps := []struct {
+		name string
+		f    func() error
+	}{
+		{"journal", func() error { return nil }},
+		{"stop", func() error {
+			if s.units != nil && len(p.Units.Stop) > 0 {
+				s.logf("stopping %s", strings.Join(p.Units.Stop, " "))
+				return s.units.Stop(p.Units.Stop)
 			}
-		}
+			return nil
+		}},
+		{"backup", func() error {
+			for _, rel := range p.Backup {
+				if err := s.moveAside(rel, backupPath(rel)); err != nil {
+					return err
+				}
+			}
+			for _, rel := range p.TakeOver {
+				if err := s.moveAside(rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"sysusers", func() error { return s.runConfTool(p.To, "etc/sysusers.d/", "systemd-sysusers") }},
+		{"dirs", func() error {
+			var err error
+			if target, err = s.resolveOwners(p.target); err != nil {
+				return err
+			}
+			for _, dir := range p.CreateDirs {
+				if err := s.r.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return fmt.Errorf("creating %s: %w", s.show(dir), unwrapPath(err))
+				}
+			}
+			return nil
+		}},
+		{"static", func() error {
+			if p.To != 0 {
+				return s.symlinkAtomic(staticTarget(p.To), staticLink)
+			}
+			return s.removeIfOurs(staticLink)
+		}},
+		{"place", func() error {
+			for i, t := range placementsToPlace(p, target) {
+				// What is there now must be what the check saw, or
+				// nodegen's: a file that appeared since is the admin's.
+				d, err := s.inspect(t.Path)
+				if err != nil {
+					return err
+				}
+				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or switch with --backup)", s.show(t.Path), describe(d))
+				}
+				if err := s.place(p.To, t); err != nil {
+					return err
+				}
+				if i == 0 {
+					if err := failpoint("place-first"); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}},
+		{"remove", func() error {
+			for _, rel := range p.Remove {
+				// Only what nodegen placed: a file changed since the
+				// check stays, no longer managed.
+				d, err := s.inspect(rel)
+				if err != nil {
+					return err
+				}
+				if d.fi != nil && !s.holdsAny(d, p.mine[rel]) {
+					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
+					continue
+				}
+				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+			}
+			return nil
+		}},
+		{"restore", func() error {
+			for _, rel := range p.Restore {
+				if d, err := s.inspect(rel); err != nil {
+					return err
+				} else if d.fi != nil {
+					return fmt.Errorf("%s: %s appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), describe(d), s.show(backupPath(rel)))
+				}
+				if err := s.restore(rel); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"current", func() error {
+			dirs, err := s.pruneDirs(p.journal.Dirs, target)
+			if err != nil {
+				return err
+			}
+			p.keptDirs = dirs
+			if err := s.syncAll(); err != nil {
+				return err
+			}
+			if p.To != 0 {
+				return s.symlinkAtomic(path.Base(generationsDir)+"/"+strconv.Itoa(p.To), currentLink)
+			}
+			if err := s.r.Remove(currentLink); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return unwrapPath(err)
+			}
+			return nil
+		}},
+		{"state", func() error {
+			last := max(p.state.LastGeneration, p.To, p.From)
+			failures := p.state.Failures
+			if p.failure != nil {
+				failures = append(failures, *p.failure)
+			}
+			if len(failures) > maxFailures {
+				failures = failures[len(failures)-maxFailures:]
+			}
+			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures})
+		}},
+		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
+		{"units", func() error {
+			var err error
+			failed, p.stillFailed, err = s.actOnUnits(p.Units, o)
+			return err
+		}},
+		{"done", func() error {
+			if err := s.r.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return unwrapPath(err)
+			}
+			return s.syncDir(stateDir)
+		}},
 	}
-	if err := failpoint("place"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Remove {
-		if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
-		}
-	}
-	if err := failpoint("remove"); err != nil {
-		return nil, err
-	}
-	for _, rel := range p.Restore {
-		if err := s.restore(rel); err != nil {
+	for _, st := range steps {
+		if err := step(st.name, st.f); err != nil {
 			return nil, err
 		}
 	}
-	if err := failpoint("restore"); err != nil {
-		return nil, err
-	}
-	dirs, err := s.pruneDirs(p.journal.Dirs, target)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.syncAll(); err != nil {
-		return nil, err
-	}
-	if p.To != 0 {
-		if err := s.symlinkAtomic(path.Base(generationsDir)+"/"+strconv.Itoa(p.To), currentLink); err != nil {
-			return nil, err
-		}
-	} else if err := s.r.Remove(currentLink); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, unwrapPath(err)
-	}
-	if err := failpoint("current"); err != nil {
-		return nil, err
-	}
-	last := max(p.state.LastGeneration, p.To, p.From)
-	if err := s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: dirs}); err != nil {
-		return nil, err
-	}
-	if err := failpoint("state"); err != nil {
-		return nil, err
-	}
-	if err := s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create"); err != nil {
-		return nil, err
-	}
-	if err := failpoint("tmpfiles"); err != nil {
-		return nil, err
-	}
-	failed, err := s.actOnUnits(p.Units, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := failpoint("units"); err != nil {
-		return nil, err
-	}
-	if err := s.r.Remove(journalFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, unwrapPath(err)
-	}
-	if err := s.syncDir(stateDir); err != nil {
-		return nil, err
-	}
-	return failed, failpoint("done")
+	return failed, nil
 }
 
 // placementsToPlace are the resolved placements of the plan's Place list.
@@ -571,9 +841,11 @@ func (s *System) removeIfOurs(rel string) error {
 	return nil
 }
 
-// moveAside moves the admin's file at rel to its backup.
-func (s *System) moveAside(rel string) error {
-	dst := backupPath(rel)
+// moveAside moves the admin's file at rel to dst, its backup.
+func (s *System) moveAside(rel, dst string) error {
+	if _, err := s.r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
+		return nil // moved already, by the activation a crash interrupted
+	}
 	if err := s.r.MkdirAll(path.Dir(dst), 0o700); err != nil {
 		return unwrapPath(err)
 	}
@@ -699,20 +971,38 @@ func (s *System) runConfTool(gen int, dir, tool string, args ...string) error {
 	cmd := exec.Command(bin, append(args, files...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("%s: %v\n%s", tool, err, strings.TrimSpace(string(out)))
+		return fmt.Errorf("%s: %v: %s", tool, err, lastLines(string(out), 3))
 	}
 	return nil
 }
 
 // actOnUnits reloads systemd and reloads, restarts and starts units, then
-// reads back the state of each and reports those that did not come up.
-func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
+// reads back the state of each and reports those that did not come up, and
+// the units failed before that it did not act on and that are failed
+// still.
+func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, still []string, err error) {
 	if s.units == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
+	defer func() {
+		if err != nil || len(u.FailedBefore) == 0 {
+			return
+		}
+		now, ferr := s.units.Failed()
+		if ferr != nil {
+			err = ferr
+			return
+		}
+		acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
+		for _, unit := range u.FailedBefore {
+			if contains(now, unit) && !contains(acted, unit) {
+				still = append(still, unit)
+			}
+		}
+	}()
 	since := time.Now()
 	if err := s.units.DaemonReload(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	refused := map[string]string{}
 	for _, job := range []struct {
@@ -729,7 +1019,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 	}
 	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 	if len(acted) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	timeout := o.JobTimeout
 	if timeout == 0 {
@@ -737,7 +1027,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 	}
 	done, err := s.units.WaitJobs(timeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if done {
 		settle := o.Settle
@@ -746,34 +1036,66 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) ([]FailedUnit, error) {
 		}
 		time.Sleep(settle)
 	}
-	var failed []FailedUnit
+	// A unit that exited and waits to be restarted (Restart=) is given
+	// until the timeout to come up: a service that restarts until what it
+	// needs answers (a Kubernetes component and its apiserver) is up then.
+	statuses, err := s.unitStatuses(acted, refused, since.Add(timeout))
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, unit := range acted {
 		why, bad := refused[unit]
 		if !bad {
+			st := statuses[unit]
+			if st.up() {
+				continue
+			}
+			if st.skipped() {
+				s.logf("%s: not started: a condition of it does not hold (it starts once it does)", unit)
+				continue
+			}
+			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
+			switch {
+			case st.ActiveState == "activating" || st.ActiveState == "deactivating":
+				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
+			case st.ActiveState == "inactive" && st.Result == "success":
+				why = fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed, or it exited)", st.ActiveState, st.SubState)
+			}
+		}
+		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
+	}
+	return failed, nil, nil
+}
+
+// unitStatuses returns the status of each unit of units that systemd did
+// not refuse, asking again for those waiting to be restarted
+// (SubState=auto-restart) until none is, or until deadline.
+func (s *System) unitStatuses(units []string, refused map[string]string, deadline time.Time) (map[string]UnitStatus, error) {
+	statuses := map[string]UnitStatus{}
+	pending := []string{}
+	for _, unit := range units {
+		if _, bad := refused[unit]; !bad {
+			pending = append(pending, unit)
+		}
+	}
+	for {
+		var again []string
+		for _, unit := range pending {
 			st, err := s.units.Status(unit)
 			if err != nil {
 				return nil, err
 			}
-			if !st.failed() {
-				continue
+			statuses[unit] = st
+			if st.SubState == "auto-restart" {
+				again = append(again, unit)
 			}
-			why = failureReason(st, timeout)
 		}
-		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
+		if len(again) == 0 || !time.Now().Before(deadline) {
+			return statuses, nil
+		}
+		pending = again
+		time.Sleep(500 * time.Millisecond)
 	}
-	return failed, nil
-}
-
-// failureReason says why a unit whose state is st did not come up after
-// its jobs, bounded by timeout, were done or timed out: still activating or
-// deactivating, or the state and result it ended in. A unit waiting to be
-// restarted (auto-restart, which systemd counts as activating) has exited
-// and says so with its result, not that it is still starting.
-func failureReason(st UnitStatus, timeout time.Duration) string {
-	if (st.ActiveState == "activating" || st.ActiveState == "deactivating") && st.SubState != "auto-restart" {
-		return fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
-	}
-	return fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
 }
 
 func containsInt(list []int, n int) bool {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -21,6 +22,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nodegen/nodegen/profile"
@@ -31,8 +33,21 @@ import (
 // member of an archive.
 const assetsDir = stateDir + "/assets"
 
-// maxAssetSize bounds a download.
-const maxAssetSize = 4 << 30
+// maxAssetSize bounds a download (a file:// one too).
+var maxAssetSize int64 = 4 << 30
+
+// maxMemberSize bounds a member unpacked from an archive; a variable for
+// tests.
+var maxMemberSize int64 = 8 << 30
+
+// verifiedFile, in an asset's cache directory, records the sha256 of each
+// member unpacked from the verified download; it is written after them.
+const verifiedFile = "verified.json"
+
+// verified is the content of verifiedFile.
+type verified struct {
+	Members map[string]string `json:"members"`
+}
 
 // assetFile is where file f of asset a lives in the cache, relative to the
 // root.
@@ -92,20 +107,15 @@ type binaryPlan struct {
 func (s *System) checkBinaries(m profile.Manifest, offline bool) binaryPlan {
 	var bp binaryPlan
 	for _, a := range m.Assets {
-		if _, err := s.r.Lstat(path.Join(assetsDir, a.Key(), "download")); err == nil {
-			for _, f := range a.Files {
-				if _, err := s.r.Lstat(assetFile(a, f)); err != nil {
-					bp.extract = append(bp.extract, a)
-					break
-				}
-			}
-			continue
+		switch state, why := s.cachedAsset(a); {
+		case state == assetReady:
+		case state == assetUnpack:
+			bp.extract = append(bp.extract, a)
+		case offline:
+			bp.problems = append(bp.problems, BinaryProblem{"asset " + a.Name, a.Option, why + ", and --offline forbids downloading " + a.URL})
+		default:
+			bp.download = append(bp.download, a)
 		}
-		if offline {
-			bp.problems = append(bp.problems, BinaryProblem{"asset " + a.Name, a.Option, "not in the cache (" + s.show(path.Join(assetsDir, a.Key())) + "), and --offline forbids downloading " + a.URL})
-			continue
-		}
-		bp.download = append(bp.download, a)
 	}
 	if len(m.Packages) > 0 {
 		missing, err := s.missingPackages(m.Packages)
@@ -128,6 +138,101 @@ func (s *System) checkBinaries(m profile.Manifest, offline bool) binaryPlan {
 		}
 	}
 	return bp
+}
+
+// States of an asset in the cache.
+const (
+	assetReady    = iota // the download and every member match their hashes
+	assetUnpack          // the download matches; members to unpack (or the mode to set)
+	assetDownload        // missing or damaged: to download
+)
+
+// cachedAsset verifies what the cache holds of an asset, as it will be
+// linked: the download against the profile's hash, each member against the
+// hash recorded when it was unpacked from that download, and a program's
+// mode. why says what is wrong when it must be downloaded.
+func (s *System) cachedAsset(a profile.Asset) (state int, why string) {
+	dir := path.Join(assetsDir, a.Key())
+	download := path.Join(dir, "download")
+	if _, err := s.r.Lstat(download); err != nil {
+		return assetDownload, "not in the cache (" + s.show(dir) + ")"
+	}
+	if ok, err := s.fileHasHash(download, a); err != nil || !ok {
+		return assetDownload, "the cached copy " + s.show(download) + " does not match the profile's hash (damaged or truncated)"
+	}
+	if a.Archive == "" {
+		if fi, err := s.r.Lstat(download); err != nil || fi.Mode().Perm() != 0o755 {
+			return assetUnpack, ""
+		}
+		return assetReady, ""
+	}
+	v := s.readVerified(a)
+	for _, f := range a.Files {
+		want, ok := v.Members[path.Clean(f.Member)]
+		if !ok {
+			return assetUnpack, ""
+		}
+		if got, err := s.sha256Of(assetFile(a, f)); err != nil || got != want {
+			return assetUnpack, ""
+		}
+	}
+	return assetReady, ""
+}
+
+// readVerified reads an asset's verifiedFile; a missing or damaged one
+// records nothing.
+func (s *System) readVerified(a profile.Asset) verified {
+	v := verified{Members: map[string]string{}}
+	if data, err := s.r.ReadFile(path.Join(assetsDir, a.Key(), verifiedFile)); err == nil {
+		if json.Unmarshal(data, &v) != nil || v.Members == nil {
+			v.Members = map[string]string{}
+		}
+	}
+	return v
+}
+
+// assetHash returns a new hash of the asset's kind and the hex the profile
+// wants.
+func assetHash(a profile.Asset) (hash.Hash, string) {
+	if a.SHA512 != "" {
+		return sha512.New(), a.SHA512
+	}
+	return sha256.New(), a.SHA256
+}
+
+// fileHasHash reports whether the regular file rel has the asset's hash.
+func (s *System) fileHasHash(rel string, a profile.Asset) (bool, error) {
+	h, want := assetHash(a)
+	if err := s.hashFile(rel, h); err != nil {
+		return false, err
+	}
+	return hex.EncodeToString(h.Sum(nil)) == want, nil
+}
+
+func (s *System) sha256Of(rel string) (string, error) {
+	h := sha256.New()
+	if err := s.hashFile(rel, h); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFile streams the regular file rel into h.
+func (s *System) hashFile(rel string, h hash.Hash) error {
+	f, err := s.r.Open(rel)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", s.show(rel))
+	}
+	_, err = io.Copy(h, f)
+	return err
 }
 
 func aptGet() string {
@@ -236,7 +341,8 @@ func lastLines(s string, n int) string {
 }
 
 // download fetches an asset into the cache, checking its hash on the way;
-// a download with another hash is removed and is an error.
+// a download with another hash is removed and is an error. A program gets
+// its mode before the directory is renamed into place.
 func (s *System) download(a profile.Asset) error {
 	if err := s.r.MkdirAll(assetsDir, 0o755); err != nil {
 		return unwrapPath(err)
@@ -246,7 +352,7 @@ func (s *System) download(a profile.Asset) error {
 		return unwrapPath(err)
 	}
 	defer s.r.RemoveAll(tmp)
-	body, err := openURL(a.URL)
+	body, local, err := openURL(a.URL)
 	if err != nil {
 		return err
 	}
@@ -255,12 +361,11 @@ func (s *System) download(a profile.Asset) error {
 	if err != nil {
 		return unwrapPath(err)
 	}
-	var h hash.Hash = sha256.New()
-	want := a.SHA256
-	if a.SHA512 != "" {
-		h, want = sha512.New(), a.SHA512
-	}
+	h, want := assetHash(a)
 	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(body, maxAssetSize+1))
+	if err == nil && a.Archive == "" {
+		err = f.Chmod(0o755)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -271,10 +376,15 @@ func (s *System) download(a profile.Asset) error {
 		return fmt.Errorf("downloading %s: %v", a.URL, err)
 	}
 	if n > maxAssetSize {
-		return fmt.Errorf("%s is larger than %d bytes", a.URL, int64(maxAssetSize))
+		return fmt.Errorf("%s is larger than %d bytes", a.URL, maxAssetSize)
 	}
+	kind := strings.SplitN(a.Key(), "-", 2)[0]
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("%s has %s %s, but the profile says %s: not installed", a.URL, strings.SplitN(a.Key(), "-", 2)[0], got, want)
+		if local {
+			// Not the hash of a local file: the profile could name any.
+			return fmt.Errorf("%s does not have the %s the profile says (%s): not installed", a.URL, kind, want)
+		}
+		return fmt.Errorf("%s has %s %s, but the profile says %s: not installed", a.URL, kind, got, want)
 	}
 	dir := path.Join(assetsDir, a.Key())
 	if err := s.r.RemoveAll(dir); err != nil {
@@ -286,14 +396,32 @@ func (s *System) download(a profile.Asset) error {
 	return s.syncDir(assetsDir)
 }
 
-// openURL opens an asset's URL: https://, http:// or file:///.
-func openURL(raw string) (io.ReadCloser, error) {
+// openURL opens an asset's URL: https://, http:// or file:///. local says
+// it is a file of this machine, which must be a regular file of at most
+// maxAssetSize bytes (never a FIFO or a device).
+func openURL(raw string) (body io.ReadCloser, local bool, err error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if u.Scheme == "file" {
-		return os.Open(u.Path)
+		f, err := os.OpenFile(u.Path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err != nil {
+			return nil, true, fmt.Errorf("opening %s: %v", raw, unwrapPath(err))
+		}
+		fi, err := f.Stat()
+		switch {
+		case err != nil:
+		case !fi.Mode().IsRegular():
+			err = fmt.Errorf("%s is not a regular file: a file:// asset must be one", raw)
+		case fi.Size() > maxAssetSize:
+			err = fmt.Errorf("%s is larger than %d bytes", raw, maxAssetSize)
+		}
+		if err != nil {
+			f.Close()
+			return nil, true, err
+		}
+		return f, true, nil
 	}
 	client := &http.Client{
 		Timeout: 30 * time.Minute,
@@ -306,46 +434,58 @@ func openURL(raw string) (io.ReadCloser, error) {
 	}
 	resp, err := client.Get(raw)
 	if err != nil {
-		return nil, fmt.Errorf("downloading: %v", err)
+		return nil, false, fmt.Errorf("downloading: %v", err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("downloading %s: %s", raw, resp.Status)
+		return nil, false, fmt.Errorf("downloading %s: %s", raw, resp.Status)
 	}
-	return resp.Body, nil
+	return resp.Body, false, nil
 }
 
 // extract unpacks the members of an archive asset that its files name and
-// the cache does not have yet.
+// that the cache does not hold as verified, each streamed to disk with a
+// size bound, and records their hashes; a program gets its mode.
 func (s *System) extract(a profile.Asset) error {
 	if a.Archive == "" {
 		return s.r.Chmod(path.Join(assetsDir, a.Key(), "download"), 0o755)
 	}
+	v := s.readVerified(a)
 	want := map[string]bool{}
 	for _, f := range a.Files {
-		if _, err := s.r.Lstat(assetFile(a, f)); err != nil {
-			want[path.Clean(f.Member)] = true
+		m := path.Clean(f.Member)
+		if got, err := s.sha256Of(assetFile(a, f)); err != nil || v.Members[m] == "" || got != v.Members[m] {
+			want[m] = true
+			delete(v.Members, m)
 		}
 	}
 	if len(want) == 0 {
 		return nil
 	}
 	found := map[string]bool{}
-	put := func(member string, mode fs.FileMode, r io.Reader) error {
+	put := func(member string, mode fs.FileMode, size int64, r io.Reader) error {
 		member = path.Clean(strings.TrimPrefix(member, "./"))
 		if !want[member] || found[member] {
 			return nil
 		}
-		data, err := io.ReadAll(io.LimitReader(r, maxAssetSize))
-		if err != nil {
-			return err
+		if size > maxMemberSize {
+			return fmt.Errorf("the archive %s: member %s larger than %d bytes (it has %d)", a.URL, member, maxMemberSize, size)
 		}
 		dst := path.Join(assetsDir, a.Key(), "files", member)
 		if err := s.r.MkdirAll(path.Dir(dst), 0o755); err != nil {
 			return unwrapPath(err)
 		}
+		h := sha256.New()
+		err := s.writeAtomicFrom(dst, io.TeeReader(r, h), maxMemberSize, mode.Perm()&0o755|0o444, -1, -1)
+		if errors.Is(err, errTooLarge) {
+			return fmt.Errorf("the archive %s: member %s larger than %d bytes", a.URL, member, maxMemberSize)
+		}
+		if err != nil {
+			return err
+		}
 		found[member] = true
-		return s.writeAtomic(dst, data, mode.Perm()&0o755|0o444, -1, -1)
+		v.Members[member] = hex.EncodeToString(h.Sum(nil))
+		return nil
 	}
 	archive := path.Join(assetsDir, a.Key(), "download")
 	f, err := s.r.Open(archive)
@@ -369,7 +509,7 @@ func (s *System) extract(a profile.Asset) error {
 				return fmt.Errorf("unpacking: %v", err)
 			}
 			if h.Typeflag == tar.TypeReg {
-				if err := put(h.Name, h.FileInfo().Mode(), tr); err != nil {
+				if err := put(h.Name, h.FileInfo().Mode(), h.Size, tr); err != nil {
 					return err
 				}
 			}
@@ -391,7 +531,7 @@ func (s *System) extract(a profile.Asset) error {
 			if err != nil {
 				return fmt.Errorf("unpacking: %v", err)
 			}
-			err = put(zf.Name, zf.Mode(), rc)
+			err = put(zf.Name, zf.Mode(), int64(min(zf.UncompressedSize64, 1<<62)), rc)
 			rc.Close()
 			if err != nil {
 				return err
@@ -408,7 +548,7 @@ func (s *System) extract(a profile.Asset) error {
 		sort.Strings(missing)
 		return fmt.Errorf("the archive %s has no file %s", a.URL, strings.Join(missing, ", "))
 	}
-	return nil
+	return s.writeJSON(path.Join(assetsDir, a.Key(), verifiedFile), v, 0o644)
 }
 
 // pruneAssets removes the cached assets that no generation uses.

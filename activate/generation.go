@@ -34,6 +34,9 @@ type Generation struct {
 	ProfileHash string `json:"profileHash"`
 	// Current is set for the active generation (not stored).
 	Current bool `json:"current"`
+	// Failures are the activations of this generation that failed at a
+	// step (from state.json, not stored here).
+	Failures []Failure `json:"failures,omitempty"`
 }
 
 // genDir is the generation's directory on the host.
@@ -92,21 +95,26 @@ func (s *System) Generations() ([]Generation, error) {
 			return nil, err
 		}
 		g.Current = n == st.Generation
+		for _, f := range st.Failures {
+			if f.Generation == n {
+				g.Failures = append(g.Failures, f)
+			}
+		}
 		gens = append(gens, g)
 	}
 	return gens, nil
 }
 
 // addGeneration copies the profile in dir into a new generation and
-// returns its number. Every file is checked against the manifest while it
-// is copied, so a profile changed after it was written is refused. The
-// generation is built under a temporary name and renamed into place whole.
+// returns its number. The manifest is read once, and every file is checked
+// against it while it is copied, so a profile changed or replaced after it
+// was written is refused, never copied half and half. The generation is
+// built under a temporary name and renamed into place whole.
 func (s *System) addGeneration(dir string, st State) (int, error) {
-	m, err := profile.Read(dir)
-	if err != nil {
-		return 0, err
-	}
 	manifest, err := os.ReadFile(filepath.Join(dir, profile.ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, profile.ManifestName)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -128,6 +136,14 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 	fail := func(err error) (int, error) {
 		s.r.RemoveAll(tmp)
 		return 0, err
+	}
+	// The manifest is read back from the copy: the one source of truth.
+	if err := s.r.WriteFile(path.Join(tmp, profile.ManifestName), manifest, 0o600); err != nil {
+		return fail(unwrapPath(err))
+	}
+	m, err := profile.Read(s.host(tmp))
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", dir, err))
 	}
 	host := ""
 	for _, e := range m.Entries {
@@ -172,9 +188,11 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{profile.ManifestName, manifest}, {generationFile, append(desc, '\n')}} {
-		if err := s.r.WriteFile(path.Join(tmp, f.name), f.data, 0o600); err != nil {
-			return fail(unwrapPath(err))
+	}{{profile.ManifestName, nil}, {generationFile, append(desc, '\n')}} {
+		if f.data != nil {
+			if err := s.r.WriteFile(path.Join(tmp, f.name), f.data, 0o600); err != nil {
+				return fail(unwrapPath(err))
+			}
 		}
 		if err := s.r.Chmod(path.Join(tmp, f.name), m.DescriptionMode()); err != nil {
 			return fail(unwrapPath(err))
@@ -190,6 +208,20 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// sameGenerations reports whether generations a and b hold the same
+// profile (the same manifest).
+func (s *System) sameGenerations(a, b int) (bool, error) {
+	x, err := s.readFile(path.Join(generationDir(a), profile.ManifestName))
+	if err != nil {
+		return false, err
+	}
+	y, err := s.readFile(path.Join(generationDir(b), profile.ManifestName))
+	if err != nil {
+		return false, err
+	}
+	return string(x) == string(y), nil
 }
 
 // removeGeneration deletes generation n.

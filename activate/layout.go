@@ -13,6 +13,7 @@ const (
 	stateFile      = stateDir + "/state.json"
 	journalFile    = stateDir + "/journal.json"
 	backupDir      = stateDir + "/backups"
+	takenOverDir   = stateDir + "/taken-over"
 	lockFile       = stateDir + "/lock"
 	staticLink     = "etc/static"
 )

@@ -54,25 +54,23 @@ func (s *System) readOwners() *owners {
 // declare notes the users and groups a sysusers.d file creates: "u NAME"
 // (and its group of the same name unless given), "g NAME".
 func (o *owners) declare(conf []byte) {
-	sc := bufio.NewScanner(bytes.NewReader(conf))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
-			continue
+	confLines(conf, func(_ int, f []string) {
+		if len(f) < 2 {
+			return
 		}
 		name := f[1]
-		switch strings.TrimSuffix(f[0], "!") {
+		switch f[0] {
 		case "u":
 			o.declaredUsers[name] = true
 			// "u NAME UID:GROUP" names an existing group; otherwise a
 			// group of the user's name is made too.
-			if len(f) < 3 || !strings.Contains(f[2], ":") {
+			if !strings.Contains(field(f, 2), ":") {
 				o.declaredGroups[name] = true
 			}
 		case "g":
 			o.declaredGroups[name] = true
 		}
-	}
+	})
 }
 
 // uid and gid resolve a name or a number; ok is false when the name is

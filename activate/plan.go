@@ -28,6 +28,9 @@ type Plan struct {
 	// From and To are generation numbers; 0 is none.
 	From int `json:"from"`
 	To   int `json:"to"`
+	// NewGeneration says To is a generation the switch made (or, on a dry
+	// run, would make: To is then 0).
+	NewGeneration bool `json:"newGeneration"`
 	// Place are the entries put in place (new, or replacing nodegen's own);
 	// Unchanged counts the entries already in place.
 	Place     []Placement `json:"place"`
@@ -47,11 +50,18 @@ type Plan struct {
 	// manages their paths.
 	Backup  []string `json:"backup"`
 	Restore []string `json:"restore"`
+	// TakeOver are files in the way replaced on purpose (SwitchOptions.
+	// TakeOver), moved below TakenOverTo first.
+	TakeOver    []string `json:"takeOver"`
+	TakenOverTo string   `json:"takenOverTo,omitempty"`
 	// CreateDirs are the directories created for new entries.
 	CreateDirs []string `json:"createDirs"`
 	// Conflicts are what stops the activation: nothing changes while there
 	// is one.
 	Conflicts []Conflict `json:"conflicts"`
+	// Invalid are what the apply stages would fail on in the target
+	// profile (see checkProfile): nothing changes while there is one.
+	Invalid []Conflict `json:"invalid"`
 	// Units is what happens to systemd units.
 	Units UnitPlan `json:"units"`
 	// Download are the assets not in the cache yet, and Install the
@@ -63,7 +73,26 @@ type Plan struct {
 	manifest profile.Manifest // the target generation's manifest
 	state    State            // the state the plan starts from
 	journal  Journal          // what the activation writes before changing anything
-	owners   *owners
+	failure  *Failure         // a failed activation this one goes around, for state.json
+	keptDirs []string         // the created directories still there after apply
+	// stillFailed are the units failed before that apply did not act on
+	// and that are failed still.
+	stillFailed []string
+	owners      *owners
+	mine        known      // the placements nodegen may have made at each path
+	dpkg        *dpkgFiles // the packages' files, read on the first conflict
+}
+
+// planHow is how a plan treats files in the way: backup moves them aside
+// (and restores them later); takeOver, paths relative to the root, are
+// replaced on purpose after they are moved below takeOverDir.
+type planHow struct {
+	backup      bool
+	takeOver    []string
+	takeOverDir string
+	// named says the user named takeOver (not a journal): each must be a
+	// file in the way.
+	named bool
 }
 
 // known are the placements nodegen may have made at each path: those the
@@ -196,7 +225,8 @@ func describe(d onDisk) string {
 // The target's profile is read from toDir, which is its generation's
 // directory unless given (a profile not yet made a generation, for a dry
 // run or the check before one is made).
-func (s *System) plan(st State, interrupted *Journal, to int, toDir string, backup bool) (*Plan, error) {
+func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how planHow) (*Plan, error) {
+	backup := how.backup
 	// The units change from the generation the system had before: the
 	// interrupted activation's start when completing it, its end when
 	// planning what comes after it.
@@ -209,8 +239,8 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	p := &Plan{
 		From: from, To: to, state: st,
-		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{},
-		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Download: []string{}, Install: []string{},
+		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{}, TakeOver: []string{},
+		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
 	if toDir == "" && to != 0 {
@@ -232,8 +262,12 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 	}
 	p.target = placements(toM, p.owners)
 	p.manifest = toM
+	if toDir != "" {
+		s.checkProfile(p, toM, toDir)
+	}
 
 	mine := known{}
+	p.mine = mine
 	mine.add(st.Entries)
 	dirs := map[string]bool{}
 	for _, d := range st.Dirs {
@@ -265,6 +299,10 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		p.conflict(s, staticLink, "%s is in the way of nodegen's link to the active generation; move it away", describe(d))
 	}
 
+	takeOver := map[string]bool{}
+	for _, rel := range how.takeOver {
+		takeOver[rel] = true
+	}
 	inTarget := map[string]bool{}
 	creating := map[string]bool{}
 	for _, t := range p.target {
@@ -316,9 +354,23 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		case d.fi.IsDir():
 			p.conflict(s, t.Path, "a directory is in the way of the profile's entry (from %s)", t.Option)
 		default:
-			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", describe(d), t.Option)
+			what := describe(d)
+			if d.fi.Mode().IsRegular() {
+				if p.dpkg == nil {
+					p.dpkg = s.readDpkg()
+				}
+				if w := p.dpkg.whose(t.Path); w != "" {
+					what = w + " (dpkg)"
+				}
+			}
+			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", what, t.Option)
 			if _, managed := stateHas(st, t.Path); managed {
 				why = fmt.Sprintf("%s changed since nodegen placed it", describe(d))
+			}
+			if takeOver[t.Path] {
+				p.TakeOver = append(p.TakeOver, t.Path)
+				p.Place = append(p.Place, t)
+				continue
 			}
 			if !backup {
 				p.conflict(s, t.Path, "%s; move it away, or switch with --backup to have nodegen keep it and put it back when it stops managing the path", why)
@@ -382,7 +434,20 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, back
 		createdDirs = append(createdDirs, d)
 	}
 	createdDirs = append(createdDirs, p.CreateDirs...)
-	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs)}
+	for _, rel := range how.takeOver {
+		if how.named && !contains(p.TakeOver, rel) {
+			p.conflict(s, rel, "--take-over names it, but it is not a file in the way of the profile's entry: nothing to take over")
+		}
+	}
+	if len(p.TakeOver) > 0 {
+		p.TakenOverTo = how.takeOverDir
+	}
+	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs), TakeOver: p.TakeOver, TakeOverDir: p.TakenOverTo}
+	if interrupted != nil && interrupted.Failed != nil {
+		// Until this activation is done, the journal says the failure: a
+		// crash leaves it to be gone around again, not completed.
+		p.failure, p.journal.Failed = interrupted.Failed, interrupted.Failed
+	}
 
 	fromDir := ""
 	if p.From != 0 {

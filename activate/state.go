@@ -29,7 +29,13 @@ type State struct {
 	// they are removed when nothing of nodegen's is left in them and they
 	// are empty.
 	Dirs []string `json:"dirs"`
+	// Failures are the last activations that failed at a step after they
+	// changed the system (at most maxFailures, oldest first).
+	Failures []Failure `json:"failures,omitempty"`
 }
+
+// maxFailures bounds the failures state.json keeps.
+const maxFailures = 20
 
 // Placement is how one path of a profile is put in place below the root.
 type Placement struct {
@@ -76,6 +82,21 @@ type Journal struct {
 	Backup bool `json:"backup"`
 	// Dirs are the directories the activation creates (or created).
 	Dirs []string `json:"dirs"`
+	// Failed is set once a step of the activation failed: the journal is
+	// then never completed again, and the next command activates its own
+	// generation around it (it knows the paths of both generations).
+	Failed *Failure `json:"failed,omitempty"`
+	// Stopped are the units the failed activation stopped, started again
+	// by its rollback.
+	Stopped []string `json:"stopped,omitempty"`
+	// TakeOver are the paths replaced on purpose, moved below TakeOverDir.
+	TakeOver    []string `json:"takeOver,omitempty"`
+	TakeOverDir string   `json:"takeOverDir,omitempty"`
+}
+
+// how is how completing the journal's activation treats files in the way.
+func (j Journal) how() planHow {
+	return planHow{backup: j.Backup, takeOver: j.TakeOver, takeOverDir: j.TakeOverDir}
 }
 
 // readState reads state.json; a missing file is the state of a system

@@ -1,6 +1,7 @@
 package activate
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -164,6 +166,15 @@ func (s *System) writeJSON(rel string, v any, mode fs.FileMode) error {
 // with mode and (when uid >= 0) owner, synced before it is renamed into
 // place.
 func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid int) error {
+	return s.writeAtomicFrom(rel, bytes.NewReader(data), int64(len(data)), mode, uid, gid)
+}
+
+// errTooLarge is a reader of writeAtomicFrom with more than its limit.
+var errTooLarge = errors.New("larger than the limit")
+
+// writeAtomicFrom is writeAtomic of what r holds, streamed; more than
+// limit bytes is errTooLarge, and nothing is written.
+func (s *System) writeAtomicFrom(rel string, r io.Reader, limit int64, mode fs.FileMode, uid, gid int) error {
 	tmp := tempName(rel)
 	f, err := s.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -172,9 +183,19 @@ func (s *System) writeAtomic(rel string, data []byte, mode fs.FileMode, uid, gid
 	fail := func(err error) error {
 		f.Close()
 		s.r.Remove(tmp)
+		if errors.Is(err, errTooLarge) {
+			return err
+		}
 		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
 	}
-	if _, err := f.Write(data); err != nil {
+	n, err := io.Copy(f, io.LimitReader(r, limit+1))
+	if err != nil {
+		return fail(err)
+	}
+	if n > limit {
+		return fail(errTooLarge)
+	}
+	if err := failpoint("temp:" + rel); err != nil {
 		return fail(err)
 	}
 	if uid >= 0 {
@@ -249,6 +270,93 @@ func tempName(rel string) string {
 	var b [6]byte
 	rand.Read(b[:])
 	return path.Join(path.Dir(rel), "."+path.Base(rel)+".nodegen-"+hex.EncodeToString(b[:]))
+}
+
+// isTempName reports whether a file name is one tempName makes.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, ".nodegen-")
+	if !strings.HasPrefix(name, ".") || i < 2 || len(name)-i != len(".nodegen-")+12 {
+		return false
+	}
+	for _, c := range name[i+len(".nodegen-"):] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanTemp removes the temporary files that a killed nodegen left: those
+// tempName names (copies of profile files, of state.json, symlinks about
+// to replace an entry) in etc/, below var/lib/nodegen (the generations
+// aside) and beside every path nodegen manages elsewhere (asset links),
+// and unfinished downloads in the asset cache.
+func (s *System) cleanTemp() error {
+	dirs := []string{"etc", stateDir}
+	if st, err := s.readState(); err == nil {
+		for _, e := range st.Entries {
+			dirs = append(dirs, path.Dir(e.Path))
+		}
+	}
+	if j, ok, err := s.readJournal(); err == nil && ok {
+		for _, g := range []int{j.From, j.To} {
+			if g == 0 {
+				continue
+			}
+			if _, m, err := s.readGeneration(g); err == nil {
+				for _, a := range assetPlacements(m) {
+					dirs = append(dirs, path.Dir(a.Path))
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var walk func(dir string, deep bool) error
+	walk = func(dir string, deep bool) error {
+		if seen[dir] {
+			return nil
+		}
+		seen[dir] = true
+		names, err := s.readNames(dir)
+		if err != nil {
+			return nil // not a directory, or unreadable: nothing of ours
+		}
+		for _, name := range names {
+			rel := path.Join(dir, name)
+			if rel == generationsDir {
+				continue
+			}
+			fi, err := s.r.Lstat(rel)
+			if err != nil {
+				continue
+			}
+			switch {
+			case dir == assetsDir && strings.HasPrefix(name, ".tmp-") && fi.IsDir():
+				if err := s.r.RemoveAll(rel); err != nil {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+				s.logf("removed the unfinished download %s", s.show(rel))
+			case fi.IsDir():
+				if deep {
+					if err := walk(rel, deep); err != nil {
+						return err
+					}
+				}
+			case isTempName(name) && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0):
+				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				}
+				s.logf("removed the temporary file %s", s.show(rel))
+			}
+		}
+		return nil
+	}
+	for i, d := range dirs {
+		if err := walk(d, i < 2); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unwrapPath drops the operation and path of an *fs.PathError, which

@@ -27,6 +27,9 @@ type UnitPlan struct {
 	Start []string `json:"start"`
 	// NotRestarted are changed units left running as they are.
 	NotRestarted []string `json:"notRestarted"`
+	// FailedBefore are the units in the failed state before the switch
+	// (read from the running systemd).
+	FailedBefore []string `json:"failedBefore"`
 	// Live says the plan was checked against the running systemd: only
 	// active units are stopped, restarted and reloaded, and a unit is
 	// started only if a target that wants it is active or starting.
@@ -114,6 +117,9 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 	}
 	out := UnitPlan{Live: true, NotRestarted: u.NotRestarted, wantedBy: u.wantedBy,
 		Stop: []string{}, Reload: []string{}, Restart: []string{}, Start: []string{}}
+	if out.FailedBefore, err = s.units.Failed(); err != nil {
+		return UnitPlan{}, err
+	}
 	starting := map[string]bool{}
 	for _, unit := range u.Stop {
 		if active(unit) {
@@ -178,6 +184,11 @@ func sorted(list []string) []string {
 // UnitStatus is the state of a unit after an activation.
 type UnitStatus struct {
 	ActiveState, SubState, Result string
+	// Type is a service's Type= ("oneshot"), "" for other units.
+	Type string
+	// ConditionResult is systemd's "yes" or "no": whether the unit's
+	// Condition*= settings held when it was last started.
+	ConditionResult string
 }
 
 // UnitManager acts on the units of a running systemd.
@@ -199,6 +210,8 @@ type UnitManager interface {
 	Status(unit string) (UnitStatus, error)
 	// Journal returns the last n lines a unit logged since a time.
 	Journal(unit string, n int, since time.Time) string
+	// Failed lists the units in the failed state.
+	Failed() ([]string, error)
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl
@@ -302,7 +315,7 @@ func (c *Systemctl) WaitJobs(timeout time.Duration) (bool, error) {
 
 // Status implements UnitManager.
 func (c *Systemctl) Status(unit string) (UnitStatus, error) {
-	out, err := c.run("systemctl", "show", "--property=ActiveState,SubState,Result", "--", unit)
+	out, err := c.run("systemctl", "show", "--property=ActiveState,SubState,Result,Type,ConditionResult", "--", unit)
 	if err != nil {
 		return UnitStatus{}, err
 	}
@@ -316,6 +329,10 @@ func (c *Systemctl) Status(unit string) (UnitStatus, error) {
 			st.SubState = v
 		case "Result":
 			st.Result = v
+		case "Type":
+			st.Type = v
+		case "ConditionResult":
+			st.ConditionResult = v
 		}
 	}
 	return st, nil
@@ -330,15 +347,34 @@ func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
 	return strings.TrimRight(out, "\n")
 }
 
-// failed says whether a unit's state after an activation is a failure.
-func (st UnitStatus) failed() bool {
+// Failed implements UnitManager.
+func (c *Systemctl) Failed() ([]string, error) {
+	out, err := c.run("systemctl", "list-units", "--state=failed", "--all", "--plain", "--no-legend", "--no-pager")
+	if err != nil {
+		return nil, err
+	}
+	return listFailed(out), nil
+}
+
+// skipped says whether systemd did not start the unit because one of its
+// Condition*= settings does not hold (ConditionPathExists= of a file that
+// something else provides later): not a failure, and nothing to wait for.
+func (st UnitStatus) skipped() bool {
+	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no"
+}
+
+// up says whether a unit that an activation started, restarted or
+// reloaded came up: active (a timer waiting, a socket listening, a service
+// running or a oneshot that remains after exit), or a oneshot service that
+// exited successfully.
+func (st UnitStatus) up() bool {
 	switch {
-	case st.ActiveState == "failed", st.SubState == "auto-restart":
-		return true
-	case st.ActiveState == "activating", st.ActiveState == "deactivating":
-		return true
-	case st.Result != "" && st.Result != "success":
-		return true
+	case st.SubState == "auto-restart":
+		return false
+	case st.ActiveState == "active":
+		return st.Result == "" || st.Result == "success"
+	case st.ActiveState == "inactive" && st.Type == "oneshot":
+		return st.Result == "success"
 	}
 	return false
 }

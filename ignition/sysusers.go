@@ -8,7 +8,6 @@ import (
 
 	"github.com/coreos/ignition/v2/config/v3_4/types"
 
-	"github.com/nodegen/nodegen/internal/words"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -190,9 +189,9 @@ func containsGroup(gs []types.Group, g types.Group) bool {
 // escapes. It is an error when the line has fewer than two fields or more
 // than six, or an unterminated quote.
 func sysusersFields(line string) ([]string, error) {
-	fields, err := words.Split(line)
-	if err != nil {
-		return nil, fmt.Errorf("%v in %q", err, line)
+	fields, ok := profile.ConfWords(line)
+	if !ok {
+		return nil, fmt.Errorf("unterminated quote or escape in %q", line)
 	}
 	if len(fields) < 2 || len(fields) > 6 {
 		return nil, fmt.Errorf("a sysusers.d line has 2 to 6 fields, not %d: %q", len(fields), line)

@@ -103,6 +103,13 @@ func Check(p Profile) []Problem {
 				problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("the loop %q in %s waits for %s", ws.loop, ws.source, msg)})
 			}
 		}
+		if target, key, ok := triggers(u); ok && !exists(target, units) {
+			how := fmt.Sprintf("%s=%s names a unit that is", key, target)
+			if key == "" {
+				how = fmt.Sprintf("it starts %s (the unit of its own name, as it sets no %s=), which is", target, map[bool]string{true: "Service", false: "Unit"}[path.Ext(n) == ".socket"])
+			}
+			problems = append(problems, Problem{Unit: n, Message: how + " neither in this profile nor a stock unit of Debian or Flatcar: it starts nothing (set its unit, or name the service as the " + strings.TrimPrefix(path.Ext(n), ".") + ")"})
+		}
 		for _, key := range []string{"Requires", "BindsTo", "Requisite"} {
 			for _, r := range unitList(u.settings, "Unit", key) {
 				if !exists(r, units) {
@@ -190,6 +197,16 @@ func isUnitName(name string) bool {
 	return unitSuffixes[path.Ext(name)] && len(name) > len(path.Ext(name))
 }
 
+// UnitTypes are the types of units, sorted: "automount", "device", ...
+func UnitTypes() []string {
+	out := make([]string, 0, len(unitSuffixes))
+	for suffix := range unitSuffixes {
+		out = append(out, strings.TrimPrefix(suffix, "."))
+	}
+	sort.Strings(out)
+	return out
+}
+
 // exists reports whether a unit name is in the profile or stock, itself or
 // as an instance of a template that is.
 func exists(name string, units map[string]*unit) bool {
@@ -221,23 +238,7 @@ func enabledUnits(fs []File, units map[string]*unit) map[string]bool {
 		for _, key := range []string{"Wants", "Requires", "BindsTo", "Requisite", "Upholds"} {
 			edges[n] = append(edges[n], unitList(u.settings, "Unit", key)...)
 		}
-		stem := strings.TrimSuffix(n, path.Ext(n))
-		switch path.Ext(n) {
-		case ".path", ".timer":
-			section := "Path"
-			if path.Ext(n) == ".timer" {
-				section = "Timer"
-			}
-			target, ok := lastValue(u.settings, section, "Unit")
-			if !ok {
-				target = stem + ".service"
-			}
-			edges[n] = append(edges[n], target)
-		case ".socket":
-			target, ok := lastValue(u.settings, "Socket", "Service")
-			if !ok {
-				target = stem + ".service"
-			}
+		if target, _, ok := triggers(u); ok {
 			edges[n] = append(edges[n], target)
 		}
 	}
@@ -258,6 +259,29 @@ func enabledUnits(fs []File, units map[string]*unit) map[string]bool {
 		queue = append(queue, edges[n]...)
 	}
 	return enabled
+}
+
+// triggers returns the unit a path, timer or socket unit starts: its
+// Unit= (Service= for a socket), or the service of its own name (a
+// template of it for a socket with Accept=yes); key names the setting,
+// "" for the default.
+func triggers(u *unit) (target, key string, ok bool) {
+	ext := path.Ext(u.name)
+	stem := strings.TrimSuffix(u.name, ext)
+	section, key := map[string]string{".path": "Path", ".timer": "Timer", ".socket": "Socket"}[ext], "Unit"
+	if section == "" {
+		return "", "", false
+	}
+	if ext == ".socket" {
+		key = "Service"
+	}
+	if v, set := lastValue(u.settings, section, key); set && v != "" {
+		return v, key, true
+	}
+	if accept, _ := lastValue(u.settings, "Socket", "Accept"); ext == ".socket" && (accept == "yes" || accept == "true" || accept == "1" || accept == "on") {
+		return stem + "@.service", "", true
+	}
+	return stem + ".service", "", true
 }
 
 // localHosts returns the names and addresses that are this host: the

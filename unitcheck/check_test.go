@@ -158,6 +158,24 @@ var checkTests = []struct {
 			"unit b.service: BindsTo=missing.target names a unit that is neither in this profile nor a stock unit of Debian or Flatcar",
 		},
 	},
+	{
+		name: "timers, paths and sockets that start nothing",
+		p: Profile{
+			Files: files(
+				service("backups.timer", "[Timer]\nOnCalendar=daily\n"),
+				service("backup.service", "[Service]\nExecStart=/bin/true\n"),
+				service("watch.path", "[Path]\nPathChanged=/etc/x\nUnit=nosuch.service\n"),
+				service("tidy.timer", "[Timer]\nOnCalendar=daily\nUnit=backup.service\n"),
+				service("echo.socket", "[Socket]\nListenStream=7\nAccept=yes\n"),
+				service("echo@.service", "[Service]\nExecStart=/bin/cat\n"),
+				service("apt.timer", "[Timer]\nOnCalendar=daily\nUnit=apt-daily.service\n"),
+			),
+		},
+		want: []string{
+			"unit backups.timer: it starts backups.service (the unit of its own name, as it sets no Unit=), which is neither in this profile nor a stock unit of Debian or Flatcar: it starts nothing (set its unit, or name the service as the timer)",
+			"unit watch.path: Unit=nosuch.service names a unit that is neither in this profile nor a stock unit of Debian or Flatcar: it starts nothing (set its unit, or name the service as the path)",
+		},
+	},
 }
 
 func TestCheck(t *testing.T) {

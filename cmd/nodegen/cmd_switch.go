@@ -27,41 +27,50 @@ func init() {
 			name:    "switch",
 			gc:      gcOneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
-evaluated first, as nodegen eval does. The profile becomes a new
-generation under /var/lib/nodegen/generations (the same profile as the
-active generation makes none), then:
+evaluated first, as nodegen eval does. The profile is copied into a new
+generation under /var/lib/nodegen/generations first (the same profile as
+the active generation makes none), and only the copy is read after; then:
 
-  - check: every /etc path the profile places and every path the active
-    generation placed is inspected; a file nodegen does not manage, or one
-    changed since nodegen placed it, stops the switch before anything
-    changes, and all of them are listed (--backup moves them aside instead,
-    and puts them back when nodegen stops managing the path);
+  - binaries: the profile's assets (environment.assets) are downloaded into
+    /var/lib/nodegen/assets and checked against their hashes, or taken from
+    that cache after it is verified (--offline: from the cache only), and
+    its packages (environment.packages) are checked with dpkg and installed
+    with apt-get; every asset or package that cannot be provided is listed,
+    and nothing in /etc changes;
+  - check, once the binaries are there: every /etc path the profile places
+    and every path the active generation placed is inspected; a file
+    nodegen does not manage (an admin's, a package's), or one changed since
+    nodegen placed it, stops the switch before anything changes, and all of
+    them are listed (--backup moves them aside instead, and puts them back
+    when nodegen stops managing the path; --take-over PATH replaces one on
+    purpose, moving it below /var/lib/nodegen/taken-over); so does what a
+    later stage would fail on: sysusers.d lines systemd-sysusers rejects,
+    tmpfiles.d owners nobody creates, modes, unit names;
   - units that are removed, or changed and stop-if-changed, are stopped;
   - systemd-sysusers runs on the profile's sysusers.d files; /etc/static
     points to the generation; each 0644 root:root file becomes a link
     /etc/PATH -> /etc/static/PATH, any other file a copy with its mode and
     owner, each symlink a symlink; what the old generation placed and the
-    new one does not is removed;
+    new one does not is removed (each path looked at again first);
   - the state (/var/lib/nodegen/state.json) is written, then
     systemd-tmpfiles --create, daemon-reload, and units are reloaded,
     restarted and started as NixOS's switch-to-configuration does
     (restartIfChanged, reloadIfChanged, stopIfChanged; new units wanted by
     an active target are started; removed units stopped).
 
-Before anything in /etc changes, the profile's assets (environment.assets)
-are downloaded into /var/lib/nodegen/assets and checked against their
-hashes (--offline: from that cache only), and its packages
-(environment.packages) are checked with dpkg and installed with apt-get;
-every asset or package that cannot be provided is listed, and nothing
-changes. Assets are linked at their paths like /etc entries, so a rollback
-brings back the previous binaries.
+Assets are linked at their paths like /etc entries, so a rollback brings
+back the previous binaries.
 
-A unit that does not come up makes the switch exit 1, with its last journal
-lines; --rollback-on-failure then activates the previous generation again.
-A switch killed half way is completed by the next nodegen command that
-changes the system (switch, rollback, deactivate, gc).`,
+A unit that does not come up (active, or a oneshot that exited
+successfully) makes the switch exit 1, with its last journal lines;
+--rollback-on-failure then activates the previous generation again. Units
+failed before the switch and failed still are listed. A stage that fails
+after the files began to change makes the switch go back to the previous
+generation by itself and exit 1 naming the stage. A switch killed half way
+is completed by the next nodegen command that changes the system (switch,
+rollback, deactivate, gc); nodegen status shows what is pending.`,
 			example: "nodegen switch --dry-run fixtures/minimal/host.hcl\nnodegen eval host.hcl -o result && nodegen switch --rollback-on-failure result",
 			args:    argsModules,
 			flags:   switchCommand,
@@ -217,6 +226,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
 	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
+	fs.StringArrayVar(&o.TakeOver, "take-over", nil, "replace the file at `PATH` (changed since nodegen placed it, or not nodegen's) with the profile's, after moving it to /var/lib/nodegen/taken-over; repeat for more paths")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("switch")
@@ -288,6 +298,30 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 func report(name string, res *activate.Result, err error, dry bool, stdout, stderr io.Writer) int {
 	var conflicts *activate.ConflictError
 	var binaries *activate.BinariesError
+	var invalid *activate.InvalidError
+	var failed *activate.FailedError
+	if errors.As(err, &invalid) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: the profile has %d problem(s) that would stop the activation half way; nothing was changed\n", name, len(invalid.Problems))
+		for _, c := range invalid.Problems {
+			fmt.Fprintf(stderr, "  %s: %s\n", c.Path, c.Reason)
+		}
+		return exitError
+	}
+	if errors.As(err, &failed) {
+		fmt.Fprintf(stderr, "nodegen %s: %s\n", name, failed.Failure.Describe())
+		if rb := res.RolledBack; rb != nil && rb.Generation == 0 {
+			fmt.Fprintln(stdout, "rolled back: nothing nodegen placed is left in /etc, as before")
+		} else if rb != nil {
+			fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", rb.Generation)
+			if len(rb.Failed) > 0 {
+				fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
+				printFailed(stderr, name, rb.Failed)
+			}
+		} else {
+			fmt.Fprintf(stderr, "nodegen %s: the journal stays; the next switch, rollback or deactivate activates its own generation around it (nodegen status shows it)\n", name)
+		}
+		return exitError
+	}
 	if errors.As(err, &binaries) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: %d asset(s) or package(s) cannot be provided; nothing was changed in /etc\n", name, len(binaries.Problems))
 		for _, p := range binaries.Problems {
@@ -296,7 +330,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 		return exitError
 	}
 	if errors.As(err, &conflicts) {
-		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; nothing was changed\n", name, len(conflicts.Conflicts))
+		changed := "nothing was changed"
+		if res != nil && res.Plan != nil && len(res.Plan.Install)+len(res.Plan.Download) > 0 {
+			changed = "nodegen changed nothing in /etc (it provided the assets and packages first: " + strings.Join(append(append([]string{}, res.Plan.Download...), res.Plan.Install...), " ") + ")"
+		}
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %d path(s) are in the way; %s\n", name, len(conflicts.Conflicts), changed)
 		for _, c := range conflicts.Conflicts {
 			fmt.Fprintf(stderr, "  %s: %s\n", c.Path, c.Reason)
 		}
@@ -313,6 +351,9 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	if len(res.Failed) > 0 {
 		code = exitError
 		printFailed(stderr, name, res.Failed)
+	}
+	if len(res.StillFailed) > 0 {
+		fmt.Fprintf(stderr, "nodegen %s: failed before this %s, not acted on by it, and failed still: %s (systemctl status UNIT says why)\n", name, name, strings.Join(res.StillFailed, " "))
 	}
 	switch {
 	case res.RolledBack != nil:
@@ -361,7 +402,7 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		verb = "would "
 	}
 	switch {
-	case p.To == 0 && name == "switch":
+	case p.NewGeneration:
 		fmt.Fprintf(w, "%sactivate a new generation (active now: %s)\n", verb, genName(p.From))
 	case p.To == 0:
 		fmt.Fprintf(w, "%sdeactivate %s\n", verb, genName(p.From))
@@ -383,6 +424,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	for _, rel := range p.Backup {
 		fmt.Fprintf(w, "  backup   /%s (moved to /var/lib/nodegen/backups/%s)\n", rel, rel)
 	}
+	for _, rel := range p.TakeOver {
+		fmt.Fprintf(w, "  take over /%s (the file there moved to /%s/%s)\n", rel, p.TakenOverTo, rel)
+	}
 	for _, rel := range p.Restore {
 		fmt.Fprintf(w, "  restore  /%s\n", rel)
 	}
@@ -396,6 +440,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		fmt.Fprintf(w, "packages: %sinstall %s\n", verb, strings.Join(p.Install, " "))
 	}
 	u := p.Units
+	if len(u.FailedBefore) > 0 {
+		fmt.Fprintf(w, "failed before this %s: %s\n", name, strings.Join(u.FailedBefore, " "))
+	}
 	if u.Empty() {
 		fmt.Fprintln(w, "units: no change")
 		return
@@ -445,7 +492,11 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		return exitError
 	}
 	if j, err := s.Pending(); err == nil && j != nil {
-		fmt.Fprintf(stderr, "nodegen generations: the activation of generation %d (from %s) was interrupted; the next switch, rollback, deactivate or gc completes it\n", j.To, genName(j.From))
+		if j.Failed != nil {
+			fmt.Fprintf(stderr, "nodegen generations: %s; the next switch, rollback or deactivate activates its own generation around it\n", j.Failed.Describe())
+		} else {
+			fmt.Fprintf(stderr, "nodegen generations: the activation of generation %d (from %s) was interrupted; the next switch, rollback, deactivate or gc completes it\n", j.To, genName(j.From))
+		}
 	}
 	if asJSON {
 		b, err := json.MarshalIndent(gens, "", "  ")
@@ -474,6 +525,11 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], cur)
 	}
 	tw.Flush()
+	for _, g := range gens {
+		for _, f := range g.Failures {
+			fmt.Fprintf(stdout, "%s: %s\n", f.Date, f.Describe())
+		}
+	}
 	return exitOK
 }
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodegen/nodegen/internal/words"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // TestFlagsAccepted runs each Kubernetes program that a fixture's unit
@@ -92,9 +92,9 @@ func execStart(unitFile string) ([]string, error) {
 		case key == "ExecStart":
 			line = value
 		case key == "Environment":
-			assignments, err := words.Split(value)
-			if err != nil {
-				return nil, fmt.Errorf("Environment=%s: %v", value, err)
+			assignments, ok := profile.ConfWords(value)
+			if !ok {
+				return nil, fmt.Errorf("Environment=%s: an unterminated quote or escape", value)
 			}
 			for _, w := range assignments {
 				if k, v, ok := strings.Cut(w, "="); ok {
@@ -108,9 +108,9 @@ func execStart(unitFile string) ([]string, error) {
 	if !slices.Contains(programs, path.Base(program)) {
 		return nil, nil
 	}
-	split, err := words.Split(line)
-	if err != nil {
-		return nil, fmt.Errorf("ExecStart=%s: %v", line, err)
+	split, ok := profile.ConfWords(line)
+	if !ok {
+		return nil, fmt.Errorf("ExecStart=%s: an unterminated quote or escape", line)
 	}
 	var args []string
 	for _, w := range split {
