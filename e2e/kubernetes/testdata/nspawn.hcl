@@ -97,29 +97,6 @@ config "services.containerd" {
   }
 }
 
-# Workaround: kube-controller-manager starts once kube-apiserver
-# (Type=notify) listens, before the apiserver has made its RBAC roles, and
-# exits 1 at once ("unable to load configmap based
-# request-header-client-ca-file: configmaps "extension-apiserver-
-# authentication" is forbidden: User "system:kube-controller-manager"
-# cannot get resource "configmaps" ... in the namespace "kube-system"") to
-# be restarted 5 s later; nodegen switch, which looks at the units it
-# started a second after their jobs are done, finds it waiting to restart
-# (activating/auto-restart) and fails (10 runs of 10; 2 of 10 while the
-# apiserver was Type=simple). Here it waits until the apiserver is ready.
-config "services.kubernetes.lib.waitCurl.e2e-apiserver-ready" {
-  when   = config.services.kubernetes.controllerManager.enable
-  path   = "/readyz"
-  cacert = config.services.kubernetes.controllerManager.kubeconfig.caFile
-  cert   = config.services.kubernetes.controllerManager.kubeconfig.certFile
-  key    = config.services.kubernetes.controllerManager.kubeconfig.keyFile
-}
-
-config "systemd.services.kube-controller-manager" {
-  when     = config.services.kubernetes.controllerManager.enable
-  preStart = config.services.kubernetes.lib.waitCurl.e2e-apiserver-ready.script
-}
-
 # What a VM has and an nspawn container lacks, before anything else runs:
 # a node IP on an interface other than lo (k8s0: the test moves one end of
 # a veth pair between two machines in as k8s0; alone, a machine makes a
