@@ -1069,7 +1069,8 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 
 // unitStatuses returns the status of each unit of units that systemd did
 // not refuse, asking again for those waiting to be restarted
-// (SubState=auto-restart) until none is, or until deadline.
+// (SubState=auto-restart) or starting again (activating) until none is,
+// or until deadline.
 func (s *System) unitStatuses(units []string, refused map[string]string, deadline time.Time) (map[string]UnitStatus, error) {
 	statuses := map[string]UnitStatus{}
 	pending := []string{}
@@ -1086,7 +1087,9 @@ func (s *System) unitStatuses(units []string, refused map[string]string, deadlin
 				return nil, err
 			}
 			statuses[unit] = st
-			if st.SubState == "auto-restart" {
+			// Between two tries a restarting unit is activating
+			// again (its ExecStartPre= running), with no job left.
+			if st.SubState == "auto-restart" || st.ActiveState == "activating" {
 				again = append(again, unit)
 			}
 		}

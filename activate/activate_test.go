@@ -705,7 +705,7 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 	root := newRoot(t, nil)
 	restart := UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code"}
 	f := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}, statuses: map[string][]UnitStatus{
-		"restarting.service": {restart, restart, {ActiveState: "active", SubState: "running", Result: "success"}},
+		"restarting.service": {restart, {ActiveState: "activating", SubState: "start-pre", Result: "exit-code"}, restart, {ActiveState: "active", SubState: "running", Result: "success"}},
 		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no"}},
 		"looping.service":    {restart},
 	}}
