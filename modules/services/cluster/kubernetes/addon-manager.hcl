@@ -74,13 +74,17 @@ config "systemd.services.kube-addon-manager" {
   environment = {
     ADDON_PATH = "/etc/kubernetes/addons/"
     KUBECONFIG = local.cfg.kubeconfig.path
+    # kube-addons looks for /usr/local/bin/kubectl unless told
+    KUBECTL_BIN = "${local.top.package}/bin/kubectl"
   }
   # gawk; kubectl
   path = [local.top.toolsPackage, local.top.package]
   serviceConfig = {
-    Slice            = "kubernetes.slice"
-    ExecStart        = "${local.top.package}/bin/kube-addons"
-    WorkingDirectory = local.top.dataDir
+    Slice     = "kubernetes.slice"
+    ExecStart = "${local.top.package}/bin/kube-addons"
+    # kube-addons (the release's kube-addons-main.sh) sources
+    # kube-addons.sh from its working directory.
+    WorkingDirectory = "${local.top.package}/bin"
     User             = "kubernetes"
     Group            = "kubernetes"
     Restart          = "on-failure"

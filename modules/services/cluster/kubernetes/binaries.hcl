@@ -115,7 +115,12 @@ config "environment.assets" {
     url     = "${local.dl}/kubernetes-src.tar.gz"
     sha512  = local.rel.srcSha512
     archive = "tar.gz"
-    files   = { "${local.bin}/kube-addons" = "cluster/addons/addon-manager/kube-addons.sh" }
+    # The addon manager's loop (kube-addons-main.sh), and the functions it
+    # sources from its working directory (kube-addons.sh).
+    files = {
+      "${local.bin}/kube-addons"    = "cluster/addons/addon-manager/kube-addons-main.sh"
+      "${local.bin}/kube-addons.sh" = "cluster/addons/addon-manager/kube-addons.sh"
+    }
   })
 }
 

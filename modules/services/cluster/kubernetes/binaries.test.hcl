@@ -59,8 +59,8 @@ run "a master installs the server tarball and the addon manager, from a mirror" 
     error_message = "the tarball from the mirror"
   }
   assert {
-    condition     = config.environment.assets["kubernetes-addon-manager"].files["/opt/kubernetes/bin/kube-addons"] == "cluster/addons/addon-manager/kube-addons.sh"
-    error_message = "kube-addons from the source tarball"
+    condition     = config.environment.assets["kubernetes-addon-manager"].files == { "/opt/kubernetes/bin/kube-addons" = "cluster/addons/addon-manager/kube-addons-main.sh", "/opt/kubernetes/bin/kube-addons.sh" = "cluster/addons/addon-manager/kube-addons.sh" }
+    error_message = "the addon manager's loop and the functions it sources, from the source tarball"
   }
 }
 

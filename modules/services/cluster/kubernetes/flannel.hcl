@@ -162,7 +162,7 @@ config "environment" {
         metadata   = { name = "flannel" }
         rules = [
           { apiGroups = [""], resources = ["pods"], verbs = ["get"] },
-          { apiGroups = [""], resources = ["nodes"], verbs = ["list", "watch"] },
+          { apiGroups = [""], resources = ["nodes"], verbs = ["get", "list", "watch"] },
           { apiGroups = [""], resources = ["nodes/status"], verbs = ["patch"] },
         ]
       })

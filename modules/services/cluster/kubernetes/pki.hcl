@@ -371,14 +371,17 @@ config "systemd.services.kube-addon-manager" {
   when = local.cfg.enable && local.top.addonManager.enable && length(local.top.addonManager.bootstrapAddons) > 0
   preStart = join("", [
     "export KUBECONFIG=${local.top.kubeconfigs.cluster-admin.path}\n",
-    "${local.top.package}/bin/kubectl apply ${join(" ", [for n, a in local.top.addonManager.bootstrapAddons : "-f /etc/kubernetes/bootstrap-addons/${n}.json"])}\n",
-    "\n",
-    local.top.lib.waitCurl.addon-manager.script,
+    # (until the apiserver answers: the components start together)
+    "until ${local.top.package}/bin/kubectl apply ${join(" ", [for n, a in local.top.addonManager.bootstrapAddons : "-f /etc/kubernetes/bootstrap-addons/${n}.json"])}; do\n",
+    "  echo 'applying the bootstrap addons, again in 2 s'; sleep 2\n",
+    "done\n",
+    # (The seed's ordering waits for kube-system's service account too.)
+    local.top.onlineTargets ? "\n${local.top.lib.waitCurl.addon-manager.script}" : "",
   ])
 }
 
 config "services.kubernetes.lib.waitCurl.addon-manager" {
-  when   = local.cfg.enable && local.top.addonManager.enable
+  when   = local.cfg.enable && local.top.addonManager.enable && local.top.onlineTargets
   path   = "/api/v1/namespaces/kube-system/serviceaccounts/default"
   cacert = local.top.caFile
   cert   = local.cfg.certs.addonManager.cert
