@@ -25,24 +25,30 @@ K8S_VERSION = v1.37.2
 NODEGEN_K8S_CACHE ?= /var/cache/nodegen-e2e/kubernetes
 export NODEGEN_K8S_CACHE
 K8S_BIN = $(NODEGEN_K8S_CACHE)/$(K8S_VERSION)/bin
+# flannel for the two-host test over flannel's overlay
+# (e2e/kubernetes/scripts/build-flannel.sh, about 2 minutes).
+K8S_FLANNEL = $(NODEGEN_K8S_CACHE)/flannel-v0.28.10
 
 # e2e-kubernetes-cache says, in one line, when go test skips the
 # Kubernetes end-to-end tests because their binaries are not built.
 e2e-kubernetes-cache:
-	@for p in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl; do \
+	@for p in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl kube-addons; do \
 	  if [ ! -x "$(K8S_BIN)/$$p" ]; then \
 	    echo "e2e-kubernetes: skipped: no $(K8S_VERSION) binaries in $(K8S_BIN); run make e2e-kubernetes"; break; \
 	  fi; \
 	done
+	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || echo "e2e-kubernetes: TestTwoHostsFlannel skipped: no flannel in $(K8S_FLANNEL); run make e2e-kubernetes"
 
-# e2e-kubernetes builds the Kubernetes binaries when they are not cached
-# (about 17 minutes), then runs the end-to-end tests twice in a row; the
+# e2e-kubernetes builds the Kubernetes binaries and flannel when they are
+# not cached (about 17 and 2 minutes), then runs the end-to-end tests twice
+# in a row; the
 # first run also builds the node's root file system and the image when
 # they are not cached.
 e2e-kubernetes:
-	@[ -d "$(K8S_BIN)" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
+	@[ -x "$(K8S_BIN)/kube-addons" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
+	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || e2e/kubernetes/scripts/build-flannel.sh "$(K8S_FLANNEL)"
 	for run in 1 2; do \
-	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestFlagsAccepted' -v ./e2e/kubernetes/ || exit 1; \
+	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestTwoHostsFlannel|TestFlagsAccepted|TestConfigFiles' -v ./e2e/kubernetes/ || exit 1; \
 	done
 
 # test-modules runs the *.test.hcl tests of the module library.

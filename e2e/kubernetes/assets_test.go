@@ -25,8 +25,13 @@ import (
 // version is the Kubernetes release the tests run.
 const version = "v1.37.2"
 
-// programs are the binaries of a release that the tests need.
+// programs are the binaries of a release that the tests need, whose flags
+// TestFlagsAccepted checks.
 var programs = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubelet", "kube-proxy", "kubectl"}
+
+// addonManager is the addon manager's script, from the release's source
+// (build-k8s.sh puts it beside the binaries); it takes no flags.
+const addonManager = "kube-addons"
 
 // rootPackages are the Debian packages of a node's root file system, on
 // top of nspawntest's default root: the container runtime and its CNI
@@ -56,7 +61,7 @@ func binaries(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(cacheDir(), version, "bin")
 	var missing []string
-	for _, p := range programs {
+	for _, p := range append(slices.Clone(programs), addonManager) {
 		if info, err := os.Stat(filepath.Join(dir, p)); err != nil || info.Mode()&0o111 == 0 {
 			missing = append(missing, p)
 		}

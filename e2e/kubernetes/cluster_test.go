@@ -1,6 +1,8 @@
 package kubernetes
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -29,6 +31,12 @@ func TestSingleHost(t *testing.T) {
 	n.switchTo(n.install(p))
 	n.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
 	n.runPod(n, node, "sleeper")
+	// The addon manager applied the bootstrap addons before it started,
+	// then the addons.
+	n.pollKubectl("bootstrap addon applied", time.Minute, "system:kube-apiserver:kubelet-api-admin",
+		"get", "clusterrolebinding", "system:kube-apiserver:kubelet-api-admin", "-o", "jsonpath={.metadata.name}")
+	n.pollKubectl("addon applied by the addon manager", 2*time.Minute, "by the addon manager",
+		"-n", "kube-system", "get", "configmap", "nodegen-e2e", "-o", "jsonpath={.data.applied}")
 	n.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)
 }
@@ -60,6 +68,74 @@ func TestTwoHosts(t *testing.T) {
 	master.giveToken(worker)
 	worker.switchTo(worker.install(pw))
 	master.runPod(worker, workerNode, "sleeper-on-worker")
+	master.requireNoFailedUnits()
+	worker.requireNoFailedUnits()
+	t.Logf("timeline of %s:\n%s", t.Name(), tl)
+}
+
+// flannelDir is where scripts/build-flannel.sh puts flannel:
+// CACHE/flannel-VERSION/flanneld and .../cni, each with bin/flannel.
+func flannelDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(cacheDir(), "flannel-v0.28.10")
+	for _, p := range []string{"flanneld/bin/flannel", "cni/bin/flannel"} {
+		if info, err := os.Stat(filepath.Join(dir, p)); err != nil || info.Mode()&0o111 == 0 {
+			t.Skipf("e2e-kubernetes: skipped: no flannel in %s; run make e2e-kubernetes", dir)
+		}
+	}
+	return dir
+}
+
+// TestTwoHostsFlannel is TestTwoHosts with the library's flannel (vxlan,
+// the Kubernetes subnet manager, the flannel CNI plugin) instead of a
+// bridge network per node: a pod on each machine, each answering the
+// other machine through the overlay.
+func TestTwoHostsFlannel(t *testing.T) {
+	const masterNode, workerNode = "master01.cluster.example.com", "worker01.cluster.example.com"
+	bins := binaries(t)
+	fl := flannelDir(t)
+	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl", "testdata/flannel.hcl")...)
+	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl", "testdata/flannel.hcl")...)
+	img := image(t)
+	root := nodeRoot(pm, pw)
+	nspawntest.RootOf(t, root)
+	tl := newTimeline(t)
+	binds := []nspawntest.Bind{
+		{Host: filepath.Join(fl, "flanneld"), Container: "/opt/flanneld", ReadOnly: true},
+		{Host: filepath.Join(fl, "cni"), Container: "/opt/flannel-cni", ReadOnly: true},
+	}
+	worker := bootNode(t, tl, "worker", root, bins, img, binds...)
+	master := bootNode(t, tl, "master", root, bins, img, binds...)
+	connect(t, master, worker)
+	t.Cleanup(worker.stopClients)
+
+	master.switchTo(master.install(pm))
+	master.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
+	master.giveToken(worker)
+	worker.switchTo(worker.install(pw))
+	for _, n := range []*node{master, worker} {
+		n.poll("flannel's subnet.env", 2*time.Minute, func() (bool, string) {
+			_, _, code, err := n.Run("test", "-s", "/run/flannel/subnet.env")
+			return err == nil && code == 0, "no /run/flannel/subnet.env yet"
+		})
+	}
+	ips := map[string]string{}
+	for _, p := range []struct{ pod, node string }{{"sleeper-a", masterNode}, {"sleeper-b", workerNode}} {
+		master.pollKubectl("node "+p.node+" Ready", 2*time.Minute, "True",
+			"get", "node", p.node, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
+		master.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
+		master.WriteFile("/root/"+p.pod+".yaml", []byte(podManifest(p.pod, p.node)), 0o644)
+		master.mustKubectl("apply", "-f", "/root/"+p.pod+".yaml")
+		master.pollKubectl("pod "+p.pod+" Running", 2*time.Minute, "Running", "get", "pod", p.pod, "-o", "jsonpath={.status.phase}")
+		ips[p.pod] = master.mustKubectl("get", "pod", p.pod, "-o", "jsonpath={.status.podIP}")
+	}
+	// Each machine reaches the pod on the other through flannel's vxlan.
+	master.pollAnswer("worker's pod answers the master at "+ips["sleeper-b"], ips["sleeper-b"]+"/8080")
+	worker.pollAnswer("master's pod answers the worker at "+ips["sleeper-a"], ips["sleeper-a"]+"/8080")
+	for _, pod := range []string{"sleeper-a", "sleeper-b"} {
+		master.mustKubectl("delete", "service", pod)
+		master.mustKubectl("delete", "pod", pod, "--wait=true", "--timeout=60s")
+	}
 	master.requireNoFailedUnits()
 	worker.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)

@@ -30,13 +30,13 @@ const (
 var kubeUnits = []string{
 	"k8s-node-prep", "cfssl", "cfssl-online", "kube-certs", "etcd", "containerd",
 	"kube-apiserver", "kube-apiserver-online", "kube-controller-manager",
-	"kube-scheduler", "kubelet", "kube-proxy", "flannel",
+	"kube-scheduler", "kubelet", "kube-proxy", "flannel", "flannel-rbac-bootstrap", "kube-addon-manager",
 }
 
 // clientUnits are the units that hold connections to the apiserver:
 // stopped before a power-off, so that the apiserver's graceful shutdown
 // does not wait for their watches (up to its TimeoutStopSec, 90 s).
-var clientUnits = []string{"kubelet", "kube-proxy", "kube-controller-manager", "kube-scheduler", "flannel"}
+var clientUnits = []string{"kubelet", "kube-proxy", "kube-controller-manager", "kube-scheduler", "flannel", "kube-addon-manager"}
 
 // timeline records when the steps of a test were reached, from its start.
 type timeline struct {
@@ -67,8 +67,9 @@ type node struct {
 	tl   *timeline
 }
 
-// bootNode boots a machine, called role on the timeline, from root that can run a Kubernetes node:
-// without nspawn's system call filter, with every capability, cgroups of
+// bootNode boots a machine, called role on the timeline, from root that
+// can run a Kubernetes node, with the binds more besides: without nspawn's
+// system call filter, with every capability, cgroups of
 // its own in every hierarchy, /dev/kmsg, the binaries in bins at
 // packageDir/bin and the image at imagePath (both read-only), and
 // /var/lib/containerd, /var/lib/kubernetes and /var/log/pods on the host's
@@ -77,14 +78,14 @@ type node struct {
 // directory). Before the machine powers off, the Kubernetes clients in it
 // are stopped, and when the test failed, the journal of every Kubernetes
 // unit is logged.
-func bootNode(t *testing.T, tl *timeline, role string, root nspawntest.Root, bins, img string) *node {
+func bootNode(t *testing.T, tl *timeline, role string, root nspawntest.Root, bins, img string, more ...nspawntest.Bind) *node {
 	t.Helper()
 	state := t.TempDir()
-	binds := []nspawntest.Bind{
+	binds := append([]nspawntest.Bind{
 		{Host: "/dev/kmsg", Container: "/dev/kmsg"},
 		{Host: bins, Container: packageDir + "/bin", ReadOnly: true},
 		{Host: img, Container: imagePath, ReadOnly: true},
-	}
+	}, more...)
 	for _, dir := range []string{"/var/lib/containerd", "/var/lib/kubernetes", "/var/log/pods"} {
 		host := filepath.Join(state, filepath.Base(dir))
 		if err := os.Mkdir(host, 0o755); err != nil {

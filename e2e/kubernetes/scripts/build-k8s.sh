@@ -62,6 +62,12 @@ for b in $BINS; do
   t1=$(date +%s)
   echo "built $b in $((t1 - t0))s, $(du -h "$OUT/$b" | cut -f1)"
 done
+# The addon manager's scripts, which the release ships in its source
+# tarball (cluster/addons/addon-manager): its loop as kube-addons, beside
+# the functions it sources from its working directory.
+dir=$(timeout 600 go mod download -json "k8s.io/kubernetes@$VER" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+install -m 0755 "$dir/cluster/addons/addon-manager/kube-addons-main.sh" "$OUT/kube-addons"
+install -m 0644 "$dir/cluster/addons/addon-manager/kube-addons.sh" "$OUT/kube-addons.sh"
 "$OUT/kubectl" version --client 2>/dev/null | head -1 || true
 rm -rf "$FINAL"
 mv "$OUT" "$FINAL"

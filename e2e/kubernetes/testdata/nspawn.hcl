@@ -31,18 +31,28 @@ locals {
 
 config "services.kubernetes" {
   package = "/opt/k8s"
-  # The addon manager runs kube-addons, a script of Kubernetes' source
-  # tarball that the binaries do not include.
-  addonManager = { enable = false }
-  # The bridge below instead of flannel (one node needs no overlay
-  # network), and no CoreDNS (its image is not there).
-  flannel = { enable = false }
+  # The bridge below instead of flannel, unless a test's overlay turns it
+  # on (flannel.hcl), and no CoreDNS (its image is not there).
+  flannel = { enable = mkOverride(90, false) }
+  # An addon the addon manager applies, which the test looks for.
+  addonManager = {
+    addons = {
+      e2e-addon = {
+        apiVersion = "v1"
+        kind       = "ConfigMap"
+        metadata = {
+          name      = "nodegen-e2e"
+          namespace = "kube-system"
+          labels    = { "addonmanager.kubernetes.io/mode" = "Reconcile" }
+        }
+        data = { applied = "by the addon manager" }
+      }
+    }
+  }
   addons  = { dns = { enable = false } }
   kubelet = {
     seedDockerImages = ["/opt/k8s-e2e/image.tar"]
     settings = {
-      # Kubernetes 1.35 and later refuse a cgroup v1 host unless told.
-      failCgroupV1 = false
       # A busy CI disk must not taint the node with disk pressure.
       evictionHard = {
         "memory.available"  = "100Mi"
@@ -52,7 +62,7 @@ config "services.kubernetes" {
       imageGCHighThresholdPercent = 100
     }
     cni = {
-      config = [{
+      config = mkIf(!config.services.kubernetes.flannel.enable, [{
         cniVersion = "1.0.0"
         name       = "k8s-e2e"
         plugins = [{
@@ -67,7 +77,7 @@ config "services.kubernetes" {
             routes = [{ dst = "0.0.0.0/0" }]
           }
         }]
-      }]
+      }])
     }
   }
   # conntrack's table size and timeouts are host-global: leave them be.
@@ -138,4 +148,11 @@ config "systemd.services.k8s-node-prep" {
       mount --bind $f /proc/sys/$k
     done
   EOT
+}
+
+# The machines run on a host with the legacy or hybrid cgroup hierarchy
+# (cgroup v1): the kubelet, which refuses one since Kubernetes 1.35, is
+# told (failCgroupV1).
+config "systemd" {
+  enableUnifiedCgroupHierarchy = false
 }
