@@ -28,8 +28,11 @@ option "services.kubernetes.lib.waitFiles" {
     Files a service needs, by service name: the service starts only once they
     all exist (ConditionPathExists); easyCerts starts it when its certificates
     are issued, and restarts it when they are renewed (the certificates'
-    actions). With services.kubernetes.onlineTargets, as in the seed, a path
-    unit of the same name starts it when they appear. An empty list adds none.
+    actions). (The seed also wrote a path unit of the same name, with
+    PathExists= on every file: it triggers as soon as one of them exists,
+    and while the condition on the others skips the service, it triggers
+    again until systemd stops it, trigger-limit-hit. The library writes none.)
+    An empty list adds none.
   EOT
 }
 
@@ -163,18 +166,6 @@ config "systemd" {
     for n, files in config.services.kubernetes.lib.waitFiles : n => {
       unitConfig = { ConditionPathExists = files }
     } if length(files) > 0
-  }
-  # The seed's path units (services.kubernetes.onlineTargets): a path unit
-  # triggers as soon as one of its files exists, and while the service's
-  # condition on the others skips it, it triggers again until systemd stops
-  # it (trigger-limit-hit). Without them, easyCerts' kube-certs.service
-  # starts each service once all its certificates are there (the
-  # certificates' actions).
-  paths = {
-    for n, files in config.services.kubernetes.lib.waitFiles : n => {
-      wantedBy   = ["${n}.service"]
-      pathConfig = { PathExists = files, PathChanged = files }
-    } if length(files) > 0 && config.services.kubernetes.onlineTargets
   }
 }
 
