@@ -17,9 +17,9 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
-	"github.com/nodegen/nodegen/profile"
 )
 
 const cri = "io.containerd.grpc.v1.cri"
@@ -298,7 +298,7 @@ func etc(t *testing.T, ev *eval.Evaluator) map[string]string {
 	if _, diags := ev.Check(); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	entries, diags := profile.FromEvaluation(ev)
+	entries, diags := evalprofile.FromEvaluation(ev)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

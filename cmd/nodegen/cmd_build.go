@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -200,7 +201,7 @@ func evalHost(h buildHost, ef *evalFlags) hostResult {
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)
 	}
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	r.Warnings = append(r.Warnings, p.Warnings...)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)

@@ -59,7 +59,7 @@ type evalFlags struct {
 	stats     bool
 	limits    eval.Limits
 	// checks is eval's --checks: which checks of generated files by the
-	// programs that read them run (profile.RunChecks).
+	// programs that read them run (evalprofile.RunChecks).
 	checks string
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -270,7 +271,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 		printDiags(stderr, ev.Files(), diags)
 		return "", cleanup, exitError
 	}
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	for _, w := range p.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
