@@ -18,6 +18,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -45,7 +46,7 @@ totals; the output is the same whatever N.`,
 		example: "nodegen build -o results hosts/*.hcl\nnodegen build -j 2 --json hosts/web01.hcl hosts/web02.hcl",
 		args:    argsModules,
 		flags:   buildCommand,
-		gc:      gcManyEvaluations,
+		gc:      runtimetune.ManyEvaluations,
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -26,7 +27,7 @@ func init() {
 	commands = append(commands,
 		&command{
 			name:    "switch",
-			gc:      gcOneEvaluation,
+			gc:      runtimetune.OneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
 			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
