@@ -16,9 +16,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 )
