@@ -27,8 +27,8 @@ func manyLimit(live uint64, most int64) int64 {
 }
 
 // followInterval is how often a liveFollower looks for a collection: a
-// 1000-host build collects a few times a second, so the limit is set
-// within a small part of the time between two collections.
+// 1000-host build collects some 10 times a second (BENCHMARKS.md), so the
+// limit is set within a small part of the time between two collections.
 const followInterval = 5 * time.Millisecond
 
 // A liveFollower keeps the soft memory limit at limit(live heap), the
