@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz pgo
+.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz pgo e2e-kubernetes e2e-kubernetes-cache
 
 # build writes the command as one static executable (BIN, default
 # bin/nodegen): no C library to link, nothing to install beside it, and no
@@ -19,12 +19,39 @@ build:
 # (internal/suitereport); the list is printed after go test, a line per
 # suite: ran, or skipped and why.
 SUITES = bin/comparison-suites.txt
-test: vet fmt-check hcl-fmt-check
+test: vet fmt-check hcl-fmt-check e2e-kubernetes-cache
 	@mkdir -p bin && rm -f $(SUITES)
 	NODEGEN_SUITE_REPORT=$(CURDIR)/$(SUITES) $(GO) test ./...; status=$$?; \
 	echo "comparison suites:"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; exit $$status
 	$(GO) run ./cmd/nodegen test modules/
 	cd third_party/go-cty && $(GO) test ./...
+
+# The Kubernetes end-to-end tests (e2e/kubernetes, see its README.md) run
+# the programs of this release, built once into the cache NODEGEN_K8S_CACHE
+# (the tests read the same variable, and name the same version).
+K8S_VERSION = v1.37.2
+NODEGEN_K8S_CACHE ?= /var/cache/nodegen-e2e/kubernetes
+export NODEGEN_K8S_CACHE
+K8S_BIN = $(NODEGEN_K8S_CACHE)/$(K8S_VERSION)/bin
+
+# e2e-kubernetes-cache says, in one line, when go test skips the
+# Kubernetes end-to-end tests because their binaries are not built.
+e2e-kubernetes-cache:
+	@for p in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl; do \
+	  if [ ! -x "$(K8S_BIN)/$$p" ]; then \
+	    echo "e2e-kubernetes: skipped: no $(K8S_VERSION) binaries in $(K8S_BIN); run make e2e-kubernetes"; break; \
+	  fi; \
+	done
+
+# e2e-kubernetes builds the Kubernetes binaries when they are not cached
+# (about 17 minutes), then runs the end-to-end tests twice in a row; the
+# first run also builds the node's root file system and the image when
+# they are not cached.
+e2e-kubernetes:
+	@[ -d "$(K8S_BIN)" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
+	for run in 1 2; do \
+	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestFlagsAccepted' -v ./e2e/kubernetes/ || exit 1; \
+	done
 
 # test-modules runs the *.test.hcl tests of the module library.
 test-modules:

@@ -22,13 +22,17 @@ import (
 
 // machineCgroups makes a cgroup named name below this process's cgroup in
 // each hierarchy nspawn uses (the named "systemd" hierarchy of cgroup v1
-// and hybrid hosts, and the unified one) and returns their directories.
-func machineCgroups(name string) ([]string, error) {
-	parents, unified, err := ownCgroups()
+// and hybrid hosts, and the unified one) and, with controllers, in each
+// cgroup v1 controller hierarchy too, and returns their directories.
+func machineCgroups(name string, controllers bool) ([]string, error) {
+	parents, controllerParents, unified, err := ownCgroups()
 	if err != nil {
 		return nil, err
 	}
-	removeAbandonedCgroups(parents, unified)
+	removeAbandonedCgroups(append(parents, controllerParents...), unified)
+	if controllers {
+		parents = append(parents, controllerParents...)
+	}
 	var dirs []string
 	for _, parent := range parents {
 		dir := filepath.Join(parent, name)
@@ -37,8 +41,32 @@ func machineCgroups(name string) ([]string, error) {
 			return nil, fmt.Errorf("making the machine's cgroup: %w", err)
 		}
 		dirs = append(dirs, dir)
+		if err := inheritCpuset(parent, dir); err != nil {
+			removeCgroups(dirs)
+			return nil, fmt.Errorf("making the machine's cgroup: %w", err)
+		}
 	}
 	return dirs, nil
+}
+
+// inheritCpuset copies the CPUs and memory nodes of a cgroup v1 cpuset
+// cgroup to its new child dir: a new cpuset cgroup starts with none, and
+// joining it fails (ENOSPC) until it has some. Other cgroups are left as
+// they are.
+func inheritCpuset(parent, dir string) error {
+	for _, file := range []string{"cpuset.cpus", "cpuset.mems"} {
+		value, err := os.ReadFile(filepath.Join(parent, file))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), value, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // abandonedAge is how old a machine's cgroup with no process in it must be
@@ -73,13 +101,14 @@ func removeAbandonedCgroups(parents []string, unified string) {
 	}
 }
 
-// ownCgroups returns the directories of this process's cgroups in the
-// hierarchies systemd manages, read from /proc/self/cgroup, and among them
-// the one in the unified hierarchy ("" when there is none).
-func ownCgroups() (dirs []string, unified string, err error) {
+// ownCgroups returns the directories of this process's cgroups, read
+// from /proc/self/cgroup: in the hierarchies systemd manages (dirs), in
+// the cgroup v1 controller hierarchies (controllers), and among dirs the
+// one in the unified hierarchy ("" when there is none).
+func ownCgroups() (dirs, controllers []string, unified string, err error) {
 	data, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		fields := strings.SplitN(line, ":", 3)
@@ -87,6 +116,7 @@ func ownCgroups() (dirs []string, unified string, err error) {
 			continue
 		}
 		var mount string
+		controller := false
 		switch {
 		case fields[1] == "name=systemd":
 			mount = "/sys/fs/cgroup/systemd"
@@ -95,6 +125,11 @@ func ownCgroups() (dirs []string, unified string, err error) {
 			if exists("/sys/fs/cgroup/cgroup.controllers") {
 				mount = "/sys/fs/cgroup" // cgroup v2 only
 			}
+		case fields[1] != "" && !strings.HasPrefix(fields[1], "name="):
+			// A v1 hierarchy of one or more controllers ("cpu,cpuacct")
+			// is mounted under the controllers' names.
+			mount = "/sys/fs/cgroup/" + fields[1]
+			controller = true
 		default:
 			continue
 		}
@@ -102,15 +137,19 @@ func ownCgroups() (dirs []string, unified string, err error) {
 			continue
 		}
 		dir := filepath.Join(mount, fields[2])
+		if controller {
+			controllers = append(controllers, dir)
+			continue
+		}
 		dirs = append(dirs, dir)
 		if fields[1] == "" {
 			unified = dir
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, "", errors.New("found no systemd or unified cgroup hierarchy in /proc/self/cgroup")
+		return nil, nil, "", errors.New("found no systemd or unified cgroup hierarchy in /proc/self/cgroup")
 	}
-	return dirs, unified, nil
+	return dirs, controllers, unified, nil
 }
 
 // removeCgroups removes the cgroup directories dirs with every cgroup

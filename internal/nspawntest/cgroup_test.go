@@ -11,7 +11,7 @@ import (
 
 func TestRemoveAbandonedCgroups(t *testing.T) {
 	requireNspawn(t)
-	parents, unified, err := ownCgroups()
+	parents, _, unified, err := ownCgroups()
 	if err != nil {
 		t.Fatal(err)
 	}

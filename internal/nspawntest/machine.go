@@ -50,10 +50,28 @@ var containerEnv = []string{
 	"SYSTEMD_COLORS=0",
 }
 
-// Options for Boot.
+// Options for Boot. The zero Options boot the default root, confined as
+// nspawn confines a container by default.
 type Options struct {
 	// Binds are extra bind mounts into the machine.
 	Binds []Bind
+	// Root is the root file system to boot (RootOf), with more packages
+	// than the default one.
+	Root Root
+	// NoSeccomp turns nspawn's system call filter off
+	// (SYSTEMD_SECCOMP=0): a container runtime in the machine (runc)
+	// needs calls it refuses, such as keyctl.
+	NoSeccomp bool
+	// AllCapabilities gives the machine every capability the host's root
+	// has (--capability=all), such as CAP_NET_ADMIN, CAP_SYSLOG and
+	// CAP_SYS_MODULE.
+	AllCapabilities bool
+	// ControllerCgroups gives the machine a cgroup of its own in every
+	// cgroup v1 controller hierarchy (cpu, memory, pids, ...) too, as
+	// in the systemd and unified ones, so that the cgroups a kubelet or
+	// container runtime makes in the machine land below it (and are
+	// removed with it) rather than in the test process's cgroups.
+	ControllerCgroups bool
 }
 
 // Bind bind-mounts the host path Host at the absolute path Container
@@ -97,7 +115,7 @@ type Machine struct {
 // later Boot removes its cgroups.
 func Boot(t testing.TB, opts Options) *Machine {
 	t.Helper()
-	root := Rootfs(t)
+	root := RootOf(t, opts.Root)
 	bindArgs, err := bindArgs(opts.Binds)
 	if err != nil {
 		t.Fatalf("nspawntest: %v", err)
@@ -114,7 +132,7 @@ func Boot(t testing.TB, opts Options) *Machine {
 		t.Fatalf("nspawntest: %v", err)
 	}
 	defer log.Close()
-	m.cgroups, err = machineCgroups(m.name)
+	m.cgroups, err = machineCgroups(m.name, opts.ControllerCgroups)
 	if err != nil {
 		t.Fatalf("nspawntest: booting %s: %v", m.name, err)
 	}
@@ -127,9 +145,15 @@ func Boot(t testing.TB, opts Options) *Machine {
 		"systemd-nspawn", "-q", "-D", root, "-M", m.name,
 		"--register=no", "--keep-unit", "--console=pipe", "--volatile=overlay",
 		"--private-network")
+	if opts.AllCapabilities {
+		args = append(args, "--capability=all")
+	}
 	args = append(args, bindArgs...)
 	args = append(args, "-b")
 	m.nspawn = exec.Command("sh", args...)
+	if opts.NoSeccomp {
+		m.nspawn.Env = append(os.Environ(), "SYSTEMD_SECCOMP=0")
+	}
 	m.nspawn.Stdout = log
 	m.nspawn.Stderr = log
 	start := time.Now()
@@ -173,6 +197,12 @@ func (m *Machine) PID() int { return m.pid }
 // not finish within a minute; then the command is killed.
 func (m *Machine) Run(args ...string) (stdout, stderr string, code int, err error) {
 	return m.run(nil, runTimeout, args...)
+}
+
+// RunFor is Run with another bound than a minute, for a command that
+// may take longer.
+func (m *Machine) RunFor(timeout time.Duration, args ...string) (stdout, stderr string, code int, err error) {
+	return m.run(nil, timeout, args...)
 }
 
 // MustRun is Run that fails the test (with the command and both outputs)

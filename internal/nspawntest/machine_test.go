@@ -116,6 +116,9 @@ func TestRun(t *testing.T) {
 	if _, _, _, err := m.Run("no-such-command"); err == nil || !strings.Contains(err.Error(), "no-such-command") {
 		t.Errorf("a missing command: err %v, want one naming it", err)
 	}
+	if stdout, _, code, err := m.RunFor(2*time.Minute, "sh", "-c", "sleep 0.1; echo slow"); err != nil || stdout != "slow\n" || code != 0 {
+		t.Errorf("RunFor: %q, %d, %v; want slow", stdout, code, err)
+	}
 	// On timeout, the command inside the machine is killed too.
 	if _, _, _, err := m.run(nil, 300*time.Millisecond, "sleep", "1234"); err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Errorf("a command past its timeout: err %v, want a time-out", err)
@@ -309,4 +312,65 @@ func TestBuildStatic(t *testing.T) {
 	if got := m.MustRun("nodegen", "--help"); !strings.Contains(got, "Usage:") {
 		t.Errorf("nodegen --help in the machine printed:\n%s", got)
 	}
+}
+
+func TestUnconfined(t *testing.T) {
+	t.Parallel()
+	m := Boot(t, Options{
+		NoSeccomp:         true,
+		AllCapabilities:   true,
+		ControllerCgroups: true,
+		Binds:             []Bind{{Host: "/dev/kmsg", Container: "/dev/kmsg"}},
+	})
+	status := m.MustRun("cat", "/proc/1/status")
+	if !strings.Contains(status, "\nSeccomp:\t0\n") {
+		t.Errorf("the machine's PID 1 has a system call filter:\n%s", status)
+	}
+	// CAP_SYS_MODULE (16) is not among the capabilities nspawn keeps by
+	// default.
+	if !hasCapability(t, status, 16) {
+		t.Errorf("the machine's PID 1 lacks CAP_SYS_MODULE:\n%s", status)
+	}
+	if _, _, code, err := m.Run("timeout", "5", "dd", "if=/dev/kmsg", "bs=8192", "count=1", "status=none"); err != nil || code != 0 {
+		t.Errorf("reading /dev/kmsg in the machine: exit %d, %v", code, err)
+	}
+	// Every controller hierarchy places the machine in a cgroup of its
+	// own, which goes away with it.
+	own, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(m.PID()), "cgroup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(own)), "\n") {
+		fields := strings.SplitN(line, ":", 3)
+		if len(fields) == 3 && fields[1] != "" && !strings.Contains(fields[2], "/"+m.Name()) {
+			t.Errorf("in the %s hierarchy the machine's PID 1 is in %s, not below a cgroup %s", fields[1], fields[2], m.Name())
+		}
+	}
+	cgroups := m.cgroups
+	if len(cgroups) < 3 && isDir("/sys/fs/cgroup/memory") {
+		t.Errorf("the machine has cgroups %v, want one in each controller hierarchy too", cgroups)
+	}
+	m.powerOff()
+	for _, dir := range cgroups {
+		if exists(dir) {
+			t.Errorf("the machine's cgroup %s is left", dir)
+		}
+	}
+}
+
+// hasCapability reports whether the CapEff line of a /proc/PID/status
+// text has the capability numbered capability.
+func hasCapability(t *testing.T, status string, capability uint) bool {
+	t.Helper()
+	for _, line := range strings.Split(status, "\n") {
+		if hex, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			set, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			if err != nil {
+				t.Fatalf("CapEff %q: %v", hex, err)
+			}
+			return set&(1<<capability) != 0
+		}
+	}
+	t.Fatalf("no CapEff line in:\n%s", status)
+	return false
 }

@@ -37,25 +37,49 @@ const (
 	lockTimeout = buildTimeout + packTimeout + time.Minute
 )
 
-// Rootfs returns a directory holding a Debian bookworm root file system
-// with systemd (debootstrap's minbase variant plus systemd, systemd-sysv,
-// dbus and procps). It is built on first use with debootstrap, from the
-// mirror apt is configured with, and cached outside the repository in
-// $NODEGEN_TEST_CACHE, else /var/cache/nodegen-test: a zstd tarball plus
-// the unpacked tree. A file lock (flock) makes concurrent test processes
-// build it once; it is built in a temporary directory and renamed into
-// place, so a killed build never leaves a half root behind. Callers must
-// not change the tree; Boot gives each machine a throw-away overlay of it.
+// Root describes a root file system that Rootfs builds and caches: the
+// default one (debootstrap's minbase variant plus systemd, systemd-sysv,
+// dbus and procps) with more Debian packages. The zero Root is the default
+// root in the default cache.
+type Root struct {
+	// Packages are more Debian packages (with their dependencies) to
+	// install.
+	Packages []string
+	// Disable are units that Packages enable at boot and that must not
+	// start by themselves (systemctl --root ROOT disable), such as a
+	// daemon that a test configures and starts.
+	Disable []string
+	// CacheDir is where the root is cached; "" means $NODEGEN_TEST_CACHE,
+	// else /var/cache/nodegen-test.
+	CacheDir string
+}
+
+// Rootfs returns the default root file system (the zero Root) as RootOf
+// does.
+func Rootfs(t testing.TB) string {
+	t.Helper()
+	return RootOf(t, Root{})
+}
+
+// RootOf returns a directory holding the Debian bookworm root file system
+// r describes. It is built on first use with debootstrap, from the mirror
+// apt is configured with, and cached outside the repository in r.CacheDir:
+// a zstd tarball plus the unpacked tree, named after a hash of what goes
+// into it, so that another package list builds another root next to it. A
+// file lock (flock) makes concurrent test processes build it once; it is
+// built in a temporary directory and renamed into place, so a killed build
+// never leaves a half root behind. Callers must not change the tree; Boot
+// gives each machine a throw-away overlay of it.
 //
-// Rootfs calls t.Skip with the reason when nspawn cannot run at all (not
+// RootOf calls t.Skip with the reason when nspawn cannot run at all (not
 // root, no systemd-nspawn or nsenter, no /sys/fs/cgroup) or the root is
 // not cached and cannot be built (no debootstrap, tar or zstd). When the
 // environment variable CI is set, it calls t.Fatal instead of skipping.
-func Rootfs(t testing.TB) string {
+func RootOf(t testing.TB, r Root) string {
 	t.Helper()
 	requireNspawn(t)
-	dir := cacheDir()
-	key := rootKey()
+	dir := r.cacheDir()
+	key := r.key()
 	if isDir(filepath.Join(dir, key)) {
 		return filepath.Join(dir, key)
 	}
@@ -66,9 +90,12 @@ func Rootfs(t testing.TB) string {
 		if missing := missingTools("debootstrap"); len(missing) > 0 {
 			unavailable(t, "the test root file system is not cached in %s and cannot be built: debootstrap is not installed", dir)
 		}
+		if missing := missingTools("systemctl"); len(missing) > 0 && len(r.Disable) > 0 {
+			unavailable(t, "the test root file system is not cached in %s and cannot be built: systemctl is not installed", dir)
+		}
 	}
 	start := time.Now()
-	root, built, err := ensureRoot(dir, key, debootstrap)
+	root, built, err := ensureRoot(dir, key, r.build)
 	if err != nil {
 		t.Fatalf("nspawntest: making the test root file system: %v", err)
 	}
@@ -121,18 +148,24 @@ func missingTools(names ...string) []string {
 }
 
 // cacheDir is the directory the root file system is cached in.
-func cacheDir() string {
+func (r Root) cacheDir() string {
+	if r.CacheDir != "" {
+		return r.CacheDir
+	}
 	if dir := os.Getenv("NODEGEN_TEST_CACHE"); dir != "" {
 		return dir
 	}
 	return "/var/cache/nodegen-test"
 }
 
-// rootKey names the cached root after the suite and a hash of everything
+// key names the cached root after the suite and a hash of everything
 // that goes into it, so that changing the package list makes a new root
 // next to the old one instead of reusing a stale one.
-func rootKey() string {
-	recipe := append([]string{"debootstrap --variant=minbase", suite}, rootPackages...)
+func (r Root) key() string {
+	recipe := append([]string{"debootstrap --variant=minbase", suite}, r.packages()...)
+	if len(r.Disable) > 0 {
+		recipe = append(recipe, "disable: "+strings.Join(r.Disable, " "))
+	}
 	sum := sha256.Sum256([]byte(strings.Join(recipe, "\n")))
 	return "debian-" + suite + "-" + hex.EncodeToString(sum[:4])
 }
@@ -226,12 +259,30 @@ func lock(path string, timeout time.Duration) (unlock func(), err error) {
 	}
 }
 
-// debootstrap installs the Debian root into the empty directory root.
-func debootstrap(root string) error {
+// packages returns the packages of the root: rootPackages, then those of
+// r.Packages that are not among them, each once.
+func (r Root) packages() []string {
+	packages := slices.Clone(rootPackages)
+	for _, p := range r.Packages {
+		if !slices.Contains(packages, p) {
+			packages = append(packages, p)
+		}
+	}
+	return packages
+}
+
+// build installs the Debian root into the empty directory root.
+func (r Root) build(root string) error {
 	err := runBounded(buildTimeout, "", nil, "debootstrap", "--variant=minbase",
-		"--include="+strings.Join(rootPackages, ","), suite, root, aptMirror())
+		"--include="+strings.Join(r.packages(), ","), suite, root, aptMirror())
 	if err != nil {
 		return err
+	}
+	if len(r.Disable) > 0 {
+		args := append([]string{"--root=" + root, "disable"}, r.Disable...)
+		if err := runBounded(time.Minute, "", nil, "systemctl", args...); err != nil {
+			return err
+		}
 	}
 	// Without /etc/hostname (debootstrap copies the host's), a machine's
 	// host name is its machine name. The downloaded packages are not

@@ -230,3 +230,30 @@ func requireTools(t *testing.T, names ...string) {
 		unavailable(t, "missing %v", missing)
 	}
 }
+
+func TestRootKey(t *testing.T) {
+	plain := Root{}.key()
+	if plain != "debian-bookworm-cf2e0817" {
+		// The default root's name must not change with the code, or every
+		// cache builds it again.
+		t.Errorf("the default root is named %s, want debian-bookworm-cf2e0817", plain)
+	}
+	if got := (Root{CacheDir: "/elsewhere"}).key(); got != plain {
+		t.Errorf("the cache directory changed the name: %s", got)
+	}
+	names := map[string]bool{plain: true}
+	if got := (Root{Packages: []string{"procps"}}).key(); got != plain {
+		t.Errorf("a package the default root has made another root: %s", got)
+	}
+	for _, r := range []Root{
+		{Packages: []string{"curl"}},
+		{Packages: []string{"curl", "socat"}},
+		{Packages: []string{"containerd"}, Disable: []string{"containerd.service"}},
+	} {
+		key := r.key()
+		if names[key] {
+			t.Errorf("%+v shares the name %s with another root", r, key)
+		}
+		names[key] = true
+	}
+}

@@ -1,0 +1,11 @@
+# The single host (fixtures/k8s-single, master and node) in the test's
+# network.
+
+config "services.kubernetes.kubelet" {
+  nodeIp = "10.88.0.10"
+}
+
+config "e2e" {
+  hosts     = { "10.88.0.10" = ["kube"], "127.0.0.1" = ["etcd.local"] }
+  podSubnet = "10.1.0.0/24"
+}
