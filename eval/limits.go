@@ -89,6 +89,7 @@ const (
 // OverLimit is the Extra of every error of an evaluation that went over
 // one of its limits. Read it with LimitOf.
 type OverLimit struct {
+	// Limit is the limit gone over.
 	Limit Limit
 }
 

@@ -39,6 +39,7 @@ func (e *TooLargeError) Error() string { return e.Msg }
 // limit raises: format's widths and precisions (maxFormatWidth). It is
 // the function.ArgError of that argument too, for errors.As.
 type BoundError struct {
+	// Arg is the error as an argument's: its index and message.
 	Arg function.ArgError
 }
 
