@@ -13,8 +13,16 @@ build:
 # when docs/options.md is stale), then the module library's own tests, then
 # the tests of the patched go-cty that go.mod builds with
 # (third_party/go-cty/NODEGEN.md).
+#
+# The suites that compare nodegen with other programs (NixOS through
+# nix-instantiate, systemd-analyze, containerd, ...) record whether they ran
+# (internal/suitereport); the list is printed after go test, a line per
+# suite: ran, or skipped and why.
+SUITES = bin/comparison-suites.txt
 test: vet fmt-check hcl-fmt-check e2e-kubernetes-cache
-	$(GO) test ./...
+	@mkdir -p bin && rm -f $(SUITES)
+	NODEGEN_SUITE_REPORT=$(CURDIR)/$(SUITES) $(GO) test ./...; status=$$?; \
+	echo "comparison suites:"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; exit $$status
 	$(GO) run ./cmd/nodegen test modules/
 	cd third_party/go-cty && $(GO) test ./...
 

@@ -17,9 +17,10 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
-	"github.com/nodegen/nodegen/profile"
 )
 
 const cri = "io.containerd.grpc.v1.cri"
@@ -203,14 +204,7 @@ func checkDump(t *testing.T, file string, dump map[string]any, want []setting) [
 // elsewhere.
 func requireContainerd(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("containerd")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("containerd is missing; .ci/run installs Debian's containerd")
-		}
-		t.Skip("containerd not installed")
-	}
-	return bin
+	return suitereport.Program(t, "containerd config dump (containerdtest)", "containerd", "Debian's containerd")
 }
 
 // configDump runs `containerd --config FILE config dump` and decodes what
@@ -298,7 +292,7 @@ func etc(t *testing.T, ev *eval.Evaluator) map[string]string {
 	if _, diags := ev.Check(); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	entries, diags := profile.FromEvaluation(ev)
+	entries, diags := evalprofile.FromEvaluation(ev)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -697,12 +691,7 @@ config "services.containerd" {
 // systemd-analyze verify, on top of a containerd.service as those systems
 // ship it.
 func TestDropInsVerify(t *testing.T) {
-	if _, err := exec.LookPath("systemd-analyze"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("systemd-analyze is missing; .ci/run installs Debian's systemd")
-		}
-		t.Skip("systemd-analyze not installed")
-	}
+	suitereport.Program(t, "systemd-analyze verify (containerdtest)", "systemd-analyze", "Debian's systemd")
 	for _, fixture := range []string{"containerd-flatcar", "containerd-containeros"} {
 		t.Run(fixture, func(t *testing.T) {
 			dropIn, err := os.ReadFile(filepath.Join("..", "fixtures", fixture, "want/etc/systemd/system/containerd.service.d/10-kops.conf"))

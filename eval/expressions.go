@@ -1237,8 +1237,8 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		}
 	}
 	args, err := lib.CheckCall(fn, args, ev.limits.libLimits())
-	if isTooLarge(err) {
-		return cty.DynamicVal, append(diags, tooLarge(rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
+	if big := asTooLarge(err); big != nil {
+		return cty.DynamicVal, append(diags, tooLarge(libLimit(big.Limit), rng, fmt.Sprintf("Call to function %q: %s.", e.Name, err)))
 	}
 	v := cty.DynamicVal
 	if err == nil {
@@ -1259,13 +1259,18 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		if errors.As(err, &ae) && ae.Index < len(args) {
 			subject = argExpr(ae.Index).Range()
 		}
-		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
+		d := &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Error in function call",
 			Detail:   fmt.Sprintf("Call to function %q failed: %s.", e.Name, err),
 			Subject:  subject.Ptr(),
 			Context:  rng.Ptr(),
-		})
+		}
+		var bound *lib.BoundError
+		if errors.As(err, &bound) {
+			d.Extra = OverLimit{Limit: LimitFunctionBound}
+		}
+		return cty.DynamicVal, append(diags, d)
 	}
 	if d := ev.checkValue(v, rng); d != nil {
 		return cty.DynamicVal, append(diags, d)

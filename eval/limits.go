@@ -56,6 +56,63 @@ var DefaultLimits = Limits{
 	Time:        60 * time.Second,
 }
 
+// A Limit names a bound an evaluation stopped at: one of Limits, or a
+// bound of the language that no --limit raises. It is the code of the
+// error (see OverLimit): tests and callers decide by it, never by the
+// error's wording.
+type Limit int
+
+// The limits an error can be over.
+const (
+	// LimitDepth is Limits.Depth: the evaluation chain is too long.
+	LimitDepth Limit = iota + 1
+	// LimitElements is Limits.Elements: a collection has too many elements.
+	LimitElements
+	// LimitString is Limits.StringBytes: a string has too many bytes.
+	LimitString
+	// LimitAllocation is Limits.Allocation: the evaluation made too many
+	// values.
+	LimitAllocation
+	// LimitTime is Limits.Time: the evaluation ran too long.
+	LimitTime
+	// LimitFiles is Limits.Files: the evaluation imports too many module
+	// files.
+	LimitFiles
+	// LimitNesting is the parser's bound on nesting
+	// (hclsyntax.MaxNestingDepth).
+	LimitNesting
+	// LimitFunctionBound is a bound of a library function that no limit
+	// raises (lib.BoundError: format's widths and precisions).
+	LimitFunctionBound
+)
+
+// OverLimit is the Extra of every error of an evaluation that went over
+// one of its limits. Read it with LimitOf.
+type OverLimit struct {
+	// Limit is the limit gone over.
+	Limit Limit
+}
+
+// LimitOf returns the limit the error d reports going over, 0 when d is
+// not about a limit. It knows the parser's nesting error too.
+func LimitOf(d *hcl.Diagnostic) Limit {
+	if x, ok := hcl.DiagnosticExtra[OverLimit](d); ok {
+		return x.Limit
+	}
+	if _, ok := hcl.DiagnosticExtra[hclsyntax.NestingTooDeep](d); ok {
+		return LimitNesting
+	}
+	return 0
+}
+
+// libLimit is the Limit of a lib.TooLargeError's limit name.
+func libLimit(name string) Limit {
+	if name == "elements" {
+		return LimitElements
+	}
+	return LimitString
+}
+
 // maxDepth is the most that the depth limit may be raised to: each step of
 // the chain takes some 13 KB of Go stack, whose size is bounded to 1 GB.
 const maxDepth = 50000
@@ -245,24 +302,28 @@ func showBytes(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// tooLarge is the diagnostic of a value over a limit, at rng.
-func tooLarge(rng hcl.Range, detail string) *hcl.Diagnostic {
+// tooLarge is the diagnostic of a value over the limit lim, at rng.
+func tooLarge(lim Limit, rng hcl.Range, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "value too large",
 		Detail:   detail + " Raise the limit with --limit if the configuration really needs it.",
 		Subject:  rng.Ptr(),
+		Extra:    OverLimit{Limit: lim},
 	}
 }
 
-// isTooLarge reports whether err is a lib.TooLargeError. Only an error
+// asTooLarge returns err as a lib.TooLargeError, or nil. Only an error
 // pays for the pointer errors.As needs, which escapes.
-func isTooLarge(err error) bool {
+func asTooLarge(err error) *lib.TooLargeError {
 	if err == nil {
-		return false
+		return nil
 	}
 	var big *lib.TooLargeError
-	return errors.As(err, &big)
+	if errors.As(err, &big) {
+		return big
+	}
+	return nil
 }
 
 // charge counts n bytes against the evaluation's allocation budget and
@@ -277,7 +338,7 @@ func (ev *Evaluator) charge(n int64, rng hcl.Range) *hcl.Diagnostic {
 	}
 	ev.stats.Allocated += n
 	if ev.stats.Allocated > ev.limits.Allocation {
-		ev.exhausted = tooLarge(rng, fmt.Sprintf("The evaluation made more than %s of values (limit allocation).", showBytes(ev.limits.Allocation)))
+		ev.exhausted = tooLarge(LimitAllocation, rng, fmt.Sprintf("The evaluation made more than %s of values (limit allocation).", showBytes(ev.limits.Allocation)))
 		return ev.exhausted
 	}
 	return ev.checkTime(rng)
@@ -299,6 +360,7 @@ func (ev *Evaluator) checkTime(rng hcl.Range) *hcl.Diagnostic {
 		Summary:  "evaluation too long",
 		Detail:   fmt.Sprintf("The evaluation has run for more than %s (limit time). Raise the limit with --limit if the configuration really needs it.", ev.limits.Time),
 		Subject:  rng.Ptr(),
+		Extra:    OverLimit{Limit: LimitTime},
 	}
 	return ev.exhausted
 }
@@ -316,13 +378,13 @@ func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 	case ty == cty.String:
 		n := len(v.AsString())
 		if n > ev.limits.StringBytes {
-			return tooLarge(rng, fmt.Sprintf("This string has %d bytes, more than %s (limit string).", n, showBytes(int64(ev.limits.StringBytes))))
+			return tooLarge(LimitString, rng, fmt.Sprintf("This string has %d bytes, more than %s (limit string).", n, showBytes(int64(ev.limits.StringBytes))))
 		}
 		return ev.charge(int64(n), rng)
 	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType() || ty.IsObjectType():
 		n := v.LengthInt()
 		if n > ev.limits.Elements {
-			return tooLarge(rng, fmt.Sprintf("This value has %d elements, more than %d (limit elements).", n, ev.limits.Elements))
+			return tooLarge(LimitElements, rng, fmt.Sprintf("This value has %d elements, more than %d (limit elements).", n, ev.limits.Elements))
 		}
 		return ev.charge(int64(n)*allocationPerElement, rng)
 	}
@@ -333,7 +395,7 @@ func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 // at rng is within the limits, and charges it.
 func (ev *Evaluator) checkElements(n int, rng hcl.Range) *hcl.Diagnostic {
 	if n > ev.limits.Elements {
-		return tooLarge(rng, fmt.Sprintf("This value would have more than %d elements (limit elements).", ev.limits.Elements))
+		return tooLarge(LimitElements, rng, fmt.Sprintf("This value would have more than %d elements (limit elements).", ev.limits.Elements))
 	}
 	return ev.charge(int64(n)*allocationPerElement, rng)
 }
@@ -354,6 +416,7 @@ func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
 			Summary:  "evaluation too deep",
 			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long (limit depth). Raise the limit with --limit if the configuration really needs it.", ev.limits.Depth),
 			Subject:  rng.Ptr(),
+			Extra:    OverLimit{Limit: LimitDepth},
 		}
 	}
 	return ev.checkTime(rng)
@@ -363,7 +426,7 @@ func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
 // made, is over the string limit.
 func (ev *Evaluator) checkString(n int, rng hcl.Range) *hcl.Diagnostic {
 	if n > ev.limits.StringBytes {
-		return tooLarge(rng, fmt.Sprintf("This string would have more than %s (limit string).", showBytes(int64(ev.limits.StringBytes))))
+		return tooLarge(LimitString, rng, fmt.Sprintf("This string would have more than %s (limit string).", showBytes(int64(ev.limits.StringBytes))))
 	}
 	return nil
 }

@@ -379,6 +379,7 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 					Severity: hcl.DiagError,
 					Summary:  "too many modules",
 					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
+					Extra:    OverLimit{Limit: LimitFiles},
 				}
 				if by := importedBy[k]; by != nil && by.body != nil {
 					if attr := by.body.Attributes["imports"]; attr != nil {

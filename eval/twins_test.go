@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestNixOSTwins runs the NixOS twin of every golden case that has one (a
@@ -18,15 +20,15 @@ import (
 // must fail in NixOS too, with the message its comment line
 // "nixos-error: MESSAGE" gives. It runs only where
 // NODEGEN_NIXPKGS_LIB names a nixpkgs lib directory and nix-instantiate is
-// installed: the reference is not part of the repository.
+// installed: the reference is not part of the repository. Skipped, it
+// says why, and make test lists it (internal/suitereport).
 func TestNixOSTwins(t *testing.T) {
+	const suite = "NixOS twins (eval, nix-instantiate)"
 	libDir := os.Getenv("NODEGEN_NIXPKGS_LIB")
 	if libDir == "" {
-		t.Skip("NODEGEN_NIXPKGS_LIB is not set")
+		suitereport.Skip(t, suite, "NODEGEN_NIXPKGS_LIB is not set (a nixpkgs lib directory; .ci/run sets it where ../shared/reference has one)")
 	}
-	if _, err := exec.LookPath("nix-instantiate"); err != nil {
-		t.Skip("nix-instantiate is not installed")
-	}
+	nix := suitereport.Program(t, suite, "nix-instantiate", "Debian's nix-bin")
 	paths, err := filepath.Glob("testdata/*/*.txtar")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +51,7 @@ func TestNixOSTwins(t *testing.T) {
 			if err := os.WriteFile(nixFile, twin, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command("nix-instantiate", "--eval", "--strict", "--json",
+			cmd := exec.Command(nix, "--eval", "--strict", "--json",
 				"--arg", "lib", "import "+libDir, nixFile)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr

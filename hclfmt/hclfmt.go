@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
-	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/hcldiag"
 )
 
 // maxNesting is evaluation's nesting limit, internal/hclsyntax's
@@ -23,7 +23,8 @@ const maxNesting = 1000
 // Format checks, lexes and formats with one parser: upstream's hclsyntax,
 // which hclwrite is built on, not nodegen's copy of it
 // (internal/hclsyntax, which evaluation uses and which is tied to the same
-// hcl version).
+// hcl version). Its errors are rewritten by internal/hcldiag, as
+// evaluation's are, so they read the same as evaluation's.
 //
 // Upstream's parser recurses once per level of nesting and overflows the
 // stack on input nested tens of thousands of levels deep, so Format first
@@ -35,7 +36,7 @@ func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	if diags := checkNesting(src, filename); diags.HasErrors() {
 		return nil, diags
 	}
-	if _, diags := parsediag.Parse(src, filename); diags.HasErrors() {
+	if _, diags := hcldiag.Parse(src, filename); diags.HasErrors() {
 		return nil, diags
 	}
 	out := hclwrite.Format(src)

@@ -1,8 +1,6 @@
 package hclfmt
 
 import (
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,31 +132,6 @@ func TestRepositoryFiles(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no .hcl files found")
-	}
-}
-
-// TestOneParser checks that the package parses with one parser: upstream's
-// hclsyntax, which hclwrite formats with, and not nodegen's copy of it, so
-// that what fmt accepts and how it lays a file out come from one place.
-func TestOneParser(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue // a test may compare with the copy
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			if strings.HasSuffix(imp.Path.Value, `/internal/hclsyntax"`) {
-				t.Errorf("%s imports %s: fmt must check and format with upstream's hclsyntax alone", name, imp.Path.Value)
-			}
-		}
 	}
 }
 

@@ -35,6 +35,26 @@ type TooLargeError struct {
 // Error returns the message.
 func (e *TooLargeError) Error() string { return e.Msg }
 
+// BoundError says that an argument passes a bound of a function that no
+// limit raises: format's widths and precisions (maxFormatWidth). It is
+// the function.ArgError of that argument too, for errors.As.
+type BoundError struct {
+	// Arg is the error as an argument's: its index and message.
+	Arg function.ArgError
+}
+
+// Error returns the message.
+func (e *BoundError) Error() string { return e.Arg.Error() }
+
+// As makes errors.As find the function.ArgError of e.
+func (e *BoundError) As(target any) bool {
+	if t, ok := target.(*function.ArgError); ok {
+		*t = e.Arg
+		return true
+	}
+	return false
+}
+
 // maxFormatWidth bounds the widths and precisions of format's verbs. Go's
 // fmt gives up past a million and prints "%!(NOVERB)" instead; no
 // configuration needs a field this wide.
@@ -314,7 +334,7 @@ func checkFormat(args []cty.Value, l Limits) error {
 		}
 		for _, w := range nums {
 			if w > maxFormatWidth {
-				return function.NewArgErrorf(0, "a width or precision of %d is more than format allows, %d", w, maxFormatWidth)
+				return &BoundError{Arg: function.NewArgErrorf(0, "a width or precision of %d is more than format allows, %d", w, maxFormatWidth).(function.ArgError)}
 			}
 			n += w
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/optionpath"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -110,7 +111,7 @@ func (s *shower) value(v cty.Value) {
 				s.b.WriteString(", ")
 			}
 			k, e := it.Element()
-			if isIdentifier(k.AsString()) {
+			if optionpath.IsIdentifier(k.AsString()) {
 				s.b.WriteString(k.AsString())
 			} else {
 				writeQuoted(&s.b, k.AsString())

@@ -5,13 +5,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
-
-	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/ctyelems"
-	"github.com/nodegen/nodegen/options"
 )
 
 // Asset is a release file that a profile installs, as kops' nodeup does
@@ -182,94 +175,4 @@ func checkInstallPath(p string) string {
 		}
 	}
 	return ""
-}
-
-var (
-	assetsPath   = options.Path{"environment", "assets"}
-	packagesPath = options.Path{"environment", "packages"}
-	imagePath    = options.Path{"environment", "providedByImage"}
-)
-
-// binariesFromEvaluation collects the assets and packages of an evaluated
-// configuration (environment.assets, environment.packages), and the paths
-// of executables that packages and the image provide. An evaluation
-// without those options (--bare) has none.
-func binariesFromEvaluation(ev *eval.Evaluator) (assets []Asset, packages []Package, provided []string, diags hcl.Diagnostics) {
-	get := func(p options.Path) cty.Value {
-		if !ev.IsDeclared(p) {
-			return cty.NilVal
-		}
-		// Disabled entries are skipped below: their options need not be set.
-		v, d := ev.GetPartial(p)
-		diags = append(diags, d...)
-		if d.HasErrors() || !v.IsKnown() || v.IsNull() {
-			return cty.NilVal
-		}
-		return v
-	}
-	if v := get(assetsPath); v != cty.NilVal && v.Type().IsObjectType() {
-		for _, name := range sortedAttrs(v) {
-			a := v.GetAttr(name)
-			if !boolAttr(a, "enable") {
-				continue
-			}
-			if !a.Type().HasAttribute("url") {
-				// An enabled asset needs its url: reading it says so.
-				_, d := ev.Get(assetsPath.Child(name).Child("url"))
-				diags = append(diags, d...)
-				continue
-			}
-			asset := Asset{Name: name, URL: strAttr(a, "url"), Option: assetsPath.Child(name).String()}
-			asset.SHA256, _ = optStr(a, "sha256")
-			asset.SHA512, _ = optStr(a, "sha512")
-			asset.Archive, _ = optStr(a, "archive")
-			if exe, ok := optStr(a, "executable"); ok {
-				asset.Files = append(asset.Files, AssetFile{Path: exe})
-			}
-			if files := a.GetAttr("files"); files.IsKnown() && !files.IsNull() && files.Type().IsObjectType() {
-				for _, dst := range sortedAttrs(files) {
-					member, _ := optStr(files, dst)
-					asset.Files = append(asset.Files, AssetFile{Path: dst, Member: member})
-				}
-			}
-			assets = append(assets, asset)
-		}
-	}
-	if v := get(packagesPath); v != cty.NilVal && v.Type().IsObjectType() {
-		for _, name := range sortedAttrs(v) {
-			p := v.GetAttr(name)
-			if !boolAttr(p, "enable") {
-				continue
-			}
-			packages = append(packages, Package{Name: name, Option: packagesPath.Child(name).String()})
-			provided = append(provided, stringList(p.GetAttr("provides"))...)
-		}
-	}
-	if v := get(imagePath); v != cty.NilVal {
-		provided = append(provided, stringList(v)...)
-	}
-	return assets, packages, provided, diags
-}
-
-func sortedAttrs(v cty.Value) []string {
-	names := make([]string, 0, len(v.Type().AttributeTypes()))
-	for n := range v.Type().AttributeTypes() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// stringList reads a list (or tuple) of strings.
-func stringList(v cty.Value) []string {
-	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
-		return nil
-	}
-	var out []string
-	for _, e := range ctyelems.Elems(v) {
-		if e.IsKnown() && !e.IsNull() && e.Type() == cty.String {
-			out = append(out, e.AsString())
-		}
-	}
-	return out
 }

@@ -18,6 +18,10 @@
 // units switching from one to the other would start, stop, restart or
 // reload, following NixOS's switch-to-configuration.
 //
+// Package profile knows nothing of evaluation: building a profile from an
+// evaluated host is package evalprofile's, so that the readers of
+// profiles (activate, ignition) do not depend on the evaluator.
+//
 // # What Write replaces and removes
 //
 // Write replaces the directory it is given only when that is a profile: a

@@ -20,7 +20,7 @@ func TestUnitPathProblem(t *testing.T) {
 		"systemd/system/foo bar.service.d/overrides.conf":     `"foo bar.service" is no unit name systemd accepts: it holds a space`,
 		"systemd/system/multi-user.target.upholds/-x.service": `"-x.service" is no unit name systemd accepts: it starts with -, which systemctl reads as an option`,
 	} {
-		if got := unitPathProblem(target); got != want {
+		if got := UnitPathProblem(target); got != want {
 			t.Errorf("%s: %q, want %q", target, got, want)
 		}
 	}

@@ -329,13 +329,12 @@ func (t *target) install(sync bool) error {
 	return nil
 }
 
-// validate checks the entries, fills in defaults and returns them sorted by
-// target.
-// unitPathProblem checks the unit names in a target below
+// UnitPathProblem checks the unit names in a target below
 // systemd/system/: a unit file (NAME.TYPE), a .wants, .requires or
 // .upholds link to one, or a drop-in directory of one, by systemd's rule
-// (lib.UnitNameProblem). Other files there are left alone.
-func unitPathProblem(target string) string {
+// (lib.UnitNameProblem). It returns the problem, or "" when there is none;
+// other files there are left alone.
+func UnitPathProblem(target string) string {
 	rest, ok := strings.CutPrefix(target, "systemd/system/")
 	if !ok {
 		return ""
@@ -364,6 +363,8 @@ func unitPathProblem(target string) string {
 	return ""
 }
 
+// validate checks the entries, fills in defaults and returns them sorted by
+// target.
 func validate(in []Entry) ([]Entry, error) {
 	var errs []*EntryError
 	entries := make([]Entry, 0, len(in))
@@ -379,7 +380,7 @@ func validate(in []Entry) ([]Entry, error) {
 		}
 		if reason := checkTarget(e.Target); reason != "" {
 			bad("%s", reason)
-		} else if reason := unitPathProblem(e.Target); reason != "" {
+		} else if reason := UnitPathProblem(e.Target); reason != "" {
 			bad("%s", reason)
 		}
 		switch {

@@ -6,10 +6,10 @@
 // writes or a stock Debian or Flatcar system has.
 //
 // What a unit provides is declared, not guessed: the library's units say
-// which files they create and where they answer (systemd.*.provides, read
-// from systemd.provided). A wait for a URL on another machine (the
-// master's apiserver, seen from a worker) is that machine's to provide and
-// is not checked.
+// which files they create and where they answer (systemd.*.provides, which
+// package evalprofile reads from systemd.provided into a Profile). A wait
+// for a URL on another machine (the master's apiserver, seen from a
+// worker) is that machine's to provide and is not checked.
 package unitcheck
 
 import (

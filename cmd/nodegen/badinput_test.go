@@ -82,7 +82,7 @@ func cmdLimited(ts *testscript.TestScript, neg bool, args []string) {
 	cmd := exec.CommandContext(ctx, bin, args[2:]...)
 	cmd.Dir = ts.MkAbs(".")
 	// GODEBUG=disablethp=1: no huge-page heap reservation at start-up,
-	// before the limits are set (see useHugePages).
+	// before the limits are set (see internal/runtimetune).
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + ts.Getenv("HOME"), "TMPDIR=" + ts.Getenv("TMPDIR"), "GODEBUG=disablethp=1"}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 )
 
 // Exit codes.
@@ -38,8 +39,8 @@ type command struct {
 	// parsed.
 	flags func(fs *pflag.FlagSet) func(args []string, stdout, stderr io.Writer) int
 	// gc is how main tunes the garbage collector for the command (see
-	// tuneGC).
-	gc gcTuning
+	// runtimetune.Tune).
+	gc runtimetune.Mode
 }
 
 // argKind is what a command's positional arguments are.

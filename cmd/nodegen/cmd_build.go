@@ -17,6 +17,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -44,7 +46,7 @@ totals; the output is the same whatever N.`,
 		example: "nodegen build -o results hosts/*.hcl\nnodegen build -j 2 --json hosts/web01.hcl hosts/web02.hcl",
 		args:    argsModules,
 		flags:   buildCommand,
-		gc:      gcManyEvaluations,
+		gc:      runtimetune.ManyEvaluations,
 	})
 }
 
@@ -200,7 +202,7 @@ func evalHost(h buildHost, ef *evalFlags) hostResult {
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)
 	}
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	r.Warnings = append(r.Warnings, p.Warnings...)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)

@@ -13,6 +13,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
@@ -21,7 +22,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "eval",
-		gc:      gcOneEvaluation,
+		gc:      runtimetune.OneEvaluation,
 		summary: "Evaluate modules and write the system profile.",
 		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
@@ -59,7 +60,7 @@ type evalFlags struct {
 	stats     bool
 	limits    eval.Limits
 	// checks is eval's --checks: which checks of generated files by the
-	// programs that read them run (profile.RunChecks).
+	// programs that read them run (evalprofile.RunChecks).
 	checks string
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -21,7 +22,7 @@ import (
 func init() {
 	commands = append(commands, &command{
 		name:    "option",
-		gc:      gcOneEvaluation,
+		gc:      runtimetune.OneEvaluation,
 		summary: "Explain an option: its value, type, default, declaration and every definition.",
 		usage:   "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
 		help: `Evaluates the modules with the library and shows, for the option at

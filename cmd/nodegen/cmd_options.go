@@ -8,12 +8,13 @@ import (
 
 	"github.com/nodegen/nodegen/docgen"
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:    "options",
-		gc:      gcOneEvaluation,
+		gc:      runtimetune.OneEvaluation,
 		summary: "Write the reference documentation of every option in scope.",
 		usage:   "nodegen options [--format markdown|json] [--bare] [MODULE.hcl...]",
 		help: `Documents every option of the library and of the given modules (and

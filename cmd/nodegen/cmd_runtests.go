@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/modules"
 )
@@ -38,7 +39,7 @@ fails; a PATH that does not exist is an error (exit status 1); no test
 files at all is not ("no test files", exit status 0).`,
 		example: "nodegen test modules/\nnodegen test -run 'kubelet' roles/node.test.hcl",
 		args:    argsPaths,
-		gc:      gcManyEvaluations,
+		gc:      runtimetune.ManyEvaluations,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			var ef evalFlags
 			match := fs.String("run", "", "run only the runs whose names match `REGEXP`")

@@ -16,6 +16,8 @@ import (
 
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -25,7 +27,7 @@ func init() {
 	commands = append(commands,
 		&command{
 			name:    "switch",
-			gc:      gcOneEvaluation,
+			gc:      runtimetune.OneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
 			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
@@ -270,7 +272,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 		printDiags(stderr, ev.Files(), diags)
 		return "", cleanup, exitError
 	}
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	for _, w := range p.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -18,7 +19,7 @@ type ctyValue = cty.Value
 // dir with w, the write begun there before the evaluation (profile.Begin),
 // atomically: on any error the previous profile stays as it was.
 func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, checks profile.CheckMode, stdout, stderr io.Writer) int {
-	p, diags := profile.BuildFor(ev, w)
+	p, diags := evalprofile.BuildFor(ev, w)
 	ok := reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
 	defer st.mark("write")
 	if !ok {
@@ -48,15 +49,15 @@ func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runSta
 // programs that read them, and prints its warnings and errors; ok is false
 // when there were errors.
 func buildProfile(ev *eval.Evaluator, st *runStats, checks profile.CheckMode, stderr io.Writer) (p profile.Profile, ok bool) {
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	return p, reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
 }
 
 // reportChecks runs the checks of p's files by the programs that read
-// them (profile.RunChecks) and prints the notes and errors; it returns
+// them (evalprofile.RunChecks) and prints the notes and errors; it returns
 // false when a check failed.
 func reportChecks(ev *eval.Evaluator, p profile.Profile, mode profile.CheckMode, stderr io.Writer) bool {
-	notes, diags := profile.RunChecks(ev, p.Entries, mode)
+	notes, diags := evalprofile.RunChecks(ev, p.Entries, mode)
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}

@@ -20,13 +20,3 @@ func processMemory() (faults int64, maxRSS int64, ok bool) {
 	}
 	return int64(ru.Minflt + ru.Majflt), rss, true
 }
-
-// addressSpaceLimit returns the process's address-space limit (RLIMIT_AS)
-// in bytes, 0 when there is none.
-func addressSpaceLimit() uint64 {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil || rl.Cur >= 1<<62 { // RLIM_INFINITY
-		return 0
-	}
-	return uint64(rl.Cur)
-}

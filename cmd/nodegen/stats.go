@@ -17,7 +17,7 @@ type runStats struct {
 	start  time.Time
 	last   time.Time
 	phases []phase
-	mem0   runtime.MemStats // at the start, so that startup (see tuneGC) is not counted
+	mem0   runtime.MemStats // at the start, so that startup (see runtimetune.Tune) is not counted
 }
 
 type phase struct {

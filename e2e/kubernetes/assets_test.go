@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/nspawntest"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/profile"
@@ -99,7 +100,7 @@ func evaluate(t testing.TB, files ...string) profile.Profile {
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", strings.Join(files, " "), diags.Error())
 	}
-	p, diags := profile.Build(ev)
+	p, diags := evalprofile.Build(ev)
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", strings.Join(files, " "), diags.Error())
 	}

@@ -11,20 +11,15 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // Bin is the path of cfssl. Without it the test is skipped, or fails when
 // the environment variable CI is set (.ci/run installs golang-cfssl).
 func Bin(t *testing.T) string {
 	t.Helper()
-	bin, err := exec.LookPath("cfssl")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("cfssl is not installed, and CI is set; .ci/run installs Debian's golang-cfssl")
-		}
-		t.Skip("cfssl is not installed (apt-get install golang-cfssl): skipping the test against the real CA")
-	}
-	return bin
+	return suitereport.Program(t, "cfssl serve as the CA (pki, fixtures)", "cfssl", "Debian's golang-cfssl")
 }
 
 // Gen runs a cfssl command that prints a certificate and its key as JSON

@@ -21,6 +21,10 @@ const MaxNestingDepth = 1000
 // nestingTooDeep is the Summary of the diagnostic about MaxNestingDepth.
 const nestingTooDeep = "nesting too deep"
 
+// NestingTooDeep is the Extra of the diagnostic about MaxNestingDepth, by
+// which its readers know it (hcl.DiagnosticExtra), not by its wording.
+type NestingTooDeep struct{}
+
 // enter counts one more level of nesting, starting at the next token. Past
 // MaxNestingDepth it reports the error, moves the peeker to the end of the
 // input (so that every enclosing level finishes at once) and returns false;
@@ -47,6 +51,7 @@ func (p *parser) tooDeep(rng hcl.Range) {
 			Detail: fmt.Sprintf("Blocks, expressions and templates nest more than %d levels deep here; "+
 				"nodegen refuses deeper nesting, which no real configuration needs.", MaxNestingDepth),
 			Subject: rng.Ptr(),
+			Extra:   NestingTooDeep{},
 		}
 	}
 	p.recovery = true

@@ -1,4 +1,4 @@
-package options
+package optionpath
 
 import (
 	"slices"
@@ -30,12 +30,12 @@ func TestPathRoundTrip(t *testing.T) {
 			if got := tt.path.String(); got != tt.str {
 				t.Errorf("String() = %q, want %q", got, tt.str)
 			}
-			back, err := ParsePath(tt.str)
+			back, err := Parse(tt.str)
 			if err != nil {
-				t.Fatalf("ParsePath(%q): %v", tt.str, err)
+				t.Fatalf("Parse(%q): %v", tt.str, err)
 			}
 			if diff := cmp.Diff(tt.path, back); diff != "" {
-				t.Errorf("ParsePath(%q) (-want +got):\n%s", tt.str, diff)
+				t.Errorf("Parse(%q) (-want +got):\n%s", tt.str, diff)
 			}
 			if back.Key() != tt.path.Key() || !back.Equal(tt.path) {
 				t.Errorf("Key/Equal disagree for %q", tt.str)
@@ -44,7 +44,7 @@ func TestPathRoundTrip(t *testing.T) {
 	}
 }
 
-func TestParsePathLenient(t *testing.T) {
+func TestParseLenient(t *testing.T) {
 	// Bare segments may hold characters String would quote.
 	tests := map[string]Path{
 		"environment.etc.kubernetes/manifests": {"environment", "etc", "kubernetes/manifests"},
@@ -53,23 +53,23 @@ func TestParsePathLenient(t *testing.T) {
 		"1.2":                                  {"1", "2"},
 	}
 	for in, want := range tests {
-		got, err := ParsePath(in)
+		got, err := Parse(in)
 		if err != nil {
-			t.Errorf("ParsePath(%q): %v", in, err)
+			t.Errorf("Parse(%q): %v", in, err)
 			continue
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("ParsePath(%q) (-want +got):\n%s", in, diff)
+			t.Errorf("Parse(%q) (-want +got):\n%s", in, diff)
 		}
 	}
 }
 
-func TestParsePathErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	for _, in := range []string{
 		"a..b", "a.", ".a", ".", `"abc`, `a"b"`, `"a"b`, `"a\q"`, `a."b`, `"a\`,
 	} {
-		if p, err := ParsePath(in); err == nil {
-			t.Errorf("ParsePath(%q) = %q, want an error", in, []string(p))
+		if p, err := Parse(in); err == nil {
+			t.Errorf("Parse(%q) = %q, want an error", in, []string(p))
 		}
 	}
 }
@@ -91,7 +91,7 @@ func TestPathChildCopies(t *testing.T) {
 	}
 }
 
-func TestParsePathAfter(t *testing.T) {
+func TestParseAfter(t *testing.T) {
 	tests := []struct {
 		prefix Path
 		in     string
@@ -105,24 +105,24 @@ func TestParsePathAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		prefix := slices.Clone(tt.prefix)
-		got, err := ParsePathAfter(prefix, tt.in)
+		got, err := ParseAfter(prefix, tt.in)
 		if err != nil {
-			t.Errorf("ParsePathAfter(%q, %q): %v", tt.prefix, tt.in, err)
+			t.Errorf("ParseAfter(%q, %q): %v", tt.prefix, tt.in, err)
 			continue
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("ParsePathAfter(%q, %q) (-want +got):\n%s", tt.prefix, tt.in, diff)
+			t.Errorf("ParseAfter(%q, %q) (-want +got):\n%s", tt.prefix, tt.in, diff)
 		}
 		if cap(got) > 0 && cap(prefix) > 0 && &got[:1][0] == &prefix[:1][0] {
-			t.Errorf("ParsePathAfter(%q, %q) shares the prefix's array", tt.prefix, tt.in)
+			t.Errorf("ParseAfter(%q, %q) shares the prefix's array", tt.prefix, tt.in)
 		}
 		if !slices.Equal(prefix, tt.prefix) {
-			t.Errorf("ParsePathAfter changed its prefix to %q", prefix)
+			t.Errorf("ParseAfter changed its prefix to %q", prefix)
 		}
 	}
 	for _, in := range []string{"a..b", "a.", `"abc`} {
-		if p, err := ParsePathAfter(Path{"x"}, in); err == nil {
-			t.Errorf("ParsePathAfter(x, %q) = %q, want an error", in, []string(p))
+		if p, err := ParseAfter(Path{"x"}, in); err == nil {
+			t.Errorf("ParseAfter(x, %q) = %q, want an error", in, []string(p))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package runtimetune
 
 import (
 	"bufio"
@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// Bounds of the soft memory limit that tuneGC sets with the collector off.
+// Bounds of the soft memory limit that Tune sets with the collector off.
 const (
 	// maxSoftLimit is the most a single evaluation is let grow to before
 	// a collection: far more than the largest evaluation takes.
 	maxSoftLimit = 1 << 30
 	// minSoftLimit is the least worth running without the collector:
-	// below it tuneGC leaves the collector on its default schedule.
+	// below it Tune leaves the collector on its default schedule.
 	minSoftLimit = 64 << 20
 )
 

@@ -1,4 +1,4 @@
-package main
+package runtimetune
 
 import (
 	"os"
@@ -15,7 +15,7 @@ const heapReserve = 256 << 20
 
 // useHugePages asks Linux to back the heap nodegen is about to fill with
 // transparent huge pages. A run allocates the parsed syntax of every module
-// and keeps it to the end, with the collector off (see tuneGC), so every
+// and keeps it to the end, with the collector off (see Tune), so every
 // allocation lands on a page the process has never touched, and with 4 KiB
 // pages the kernel's page faults took a third of the command's time on the
 // generated 1000-module set. Where transparent huge pages are enabled only
@@ -38,25 +38,28 @@ const heapReserve = 256 << 20
 // the commit limit of a small machine, and not under a limit on the address
 // space (ulimit -v), where the runtime could not map the reservation and
 // the command would die of it (Go's out-of-memory error is fatal). Nor is
-// it done when the soft memory limit (see tuneGC) is below the
+// it done when the soft memory limit (see Tune) is below the
 // reservation, where the runtime would give the pages back at once.
-func useHugePages(limit int64) {
+//
+// It returns the range of addresses it marked (the reservation's whole
+// huge pages), empty when it marked none.
+func useHugePages(limit int64) (from, to uintptr) {
 	if limit < heapReserve || hugePagesSkipped() != "" {
-		return
+		return 0, 0
 	}
 	b := make([]byte, heapReserve)
 	const huge = 2 << 20
 	addr := uintptr(unsafe.Pointer(&b[0]))
-	from := ((addr+huge-1)&^(huge-1) - addr)
-	to := ((addr+heapReserve)&^(huge-1) - addr)
-	if to > from {
-		_ = unix.Madvise(b[from:to], unix.MADV_HUGEPAGE)
+	from, to = (addr+huge-1)&^(huge-1), (addr+heapReserve)&^(huge-1)
+	if to <= from || unix.Madvise(b[from-addr:to-addr], unix.MADV_HUGEPAGE) != nil {
+		from, to = 0, 0
 	}
 	runtime.KeepAlive(b)
 	b = nil
 	procs := runtime.GOMAXPROCS(1)
 	runtime.GC()
 	runtime.GOMAXPROCS(procs)
+	return from, to
 }
 
 // hugePagesSkipped says why useHugePages does nothing here, or "".

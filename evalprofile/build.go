@@ -1,10 +1,9 @@
-package profile
+package evalprofile
 
 import (
 	"fmt"
 	"os"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/profile"
 )
 
 var etcPath = options.Path{"environment", "etc"}
@@ -24,14 +24,14 @@ var etcPath = options.Path{"environment", "etc"}
 // (CheckExecutables) and that every wait of its startup has a provider
 // (checkStartup); what is not is a warning. Options that none of this
 // needs are not evaluated.
-func Build(ev *eval.Evaluator) (Profile, hcl.Diagnostics) {
+func Build(ev *eval.Evaluator) (profile.Profile, hcl.Diagnostics) {
 	return BuildFor(ev, nil)
 }
 
 // BuildFor is Build for a write begun beforehand (see Begin): as soon as
 // the entries are evaluated without error, it gives them to w, which
 // builds their tree while the checks that follow run. w may be nil.
-func BuildFor(ev *eval.Evaluator, w *Pending) (Profile, hcl.Diagnostics) {
+func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diagnostics) {
 	entries, diags := FromEvaluation(ev)
 	if w != nil && !diags.HasErrors() {
 		w.Entries(entries)
@@ -40,11 +40,11 @@ func BuildFor(ev *eval.Evaluator, w *Pending) (Profile, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	warns, d := ev.Assertions()
 	diags = append(diags, d...)
-	p := Profile{Entries: entries, Assets: assets, Packages: packages}
+	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages}
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
-	p.Warnings = append(p.Warnings, CheckExecutables(entries, assets, provided)...)
+	p.Warnings = append(p.Warnings, profile.CheckExecutables(entries, assets, provided)...)
 	diags = append(diags, checkStartup(ev, &p, diags)...)
 	// The queries above reach the same failed definitions, each reporting
 	// them: report each once.
@@ -55,7 +55,7 @@ func BuildFor(ev *eval.Evaluator, w *Pending) (Profile, hcl.Diagnostics) {
 // enabled environment.etc file. A `source` that is not a symlink's target
 // is read: relative to the module that defines it, or from the host when
 // absolute. An evaluation without environment.etc (--bare) has no entries.
-func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
+func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 	if !ev.IsDeclared(etcPath) {
 		return nil, nil
 	}
@@ -66,19 +66,14 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 	if !etc.IsKnown() || etc.IsNull() || !etc.Type().IsObjectType() {
 		return nil, diags
 	}
-	names := make([]string, 0, len(etc.Type().AttributeTypes()))
-	for n := range etc.Type().AttributeTypes() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var entries []Entry
-	for _, name := range names {
+	var entries []profile.Entry
+	for _, name := range sortedAttrs(etc) {
 		f := etc.GetAttr(name)
 		if !boolAttr(f, "enable") {
 			continue
 		}
 		opt := etcPath.Child(name)
-		e := Entry{
+		e := profile.Entry{
 			Target: strAttr(f, "target"),
 			Mode:   strAttr(f, "mode"),
 			User:   strAttr(f, "user"),
@@ -89,7 +84,7 @@ func FromEvaluation(ev *eval.Evaluator) ([]Entry, hcl.Diagnostics) {
 			e.Option = origin
 		}
 		e.Checks = programChecks(f)
-		if p := unitPathProblem(e.Target); p != "" {
+		if p := profile.UnitPathProblem(e.Target); p != "" {
 			diags = append(diags, checkDiag(ev, e, "Invalid unit name", fmt.Sprintf("/etc/%s, from %s: %s.", e.Target, e.Option, p)))
 			continue
 		}
@@ -162,7 +157,7 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 }
 
 // programChecks reads the checks of an environment.etc entry.
-func programChecks(f cty.Value) []ProgramCheck {
+func programChecks(f cty.Value) []profile.ProgramCheck {
 	if !f.Type().HasAttribute("checks") {
 		return nil
 	}
@@ -170,10 +165,10 @@ func programChecks(f cty.Value) []ProgramCheck {
 	if !l.IsKnown() || l.IsNull() || !l.CanIterateElements() {
 		return nil
 	}
-	var checks []ProgramCheck
+	var checks []profile.ProgramCheck
 	for it := l.ElementIterator(); it.Next(); {
 		_, c := it.Element()
-		pc := ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
+		pc := profile.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
 		if ps := c.GetAttr("programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
 			for pit := ps.ElementIterator(); pit.Next(); {
 				if _, p := pit.Element(); p.IsKnown() && !p.IsNull() && p.Type() == cty.String {

@@ -1,4 +1,4 @@
-package parsediag
+package hcldiag_test
 
 import (
 	"fmt"
@@ -6,9 +6,23 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/internal/hcldiag"
+	"github.com/nodegen/nodegen/internal/parsediag"
 )
 
+// TestParse checks the rewritten errors of both parsers of nodegen files:
+// upstream's (hcldiag.Parse, for hclfmt) and nodegen's copy
+// (parsediag.Parse, for evaluation), which must read the same.
 func TestParse(t *testing.T) {
+	parsers := []struct {
+		name  string
+		parse func([]byte, string) (*hcl.File, hcl.Diagnostics)
+	}{
+		{"upstream", hcldiag.Parse},
+		{"nodegen", parsediag.Parse},
+	}
 	tests := []struct {
 		name string
 		src  string
@@ -55,23 +69,25 @@ func TestParse(t *testing.T) {
 			detail: "in an object constructor",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, diags := Parse([]byte(tt.src), "f.hcl")
-			var got []string
-			for _, d := range diags {
-				pos := "?"
-				if d.Subject != nil {
-					pos = fmt.Sprintf("%d:%d", d.Subject.Start.Line, d.Subject.Start.Column)
+	for _, p := range parsers {
+		for _, tt := range tests {
+			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
+				_, diags := p.parse([]byte(tt.src), "f.hcl")
+				var got []string
+				for _, d := range diags {
+					pos := "?"
+					if d.Subject != nil {
+						pos = fmt.Sprintf("%d:%d", d.Subject.Start.Line, d.Subject.Start.Column)
+					}
+					got = append(got, d.Summary+" @ "+pos)
 				}
-				got = append(got, d.Summary+" @ "+pos)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Fatalf("errors (-want +got):\n%s", diff)
-			}
-			if tt.detail != "" && !strings.Contains(diags[len(diags)-1].Detail, tt.detail) {
-				t.Errorf("detail %q does not contain %q", diags[len(diags)-1].Detail, tt.detail)
-			}
-		})
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Fatalf("errors (-want +got):\n%s", diff)
+				}
+				if tt.detail != "" && !strings.Contains(diags[len(diags)-1].Detail, tt.detail) {
+					t.Errorf("detail %q does not contain %q", diags[len(diags)-1].Detail, tt.detail)
+				}
+			})
+		}
 	}
 }

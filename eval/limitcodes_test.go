@@ -1,0 +1,54 @@
+package eval_test
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/options"
+)
+
+// TestLimitCodes checks that an evaluation over each limit ends in an
+// error that carries that limit's code (eval.LimitOf), whatever its
+// wording.
+func TestLimitCodes(t *testing.T) {
+	const opt = "option \"a\" { type = anything }\n"
+	tests := []struct {
+		name   string
+		files  map[string]string
+		limits eval.Limits
+		want   eval.Limit
+	}{
+		{"depth", map[string]string{"main.hcl": opt + "locals {\n  l0 = 1\n" + chain(50) + "}\nconfig { a = local.l50 }"}, eval.Limits{Depth: 10}, eval.LimitDepth},
+		{"elements", map[string]string{"main.hcl": opt + "config { a = [for i in range(100) : i] }"}, eval.Limits{Elements: 10}, eval.LimitElements},
+		{"elements, checked by a function", map[string]string{"main.hcl": opt + "config { a = setproduct(range(5), range(5)) }"}, eval.Limits{Elements: 10}, eval.LimitElements},
+		{"string", map[string]string{"main.hcl": opt + "config { a = \"${join(\"\", [for i in range(20) : \"xxxxxxxxxx\"])}!\" }"}, eval.Limits{StringBytes: 100}, eval.LimitString},
+		{"allocation", map[string]string{"main.hcl": opt + "config { a = [for i in range(100) : [for j in range(100) : j]] }"}, eval.Limits{Allocation: 10000}, eval.LimitAllocation},
+		{"time", map[string]string{"main.hcl": opt + "config { a = [for i in range(300) : [for j in range(300) : j]] }"}, eval.Limits{Time: 1}, eval.LimitTime},
+		{"files", map[string]string{"main.hcl": opt + "imports = [\"./b.hcl\"]\nconfig { a = 1 }", "b.hcl": "imports = [\"./c.hcl\"]\n", "c.hcl": ""}, eval.Limits{Files: 2}, eval.LimitFiles},
+		{"nesting", map[string]string{"main.hcl": opt + "config { a = " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + " }"}, eval.Limits{}, eval.LimitNesting},
+		{"a function's bound", map[string]string{"main.hcl": opt + "config { a = format(\"%99999999d\", 1) }"}, eval.Limits{}, eval.LimitFunctionBound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			for name, src := range tt.files {
+				fsys[name] = &fstest.MapFile{Data: []byte(src)}
+			}
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: tt.limits})
+			if !diags.HasErrors() {
+				_, diags = ev.Get(options.Path{"a"})
+			}
+			var got []eval.Limit
+			for _, d := range diags {
+				if l := eval.LimitOf(d); l != 0 {
+					got = append(got, l)
+				}
+			}
+			if len(got) == 0 || got[0] != tt.want {
+				t.Errorf("limits of the errors: %v, want %v first; errors: %v", got, tt.want, diags)
+			}
+		})
+	}
+}

@@ -1,0 +1,12 @@
+// Package evalprofile builds a host's profile from an evaluation: the
+// environment.etc files (FromEvaluation), the assets and packages, the
+// assertions' warnings, the check that every executable a unit runs is
+// provided and the startup check of package unitcheck (Build), and the
+// checks of generated files by the programs that read them (RunChecks).
+//
+// It is the one place where the evaluator (package eval) meets the
+// profile format (package profile): profile writes, reads and compares
+// profiles and knows nothing of evaluation, so that the packages that
+// install or render a profile (activate, ignition) do not depend on the
+// evaluator.
+package evalprofile

@@ -1,0 +1,48 @@
+package evalprofile_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestFormatPackagesDoNotEvaluate checks the layering the package doc
+// states: the packages that read, install or render profiles, and the
+// formatter, depend on no part of the evaluator.
+func TestFormatPackagesDoNotEvaluate(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to list dependencies with: %v", err)
+	}
+	tests := []struct {
+		pkg       string
+		forbidden []string
+	}{
+		{"profile", []string{"eval", "evalprofile", "options"}},
+		{"activate", []string{"eval", "evalprofile", "options"}},
+		{"ignition", []string{"eval", "evalprofile", "options"}},
+		{"unitcheck", []string{"eval", "evalprofile", "options"}},
+		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/hclsyntax"}},
+	}
+	const module = "github.com/nodegen/nodegen/"
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			out, err := exec.Command(goTool, "list", "-deps", module+tt.pkg).Output()
+			if err != nil {
+				t.Fatalf("go list -deps %s: %v", tt.pkg, err)
+			}
+			deps := map[string]bool{}
+			for _, d := range strings.Fields(string(out)) {
+				deps[d] = true
+			}
+			if !deps[module+tt.pkg] {
+				t.Fatalf("go list -deps %s does not list the package itself:\n%s", tt.pkg, out)
+			}
+			for _, f := range tt.forbidden {
+				if deps[module+f] {
+					t.Errorf("%s depends on %s", tt.pkg, f)
+				}
+			}
+		})
+	}
+}
