@@ -33,9 +33,11 @@ K8S_VERSION = v1.37.2
 NODEGEN_K8S_CACHE ?= /var/cache/nodegen-e2e/kubernetes
 export NODEGEN_K8S_CACHE
 K8S_BIN = $(NODEGEN_K8S_CACHE)/$(K8S_VERSION)/bin
-# flannel for the two-host test over flannel's overlay
-# (e2e/kubernetes/scripts/build-flannel.sh, about 2 minutes).
+# flannel and CoreDNS for the two-host test over flannel's overlay, with
+# the DNS addon (e2e/kubernetes/scripts/build-flannel.sh and
+# build-coredns.sh, a few minutes each).
 K8S_FLANNEL = $(NODEGEN_K8S_CACHE)/flannel-v0.28.10
+K8S_COREDNS = $(NODEGEN_K8S_CACHE)/coredns-v1.15.0
 
 # e2e-kubernetes-cache says, in one line, when go test skips the
 # Kubernetes end-to-end tests because their binaries are not built.
@@ -45,18 +47,21 @@ e2e-kubernetes-cache:
 	    echo "e2e-kubernetes: skipped: no $(K8S_VERSION) binaries in $(K8S_BIN); run make e2e-kubernetes"; break; \
 	  fi; \
 	done
-	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || echo "e2e-kubernetes: TestTwoHostsFlannel skipped: no flannel in $(K8S_FLANNEL); run make e2e-kubernetes"
+	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || echo "e2e-kubernetes: TestTwoHostsFlannelDNS skipped: no flannel in $(K8S_FLANNEL); run make e2e-kubernetes"
+	@[ -x "$(K8S_COREDNS)/coredns" ] || echo "e2e-kubernetes: TestTwoHostsFlannelDNS skipped: no CoreDNS in $(K8S_COREDNS); run make e2e-kubernetes"
 
-# e2e-kubernetes builds the Kubernetes binaries and flannel when they are
-# not cached (about 17 and 2 minutes), then runs the end-to-end tests twice
+# e2e-kubernetes builds the Kubernetes binaries, flannel and CoreDNS when
+# they are not cached (about 17 minutes, and a few for the others), then
+# runs the end-to-end tests twice
 # in a row; the
 # first run also builds the node's root file system and the image when
 # they are not cached.
 e2e-kubernetes:
 	@[ -x "$(K8S_BIN)/kube-addons" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
 	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || e2e/kubernetes/scripts/build-flannel.sh "$(K8S_FLANNEL)"
+	@[ -x "$(K8S_COREDNS)/coredns" ] || e2e/kubernetes/scripts/build-coredns.sh "$(K8S_COREDNS)"
 	for run in 1 2; do \
-	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestTwoHostsFlannel|TestFlagsAccepted|TestConfigFiles' -v ./e2e/kubernetes/ || exit 1; \
+	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestTwoHostsFlannelDNS|TestFlagsAccepted|TestConfigFiles' -v ./e2e/kubernetes/ || exit 1; \
 	done
 
 # test-modules runs the *.test.hcl tests of the module library.

@@ -214,3 +214,61 @@ func run(dir string, env []string, name string, args ...string) error {
 	}
 	return nil
 }
+
+// corednsVersion is the CoreDNS scripts/build-coredns.sh builds into
+// CACHE/coredns-VERSION/coredns.
+const corednsVersion = "v1.15.0"
+
+// corednsTag is the reference of the CoreDNS image the DNS test imports.
+const corednsTag = "k8s-e2e.local/coredns:1"
+
+var corednsBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// corednsImage returns the path of an image tarball of the cached CoreDNS
+// (tagged corednsTag), made with image/mkimage into the cache when it is
+// missing, and skips t when CoreDNS is not built (make e2e-kubernetes).
+func corednsImage(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(cacheDir(), "coredns-"+corednsVersion, "coredns")
+	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
+		t.Skipf("e2e-kubernetes: skipped: no CoreDNS in %s; run make e2e-kubernetes", filepath.Dir(bin))
+	}
+	corednsBuild.once.Do(func() { corednsBuild.path, corednsBuild.err = buildCorednsImage(bin) })
+	if corednsBuild.err != nil {
+		t.Fatalf("building the CoreDNS image: %v", corednsBuild.err)
+	}
+	return corednsBuild.path
+}
+
+// buildCorednsImage wraps bin into an image tarball unless it is cached.
+func buildCorednsImage(bin string) (string, error) {
+	src, err := filepath.Abs("image")
+	if err != nil {
+		return "", err
+	}
+	sum, err := treeHash(src)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(cacheDir(), "coredns-"+corednsVersion+"-image-"+sum+".tar")
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	tmp, err := os.MkdirTemp(cacheDir(), "image-build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	mkimage := filepath.Join(tmp, "mkimage")
+	if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
+		return "", err
+	}
+	if err := run(tmp, nil, mkimage, "-bin", bin, "-name", "coredns", "-out", filepath.Join(tmp, "image.tar"), "-tag", corednsTag); err != nil {
+		return "", err
+	}
+	return out, os.Rename(filepath.Join(tmp, "image.tar"), out)
+}

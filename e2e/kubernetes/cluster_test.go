@@ -1,8 +1,10 @@
 package kubernetes
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,16 +88,19 @@ func flannelDir(t testing.TB) string {
 	return dir
 }
 
-// TestTwoHostsFlannel is TestTwoHosts with the library's flannel (vxlan,
-// the Kubernetes subnet manager, the flannel CNI plugin) instead of a
-// bridge network per node: a pod on each machine, each answering the
-// other machine through the overlay.
-func TestTwoHostsFlannel(t *testing.T) {
+// TestTwoHostsFlannelDNS is TestTwoHosts with the library's flannel
+// (vxlan, the Kubernetes subnet manager, the flannel CNI plugin) instead
+// of a bridge network per node, and its DNS addon (CoreDNS): a pod on each
+// machine, each answering the other machine through the overlay, and a
+// pod on the worker that resolves the apiserver's Service name through
+// CoreDNS.
+func TestTwoHostsFlannelDNS(t *testing.T) {
 	const masterNode, workerNode = "master01.cluster.example.com", "worker01.cluster.example.com"
 	bins := binaries(t)
 	fl := flannelDir(t)
-	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl", "testdata/flannel.hcl")...)
-	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl", "testdata/flannel.hcl")...)
+	dns := corednsImage(t)
+	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl", "testdata/flannel.hcl", "testdata/dns.hcl")...)
+	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl", "testdata/flannel.hcl", "testdata/dns.hcl")...)
 	img := image(t)
 	root := nodeRoot(pm, pw)
 	nspawntest.RootOf(t, root)
@@ -103,6 +108,7 @@ func TestTwoHostsFlannel(t *testing.T) {
 	binds := []nspawntest.Bind{
 		{Host: filepath.Join(fl, "flanneld"), Container: "/opt/flanneld", ReadOnly: true},
 		{Host: filepath.Join(fl, "cni"), Container: "/opt/flannel-cni", ReadOnly: true},
+		{Host: dns, Container: "/opt/k8s-e2e/coredns.tar", ReadOnly: true},
 	}
 	worker := bootNode(t, tl, "worker", root, bins, img, binds...)
 	master := bootNode(t, tl, "master", root, bins, img, binds...)
@@ -136,6 +142,34 @@ func TestTwoHostsFlannel(t *testing.T) {
 		master.mustKubectl("delete", "service", pod)
 		master.mustKubectl("delete", "pod", pod, "--wait=true", "--timeout=60s")
 	}
+
+	// CoreDNS, which the addon manager applied, answers a pod on the
+	// worker for the apiserver's Service. (The k8s-worker fixture's node
+	// has a gpu taint that CoreDNS does not tolerate, and the master takes
+	// no pods: the test lifts the taint, as an operator would to run the
+	// cluster's services there.)
+	master.mustKubectl("taint", "node", workerNode, "gpu:NoSchedule-")
+	master.poll("CoreDNS ready", 3*time.Minute, func() (bool, string) {
+		ready, err := master.kubectl("-n", "kube-system", "get", "deployment", "coredns", "-o", "jsonpath={.status.readyReplicas}")
+		if err == nil && strings.TrimSpace(ready) == "2" {
+			return true, ""
+		}
+		pods, _ := master.kubectl("-n", "kube-system", "get", "pods", "-l", "k8s-app=kube-dns", "-o",
+			`jsonpath={range .items[*]}{.metadata.name} {.spec.nodeName} {.status.phase} {.status.conditions} {.status.containerStatuses}{"\n"}{end}`)
+		events, _ := master.kubectl("-n", "kube-system", "get", "events", "--sort-by=.lastTimestamp")
+		return false, fmt.Sprintf("ready replicas %q, want 2 (%v); its pods:\n%s\nevents:\n%s", strings.TrimSpace(ready), err, pods, events)
+	})
+	apiserverIP := master.mustKubectl("get", "service", "kubernetes", "-o", "jsonpath={.spec.clusterIP}")
+	master.WriteFile("/root/resolver.yaml", []byte(lookupPod("resolver", workerNode, "kubernetes.default.svc.cluster.local")), 0o644)
+	master.mustKubectl("apply", "-f", "/root/resolver.yaml")
+	master.poll("a pod on the worker resolves kubernetes.default through CoreDNS", 2*time.Minute, func() (bool, string) {
+		out, err := master.kubectl("logs", "resolver")
+		if err != nil {
+			return false, err.Error()
+		}
+		return strings.Contains(out, "lookup kubernetes.default.svc.cluster.local: "+apiserverIP), "kubectl logs printed " + out
+	})
+	master.mustKubectl("delete", "pod", "resolver", "--wait=true", "--timeout=60s")
 	master.requireNoFailedUnits()
 	worker.requireNoFailedUnits()
 	t.Logf("timeline of %s:\n%s", t.Name(), tl)

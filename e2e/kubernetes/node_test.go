@@ -333,3 +333,22 @@ spec:
   ports: [{port: 80, targetPort: 8080}]
 `
 }
+
+// lookupPod is a pod of the sleeper image on the node nodeName, whatever
+// its taints, that resolves name through the cluster's DNS and prints what
+// it found.
+func lookupPod(name, nodeName, lookup string) string {
+	return `apiVersion: v1
+kind: Pod
+metadata: {name: ` + name + `, namespace: default}
+spec:
+  nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
+  tolerations: [{operator: Exists}]
+  terminationGracePeriodSeconds: 5
+  containers:
+  - name: sleeper
+    image: ` + imageTags[1] + `
+    imagePullPolicy: Never
+    env: [{name: LOOKUP, value: "` + lookup + `"}]
+`
+}

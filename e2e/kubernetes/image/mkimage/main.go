@@ -3,6 +3,7 @@
 // `ctr -n k8s.io images import` accepts. Usage:
 //
 //	mkimage -bin sleeper -out img.tar -tag k8s-e2e.local/pause:1 -tag k8s-e2e.local/sleeper:1
+//	mkimage -bin coredns -name coredns -out coredns.tar -tag k8s-e2e.local/coredns:1
 package main
 
 import (
@@ -26,7 +27,8 @@ func (t *tags) String() string     { return strings.Join(*t, ",") }
 func (t *tags) Set(s string) error { *t = append(*t, s); return nil }
 
 func main() {
-	bin := flag.String("bin", "", "static binary, becomes /sleeper and the entrypoint")
+	bin := flag.String("bin", "", "static binary, becomes /NAME and the entrypoint")
+	base := flag.String("name", "sleeper", "the binary's name in the image")
 	out := flag.String("out", "image.tar", "output tarball")
 	var ts tags
 	flag.Var(&ts, "tag", "image reference (repeatable)")
@@ -37,7 +39,7 @@ func main() {
 	}
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	tw.WriteHeader(&tar.Header{Name: "sleeper", Mode: 0o755, Size: int64(len(data)), Typeflag: tar.TypeReg})
+	tw.WriteHeader(&tar.Header{Name: *base, Mode: 0o755, Size: int64(len(data)), Typeflag: tar.TypeReg})
 	tw.Write(data)
 	tw.Close()
 	layer, err := tarball.LayerFromReader(bytes.NewReader(buf.Bytes()))
@@ -54,7 +56,7 @@ func main() {
 	}
 	cf = cf.DeepCopy()
 	cf.OS, cf.Architecture = "linux", "amd64"
-	cf.Config = v1.Config{Entrypoint: []string{"/sleeper"}, Env: []string{"PATH=/"}}
+	cf.Config = v1.Config{Entrypoint: []string{"/" + *base}, Env: []string{"PATH=/"}}
 	img, err = mutate.ConfigFile(img, cf)
 	if err != nil {
 		log.Fatal(err)
