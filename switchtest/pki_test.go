@@ -90,8 +90,8 @@ func TestKubeCertsService(t *testing.T) {
 	})
 
 	// Without the API token, the unit fails and is restarted; the switch,
-	// which waits for it, reports it.
-	out, code := nodegen(t, m, "switch", profileOf(t, m, "certs", kubeCertsHost))
+	// which waits for it to come up until its job timeout, reports it.
+	out, code := nodegen(t, m, "switch", "--timeout", "15s", profileOf(t, m, "certs", kubeCertsHost))
 	if code != 1 || !strings.Contains(out, "unit kube-certs.service failed") || !strings.Contains(out, "the API token file /var/lib/kubernetes/secrets/apitoken.secret does not exist") {
 		t.Errorf("switch without the token: exit %d, want 1 with kube-certs.service's error", code)
 	}
