@@ -84,15 +84,15 @@ var fixtureWant = map[string][]setting{
 	},
 	// Kubernetes workers on containerd (no docker): kubenet through
 	// containerd's CNI template, or flannel's CNI config from the
-	// default conf_dir; the sandbox is the pause image the kubelet imports.
+	// default conf_dir, the plugins the kubelet links into /opt/cni/bin;
+	// the sandbox image is containerd's own.
 	"containerd-worker": {
-		{path: []string{"plugins", cri, "sandbox_image"}, value: "docker.io/library/pause:latest"},
 		{path: []string{"plugins", cri, "cni", "conf_template"}, value: "/etc/containerd/config-cni.template"},
+		{path: []string{"plugins", cri, "cni", "bin_dir"}, value: "/opt/cni/bin"},
 		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/cni/net.d"},
 		{path: []string{"plugins", cri, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
 	},
 	"containerd-worker-flannel": {
-		{path: []string{"plugins", cri, "sandbox_image"}, value: "docker.io/library/pause:latest"},
 		{path: []string{"plugins", cri, "cni", "conf_template"}, value: ""},
 		{path: []string{"plugins", cri, "cni", "conf_dir"}, value: "/etc/cni/net.d"},
 		{path: []string{"plugins", cri, "cni", "bin_dir"}, value: "/opt/cni/bin"},
