@@ -806,3 +806,67 @@ config "services.containerd" {
 		}
 	}
 }
+
+// containerd2 is the containerd 2 that TestConfigVersion3 loads a config
+// version 3 with: $NODEGEN_CONTAINERD2, else the one `make containerd2`
+// builds from the Go module proxy.
+func containerd2() string {
+	if bin := os.Getenv("NODEGEN_CONTAINERD2"); bin != "" {
+		return bin
+	}
+	return "/var/cache/nodegen-e2e/containerd-v2.4.2/containerd"
+}
+
+// TestConfigVersion3 loads the config.toml of a Kubernetes node on
+// containerd 2 (config version 3: the CRI plugin split into images and
+// runtime, the sandbox image pinned, registries by config_path) with a
+// real containerd 2 and reads back what the file sets.
+func TestConfigVersion3(t *testing.T) {
+	const suite = "containerd 2 config dump (containerdtest)"
+	bin := containerd2()
+	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
+		suitereport.Skip(t, suite, "no containerd 2 at "+bin+"; make containerd2 builds it (or set NODEGEN_CONTAINERD2)")
+	}
+	suitereport.Ran(t, suite)
+	ev := evaluate(t, map[string]string{"host.hcl": `
+config "networking" { hostName = "node2" }
+config "services.kubernetes" {
+  roles         = ["node"]
+  masterAddress = "master.example.com"
+  release       = { skipInstall = true }
+}
+config "services.containerd" {
+  version         = "2.4.2"
+  sandboxImage    = "registry.k8s.io/pause:3.10"
+  registryMirrors = { "docker.io" = ["https://mirror.example.com"] }
+  binaries        = { fromPackages = false, sha256 = "0000000000000000000000000000000000000000000000000000000000000000" }
+}
+`})
+	files := etc(t, ev)
+	file := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(file, []byte(files["containerd/config.toml"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const images, runtime = "io.containerd.cri.v1.images", "io.containerd.cri.v1.runtime"
+	want := []setting{
+		{path: []string{"plugins", images, "pinned_images", "sandbox"}, value: "registry.k8s.io/pause:3.10"},
+		{path: []string{"plugins", images, "registry", "config_path"}, value: "/etc/containerd/certs.d"},
+		{path: []string{"plugins", runtime, "containerd", "runtimes", "runc", "options", "SystemdCgroup"}, value: true},
+		{path: []string{"plugins", runtime, "cni", "bin_dirs"}, value: []any{"/opt/cni/bin"}},
+		{path: []string{"plugins", runtime, "cni", "conf_dir"}, value: "/etc/cni/net.d"},
+	}
+	dump := configDump(t, bin, file)
+	for _, p := range checkDump(t, file, dump, want) {
+		// containerd migrates a version 3 file to its own version (4 in
+		// 2.4) as it loads it.
+		if !strings.HasPrefix(p, "version: the file sets 3,") {
+			t.Error(p)
+		}
+	}
+	if v, _ := lookup(dump, "version"); v != int64(3) && v != int64(4) {
+		t.Errorf("containerd read the file as version %v", v)
+	}
+	if hosts := files["containerd/certs.d/docker.io/hosts.toml"]; hosts != "[host.\"https://mirror.example.com\"]\n  capabilities = [\"pull\", \"resolve\"]\n" {
+		t.Errorf("docker.io's hosts.toml:\n%s", hosts)
+	}
+}
