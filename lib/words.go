@@ -240,9 +240,9 @@ var ShellQuoteFunc = native(&function.Spec{
 // (ExecStart= and the like), to be read back as s (NixOS's
 // utils.escapeSystemdExecArg): % written %% (a specifier) and $ written $$
 // (a variable), and in double quotes, with \ and " escaped and control
-// characters as C escapes, when it is empty, a lone ";" (which separates
-// commands), or holds white space, a quote, a backslash or a control
-// character.
+// characters as C escapes (\xNN, or \uNNNN beyond ASCII), when it is
+// empty, a lone ";" (which separates commands), or holds white space, a
+// quote, a backslash or a control character.
 func SystemdExecArg(s string) string {
 	s = strings.NewReplacer("%", "%%", "$", "$$").Replace(s)
 	if s != "" && s != ";" && !strings.ContainsFunc(s, func(r rune) bool {
@@ -260,8 +260,12 @@ func SystemdExecArg(s string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case unicode.IsControl(r):
+		case unicode.IsControl(r) && r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.IsControl(r):
+			// systemd reads \xNN as one byte: a C1 control character
+			// (U+0080 to U+009F) is written \uNNNN, its UTF-8.
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
@@ -272,7 +276,7 @@ func SystemdExecArg(s string) string {
 
 // SystemdExecArgFunc is systemdexecarg(str): str as one argument of a
 // unit's command line (SystemdExecArg), for the values a module puts
-// into ExecStart=.
+// into ExecStart=. A NUL byte, which no argument can hold, is an error.
 var SystemdExecArgFunc = native(&function.Spec{
 	Description: "Returns the string as one argument of a systemd unit's command line: % and $ doubled, and double-quoted with \\, \" and control characters escaped when it holds white space, a quote, a backslash or a control character.",
 	Params: []function.Parameter{
@@ -281,6 +285,12 @@ var SystemdExecArgFunc = native(&function.Spec{
 	Type:         function.StaticReturnType(cty.String),
 	RefineResult: refineNotNull,
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		return cty.StringVal(SystemdExecArg(args[0].AsString())), nil
+		s := args[0].AsString()
+		if strings.ContainsRune(s, 0) {
+			// systemd reads no NUL in an argument: it takes \x00 as
+			// the four characters, with a warning.
+			return cty.NilVal, function.NewArgErrorf(0, "an argument of a unit's command line cannot hold a NUL byte")
+		}
+		return cty.StringVal(SystemdExecArg(s)), nil
 	},
 })

@@ -87,6 +87,7 @@ func TestSystemdExecArg(t *testing.T) {
 		"a b;c":                `"a b;c"`,
 		`say "hi" \ bye`:       `"say \"hi\" \\ bye"`,
 		"a\nb\x01":             `"a\nb\x01"`,
+		"a\u0085b":             `"a\u0085b"`,
 		"":                     `""`,
 	} {
 		if got := SystemdExecArg(in); got != want {
