@@ -21,7 +21,7 @@ options "services.kubernetes" {
 
       Master role will enable etcd, apiserver, scheduler, controller manager,
       addon manager, flannel and proxy services.
-      Node role will enable flannel, docker, kubelet and proxy services.
+      Node role will enable flannel, containerd, kubelet and proxy services.
     EOT
   }
   option "package" {

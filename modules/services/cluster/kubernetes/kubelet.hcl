@@ -464,7 +464,6 @@ assert {
 
 config "services.kubernetes.kubelet" {
   when = local.cfg.enable
-  # Always include cni plugins
   hostname = mkDefault(root.networking.fqdn)
   settings = {
     authentication = {
