@@ -463,7 +463,7 @@ assert {
 }
 
 config "services.kubernetes.kubelet" {
-  when = local.cfg.enable
+  when     = local.cfg.enable
   hostname = mkDefault(root.networking.fqdn)
   settings = {
     authentication = {
