@@ -40,7 +40,62 @@ func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 		return nil, diags
 	}
 	out := hclwrite.Format(src)
-	return tidyLines(out), nil
+	return tidyLines(spaceForKeywords(out)), nil
+}
+
+// spaceForKeywords puts back the space between a for expression's `in`
+// or `if` and a parenthesis that follows it: hclwrite takes `in (x)` for
+// a call of a function named in and writes `in(x)`.
+func spaceForKeywords(src []byte) []byte {
+	toks, diags := hclsyntax.LexConfig(src, "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return src
+	}
+	// forBracket[i] tells whether the i-th open bracket starts a for
+	// expression.
+	var forBracket []bool
+	var at []int
+	for i, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack:
+			isFor := false
+			for _, n := range toks[i+1:] {
+				if n.Type == hclsyntax.TokenNewline {
+					continue
+				}
+				isFor = n.Type == hclsyntax.TokenIdent && string(n.Bytes) == "for"
+				break
+			}
+			forBracket = append(forBracket, isFor)
+		case hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			forBracket = append(forBracket, false)
+		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd:
+			if len(forBracket) > 0 {
+				forBracket = forBracket[:len(forBracket)-1]
+			}
+		case hclsyntax.TokenIdent:
+			if len(forBracket) == 0 || !forBracket[len(forBracket)-1] || i+1 >= len(toks) {
+				continue
+			}
+			if k := string(t.Bytes); k != "in" && k != "if" {
+				continue
+			}
+			if n := toks[i+1]; n.Type == hclsyntax.TokenOParen && n.Range.Start.Byte == t.Range.End.Byte {
+				at = append(at, t.Range.End.Byte)
+			}
+		}
+	}
+	if len(at) == 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src)+len(at))
+	prev := 0
+	for _, b := range at {
+		out = append(out, src[prev:b]...)
+		out = append(out, ' ')
+		prev = b
+	}
+	return append(out, src[prev:]...)
 }
 
 // checkNesting reports nesting deeper than maxNesting, counted on

@@ -62,6 +62,11 @@ func TestFormat(t *testing.T) {
 			want: "x = merge([\n  for n in [\n    \"a\",\n  ] : {\n    (n) = 1\n  }\n]...)\n",
 		},
 		{
+			name: "a for expression's in and if keep their space before a parenthesis",
+			in:   "a = [for x in (b) : x if (x)]\nc = {for k, v in(d) : k => v}\ne = [for x in f(b) : g(x)]\n",
+			want: "a = [for x in (b) : x if (x)]\nc = { for k, v in (d) : k => v }\ne = [for x in f(b) : g(x)]\n",
+		},
+		{
 			name: "empty",
 			in:   "\n\n",
 			want: "",
