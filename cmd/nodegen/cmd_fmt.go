@@ -29,13 +29,13 @@ no trailing white space, no runs of blank lines. A directory means every
 standard input to standard output. Prints the names of the files it
 changed; with --check it changes nothing, lists the files that would
 change and exits 1 if there are any. --diff prints a unified diff of
-each change instead of the file's name (with --check: of each change
-that formatting would make).`,
+each change that formatting would make instead of the file's name, and
+changes nothing either.`,
 		example: "nodegen fmt roles/\nnodegen fmt --check modules/ fixtures/\nnodegen fmt --check --diff roles/",
 		args:    argsPaths,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			check := fs.Bool("check", false, "list the files that are not formatted, change nothing, and exit 1 if there are any")
-			showDiff := fs.Bool("diff", false, "print a unified diff of each change instead of the file's name")
+			showDiff := fs.Bool("diff", false, "print a unified diff of each change instead of the file's name, and change nothing")
 			return func(args []string, stdout, stderr io.Writer) int {
 				return runFmt(args, *check, *showDiff, os.Stdin, stdout, stderr)
 			}
@@ -105,6 +105,9 @@ func runFmt(args []string, check, showDiff bool, stdin io.Reader, stdout, stderr
 		if check {
 			code = exitError
 			continue
+		}
+		if showDiff {
+			continue // --diff only prints the change
 		}
 		if err := writeFileAtomic(name, out); err != nil {
 			fmt.Fprintf(stderr, "nodegen fmt: %s\n", err)
