@@ -20,9 +20,22 @@ import (
 
 // EvalExpr evaluates an expression against the top-level configuration,
 // as an assert of a test does: it can read config, root and options.
+// An expression of a module given inline (Config.Inline: a test file's
+// run) can call file(), relative to that module's file.
 func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	v, diags := (&scope{inst: ev.top}).deep(expr)
+	v, diags := (&scope{inst: ev.top, mod: ev.inlineModule(expr.Range().Filename)}).deep(expr)
 	return v, dedupe(diags)
+}
+
+// inlineModule returns the module given inline whose file is filename,
+// nil if there is none.
+func (ev *Evaluator) inlineModule(filename string) *module {
+	for _, m := range ev.mods {
+		if m.src.inline > 0 && m.file != nil && m.file.Body.MissingItemRange().Filename == filename {
+			return m
+		}
+	}
+	return nil
 }
 
 // Get evaluates the value at a configuration path (an option, a namespace

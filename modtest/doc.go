@@ -9,7 +9,9 @@
 // every `assert { condition, error_message }` of the run is checked against
 // the result (all of them, reported together), or, with
 // `expect_error = "substring"`, evaluation must fail with an error whose
-// summary or detail contains the substring.
+// summary or detail contains the substring. An assert's condition and
+// error_message can call the library's functions and file(), which reads a
+// file relative to the test file, as a module's file() does.
 //
 //	run "worker has the gpu taint" {
 //	  imports = ["./host.hcl"]

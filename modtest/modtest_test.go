@@ -273,6 +273,50 @@ run "eval error" {
 	}
 }
 
+// TestAssertFile calls file() in asserts: relative to the test file, as
+// in a module.
+func TestAssertFile(t *testing.T) {
+	writeFiles(t, map[string]string{
+		"tests/mod.hcl":  "option \"motd\" {\n  type    = str\n  default = \"\"\n}\n",
+		"tests/motd.txt": "hello\n",
+		"tests/mod.test.hcl": `
+run "file" {
+  imports = ["./mod.hcl"]
+  config { motd = "hello\n" }
+  assert {
+    condition     = config.motd == file("motd.txt")
+    error_message = "motd is ${jsonencode(config.motd)}, not ${jsonencode(file("motd.txt"))}"
+  }
+}
+run "missing" {
+  imports = ["./mod.hcl"]
+  assert {
+    condition     = file("missing.txt") == ""
+    error_message = "unreachable"
+  }
+}
+`,
+	})
+	f := ParseFile("tests/mod.test.hcl")
+	if f.Diags.HasErrors() {
+		t.Fatal(f.Diags.Error())
+	}
+	rn := &Runner{}
+	for _, r := range f.Runs {
+		res := rn.Run(f, r)
+		switch r.Name {
+		case "file":
+			if !res.Passed {
+				t.Errorf("%s: %v", r.Name, res.Diags)
+			}
+		case "missing":
+			if res.Passed || len(res.Diags) == 0 || !strings.Contains(res.Diags.Error(), "missing.txt") {
+				t.Errorf("%s: want an error naming missing.txt, got %v", r.Name, res.Diags)
+			}
+		}
+	}
+}
+
 // TestRunFiles runs files in parallel against the library and reports
 // them in order (run it with -race).
 func TestRunFiles(t *testing.T) {
