@@ -67,7 +67,9 @@ var unitSpaceJoined = map[string]bool{
 //
 //   - null is omitted;
 //   - a string is written verbatim (so specifiers such as %i keep working);
-//     it must not contain a newline or a NUL byte, nor end with a backslash,
+//     it must not contain a NUL byte, nor a newline but for a continuation
+//     (right after a backslash) or a final one, which ends the value and is
+//     not written; nor end with a backslash (before that final newline),
 //     which systemd would read as a line continuation;
 //   - a bool is written true or false, a whole number as an integer, any
 //     other number in decimal;
@@ -289,6 +291,9 @@ func unitScalar(v cty.Value, where string, quoted bool) (string, error) {
 		return "", fmt.Errorf("%s: value is not valid UTF-8", where)
 	}
 	if !quoted {
+		// A final newline ends the value, as it ends the key's line: a
+		// heredoc ends in one.
+		s = strings.TrimSuffix(s, "\n")
 		if !ContinuedLines(s) {
 			return "", fmt.Errorf("%s: value %q contains a line break that is not a continuation (a backslash right before the newline)", where, s)
 		}
@@ -302,11 +307,14 @@ func unitScalar(v cty.Value, where string, quoted bool) (string, error) {
 // ContinuedLines reports whether every line break in s continues the
 // setting, as systemd reads a multi-line one: a newline right after a
 // backslash ("/bin/foo \\\n  --bar", NixOS's multi-line ExecStart). A
-// carriage return is never allowed.
+// final newline ends the value (a heredoc ends in one; NixOS accepts the
+// same indented string) and need not follow a backslash. A carriage
+// return is never allowed.
 func ContinuedLines(s string) bool {
 	if strings.ContainsRune(s, '\r') {
 		return false
 	}
+	s = strings.TrimSuffix(s, "\n")
 	for i := strings.IndexByte(s, '\n'); i >= 0; {
 		if i == 0 || s[i-1] != '\\' {
 			return false

@@ -328,6 +328,10 @@ func TestContinuedLines(t *testing.T) {
 		{"\n/bin/a", false},
 		{"/bin/a \\\r\n--b", false},
 		{"/bin/a \\\n--b\n--c", false},
+		{"/bin/a \\\n  --b\n", true},
+		{"/bin/a\n", true},
+		{"/bin/a\n\n", false},
+		{"\n", true},
 	} {
 		if got := ContinuedLines(tt.in); got != tt.want {
 			t.Errorf("ContinuedLines(%q) = %v, want %v", tt.in, got, tt.want)
@@ -339,5 +343,18 @@ func TestContinuedLines(t *testing.T) {
 	})}))
 	if err != nil || got != "[Service]\nExecStart=/bin/a \\\n  --b\n" {
 		t.Errorf("RenderUnit: %q, %v", got, err)
+	}
+	// A heredoc's final newline ends the value: it is not written.
+	got, err = RenderUnit(cty.ObjectVal(map[string]cty.Value{"Service": cty.ObjectVal(map[string]cty.Value{
+		"ExecStart": cty.StringVal("/bin/a \\\n  --b\n"),
+	})}))
+	if err != nil || got != "[Service]\nExecStart=/bin/a \\\n  --b\n" {
+		t.Errorf("RenderUnit: %q, %v", got, err)
+	}
+	// A backslash before it still continues onto the next key: refused.
+	if _, err := RenderUnit(cty.ObjectVal(map[string]cty.Value{"Service": cty.ObjectVal(map[string]cty.Value{
+		"ExecStart": cty.StringVal("/bin/a \\\n"),
+	})})); err == nil || !strings.Contains(err.Error(), "ends with a backslash") {
+		t.Errorf("RenderUnit of a value ending in a backslash and a newline: %v", err)
 	}
 }

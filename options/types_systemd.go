@@ -12,7 +12,8 @@ import (
 // value of one key of a unit section, a string (without a line break,
 // which would end the key's line in the unit file, but for a continuation:
 // a newline right after a backslash, as NixOS allows in a multi-line
-// ExecStart), number or bool, or a list of them. Another line break is
+// ExecStart, and a final newline, which ends the value, as a heredoc's
+// does), number or bool, or a list of them. Another line break is
 // thus a type error at the definition that has it, not an error of the
 // library's unit writer. When some definition is a list, the definitions concatenate (a
 // single value counts as a one-element list), so modules can add

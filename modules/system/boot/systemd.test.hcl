@@ -100,6 +100,39 @@ run "no script, no ExecStart" {
   }
 }
 
+run "a multi-line ExecStart in a heredoc, as porting.md writes it" {
+  config "systemd.services.foo" {
+    serviceConfig = {
+      ExecStart = <<-EOT
+        /bin/foo \
+          --bar \
+          --baz
+      EOT
+    }
+  }
+
+  assert {
+    condition     = config.systemd.services.foo.serviceConfig.ExecStart == "/bin/foo \\\n  --bar \\\n  --baz\n"
+    error_message = "the option keeps the heredoc's text"
+  }
+  assert {
+    condition     = config.systemd.units["foo.service"].text == "[Service]\nExecStart=/bin/foo \\\n  --bar \\\n  --baz\n"
+    error_message = "the heredoc's final newline ends the setting; the continuations are kept"
+  }
+}
+
+run "a line break that is not a continuation is refused" {
+  config "systemd.services.foo" {
+    serviceConfig = {
+      ExecStart = <<-EOT
+        /bin/foo
+          --bar
+      EOT
+    }
+  }
+  expect_error = "systemd option"
+}
+
 run "startAt makes a timer" {
   config "systemd.services.backup" {
     script  = "run-backup"
