@@ -167,7 +167,7 @@ assert {
   condition = alltrue([
     for n, u in local.sysUsers : (u.isSystemUser || (u.uid != null && coalesce(u.uid, 0) < 1000)) != u.isNormalUser
   ])
-  message = "Exactly one of users.users.NAME.isSystemUser and users.users.NAME.isNormalUser must be set, for: ${join(", ", [for n, u in local.sysUsers : n if(u.isSystemUser || (u.uid != null && coalesce(u.uid, 0) < 1000)) == u.isNormalUser])}."
+  message = "Exactly one of users.users.NAME.isSystemUser and users.users.NAME.isNormalUser must be set, for: ${join(", ", [for n, u in local.sysUsers : n if (u.isSystemUser || (u.uid != null && coalesce(u.uid, 0) < 1000)) == u.isNormalUser])}."
 }
 
 assert {

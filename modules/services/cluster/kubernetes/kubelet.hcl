@@ -91,7 +91,7 @@ locals {
   badTaints     = [for n, t in local.cfg.taints : "${t.key}=${t.value}" if !(can(regex(local.qualifiedName, t.key)) && can(regex(local.labelValue, t.value)))]
 
   labelNamespace = { for k, v in local.cfg.nodeLabels : k => (strcontains(k, "/") ? lower(split("/", k)[0]) : "") }
-  refusedLabels = [for k, ns in local.labelNamespace : k if(
+  refusedLabels = [for k, ns in local.labelNamespace : k if (
     (ns == "kubernetes.io" || endswith(ns, ".kubernetes.io") || ns == "k8s.io" || endswith(ns, ".k8s.io")) &&
     !contains(local.allowedKubeletLabels, k) &&
     !(ns == "kubelet.kubernetes.io" || endswith(ns, ".kubelet.kubernetes.io") || ns == "node.kubernetes.io" || endswith(ns, ".node.kubernetes.io"))

@@ -348,7 +348,7 @@ locals {
   # with each of ports; just ports without addresses.
   sshdListenStreams = length(local.sshd.listenAddresses) == 0 ? [for p in local.sshd.ports : "${p}"] : flatten([
     for l in local.sshd.listenAddresses : [
-      for p in(l.port == null ? local.sshd.ports : [l.port]) : "${strcontains(coalesce(l.addr, ""), ":") ? "[${l.addr}]" : l.addr}:${p}"
+      for p in (l.port == null ? local.sshd.ports : [l.port]) : "${strcontains(coalesce(l.addr, ""), ":") ? "[${l.addr}]" : l.addr}:${p}"
     ]
   ])
 
