@@ -63,7 +63,7 @@ submodule "firewall" {
   option "enable" {
     type        = bool
     default     = false
-    description = "Whether to enable the firewall: a stateful nftables filter that accepts established connections, ping, and the allowed ports, and drops all other incoming packets."
+    description = "Whether to enable the firewall: a stateful nftables filter that accepts established connections, ping, and the allowed ports, and drops all other incoming packets. Off by default, unlike NixOS's (on by default), deliberately: a host that nodegen did not firewall before must not start dropping packets when it is switched."
   }
   option "interfaces" {
     type        = attrsOf(submodule.firewallPorts)
