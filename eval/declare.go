@@ -139,6 +139,9 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 	var diags hcl.Diagnostics
 	full := func(p options.Path) string { return prefix.Join(p).String() }
 	root := &declNode{}
+	// defaultAt is, for an option declared several times, a later
+	// declaration that gives a default when the first does not.
+	var defaultAt map[*optionDecl]*hclsyntax.Block
 	// An option and its node for each entry, in two allocations; the
 	// namespaces above them take nodes from the slab too.
 	decls := make([]optionDecl, 0, len(entries))
@@ -170,6 +173,28 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 		switch {
 		case n.opt != nil:
 			if t, merged := options.MergeTypes(n.opt.typ, d.typ); merged {
+				first := defaultAt[n.opt]
+				if first == nil && n.opt.defaultExpr != nil {
+					first = n.opt.block
+				}
+				if first != nil && d.defaultExpr != nil {
+					// As NixOS's mergeOptionDecls: one declaration
+					// gives the default.
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  fmt.Sprintf("option %q has two defaults", full(d.path)),
+						Detail: fmt.Sprintf("The option %q is declared with a default at %s and at %s. Its declarations merge (their submodules do), but only one of them may give a default, as in NixOS.",
+							full(d.path), options.ShowPos(first.DefRange()), options.ShowPos(d.block.DefRange())),
+						Subject: d.defaultExpr.Range().Ptr(),
+					})
+					continue
+				}
+				if first == nil && d.defaultExpr != nil {
+					if defaultAt == nil {
+						defaultAt = map[*optionDecl]*hclsyntax.Block{}
+					}
+					defaultAt[n.opt] = d.block
+				}
 				n.opt.typ = t
 				n.opt.also = append(n.opt.also, d.block)
 				continue
