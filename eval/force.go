@@ -104,16 +104,11 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	diags = append(diags, dd...)
 	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
-	if o.readOnly {
-		var live []property.Part
-		for _, r := range merged.Defs {
-			if r.State != property.Disabled {
-				live = append(live, r)
-			}
-		}
-		if len(live) > 1 {
-			diags = append(diags, readOnlyDiag(full, live))
-		}
+	// A read-only option has one definition, its default included,
+	// counted as NixOS's evalOptionValue does: before priorities and
+	// before conditions, so that one under a false mkIf counts too.
+	if o.readOnly && len(merged.Defs) > 1 {
+		diags = append(diags, readOnlyDiag(full, merged.Defs))
 	}
 	if s.defined && o.apply != nil && !diags.HasErrors() {
 		sc := inst.declScope(o).with("value", s.value)
@@ -203,6 +198,14 @@ func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The option %q is read-only, but it is set %d times:", full.String(), len(defs))
 	for _, d := range defs {
+		if d.State == property.Disabled {
+			at := ""
+			if d.Cond != nil {
+				at = " at " + options.ShowPos(*d.Cond)
+			}
+			fmt.Fprintf(&b, "\n  - %s: %s (under a false condition%s)", options.ShowPos(d.Range), showDef(d.Value), at)
+			continue
+		}
 		fmt.Fprintf(&b, "\n  - %s: %s", options.ShowPos(d.Range), showDef(d.Value))
 	}
 	return &hcl.Diagnostic{
