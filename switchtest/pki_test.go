@@ -99,7 +99,7 @@ func TestKubeCertsService(t *testing.T) {
 	waitFor(t, m, "kube-certs.service to succeed once the token is there", func() bool {
 		return prop(t, m, "kube-certs.service", "ActiveState") == "inactive" && prop(t, m, "kube-certs.service", "Result") == "success"
 	})
-	j := m.Journal("kube-certs.service", 30)
+	j := m.Journal("kube-certs.service", 300) // every attempt since the switch
 	if !strings.Contains(j, "nodegen pki: e2e: fetched the CA certificate from https://127.0.0.1:8888 into /var/lib/kubernetes/secrets/ca.pem (trust on bootstrap); no certificate yet, and a new one could not be issued: the API token file") ||
 		!strings.Contains(j, "e2e: issued a new certificate (no certificate yet)") ||
 		strings.Count(j, "running touch /run/e2e-restarted") != 1 {
