@@ -244,6 +244,13 @@ options "services.containerd" {
     default_text = "{ images = \"io.containerd.cri.v1.images\", runtime = \"io.containerd.cri.v1.runtime\" } for containerd 2.x, else io.containerd.grpc.v1.cri for both"
     description  = "The names of the CRI plugin's tables in config.toml for the node's containerd (read-only): where images (the sandbox image, registries) and the runtime (runtimes, CNI) are configured."
   }
+  option "cniBinDirs" {
+    type         = bool
+    read_only    = true
+    default      = local.major > 2 || (local.major == 2 && local.minor >= 1)
+    default_text = "whether containerd is 2.1 or later"
+    description  = "Whether the CRI runtime plugin of the node's containerd takes a list of CNI plugin directories, cni.bin_dirs (containerd 2.1 and later), rather than cni.bin_dir (read-only)."
+  }
   option "runtimeEndpoint" {
     type         = str
     read_only    = true
@@ -254,25 +261,20 @@ options "services.containerd" {
 }
 
 # buildContainerdConfig, as settings at mkDefault priority: config version
-# 2 for containerd 1.x, as the seed writes it.
+# 2 for containerd 1.x, as the seed writes it, and version 3 for containerd
+# 2.x, as later kops releases write it, where runtimes and CNI belong to
+# the CRI runtime plugin (local.criRuntime; the CRI plugin itself in 2).
 config "services.containerd.settings" {
-  when    = local.cfg.enable && !local.v3
-  version = mkDefault(2)
+  when    = local.cfg.enable
+  version = mkDefault(local.v3 ? 3 : 2)
   plugins = {
     "io.containerd.nri.v1.nri" = mkIf(local.cfg.nri.enabled, {
       disable                     = mkDefault(false)
       plugin_request_timeout      = mkIf(local.cfg.nri.pluginRequestTimeout != null, mkDefault(local.cfg.nri.pluginRequestTimeout))
       plugin_registration_timeout = mkIf(local.cfg.nri.pluginRegistrationTimeout != null, mkDefault(local.cfg.nri.pluginRegistrationTimeout))
     })
-    (local.cri) = {
+    (local.criRuntime) = {
       enable_selinux = mkIf(local.cfg.selinuxEnabled, mkDefault(true))
-      sandbox_image  = mkIf(local.cfg.sandboxImage != null && local.cfg.sandboxImage != "", mkDefault(local.cfg.sandboxImage))
-      # The seed writes the v2 mirrors table, registry.mirrors.NAME.endpoint.
-      registry = mkIf(length(local.cfg.registryMirrors) > 0, {
-        mirrors = {
-          for name, endpoints in local.cfg.registryMirrors : name => { endpoint = mkDefault(endpoints) }
-        }
-      })
       containerd = {
         default_runtime_name = mkIf(local.cfg.nvidiaRuntime, mkDefault("runc"))
         runtimes = {
@@ -280,12 +282,13 @@ config "services.containerd.settings" {
             runtime_type = mkDefault("io.containerd.runc.v2")
             options      = { SystemdCgroup = mkDefault(true) }
           }
-          # appendNvidiaGPURuntimeConfig
+          # appendNvidiaGPURuntimeConfig (containerd 2 has no runc.v1 shim,
+          # nor runtime_engine and runtime_root)
           nvidia = mkIf(local.cfg.nvidiaRuntime, {
             privileged_without_host_devices = mkDefault(false)
-            runtime_engine                  = mkDefault("")
-            runtime_root                    = mkDefault("")
-            runtime_type                    = mkDefault("io.containerd.runc.v1")
+            runtime_engine                  = mkIf(!local.v3, mkDefault(""))
+            runtime_root                    = mkIf(!local.v3, mkDefault(""))
+            runtime_type                    = mkDefault(local.v3 ? "io.containerd.runc.v2" : "io.containerd.runc.v1")
             options = {
               SystemdCgroup = mkDefault(true)
               BinaryName    = mkDefault("/usr/bin/nvidia-container-runtime")
@@ -300,48 +303,33 @@ config "services.containerd.settings" {
   }
 }
 
-# Config version 3 for containerd 2.x, as later kops releases write it: the
-# sandbox image is the images plugin's pinned sandbox image, registries are
-# hosts.toml files under config_path, and runtimes and CNI belong to the
-# runtime plugin.
+# Images in config version 2: the CRI plugin's sandbox image, and the v2
+# mirrors table the seed writes, registry.mirrors.NAME.endpoint.
 config "services.containerd.settings" {
-  when    = local.cfg.enable && local.v3
-  version = mkDefault(3)
+  when = local.cfg.enable && !local.v3
   plugins = {
-    "io.containerd.nri.v1.nri" = mkIf(local.cfg.nri.enabled, {
-      disable                     = mkDefault(false)
-      plugin_request_timeout      = mkIf(local.cfg.nri.pluginRequestTimeout != null, mkDefault(local.cfg.nri.pluginRequestTimeout))
-      plugin_registration_timeout = mkIf(local.cfg.nri.pluginRegistrationTimeout != null, mkDefault(local.cfg.nri.pluginRegistrationTimeout))
-    })
+    (local.cri) = {
+      sandbox_image = mkIf(local.cfg.sandboxImage != null && local.cfg.sandboxImage != "", mkDefault(local.cfg.sandboxImage))
+      registry = mkIf(length(local.cfg.registryMirrors) > 0, {
+        mirrors = {
+          for name, endpoints in local.cfg.registryMirrors : name => { endpoint = mkDefault(endpoints) }
+        }
+      })
+    }
+  }
+}
+
+# Images in config version 3: the images plugin's pinned sandbox image, and
+# registries as hosts.toml files under config_path.
+config "services.containerd.settings" {
+  when = local.cfg.enable && local.v3
+  plugins = {
     (local.criImages) = {
       pinned_images = mkIf(local.cfg.sandboxImage != null && local.cfg.sandboxImage != "", {
         sandbox = mkDefault(local.cfg.sandboxImage)
       })
       registry = mkIf(length(local.cfg.registryMirrors) > 0, {
         config_path = mkDefault(local.certsDir)
-      })
-    }
-    (local.criRuntime) = {
-      enable_selinux = mkIf(local.cfg.selinuxEnabled, mkDefault(true))
-      containerd = {
-        default_runtime_name = mkIf(local.cfg.nvidiaRuntime, mkDefault("runc"))
-        runtimes = {
-          runc = {
-            runtime_type = mkDefault("io.containerd.runc.v2")
-            options      = { SystemdCgroup = mkDefault(true) }
-          }
-          nvidia = mkIf(local.cfg.nvidiaRuntime, {
-            privileged_without_host_devices = mkDefault(false)
-            runtime_type                    = mkDefault("io.containerd.runc.v2")
-            options = {
-              SystemdCgroup = mkDefault(true)
-              BinaryName    = mkDefault("/usr/bin/nvidia-container-runtime")
-            }
-          })
-        }
-      }
-      cni = mkIf(local.cfg.usesKubenet, {
-        conf_template = mkDefault(local.cniTemplate)
       })
     }
   }

@@ -10,9 +10,6 @@
 locals {
   containerd = config.services.containerd
   kubelet    = config.services.kubernetes.kubelet
-  # containerd >= 2.1
-  versionParts = local.containerd.version == null ? ["1", "0"] : split(".", trimprefix(trimspace(local.containerd.version), "v"))
-  binDirs      = tonumber(local.versionParts[0]) > 2 || (tonumber(local.versionParts[0]) == 2 && length(local.versionParts) > 1 && tonumber(split("-", local.versionParts[1])[0]) >= 1)
 }
 
 config "services.kubernetes.kubelet" {
@@ -29,15 +26,14 @@ config "systemd.services.kubelet" {
   after = ["containerd.service"]
 }
 
-# (containerd 2.1 and later take a list of plugin directories, bin_dirs.)
 config "services.containerd" {
   when = local.containerd.enable && local.kubelet.enable
   settings = {
     plugins = {
       (local.containerd.criPlugins.runtime) = {
         cni = {
-          bin_dir  = mkIf(!local.binDirs, mkDefault("/opt/cni/bin"))
-          bin_dirs = mkIf(local.binDirs, mkDefault(["/opt/cni/bin"]))
+          bin_dir  = mkIf(!local.containerd.cniBinDirs, mkDefault("/opt/cni/bin"))
+          bin_dirs = mkIf(local.containerd.cniBinDirs, mkDefault(["/opt/cni/bin"]))
           conf_dir = mkDefault(local.kubelet.cni.configDir != null ? local.kubelet.cni.configDir : "/etc/cni/net.d")
         }
       }
