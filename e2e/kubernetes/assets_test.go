@@ -141,6 +141,24 @@ func image(t testing.TB) string {
 
 // buildImage builds the image tarball unless it is cached.
 func buildImage() (string, error) {
+	return cachedImage("image", func(src, tmp, mkimage string) error {
+		sleeper := filepath.Join(tmp, "sleeper")
+		if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", sleeper, "./sleeper"); err != nil {
+			return err
+		}
+		args := []string{"-bin", sleeper, "-out", filepath.Join(tmp, "image.tar")}
+		for _, tag := range imageTags {
+			args = append(args, "-tag", tag)
+		}
+		return run(tmp, nil, mkimage, args...)
+	})
+}
+
+// cachedImage returns CACHE/NAME-HASH.tar, HASH of image/'s files, making
+// it when it is missing: build gets image/'s path, a temporary directory
+// and image/mkimage built into it, and writes image.tar there, which is
+// then renamed into place (a tarball in the cache is always whole).
+func cachedImage(name string, build func(src, tmp, mkimage string) error) (string, error) {
 	src, err := filepath.Abs("image")
 	if err != nil {
 		return "", err
@@ -149,7 +167,7 @@ func buildImage() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out := filepath.Join(cacheDir(), "image-"+sum+".tar")
+	out := filepath.Join(cacheDir(), name+"-"+sum+".tar")
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
@@ -161,22 +179,13 @@ func buildImage() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	sleeper, mkimage := filepath.Join(tmp, "sleeper"), filepath.Join(tmp, "mkimage")
-	env := []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}
-	if err := run(src, env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", sleeper, "./sleeper"); err != nil {
+	mkimage := filepath.Join(tmp, "mkimage")
+	if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
 		return "", err
 	}
-	if err := run(src, env, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
+	if err := build(src, tmp, mkimage); err != nil {
 		return "", err
 	}
-	args := []string{"-bin", sleeper, "-out", filepath.Join(tmp, "image.tar")}
-	for _, tag := range imageTags {
-		args = append(args, "-tag", tag)
-	}
-	if err := run(tmp, nil, mkimage, args...); err != nil {
-		return "", err
-	}
-	// Renamed into place: a tarball in the cache is always whole.
 	return out, os.Rename(filepath.Join(tmp, "image.tar"), out)
 }
 
@@ -246,29 +255,7 @@ func corednsImage(t testing.TB) string {
 
 // buildCorednsImage wraps bin into an image tarball unless it is cached.
 func buildCorednsImage(bin string) (string, error) {
-	src, err := filepath.Abs("image")
-	if err != nil {
-		return "", err
-	}
-	sum, err := treeHash(src)
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(cacheDir(), "coredns-"+corednsVersion+"-image-"+sum+".tar")
-	if _, err := os.Stat(out); err == nil {
-		return out, nil
-	}
-	tmp, err := os.MkdirTemp(cacheDir(), "image-build-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	mkimage := filepath.Join(tmp, "mkimage")
-	if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
-		return "", err
-	}
-	if err := run(tmp, nil, mkimage, "-bin", bin, "-name", "coredns", "-out", filepath.Join(tmp, "image.tar"), "-tag", corednsTag); err != nil {
-		return "", err
-	}
-	return out, os.Rename(filepath.Join(tmp, "image.tar"), out)
+	return cachedImage("coredns-"+corednsVersion+"-image", func(_, tmp, mkimage string) error {
+		return run(tmp, nil, mkimage, "-bin", bin, "-name", "coredns", "-out", filepath.Join(tmp, "image.tar"), "-tag", corednsTag)
+	})
 }

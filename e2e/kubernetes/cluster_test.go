@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // overlays are the files of the test environment for a host, on top of
@@ -52,16 +53,31 @@ func TestTwoHosts(t *testing.T) {
 	bins := binaries(t)
 	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl")...)
 	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl")...)
+	tl, master, worker := switchTwoHosts(t, pm, pw, bins)
+	master.runPod(worker, workerNode, "sleeper-on-worker")
+	master.requireNoFailedUnits()
+	worker.requireNoFailedUnits()
+	t.Logf("timeline of %s:\n%s", t.Name(), tl)
+}
+
+// switchTwoHosts boots two machines from a root with the packages of the
+// profiles pm and pw, joined by a veth pair, with the binaries in bins,
+// the image and the binds more besides; switches the first to pm (the
+// master) and, once its apiserver is ready, hands the worker the master's
+// CA token and switches it to pw. The timeline starts once the root is
+// built.
+func switchTwoHosts(t *testing.T, pm, pw profile.Profile, bins string, more ...nspawntest.Bind) (tl *timeline, master, worker *node) {
+	t.Helper()
 	img := image(t)
 	root := nodeRoot(pm, pw)
 	nspawntest.RootOf(t, root) // built on first use: not on the timeline
-	tl := newTimeline(t)
+	tl = newTimeline(t)
 	// The master powers off first, and the worker's kubelet and proxy stop
 	// before it does: kube-apiserver's graceful shutdown waits for the
 	// watches of clients that are still there, and the worker's power-off
 	// would take the master's address (the veth pair) with it.
-	worker := bootNode(t, tl, "worker", root, bins, img)
-	master := bootNode(t, tl, "master", root, bins, img)
+	worker = bootNode(t, tl, "worker", root, bins, img, more...)
+	master = bootNode(t, tl, "master", root, bins, img, more...)
 	connect(t, master, worker)
 	t.Cleanup(worker.stopClients)
 
@@ -69,10 +85,7 @@ func TestTwoHosts(t *testing.T) {
 	master.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
 	master.giveToken(worker)
 	worker.switchTo(worker.install(pw))
-	master.runPod(worker, workerNode, "sleeper-on-worker")
-	master.requireNoFailedUnits()
-	worker.requireNoFailedUnits()
-	t.Logf("timeline of %s:\n%s", t.Name(), tl)
+	return tl, master, worker
 }
 
 // flannelDir is where scripts/build-flannel.sh puts flannel:
@@ -101,24 +114,11 @@ func TestTwoHostsFlannelDNS(t *testing.T) {
 	dns := corednsImage(t)
 	pm := evaluate(t, overlays("k8s-master", "testdata/two-hosts.hcl", "testdata/master.hcl", "testdata/flannel.hcl", "testdata/dns.hcl")...)
 	pw := evaluate(t, overlays("k8s-worker", "testdata/two-hosts.hcl", "testdata/worker.hcl", "testdata/flannel.hcl", "testdata/dns.hcl")...)
-	img := image(t)
-	root := nodeRoot(pm, pw)
-	nspawntest.RootOf(t, root)
-	tl := newTimeline(t)
-	binds := []nspawntest.Bind{
-		{Host: filepath.Join(fl, "flanneld"), Container: "/opt/flanneld", ReadOnly: true},
-		{Host: filepath.Join(fl, "cni"), Container: "/opt/flannel-cni", ReadOnly: true},
-		{Host: dns, Container: "/opt/k8s-e2e/coredns.tar", ReadOnly: true},
-	}
-	worker := bootNode(t, tl, "worker", root, bins, img, binds...)
-	master := bootNode(t, tl, "master", root, bins, img, binds...)
-	connect(t, master, worker)
-	t.Cleanup(worker.stopClients)
-
-	master.switchTo(master.install(pm))
-	master.pollKubectl("apiserver /readyz ok", 2*time.Minute, "ok", "get", "--raw", "/readyz")
-	master.giveToken(worker)
-	worker.switchTo(worker.install(pw))
+	tl, master, worker := switchTwoHosts(t, pm, pw, bins,
+		nspawntest.Bind{Host: filepath.Join(fl, "flanneld"), Container: "/opt/flanneld", ReadOnly: true},
+		nspawntest.Bind{Host: filepath.Join(fl, "cni"), Container: "/opt/flannel-cni", ReadOnly: true},
+		nspawntest.Bind{Host: dns, Container: "/opt/k8s-e2e/coredns.tar", ReadOnly: true},
+	)
 	for _, n := range []*node{master, worker} {
 		n.poll("flannel's subnet.env", 2*time.Minute, func() (bool, string) {
 			_, _, code, err := n.Run("test", "-s", "/run/flannel/subnet.env")
@@ -127,12 +127,7 @@ func TestTwoHostsFlannelDNS(t *testing.T) {
 	}
 	ips := map[string]string{}
 	for _, p := range []struct{ pod, node string }{{"sleeper-a", masterNode}, {"sleeper-b", workerNode}} {
-		master.pollKubectl("node "+p.node+" Ready", 2*time.Minute, "True",
-			"get", "node", p.node, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
-		master.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
-		master.WriteFile("/root/"+p.pod+".yaml", []byte(podManifest(p.pod, p.node)), 0o644)
-		master.mustKubectl("apply", "-f", "/root/"+p.pod+".yaml")
-		master.pollKubectl("pod "+p.pod+" Running", 2*time.Minute, "Running", "get", "pod", p.pod, "-o", "jsonpath={.status.phase}")
+		master.startPod(p.node, p.pod, podManifest(p.pod, p.node), "")
 		ips[p.pod] = master.mustKubectl("get", "pod", p.pod, "-o", "jsonpath={.status.podIP}")
 	}
 	// Each machine reaches the pod on the other through flannel's vxlan.

@@ -263,13 +263,7 @@ func (n *node) pollKubectl(what string, timeout time.Duration, want string, args
 // deletes both.
 func (n *node) runPod(on *node, nodeName, pod string) {
 	n.t.Helper()
-	n.pollKubectl("node "+nodeName+" Ready", 2*time.Minute, "True",
-		"get", "node", nodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
-	// Pods are refused until the namespace's service account exists.
-	n.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
-	n.WriteFile("/root/"+pod+".yaml", []byte(podManifest(pod, nodeName)), 0o644)
-	n.mustKubectl("apply", "-f", "/root/"+pod+".yaml")
-	n.pollKubectl("pod "+pod+" Running on "+on.role, 2*time.Minute, "Running", "get", "pod", pod, "-o", "jsonpath={.status.phase}")
+	n.startPod(nodeName, pod, podManifest(pod, nodeName), " on "+on.role)
 	n.poll("kubectl logs "+pod, 30*time.Second, func() (bool, string) {
 		out, err := n.kubectl("logs", pod)
 		if err != nil {
@@ -284,6 +278,21 @@ func (n *node) runPod(on *node, nodeName, pod string) {
 	n.mustKubectl("delete", "service", pod)
 	n.mustKubectl("delete", "pod", pod, "--wait=true", "--timeout=60s")
 	n.tl.mark(n.role + ": pod " + pod + " deleted")
+}
+
+// startPod waits, with kubectl in this machine (the master), until the
+// node nodeName is Ready and pods can be made, applies manifest, and waits
+// until its pod called pod is Running; where is added to what the
+// timeline says.
+func (n *node) startPod(nodeName, pod, manifest, where string) {
+	n.t.Helper()
+	n.pollKubectl("node "+nodeName+" Ready", 2*time.Minute, "True",
+		"get", "node", nodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
+	// Pods are refused until the namespace's service account exists.
+	n.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
+	n.WriteFile("/root/"+pod+".yaml", []byte(manifest), 0o644)
+	n.mustKubectl("apply", "-f", "/root/"+pod+".yaml")
+	n.pollKubectl("pod "+pod+" Running"+where, 2*time.Minute, "Running", "get", "pod", pod, "-o", "jsonpath={.status.phase}")
 }
 
 // pollAnswer polls until a TCP connection from the machine to address
@@ -312,19 +321,7 @@ func (n *node) requireNoFailedUnits() {
 // scheduler puts on the node nodeName, whatever its taints, and a Service
 // of the same name that forwards its port 80 there.
 func podManifest(name, nodeName string) string {
-	return `apiVersion: v1
-kind: Pod
-metadata: {name: ` + name + `, namespace: default, labels: {app: sleeper}}
-spec:
-  nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
-  tolerations: [{operator: Exists}]
-  terminationGracePeriodSeconds: 5
-  containers:
-  - name: sleeper
-    image: ` + imageTags[1] + `
-    imagePullPolicy: Never
-    env: [{name: LISTEN, value: ":8080"}]
----
+	return sleeperPod(name, nodeName, "labels: {app: sleeper}", "LISTEN", ":8080") + `---
 apiVersion: v1
 kind: Service
 metadata: {name: ` + name + `, namespace: default}
@@ -338,9 +335,19 @@ spec:
 // its taints, that resolves name through the cluster's DNS and prints what
 // it found.
 func lookupPod(name, nodeName, lookup string) string {
+	return sleeperPod(name, nodeName, "", "LOOKUP", lookup)
+}
+
+// sleeperPod is a pod of the sleeper image, with the metadata keys extra
+// (none when it is empty) and the environment variable key set to
+// value, that the scheduler puts on the node nodeName, whatever its taints.
+func sleeperPod(name, nodeName, extra, key, value string) string {
+	if extra != "" {
+		extra = ", " + extra
+	}
 	return `apiVersion: v1
 kind: Pod
-metadata: {name: ` + name + `, namespace: default}
+metadata: {name: ` + name + `, namespace: default` + extra + `}
 spec:
   nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
   tolerations: [{operator: Exists}]
@@ -349,6 +356,6 @@ spec:
   - name: sleeper
     image: ` + imageTags[1] + `
     imagePullPolicy: Never
-    env: [{name: LOOKUP, value: "` + lookup + `"}]
+    env: [{name: ` + key + `, value: "` + value + `"}]
 `
 }
