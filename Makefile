@@ -10,9 +10,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/nodegen
 
 # test is what CI runs: static checks, then every test (docgen's test fails
-# when docs/options.md is stale), then the module library's own tests, then
-# the tests of the patched go-cty that go.mod builds with
-# (third_party/go-cty/NODEGEN.md).
+# when docs/options.md is stale), then the module library's own tests.
 #
 # The suites that compare nodegen with other programs (NixOS through
 # nix-instantiate, systemd-analyze, containerd, ...) record whether they ran
@@ -24,7 +22,6 @@ test: vet fmt-check hcl-fmt-check e2e-kubernetes-cache
 	NODEGEN_SUITE_REPORT=$(CURDIR)/$(SUITES) $(GO) test ./...; status=$$?; \
 	echo "comparison suites:"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; exit $$status
 	$(GO) run ./cmd/nodegen test modules/
-	cd third_party/go-cty && $(GO) test ./...
 
 # The Kubernetes end-to-end tests (e2e/kubernetes, see its README.md) run
 # the programs of this release, built once into the cache NODEGEN_K8S_CACHE
@@ -92,10 +89,9 @@ docs:
 vet:
 	$(GO) vet ./...
 
-# fmt-check leaves out third_party: the copies there stay as upstream wrote
-# them, to be compared with it byte for byte.
+# fmt-check lists the Go files that gofmt would change.
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' ':!third_party/go-cty' 2>/dev/null || find . -name '*.go' -not -path './third_party/go-cty/*')); \
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # bench measures parsing and evaluation of generated module sets, the

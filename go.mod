@@ -36,5 +36,3 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
 )
-
-replace github.com/zclconf/go-cty => ./third_party/go-cty

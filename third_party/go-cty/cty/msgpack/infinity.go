@@ -1,8 +1,0 @@
-package msgpack
-
-import (
-	"math"
-)
-
-var negativeInfinity = math.Inf(-1)
-var positiveInfinity = math.Inf(1)
