@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -209,7 +210,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 					break
 				}
 			}
-			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(p[j]) {
+			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), p[j]) {
 				return nil, nil, nil, nil, append(diags, noKeyDiag(p[:j], p[j], inst.fullPath(c.path), v))
 			}
 			v = v.GetAttr(p[j])
@@ -301,7 +302,7 @@ func disabledLeaves(v cty.Value, rng hcl.Range, path options.Path, cond *hcl.Ran
 			continue
 		}
 		w := part.Value
-		if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() || !w.Type().HasAttribute(path[0]) {
+		if !w.IsKnown() || w.IsNull() || !w.Type().IsObjectType() || !ctyelems.HasAttr(w.Type(), path[0]) {
 			continue
 		}
 		e := w.GetAttr(path[0])

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -33,7 +34,7 @@ func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (
 		v, d := property.Deep(s.value)
 		diags = append(diags, d...)
 		for _, k := range key {
-			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(k) {
+			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), k) {
 				x.Defined = false
 				break
 			}
@@ -155,7 +156,7 @@ func attrOf(v cty.Value, name string, static bool) (cty.Value, bool) {
 			v, _ = property.Shallow(v)
 		}
 	}
-	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(name) {
+	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), name) {
 		return cty.NilVal, false
 	}
 	return v.GetAttr(name), true

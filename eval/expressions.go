@@ -505,7 +505,7 @@ func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostic
 	if !v.IsKnown() {
 		return cty.DynamicVal, diags
 	}
-	if v.Type().IsObjectType() && !v.IsNull() && !v.Type().HasAttribute(name) {
+	if v.Type().IsObjectType() && !v.IsNull() && !ctyelems.HasAttr(v.Type(), name) {
 		detail := fmt.Sprintf("This object does not have an attribute named %q.", name)
 		names := sortedKeys(v.Type().AttributeTypes())
 		if s := didYouMean(name, names); s != "" {

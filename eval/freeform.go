@@ -139,7 +139,7 @@ func (inst *instance) freeformAt(n *declNode) (cty.Value, hcl.Diagnostics) {
 // attrOf is the attribute name of an object or map.
 func freeAttr(v cty.Value, name string) (cty.Value, bool) {
 	if v.Type().IsObjectType() {
-		if !v.Type().HasAttribute(name) {
+		if !ctyelems.HasAttr(v.Type(), name) {
 			return cty.NilVal, false
 		}
 		return v.GetAttr(name), true

@@ -61,7 +61,7 @@ func (ev *Evaluator) get(p options.Path, deep func(cty.Value) (cty.Value, hcl.Di
 		var d hcl.Diagnostics
 		v, d = property.Shallow(v)
 		diags = append(diags, d...)
-		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !v.Type().HasAttribute(seg) {
+		if v.IsKnown() && !v.IsNull() && v.Type().IsObjectType() && !ctyelems.HasAttr(v.Type(), seg) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported attribute",

@@ -41,7 +41,7 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 			if !boolAttr(a, "enable") {
 				continue
 			}
-			if !a.Type().HasAttribute("url") {
+			if !ctyelems.HasAttr(a.Type(), "url") {
 				// An enabled asset needs its url: reading it says so.
 				_, d := ev.Get(assetsPath.Child(name).Child("url"))
 				diags = append(diags, d...)

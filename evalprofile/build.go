@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
@@ -158,7 +159,7 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 
 // programChecks reads the checks of an environment.etc entry.
 func programChecks(f cty.Value) []profile.ProgramCheck {
-	if !f.Type().HasAttribute("checks") {
+	if !ctyelems.HasAttr(f.Type(), "checks") {
 		return nil
 	}
 	l := f.GetAttr("checks")
@@ -192,7 +193,7 @@ func strAttr(v cty.Value, name string) string {
 }
 
 func optStr(v cty.Value, name string) (string, bool) {
-	if !v.Type().HasAttribute(name) {
+	if !ctyelems.HasAttr(v.Type(), name) {
 		return "", false
 	}
 	a := v.GetAttr(name)

@@ -73,7 +73,7 @@ func startupProfile(ev *eval.Evaluator, files []unitcheck.File) (unitcheck.Profi
 // attrStrings returns the known strings of the list attribute name of
 // the object v.
 func attrStrings(v cty.Value, name string) []string {
-	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute(name) {
+	if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), name) {
 		return nil
 	}
 	return stringList(v.GetAttr(name))

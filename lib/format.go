@@ -72,7 +72,7 @@ func NewFormat(kind string, params cty.Value) (Format, error) {
 }
 
 func hasAttr(v cty.Value, name string) bool {
-	return v.Type().IsObjectType() && v.Type().HasAttribute(name)
+	return v.Type().IsObjectType() && ctyelems.HasAttr(v.Type(), name)
 }
 
 // Lists reports whether a key of a keyValue or INI format may hold a list:
@@ -98,7 +98,7 @@ func (f Format) Value() cty.Value {
 // FormatOf reads a format from its value (see Value).
 func FormatOf(v cty.Value) (Format, error) {
 	v = ctyelems.Unmarked(v)
-	if v.IsNull() || !v.Type().IsObjectType() || !v.Type().HasAttribute("kind") {
+	if v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), "kind") {
 		return Format{}, fmt.Errorf("a format is an object with a kind, such as format.NAME where a format \"NAME\" \"KIND\" block declares it; this is %s", v.Type().FriendlyName())
 	}
 	kind := v.GetAttr("kind")

@@ -31,7 +31,9 @@ var JSONEncodeFunc = native(&function.Spec{
 			return cty.StringVal("null"), nil
 		}
 		var b bytes.Buffer
-		if ctyelems.WhollyKnown(v) && encodeJSON(&b, v) {
+		// encodeJSON gives up on an unknown value inside, as on anything
+		// else it leaves to go-cty's.
+		if encodeJSON(&b, v) {
 			return cty.StringVal(b.String()), nil
 		}
 		return stdlib.JSONEncodeFunc.Call(args)

@@ -169,7 +169,7 @@ func equalValues(a, b cty.Value) bool {
 			return false
 		}
 		for name := range at.AttributeTypes() {
-			if !bt.HasAttribute(name) || !equalValues(a.GetAttr(name), b.GetAttr(name)) {
+			if !ctyelems.HasAttr(bt, name) || !equalValues(a.GetAttr(name), b.GetAttr(name)) {
 				return false
 			}
 		}

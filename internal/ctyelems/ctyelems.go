@@ -120,6 +120,19 @@ func IsASCII(s string) bool {
 	return true
 }
 
+// HasAttr reports whether ty, an object type, has the attribute name:
+// cty.Type.HasAttribute without normalizing an ASCII name, which is in NFC
+// already. go-cty normalizes the name at every call (golang.org/x/text's
+// NFC check, some hundreds of instructions for any string), and the
+// evaluator asks for every step of every traversal.
+func HasAttr(ty cty.Type, name string) bool {
+	if !IsASCII(name) {
+		return ty.HasAttribute(name)
+	}
+	_, ok := ty.AttributeTypes()[name]
+	return ok
+}
+
 // WhollyKnown reports whether v is known and, if it is a collection or a
 // structure, so is every element at every depth: cty.Value.IsWhollyKnown
 // without an iterator and key values for every element.

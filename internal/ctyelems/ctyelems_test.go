@@ -148,3 +148,18 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations a walk, want 0", allocs)
 	}
 }
+
+// TestHasAttr holds HasAttr to cty.Type.HasAttribute, for names in NFC and
+// not: "é" written as e and a combining acute accent is the attribute
+// "\u00e9" to go-cty.
+func TestHasAttr(t *testing.T) {
+	ty := cty.Object(map[string]cty.Type{"enable": cty.Bool, "\u00e9": cty.String, "": cty.Number})
+	for _, name := range []string{"enable", "enabl", "Enable", "", "\u00e9", "e\u0301", "\u00e9x", "\xff"} {
+		if got, want := HasAttr(ty, name), ty.HasAttribute(name); got != want {
+			t.Errorf("HasAttr(%q) = %v, HasAttribute says %v", name, got, want)
+		}
+	}
+	if !HasAttr(ty, "e\u0301") {
+		t.Errorf("HasAttr does not normalize a decomposed name")
+	}
+}
