@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/wordrule"
 	"github.com/nodegen/nodegen/profile"
 	"github.com/nodegen/nodegen/unitcheck"
 )
@@ -66,7 +66,7 @@ func (s *System) checkProfile(p *Plan, m profile.Manifest, dir string) {
 				if !contains(unitcheck.UnitTypes(), strings.TrimPrefix(path.Ext(part), ".")) {
 					continue
 				}
-				if why := lib.UnitNameProblem(part); why != "" {
+				if why := wordrule.UnitNameProblem(part); why != "" {
 					p.invalid(s, e.Path, 0, "%q (from %s) is not a unit name systemd accepts: %s", part, e.Option, why)
 				}
 			}
@@ -229,7 +229,7 @@ func sysusersProblems(data []byte) []lineProblem {
 }
 
 // validUserName is systemd's strict valid_user_group_name (lib's rule).
-func validUserName(n string) bool { return lib.UserNameProblem(n) == "" }
+func validUserName(n string) bool { return wordrule.UserNameProblem(n) == "" }
 
 // validID is a UID or GID systemd accepts: a number, not 65535 or
 // 4294967295.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/coreos/ignition/v2/config/v3_4/types"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/wordrule"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -140,7 +140,7 @@ func sysusersProblem(f []string) (what, problem string) {
 		if s == "-" {
 			return "", ""
 		}
-		if p := lib.UserNameProblem(s); p != "" {
+		if p := wordrule.UserNameProblem(s); p != "" {
 			return fmt.Sprintf("the name %q", s), p
 		}
 		return "", ""
@@ -159,7 +159,7 @@ func sysusersProblem(f []string) (what, problem string) {
 			if x.v == "-" {
 				continue
 			}
-			if p := lib.PathWordProblem(x.v); p != "" {
+			if p := wordrule.PathWordProblem(x.v); p != "" {
 				return fmt.Sprintf("the %s %q", x.what, x.v), p
 			}
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/filekind"
 )
 
 // FileFunc returns file(path) for one module: it reads the file at path,
@@ -137,32 +139,10 @@ func readSize(n int, size int64) string {
 // checkRegular checks that fi is a regular file of at most max bytes.
 func checkRegular(name string, fi fs.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is a %s, not a regular file", FileKind(fi.Mode()))}
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is a %s, not a regular file", filekind.Of(fi.Mode()))}
 	}
 	if fi.Size() > max {
 		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it has %d bytes, more than %d (limit file)", fi.Size(), max)}
 	}
 	return nil
-}
-
-// FileKind names the type of a file mode for messages: "regular file",
-// "FIFO", "character device" and so on.
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "regular file"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	}
-	return "special file"
 }

@@ -4,16 +4,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/wordrule"
 )
 
-// Word is a string type with a rule of package lib (lib.WordRules): the
+// Word is a string type with a rule of package wordrule (wordrule.Rules): the
 // types userName, unitName, interfaceName, host, word and pathWord, for
 // values that a line-oriented format reads as one field. Its description
 // says what the values are ("systemd unit name"); a value that breaks the
 // rule is a type error that says what breaks it ("it holds a newline")
 // and the rule.
-type Word struct{ Rule lib.WordRule }
+type Word struct{ Rule wordrule.Rule }
 
 // Description returns what the values are: "systemd unit name".
 func (t Word) Description() string    { return t.Rule.Noun }
@@ -36,7 +36,7 @@ func (t Word) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 
 // withWordTypes adds the Word types to the simple types.
 func withWordTypes(m map[string]Type) map[string]Type {
-	for _, r := range lib.WordRules {
+	for _, r := range wordrule.Rules {
 		m[r.Name] = Word{Rule: r}
 	}
 	return m

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/filekind"
 )
 
 // The names of the siblings of a profile directory BASE that Write makes:
@@ -122,7 +122,7 @@ func checkProfile(dir string) error {
 	} else if err != nil {
 		return err
 	} else if !fi.IsDir() {
-		return fmt.Errorf("its etc is a %s, not a directory", lib.FileKind(fi.Mode()))
+		return fmt.Errorf("its etc is a %s, not a directory", filekind.Of(fi.Mode()))
 	}
 	err = filepath.WalkDir(etc, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -151,14 +151,14 @@ func checkProfile(dir string) error {
 		switch e.Type {
 		case TypeFile:
 			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s is a %s, its manifest says a file", rel, lib.FileKind(fi.Mode()))
+				return fmt.Errorf("%s is a %s, its manifest says a file", rel, filekind.Of(fi.Mode()))
 			}
 			if fi.Size() != *e.Size {
 				return fmt.Errorf("%s has %d bytes, its manifest says %d", rel, fi.Size(), *e.Size)
 			}
 		case TypeSymlink:
 			if fi.Mode()&fs.ModeSymlink == 0 {
-				return fmt.Errorf("%s is a %s, its manifest says a symlink", rel, lib.FileKind(fi.Mode()))
+				return fmt.Errorf("%s is a %s, its manifest says a symlink", rel, filekind.Of(fi.Mode()))
 			}
 			if to, err := os.Readlink(p); err != nil || to != e.Target {
 				return fmt.Errorf("%s does not point where its manifest says", rel)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/filekind"
 )
 
 // maxManifestSize bounds how much of a manifest Read reads: a profile of
@@ -53,7 +53,7 @@ func readRegular(p string, max int64) ([]byte, error) {
 
 func checkRegular(p string, fi os.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (it is a %s)", p, lib.FileKind(fi.Mode()))
+		return fmt.Errorf("%s is not a regular file (it is a %s)", p, filekind.Of(fi.Mode()))
 	}
 	if fi.Size() > max {
 		return fmt.Errorf("%s is larger than %d bytes", p, max)

@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/wordrule"
 )
 
 // Entry is one path of a profile: a regular file or a symlink below etc/.
@@ -332,7 +332,7 @@ func (t *target) install(sync bool) error {
 // UnitPathProblem checks the unit names in a target below
 // systemd/system/: a unit file (NAME.TYPE), a .wants, .requires or
 // .upholds link to one, or a drop-in directory of one, by systemd's rule
-// (lib.UnitNameProblem). It returns the problem, or "" when there is none;
+// (wordrule.UnitNameProblem). It returns the problem, or "" when there is none;
 // other files there are left alone.
 func UnitPathProblem(target string) string {
 	rest, ok := strings.CutPrefix(target, "systemd/system/")
@@ -356,7 +356,7 @@ func UnitPathProblem(target string) string {
 		}
 	}
 	for _, n := range names {
-		if p := lib.UnitNameProblem(n); p != "" {
+		if p := wordrule.UnitNameProblem(n); p != "" {
 			return fmt.Sprintf("%q is no unit name systemd accepts: %s", n, p)
 		}
 	}

@@ -1,4 +1,4 @@
-package lib
+package wordrule
 
 import "testing"
 
