@@ -34,6 +34,11 @@ type SwitchOptions struct {
 	// Checked, when set, is called with the plan once the check stage
 	// passed, before anything changes (and with DryRun, before returning).
 	Checked func(*Plan)
+	// BeforeChange, when set, is called with the plan of a switch or
+	// rollback after Checked and before anything changes (never with
+	// DryRun); an error stops the activation there, as a refusal does.
+	// A switch arms its rollback timer here.
+	BeforeChange func(*Plan) error
 	// Offline provides assets from the cache only, never downloading.
 	Offline bool
 	// TakeOver are paths ("/etc/motd") whose files, changed since nodegen
@@ -467,6 +472,11 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 	o.checked(p)
 	if o.DryRun && len(bp.problems) > 0 {
 		return p, &BinariesError{bp.problems}
+	}
+	if !o.DryRun && o.BeforeChange != nil {
+		if err := o.BeforeChange(p); err != nil {
+			return p, err
+		}
 	}
 	return p, nil
 }
