@@ -1,8 +1,16 @@
 package deploy
 
 import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestThreeHosts deploys three hosts: each confirms and runs the new
@@ -47,5 +55,215 @@ func TestThreeHosts(t *testing.T) {
 	}
 	for _, n := range []string{"a", "b", "c"} {
 		f.waitGeneration(n, 2, "confirmed", 0)
+	}
+}
+
+// TestOnTag deploys only the host that --on @web selects.
+func TestOnTag(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	files := []string{f.host("a", ""), f.host("b", `config "deployment" { tags = ["web"] }`), f.host("c", "")}
+	if _, _, code := f.deploy(append([]string{"--on", "@web"}, files...)...); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	f.waitGeneration("b", 1, "confirmed", 0)
+	for _, n := range []string{"a", "c"} {
+		if active, confirm := f.generation(n); active != 0 || confirm != "" {
+			t.Errorf("%s was touched: generation %d, confirmation %q", n, active, confirm)
+		}
+	}
+	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
+		t.Errorf("--on @db: exit %d\n%s", code, stderr)
+	}
+}
+
+// lockout is a generation whose unit stops sshd: the deployer cannot
+// connect again to confirm it.
+const lockout = `
+config "systemd.services.lockout" {
+  description = "Stop sshd"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = {
+    Type            = "oneshot"
+    RemainAfterExit = true
+    ExecStart       = "/usr/bin/systemctl stop --no-block ssh.service"
+  }
+}
+`
+
+// TestLockedOutRollsBack deploys a generation that stops sshd: the
+// confirmation cannot come over a new connection, the deploy exits 11,
+// and the host goes back to generation 1 by itself.
+func TestLockedOutRollsBack(t *testing.T) {
+	f := newFleet(t, "a")
+	file := f.host("a", "")
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 1: exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	f.host("a", lockout)
+	start := time.Now()
+	_, stderr, code := f.deploy("--confirm-timeout", "5s", file)
+	if code != 11 {
+		t.Fatalf("exit %d, want 11 (rolled back)", code)
+	}
+	if !strings.Contains(stderr, "a: rolled-back (generation 2)") {
+		t.Errorf("no rolled-back line:\n%s", stderr)
+	}
+	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
+	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
+	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
+		t.Errorf("lockout.service is still active after the rollback: %s", out)
+	}
+}
+
+// TestUnreachable deploys to a host whose port has no server: exit 12,
+// and the other host is deployed all the same.
+func TestUnreachable(t *testing.T) {
+	f := newFleet(t, "a")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	files := []string{f.host("a", ""), f.hostAt("gone", port, "")}
+	_, stderr, code := f.deploy(files...)
+	if code != 12 {
+		t.Fatalf("exit %d, want 12 (unreachable)", code)
+	}
+	if !strings.Contains(stderr, "gone: unreachable") {
+		t.Errorf("no unreachable line:\n%s", stderr)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+}
+
+// TestWavesStop deploys in waves where the first wave's host has a unit
+// that fails: it goes back by itself, and the later wave is not started.
+func TestWavesStop(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	files := []string{
+		f.host("a", `
+config "systemd.services.broken" {
+  description = "Fail"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", ExecStart = "/usr/bin/false" }
+}
+`),
+		f.host("b", ""), f.host("c", ""),
+	}
+	stdout, stderr, code := f.deploy(append([]string{"--waves", "1,100%"}, files...)...)
+	if code != 13 {
+		t.Fatalf("exit %d, want 13 (stopped by the failure budget)", code)
+	}
+	if !strings.Contains(stderr, "a: failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "(stopped by the failure budget)") {
+		t.Errorf("output:\n%s%s", stdout, stderr)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		if active, _ := f.generation(n); active != 0 {
+			t.Errorf("%s: generation %d is active", n, active)
+		}
+	}
+}
+
+// TestKeys deploys secrets: they arrive with their owner and mode, and
+// are in no file below /var/lib/nodegen (profiles, generations, state).
+func TestKeys(t *testing.T) {
+	f := newFleet(t, "a")
+	keyFile := filepath.Join(f.dir, "api-key")
+	if err := os.WriteFile(keyFile, []byte("api-5ecret-from-a-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := f.host("a", fmt.Sprintf(`
+config "deployment" {
+  keys = {
+    db  = { text = "db-5ecret-in-text", user = "nobody", group = "nogroup", permissions = "0640" }
+    api = { keyFile = %q, destDir = "/var/lib/app/keys", permissions = "0400" }
+  }
+}
+`, keyFile))
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := f.machines["a"]
+	for _, k := range []struct{ path, stat, content string }{
+		{"/run/keys/db", "nobody nogroup 640", "db-5ecret-in-text"},
+		{"/var/lib/app/keys/api", "root root 400", "api-5ecret-from-a-file\n"},
+	} {
+		if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %G %a", k.path)); got != k.stat {
+			t.Errorf("%s: %s, want %s", k.path, got, k.stat)
+		}
+		if got := m.MustRun("cat", k.path); got != k.content {
+			t.Errorf("%s holds %q", k.path, got)
+		}
+	}
+	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
+	if err != nil || code != 1 {
+		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+	}
+}
+
+// TestKilledDeployer kills the deployer (its whole process group: the ssh
+// clients too) while it switches the second of three hosts: every host
+// ends on a confirmed generation or rolled back by itself, and a rerun
+// completes.
+func TestKilledDeployer(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	f := newFleet(t, names...)
+	slow := `
+config "systemd.services.slow" {
+  description = "Take a while to start"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/sleep 2" }
+}
+`
+	var files []string
+	for _, n := range names {
+		files = append(files, f.host(n, slow))
+	}
+	cmd := exec.Command(f.nodegen, append([]string{"deploy", "--json", "--parallel", "1", "--confirm-timeout", "5s"}, files...)...)
+	cmd.Env = append(os.Environ(), "HOME="+f.dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var seen []string
+	for lines.Scan() {
+		seen = append(seen, lines.Text())
+		if strings.Contains(lines.Text(), `{"host":"b","step":"switch"}`) {
+			break
+		}
+	}
+	time.Sleep(time.Second) // b's switch is starting its slow unit
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	t.Logf("killed the deployer after:\n%s", strings.Join(seen, "\n"))
+
+	states := f.settled(time.Minute, names...)
+	t.Logf("after the kill: %v", states)
+	for n, s := range states {
+		switch s {
+		case "1 confirmed", "0 rolled-back", "0 ":
+		default:
+			t.Errorf("%s: %q: neither confirmed nor rolled back", n, s)
+		}
+	}
+	if states["a"] != "1 confirmed" {
+		t.Errorf("a, deployed before the kill: %q", states["a"])
+	}
+	if states["b"] != "0 rolled-back" {
+		t.Errorf("b, cut off during its switch: %q", states["b"])
+	}
+	if _, _, code := f.deploy(files...); code != 0 {
+		t.Fatalf("rerun: exit %d", code)
+	}
+	for n, s := range f.settled(time.Minute, names...) {
+		if !strings.HasSuffix(s, " confirmed") || strings.HasPrefix(s, "0 ") {
+			t.Errorf("%s after the rerun: %q", n, s)
+		}
 	}
 }

@@ -31,6 +31,30 @@ type fleet struct {
 	ports    map[string]string
 }
 
+// settled waits, at most timeout, until no host waits for a confirmation
+// or is activating, and returns each host's active generation and the
+// state of its confirmation.
+func (f *fleet) settled(timeout time.Duration, names ...string) map[string]string {
+	f.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		states := map[string]string{}
+		busy := false
+		for _, n := range names {
+			active, confirm := f.generation(n)
+			states[n] = fmt.Sprintf("%d %s", active, confirm)
+			busy = busy || active < 0 || confirm == "activating" || confirm == "waiting"
+		}
+		if !busy {
+			return states
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("still waiting after %s: %v", timeout, states)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
 // newFleet boots one machine per name, each sshd reachable on a loopback
 // port of its own (nspawntest's Forward), root's authorized key the
 // test's.
@@ -143,7 +167,13 @@ func (f *fleet) generation(name string) (active int, confirm string) {
 		Number  int  `json:"number"`
 		Current bool `json:"current"`
 	}
-	if err := json.Unmarshal([]byte(m.MustRun(exe, "generations", "--json")), &gens); err != nil {
+	// A rollback holds the system's lock for a moment: -1 says "ask again".
+	listing, stderr, code, err := m.Run(exe, "generations", "--json")
+	if err != nil || code != 0 {
+		f.t.Logf("%s: nodegen generations: exit %d, %v: %s", name, code, err, strings.TrimSpace(stderr))
+		return -1, ""
+	}
+	if err := json.Unmarshal([]byte(listing), &gens); err != nil {
 		f.t.Fatal(err)
 	}
 	for _, g := range gens {
