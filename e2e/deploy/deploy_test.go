@@ -58,7 +58,8 @@ func TestThreeHosts(t *testing.T) {
 	}
 }
 
-// TestOnTag deploys only the host that --on @web selects.
+// TestOnTag deploys only the host that --on @web selects; --dry-run shows
+// a host's plan and changes nothing.
 func TestOnTag(t *testing.T) {
 	f := newFleet(t, "a", "b", "c")
 	files := []string{f.host("a", ""), f.host("b", `config "deployment" { tags = ["web"] }`), f.host("c", "")}
@@ -70,6 +71,14 @@ func TestOnTag(t *testing.T) {
 		if active, confirm := f.generation(n); active != 0 || confirm != "" {
 			t.Errorf("%s was touched: generation %d, confirmation %q", n, active, confirm)
 		}
+	}
+	// --dry-run prints a's plan from a's own nodegen, and changes nothing.
+	stdout, _, code := f.deploy("--dry-run", "--on", "a", files[0])
+	if code != 0 || !strings.Contains(stdout, "a:\n  would activate a new generation (active now: none)\n") || !strings.Contains(stdout, "place    /etc/deployed") {
+		t.Errorf("--dry-run: exit %d\n%s", code, stdout)
+	}
+	if active, confirm := f.generation("a"); active != 0 || confirm != "" {
+		t.Errorf("--dry-run changed a: generation %d, confirmation %q", active, confirm)
 	}
 	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
 		t.Errorf("--on @db: exit %d\n%s", code, stderr)
