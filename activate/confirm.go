@@ -271,7 +271,7 @@ func armTimer(name string, within time.Duration, exe string, gen int, attempt st
 		fmt.Sprintf("--on-active=%ds", secs), "--timer-property=AccuracySec=1s",
 		"--description=nodegen: roll back generation " + fmt.Sprint(gen) + " unless it is confirmed",
 		"--property=Type=oneshot", "--", exe, "confirm", "--expire", fmt.Sprint(gen), attempt}
-	out, err := runBounded(30*time.Second, args...)
+	out, err := timerCommand(30*time.Second, args...)
 	if err != nil {
 		return fmt.Errorf("arming the rollback timer: %s: %v", strings.TrimSpace(out), err)
 	}
@@ -288,8 +288,12 @@ func stopTimers(names []string) {
 	for _, n := range names {
 		args = append(args, n+".timer")
 	}
-	runBounded(30*time.Second, args...)
+	timerCommand(30*time.Second, args...)
 }
+
+// timerCommand runs the commands that arm and stop the timers (a test
+// records them instead).
+var timerCommand = runBounded
 
 // runBounded runs a command, at most timeout, and returns its combined
 // output.

@@ -57,6 +57,9 @@ type Config struct {
 	Binary string
 	// Parallel is how many hosts are deployed at once (default 1).
 	Parallel int
+	// MaxPerJump is how many of them may go through one jump host
+	// (ProxyJump) at once; 0 is no bound but Parallel.
+	MaxPerJump int
 	// Waves is the --waves list; MaxFail the failure budget.
 	Waves   string
 	MaxFail Amount

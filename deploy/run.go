@@ -7,7 +7,7 @@ import (
 )
 
 // Run deploys hosts in waves (cfg.Waves), cfg.Parallel at a time within a
-// wave. After each wave it counts the hosts that did not end confirmed (or
+// wave, and at most cfg.MaxPerJump at a time through one jump host. After each wave it counts the hosts that did not end confirmed (or
 // planned); more than cfg.MaxFail of all the hosts stops the deploy, and
 // the later waves' hosts are Skipped. The results are in the order of
 // hosts; stopped says whether the budget stopped the deploy.
@@ -35,6 +35,7 @@ func Run(ctx context.Context, cfg Config, hosts []Host) (results []HostResult, s
 		defer mu.Unlock()
 		cfg.Event(e)
 	}
+	jumps := &jumpLimits{max: cfg.MaxPerJump}
 	budget := cfg.MaxFail.Of(len(hosts))
 	results = make([]HostResult, len(hosts))
 	failures := 0
@@ -57,7 +58,13 @@ func Run(ctx context.Context, cfg Config, hosts []Host) (results []HostResult, s
 					d := &deployer{cfg: &cfg, h: h, binHash: binHash, emit: func(step, msg string) {
 						emit(Event{Host: h.Name, Step: step, Message: msg})
 					}}
-					results[i] = d.run(ctx)
+					release, err := jumps.acquire(ctx, jumpHost(ctx, cfg.SSH, h))
+					if err != nil {
+						results[i] = HostResult{Host: h.Name, Outcome: Unreachable, Message: err.Error()}
+					} else {
+						results[i] = d.run(ctx)
+						release()
+					}
 					emit(Event{Host: h.Name, Step: "done", Result: &results[i]})
 				}
 			}()

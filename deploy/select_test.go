@@ -1,8 +1,10 @@
 package deploy
 
 import (
+	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -98,4 +100,38 @@ func TestShellQuote(t *testing.T) {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+func TestParseJump(t *testing.T) {
+	for out, want := range map[string]string{
+		"user root\nhostname web1\nport 22\n":                  "",
+		"hostname web1\nproxyjump none\n":                      "",
+		"hostname web1\nproxyjump bastion.example.org\n":       "bastion.example.org",
+		"hostname web1\nproxyjump alice@b1:2222,b2\nport 22\n": "alice@b1:2222",
+	} {
+		if got := parseJump(out); got != want {
+			t.Errorf("parseJump(%q) = %q, want %q", out, got, want)
+		}
+	}
+}
+
+func TestJumpLimits(t *testing.T) {
+	l := &jumpLimits{max: 2}
+	ctx := context.Background()
+	r1, _ := l.acquire(ctx, "b")
+	r2, _ := l.acquire(ctx, "b")
+	other, _ := l.acquire(ctx, "c")
+	other()
+	full, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := l.acquire(full, "b"); err == nil {
+		t.Fatal("a third slot of b was given while two were taken")
+	}
+	r1()
+	r3, err := l.acquire(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2()
+	r3()
 }

@@ -37,7 +37,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--dry-run] [--json] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--dry-run] [--json] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -72,6 +72,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
 	on := fs.StringSlice("on", nil, "deploy only the hosts that `SELECTOR` matches: a name, a glob, or @TAG")
 	parallel := fs.Int("parallel", 10, "deploy `N` hosts at once")
+	perJump := fs.Int("max-per-jump", 5, "deploy at most `N` hosts at once through one jump host (ProxyJump), whose sshd bounds connections (MaxStartups)")
 	waves := fs.String("waves", "", "deploy in waves: `LIST` of hosts done after each wave, a number or a percentage (1,10%,100%)")
 	maxFail := fs.String("max-fail", "0", "the failure budget: after a wave, more than `N` (or P% of the hosts) failed stops the later waves")
 	confirmTimeout := fs.Duration("confirm-timeout", 30*time.Second, "how long a host waits for its confirmation after its activation before it rolls back")
@@ -85,6 +86,9 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		}
 		if *parallel < 1 {
 			return usageError(stderr, c, "--parallel %d: want at least 1", *parallel)
+		}
+		if *perJump < 1 {
+			return usageError(stderr, c, "--max-per-jump %d: want at least 1", *perJump)
 		}
 		if *confirmTimeout < time.Second {
 			return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", *confirmTimeout)
@@ -126,7 +130,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		start := time.Now()
 		var outMu sync.Mutex
 		cfg := deploy.Config{
-			Binary: exe, Parallel: *parallel, Waves: *waves, MaxFail: budget,
+			Binary: exe, Parallel: *parallel, MaxPerJump: *perJump, Waves: *waves, MaxFail: budget,
 			ConfirmTimeout: *confirmTimeout, DryRun: *dry,
 			Event: func(e deploy.Event) {
 				outMu.Lock()
