@@ -20,13 +20,20 @@ func recordTimers(t *testing.T) *[]string {
 	return &calls
 }
 
-func TestConfirmation(t *testing.T) {
-	calls := recordTimers(t)
+// twoGenerations opens a root where generation 2 is active, with systemd
+// (fakeUnits).
+func twoGenerations(t *testing.T) *System {
+	t.Helper()
 	root := newRoot(t, nil)
 	mustSwitch(t, root, writeProfile(t, file("one", "1\n")), SwitchOptions{})
 	mustSwitch(t, root, writeProfile(t, file("two", "2\n")), SwitchOptions{})
 	units := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}}
-	s := open(t, root, units)
+	return open(t, root, units)
+}
+
+func TestConfirmation(t *testing.T) {
+	calls := recordTimers(t)
+	s := twoGenerations(t)
 	defer s.Close()
 	const token, other = "0123456789abcdef-attempt-a", "0123456789abcdef-attempt-b"
 
@@ -86,11 +93,7 @@ func TestConfirmation(t *testing.T) {
 
 func TestConfirmationExpires(t *testing.T) {
 	recordTimers(t)
-	root := newRoot(t, nil)
-	mustSwitch(t, root, writeProfile(t, file("one", "1\n")), SwitchOptions{})
-	mustSwitch(t, root, writeProfile(t, file("two", "2\n")), SwitchOptions{})
-	units := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}}
-	s := open(t, root, units)
+	s := twoGenerations(t)
 	defer s.Close()
 	const token = "0123456789abcdef-attempt-a"
 	c, err := s.ArmConfirmation(2, 1, token, time.Minute, ConfirmWaiting, "nodegen")
