@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -10,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,12 +136,27 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	if r := c.run(ctx, nil, "test -f "+prof+"/nodegen-profile.json"); r.code == exitSSH {
 		return lost("checking the profile", r)
 	} else if r.code != 0 {
-		d.emit("copy-profile", prof)
-		var buf bytes.Buffer
-		if err := tarDir(&buf, d.h.Profile); err != nil {
+		// The host says which files it has no copy of; only those go.
+		manifest, err := os.ReadFile(filepath.Join(d.h.Profile, "nodegen-profile.json"))
+		if err != nil {
 			return HostResult{Outcome: Failed, Message: err.Error()}
 		}
-		if r := c.run(ctx, &buf, putTree(prof)); r.code != 0 {
+		r := c.run(ctx, bytes.NewReader(manifest), exe+" receive --missing "+prof)
+		if r.code != 0 {
+			return lost("asking the host which files it lacks", r)
+		}
+		var missing []string
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if line != "" {
+				missing = append(missing, line)
+			}
+		}
+		d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(missing)))
+		var buf bytes.Buffer
+		if err := tarFiles(&buf, d.h.Profile, missing); err != nil {
+			return HostResult{Outcome: Failed, Message: err.Error()}
+		}
+		if r := c.run(ctx, &buf, exe+" receive "+prof); r.code != 0 {
 			return lost("copying the profile", r)
 		}
 	}
@@ -257,13 +270,6 @@ func putFile(path, mode string) string {
 	return fmt.Sprintf(`set -e; mkdir -p "$(dirname %[1]s)"; t=$(mktemp %[1]s.XXXXXX); trap 'rm -f "$t"' EXIT; cat > "$t"; chmod %[2]s "$t"; mv -f "$t" %[1]s; trap - EXIT`, q, mode)
 }
 
-// putTree is a shell command that unpacks the tar stream on stdin into the
-// new directory path atomically.
-func putTree(path string) string {
-	q := shellQuote(path)
-	return fmt.Sprintf(`set -e; mkdir -p "$(dirname %[1]s)"; t=$(mktemp -d %[1]s.XXXXXX); trap 'rm -rf "$t"' EXIT; tar -x -p --no-same-owner -C "$t"; chmod 755 "$t"; rm -rf %[1]s; mv "$t" %[1]s; trap - EXIT`, q)
-}
-
 // putKey is a shell command that writes a key from stdin into its
 // directory, owned and with the mode it asks for before it has any
 // content. The directory is made readable by root only when it is new.
@@ -316,55 +322,6 @@ func fileHash(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// tarDir writes the tree below dir as a tar stream: directories, regular
-// files with their modes, symbolic links; names in walk order.
-func tarDir(w io.Writer, dir string) error {
-	tw := tar.NewWriter(w)
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		info, err := e.Info()
-		if err != nil {
-			return err
-		}
-		link := ""
-		if info.Mode()&fs.ModeSymlink != 0 {
-			if link, err = os.Readlink(p); err != nil {
-				return err
-			}
-		}
-		hdr, err := tar.FileInfoHeader(info, link)
-		if err != nil {
-			return err
-		}
-		hdr.Name = filepath.ToSlash(rel)
-		hdr.Uid, hdr.Gid, hdr.Uname, hdr.Gname = 0, 0, "", ""
-		hdr.ModTime = time.Unix(0, 0)
-		if err := tw.WriteHeader(hdr); err != nil {
-			return err
-		}
-		if info.Mode().IsRegular() {
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(tw, f)
-			f.Close()
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return tw.Close()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

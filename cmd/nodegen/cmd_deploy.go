@@ -42,8 +42,8 @@ func init() {
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
 ~/.ssh/config), copies the nodegen binary when the host lacks this one and
-the profile when the host lacks it (both by hash, below
-/var/lib/nodegen/deploy), writes the host's deployment.keys, and runs
+of the profile the files the host has no copy of (by hash; nodegen receive
+there; below /var/lib/nodegen/deploy), writes the host's deployment.keys, and runs
 "nodegen switch --rollback-on-failure --confirm-token TOKEN" there. The
 switch arms a systemd timer on the host that rolls back unless "nodegen
 confirm GEN TOKEN" comes within --confirm-timeout; the deployer sends it
@@ -283,4 +283,52 @@ func writeJSONLine(w io.Writer, v any) {
 		return
 	}
 	w.Write(append(b, '\n'))
+}
+
+func init() {
+	commands = append(commands, &command{
+		name:    "receive",
+		summary: "The host's side of nodegen deploy's copy of a profile.",
+		usage:   "nodegen receive [--missing] DIR",
+		help: `nodegen deploy runs this on the host. With --missing, stdin is a profile's
+manifest, and stdout lists the files of it (a path a line) that the host
+has no copy of, by hash, in the profiles it received before (the
+directories beside DIR) or in its generations. Without, stdin is a tar
+stream of the manifest and those files; the profile is assembled in a
+temporary directory beside DIR from them and the host's copies, every
+file checked against the manifest's hash, and renamed to DIR.`,
+		example: "nodegen receive --missing /var/lib/nodegen/deploy/profiles/HASH < nodegen-profile.json",
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			missing := fs.Bool("missing", false, "read a manifest on stdin and list the files the host lacks")
+			gens := fs.String("generations", "/var/lib/nodegen/generations", "the generations, whose files count as the host's copies")
+			return func(args []string, stdout, stderr io.Writer) int {
+				c := findCommand("receive")
+				if len(args) != 1 {
+					return usageError(stderr, c, "want one DIR, got %d argument(s)", len(args))
+				}
+				dir, err := filepath.Abs(args[0])
+				if err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				known := deploy.Known(filepath.Dir(dir), *gens)
+				if *missing {
+					m, err := deploy.ReadManifest(os.Stdin)
+					if err != nil {
+						fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+						return exitError
+					}
+					for _, p := range deploy.Missing(m, known) {
+						fmt.Fprintln(stdout, p)
+					}
+					return exitOK
+				}
+				if err := deploy.Receive(dir, os.Stdin, known); err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				return exitOK
+			}
+		},
+	})
 }

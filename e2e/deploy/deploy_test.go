@@ -15,7 +15,8 @@ import (
 
 // TestThreeHosts deploys three hosts: each confirms and runs the new
 // generation; a rerun with nothing changed copies nothing and confirms
-// again; a changed profile makes generation 2 everywhere.
+// again; a changed profile makes generation 2 everywhere, and only its
+// new file is sent.
 func TestThreeHosts(t *testing.T) {
 	f := newFleet(t, "a", "b", "c")
 	var files []string
@@ -50,8 +51,13 @@ func TestThreeHosts(t *testing.T) {
 	for _, n := range []string{"a", "b", "c"} {
 		f.host(n, `config "environment.etc.\"nodegen-two\"" { text = "two\n" }`)
 	}
-	if _, _, code := f.deploy(files...); code != 0 {
+	// Only the new file goes: the host has /etc/deployed's content.
+	stdout, _, code = f.deploy(append([]string{"--json"}, files...)...)
+	if code != 0 {
 		t.Fatalf("second generation: exit %d", code)
+	}
+	if n := strings.Count(stdout, `file(s) the host lacks`); n != 3 || strings.Count(stdout, `: 1 file(s) the host lacks"`) != 3 {
+		t.Errorf("the second generation did not copy exactly its one new file to each host:\n%s", stdout)
 	}
 	for _, n := range []string{"a", "b", "c"} {
 		f.waitGeneration(n, 2, "confirmed", 0)
