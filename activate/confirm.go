@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -83,6 +85,19 @@ func (s *System) ReadConfirmation() (*Confirmation, error) {
 		return nil, fmt.Errorf("%s: no token hash", s.show(confirmFile))
 	}
 	return &c, nil
+}
+
+// ReadConfirmationAt is ReadConfirmation of the system at root without
+// opening it: without its lock, which a running switch holds. The file is
+// replaced atomically, so it is read whole, old or new.
+func ReadConfirmationAt(root string) (*Confirmation, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	s := &System{r: r, shown: filepath.Clean(root)}
+	return s.ReadConfirmation()
 }
 
 func (s *System) writeConfirmation(c *Confirmation) error {

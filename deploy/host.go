@@ -196,21 +196,27 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
 	sw := c.run(ctx, nil, fmt.Sprintf("%s switch --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, secs, token, prof))
 	m := genLine.FindStringSubmatch(sw.stdout)
+	var gen int
 	switch {
 	case sw.code == exitSSH && m == nil:
-		// The session was lost during the switch: it goes on on the host,
-		// and its timer rolls back what no confirmation reaches.
-		return HostResult{Outcome: NotConfirmed, Output: sw.stdout + sw.stderr,
-			Message: "the connection was lost during the switch; the host rolls back by itself unless a rerun confirms it: " + lastLine(sw.stderr, nil)}
+		// The session was cut during the switch, which goes on on the
+		// host: a new connection finds out how it ends.
+		d.emit("reconnect", lastLine(sw.stderr, nil))
+		var r *HostResult
+		if gen, r = d.resume(ctx, c, exe, token); r != nil {
+			r.Output = sw.stdout + sw.stderr + r.Output
+			return *r
+		}
 	case sw.code != 0 || m == nil:
 		return HostResult{Outcome: Failed, Output: sw.stdout + sw.stderr, Message: "nodegen switch exited " + strconv.Itoa(sw.code)}
+	default:
+		gen, _ = strconv.Atoi(m[1])
 	}
-	gen, _ := strconv.Atoi(m[1])
 
 	// The confirmation goes over a new connection, tried until the
 	// host's deadline: a generation that keeps the deployer out is never
 	// confirmed.
-	d.emit("confirm", "generation "+m[1])
+	d.emit("confirm", "generation "+strconv.Itoa(gen))
 	deadline := time.Now().Add(d.cfg.ConfirmTimeout)
 	var last result
 	for {
@@ -234,6 +240,43 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 			Message: fmt.Sprintf("confirmed, but generation %d is active, not %d (%v)", active, gen, err)}
 	}
 	return HostResult{Outcome: Confirmed, Generation: gen}
+}
+
+// resumeTimeout bounds the wait for a switch whose session was cut: its
+// activation (the host's switch waits up to 90 s for each stage's units)
+// and then the confirmation.
+const resumeTimeout = 4 * time.Minute
+
+// resume follows, over new connections, a switch whose session was cut:
+// it waits until the host's confirmation of this attempt (known by the
+// token's hash) waits for the token, and returns its generation; or the
+// result when it ended otherwise: rolled back, failed, or never armed.
+func (d *deployer) resume(ctx context.Context, c *conn, exe, token string) (int, *HostResult) {
+	want := sha256.Sum256([]byte(token))
+	deadline := time.Now().Add(resumeTimeout + d.cfg.ConfirmTimeout)
+	for {
+		r := c.runNew(ctx, exe+" confirm --show")
+		var cf struct {
+			Generation int    `json:"generation"`
+			TokenHash  string `json:"tokenHash"`
+			State      string `json:"state"`
+		}
+		if r.code == 0 && json.Unmarshal([]byte(r.stdout), &cf) == nil {
+			mine := cf.TokenHash == hex.EncodeToString(want[:])
+			switch {
+			case !mine:
+				return 0, &HostResult{Outcome: NotConfirmed, Message: "the session was cut before the switch armed its rollback timer: nothing waits for this attempt; a rerun deploys the host"}
+			case cf.State == "waiting":
+				return cf.Generation, nil
+			case cf.State == "rolled-back":
+				return 0, &HostResult{Outcome: Failed, Generation: cf.Generation, Message: "the session was cut during the switch, which went back by itself"}
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return 0, &HostResult{Outcome: NotConfirmed, Message: "the session was cut during the switch and the host did not answer again: it rolls back by itself unless a rerun confirms it: " + lastLine(r.stderr, nil)}
+		}
+		time.Sleep(time.Second)
+	}
 }
 
 // lost is the result of a step whose command failed: unreachable when ssh

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "confirm",
 		summary: "Confirm a generation that a switch with --confirm-token armed a rollback timer for.",
-		usage:   "nodegen confirm [--root DIR] GEN TOKEN",
+		usage:   "nodegen confirm [--root DIR] GEN TOKEN | --show",
 		help: `A switch with --confirm-token TOKEN arms a transient systemd timer that
 activates the previous generation again unless this command comes, with
 the same generation and token, before it fires. nodegen deploy runs it
@@ -41,13 +42,24 @@ that was rolled back, is not active, or waits for another token exits 3.
 
 The timer itself runs "nodegen confirm --expire GEN ATTEMPT": unless GEN
 was confirmed, it activates the generation the switch came from. It waits
-for a switch still running to finish first.`,
+for a switch still running to finish first.
+
+--show prints the latest confirmation as JSON ({} when there is none),
+without taking the system's lock: nodegen deploy reads it over a new
+connection when its session was cut during the switch.`,
 		example: "nodegen confirm 7 3f9a0c...",
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			root := rootFlag(fs)
 			expire := fs.Bool("expire", false, "what the rollback timer runs: roll back unless GEN was confirmed (ATTEMPT in place of TOKEN)")
+			show := fs.Bool("show", false, "print the latest confirmation (generation, state, the token's hash) as JSON, without waiting for a switch that runs")
 			return func(args []string, stdout, stderr io.Writer) int {
 				c := findCommand("confirm")
+				if *show {
+					if len(args) > 0 {
+						return usageError(stderr, c, "--show takes no arguments")
+					}
+					return showConfirmation(*root, stdout, stderr)
+				}
 				if len(args) != 2 {
 					return usageError(stderr, c, "want GEN TOKEN, got %d argument(s)", len(args))
 				}
@@ -74,6 +86,28 @@ for a switch still running to finish first.`,
 			}
 		},
 	})
+}
+
+// showConfirmation prints the latest confirmation as JSON. It reads the
+// file as it is, written atomically, without the lock: a switch may hold
+// it for minutes.
+func showConfirmation(root string, stdout, stderr io.Writer) int {
+	c, err := activate.ReadConfirmationAt(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+		return exitError
+	}
+	if c == nil {
+		fmt.Fprintln(stdout, "{}")
+		return exitOK
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+		return exitError
+	}
+	stdout.Write(append(b, '\n'))
+	return exitOK
 }
 
 // expireConfirmation is the rollback timer's command: it waits for the

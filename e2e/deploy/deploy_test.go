@@ -282,3 +282,41 @@ config "systemd.services.slow" {
 		}
 	}
 }
+
+// TestSessionTrouble deploys a generation that restarts sshd, then one
+// that kills the deployer's sessions during the switch: both are
+// confirmed, the second after the deployer finds, over a new connection,
+// that the switch it lost finished.
+func TestSessionTrouble(t *testing.T) {
+	f := newFleet(t, "a")
+	file := f.host("a", "")
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 1: exit %d", code)
+	}
+	f.host("a", `
+config "systemd.services.restart-sshd" {
+  description = "Restart sshd"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/systemctl restart ssh.service" }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 2, which restarts sshd: exit %d", code)
+	}
+	f.waitGeneration("a", 2, "confirmed", 0)
+	f.host("a", `
+config "systemd.services.cut-sessions" {
+  description = "Kill every SSH session"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/pkill -f \"^sshd: root@\"" }
+}
+`)
+	stdout, _, code := f.deploy("--json", file)
+	if code != 0 {
+		t.Fatalf("generation 3, which cuts the sessions: exit %d", code)
+	}
+	if !strings.Contains(stdout, `"step":"reconnect"`) {
+		t.Errorf("the deployer's session was not cut during the switch:\n%s", stdout)
+	}
+	f.waitGeneration("a", 3, "confirmed", 0)
+}
