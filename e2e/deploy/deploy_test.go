@@ -126,6 +126,10 @@ func TestLockedOutRollsBack(t *testing.T) {
 	}
 	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
 	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
+	status := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* status")
+	if !strings.Contains(status, "confirmation: generation 2 was not confirmed and was rolled back") {
+		t.Errorf("nodegen status after the rollback:\n%s", status)
+	}
 	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
 		t.Errorf("lockout.service is still active after the rollback: %s", out)
 	}
