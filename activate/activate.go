@@ -606,9 +606,17 @@ func (s *System) GC(keep int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A generation that waits for its confirmation may go back to the
+	// one it came from: that one stays until the wait is over.
+	waitsFor := -1
+	if c, err := s.ReadConfirmation(); err != nil {
+		return nil, err
+	} else if c != nil && (c.State == ConfirmActivating || c.State == ConfirmWaiting) {
+		waitsFor = c.From
+	}
 	removed := []int{}
 	for i, n := range ns {
-		if n == st.Generation || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
+		if n == st.Generation || n == waitsFor || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
 			continue
 		}
 		if err := s.removeGeneration(n); err != nil {

@@ -143,3 +143,22 @@ func TestConfirmationNeedsSystemd(t *testing.T) {
 		t.Errorf("arming without systemd: %v", err)
 	}
 }
+
+// TestGCKeepsWhatAWaitGoesBackTo: gc keeps the generation that a waiting
+// confirmation rolls back to.
+func TestGCKeepsWhatAWaitGoesBackTo(t *testing.T) {
+	recordTimers(t)
+	s := twoGenerations(t)
+	defer s.Close()
+	mustSwitchOpen(t, s, writeProfile(t, file("three", "3\n")))
+	if _, err := s.ArmConfirmation(3, 1, "0123456789abcdef-attempt", time.Minute, ConfirmWaiting, "nodegen"); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := s.GC(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || removed[0] != 2 {
+		t.Errorf("gc --keep 0 removed %v, want [2] (3 is active, 1 is what it goes back to)", removed)
+	}
+}
