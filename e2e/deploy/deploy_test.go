@@ -324,3 +324,28 @@ config "systemd.services.cut-sessions" {
 	}
 	f.waitGeneration("a", 3, "confirmed", 0)
 }
+
+// TestAsOtherUser deploys as a user who is not root, through sudo: the
+// switch, the keys and the confirmation all run as root on the host.
+func TestAsOtherUser(t *testing.T) {
+	f := newFleetOf(t, sudoRoot, "a")
+	m := f.machines["a"]
+	m.MustRun("useradd", "--create-home", "--shell", "/bin/sh", "deployer")
+	m.WriteFile("/home/deployer/.ssh/authorized_keys", f.pub, 0o600)
+	m.MustRun("chown", "-R", "deployer:deployer", "/home/deployer/.ssh")
+	m.MustRun("chmod", "700", "/home/deployer/.ssh")
+	m.WriteFile("/etc/sudoers.d/deployer", []byte("deployer ALL=(root) NOPASSWD: ALL\n"), 0o440)
+	file := f.host("a", `
+config "deployment" {
+  targetUser = "deployer"
+  keys = { token = { text = "t0ken", user = "deployer", permissions = "0400" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/run/keys/token")); got != "deployer 400" {
+		t.Errorf("/run/keys/token: %s", got)
+	}
+}

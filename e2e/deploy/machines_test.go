@@ -20,6 +20,9 @@ import (
 // OpenSSH's server, which starts at boot.
 var sshRoot = nspawntest.Root{Packages: []string{"openssh-server"}}
 
+// sudoRoot is sshRoot with sudo, for a deploy as another user than root.
+var sudoRoot = nspawntest.Root{Packages: []string{"openssh-server", "sudo"}}
+
 // fleet is a set of machines that a deploy reaches over SSH, with the key
 // and the ssh configuration made for the test.
 type fleet struct {
@@ -29,6 +32,7 @@ type fleet struct {
 	nodegen  string // the static nodegen binary, the deployer
 	machines map[string]*nspawntest.Machine
 	ports    map[string]string
+	pub      []byte // the test key's public half
 }
 
 // settled waits, at most timeout, until no host waits for a confirmation
@@ -60,6 +64,12 @@ func (f *fleet) settled(timeout time.Duration, names ...string) map[string]strin
 // test's.
 func newFleet(t *testing.T, names ...string) *fleet {
 	t.Helper()
+	return newFleetOf(t, sshRoot, names...)
+}
+
+// newFleetOf is newFleet of machines that boot root.
+func newFleetOf(t *testing.T, root nspawntest.Root, names ...string) *fleet {
+	t.Helper()
 	requireSSH(t)
 	f := &fleet{t: t, dir: t.TempDir(), machines: map[string]*nspawntest.Machine{}, ports: map[string]string{}}
 	f.nodegen = nspawntest.BuildStatic(t, "./cmd/nodegen")
@@ -71,13 +81,14 @@ func newFleet(t *testing.T, names ...string) *fleet {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.pub = pub
 	f.sshCfg = filepath.Join(f.dir, "ssh_config")
 	cfg := fmt.Sprintf("Host *\n  IdentityFile %s\n  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n", key)
 	if err := os.WriteFile(f.sshCfg, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range names {
-		m := nspawntest.Boot(t, nspawntest.Options{Root: sshRoot})
+		m := nspawntest.Boot(t, nspawntest.Options{Root: root})
 		m.WriteFile("/root/.ssh/authorized_keys", pub, 0o600)
 		m.MustRun("chmod", "700", "/root/.ssh")
 		m.MustRun("systemctl", "is-active", "ssh.service")
