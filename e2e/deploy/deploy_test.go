@@ -328,7 +328,7 @@ config "systemd.services.cut-sessions" {
 // TestAsOtherUser deploys as a user who is not root, through sudo: the
 // switch, the keys and the confirmation all run as root on the host.
 func TestAsOtherUser(t *testing.T) {
-	f := newFleetOf(t, sudoRoot, "a")
+	f := newFleet(t, "a")
 	m := f.machines["a"]
 	m.MustRun("useradd", "--create-home", "--shell", "/bin/sh", "deployer")
 	m.WriteFile("/home/deployer/.ssh/authorized_keys", f.pub, 0o600)

@@ -17,11 +17,9 @@ import (
 )
 
 // sshRoot is the machines' root file system: the default one with
-// OpenSSH's server, which starts at boot.
-var sshRoot = nspawntest.Root{Packages: []string{"openssh-server"}}
-
-// sudoRoot is sshRoot with sudo, for a deploy as another user than root.
-var sudoRoot = nspawntest.Root{Packages: []string{"openssh-server", "sudo"}}
+// OpenSSH's server, which starts at boot, and sudo, for a deploy as
+// another user than root (one root for all the tests: one build).
+var sshRoot = nspawntest.Root{Packages: []string{"openssh-server", "sudo"}}
 
 // fleet is a set of machines that a deploy reaches over SSH, with the key
 // and the ssh configuration made for the test.
@@ -64,12 +62,6 @@ func (f *fleet) settled(timeout time.Duration, names ...string) map[string]strin
 // test's.
 func newFleet(t *testing.T, names ...string) *fleet {
 	t.Helper()
-	return newFleetOf(t, sshRoot, names...)
-}
-
-// newFleetOf is newFleet of machines that boot root.
-func newFleetOf(t *testing.T, root nspawntest.Root, names ...string) *fleet {
-	t.Helper()
 	requireSSH(t)
 	f := &fleet{t: t, dir: t.TempDir(), machines: map[string]*nspawntest.Machine{}, ports: map[string]string{}}
 	f.nodegen = nspawntest.BuildStatic(t, "./cmd/nodegen")
@@ -88,7 +80,7 @@ func newFleetOf(t *testing.T, root nspawntest.Root, names ...string) *fleet {
 		t.Fatal(err)
 	}
 	for _, name := range names {
-		m := nspawntest.Boot(t, nspawntest.Options{Root: root})
+		m := nspawntest.Boot(t, nspawntest.Options{Root: sshRoot})
 		m.WriteFile("/root/.ssh/authorized_keys", pub, 0o600)
 		m.MustRun("chmod", "700", "/root/.ssh")
 		m.MustRun("systemctl", "is-active", "ssh.service")
