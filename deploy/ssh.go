@@ -68,8 +68,10 @@ func dial(ctx context.Context, sshProg, dir string, h Host) (*conn, error) {
 	c.master.Stdin = nil
 	c.master.Stderr = &stderr
 	// The master is in a process group of its own: a Ctrl-C to the
-	// deployer reaches the deployer, which closes the masters.
-	c.master.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// deployer reaches the deployer, which closes the masters. A deployer
+	// killed outright takes its masters with it (Pdeathsig) rather than
+	// leaving them connected.
+	c.master.SysProcAttr = masterAttr()
 	if err := c.master.Start(); err != nil {
 		return nil, err
 	}

@@ -258,9 +258,25 @@ config "systemd.services.slow" {
 		}
 	}
 	time.Sleep(time.Second) // b's switch is starting its slow unit
+	masters := "ssh -M -S .* " + f.sshCfg
+	if out, err := exec.Command("pgrep", "-a", "-f", "--", masters).Output(); err != nil {
+		t.Errorf("no ssh master of the deployer's is running (%v): %s", err, out)
+	}
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()
 	t.Logf("killed the deployer after:\n%s", strings.Join(seen, "\n"))
+	// Its ssh masters, in process groups of their own, end with it.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		out, _ := exec.Command("pgrep", "-a", "-f", "--", masters).Output()
+		if len(out) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the killed deployer's ssh masters are still running:\n%s", out)
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 
 	states := f.settled(time.Minute, names...)
 	t.Logf("after the kill: %v", states)
