@@ -38,12 +38,17 @@ const (
 
 // HostResult is the end of one host's deploy.
 type HostResult struct {
-	Host       string  `json:"host"`
-	Outcome    Outcome `json:"outcome"`
-	Generation int     `json:"generation,omitempty"`
-	Message    string  `json:"message,omitempty"`
-	Output     string  `json:"output,omitempty"` // the host's nodegen output, for failures and plans
-	Seconds    float64 `json:"seconds"`
+	// Host is the host's name, Outcome how its deploy ended.
+	Host    string  `json:"host"`
+	Outcome Outcome `json:"outcome"`
+	// Generation is the generation the switch made (0: none).
+	Generation int `json:"generation,omitempty"`
+	// Message says why, for an outcome other than Confirmed.
+	Message string `json:"message,omitempty"`
+	// Output is what nodegen printed on the host, for failures and plans.
+	Output string `json:"output,omitempty"`
+	// Seconds is how long the host's deploy took.
+	Seconds float64 `json:"seconds"`
 }
 
 // Config is how Run deploys.
@@ -74,10 +79,15 @@ type Config struct {
 
 // Event is one step of one host's deploy.
 type Event struct {
-	Host    string      `json:"host"`
-	Step    string      `json:"step"` // connect, copy-binary, copy-profile, keys, switch, confirm, done
-	Message string      `json:"message,omitempty"`
-	Result  *HostResult `json:"result,omitempty"`
+	// Host is the host's name.
+	Host string `json:"host"`
+	// Step is connect, copy-binary, copy-profile, keys, switch,
+	// reconnect, confirm or done.
+	Step string `json:"step"`
+	// Message says more of the step.
+	Message string `json:"message,omitempty"`
+	// Result is the host's result, with Step done.
+	Result *HostResult `json:"result,omitempty"`
 }
 
 // deployer is one host's deploy.

@@ -9,25 +9,35 @@ import (
 )
 
 // Host is one host to deploy: its name (its file's name without .hcl),
-// the profile evaluated for it, and its deployment options.
+// the profile evaluated for it (a directory on the deploying machine), and
+// its deployment options.
 type Host struct {
 	Name    string
-	Profile string // the profile directory on the deploying machine
+	Profile string
 	Options Options
 }
 
 // Options are a host's deployment options (the deployment.* options of
 // its modules).
 type Options struct {
-	TargetHost *string        `json:"targetHost"`
-	TargetPort *int           `json:"targetPort"`
-	TargetUser *string        `json:"targetUser"`
-	SSHOptions []string       `json:"sshOptions"`
-	Tags       []string       `json:"tags"`
-	Keys       map[string]Key `json:"keys"`
+	// TargetHost is the address ssh connects to; nil: the host's name.
+	TargetHost *string `json:"targetHost"`
+	// TargetPort is the SSH port; nil leaves it to ssh.
+	TargetPort *int `json:"targetPort"`
+	// TargetUser is the user to connect as (through sudo when not root);
+	// nil leaves it to ssh.
+	TargetUser *string `json:"targetUser"`
+	// SSHOptions are more arguments for ssh, before the host.
+	SSHOptions []string `json:"sshOptions"`
+	// Tags are what --on @TAG selects by.
+	Tags []string `json:"tags"`
+	// Keys are the secrets written on the host, by name.
+	Keys map[string]Key `json:"keys"`
 }
 
-// Key is one of deployment.keys: a secret written on the host.
+// Key is one of deployment.keys: a secret written on the host as
+// DestDir/Name, owned by User:Group with mode Permissions. Its content is
+// Text, or that of the deploying machine's file KeyFile.
 type Key struct {
 	Name        string  `json:"name"`
 	Text        *string `json:"text"`
@@ -97,6 +107,7 @@ func matches(h Host, sel string) (bool, error) {
 // Amount is a count of hosts, given as a number or a percentage of a
 // total ("3", "10%").
 type Amount struct {
+	// N is the count; or, when IsShare, Percent is the share.
 	N       int
 	Percent float64
 	IsShare bool
