@@ -34,6 +34,11 @@ type SwitchOptions struct {
 	// Checked, when set, is called with the plan once the check stage
 	// passed, before anything changes (and with DryRun, before returning).
 	Checked func(*Plan)
+	// BeforeChange, when set, is called with the plan of a switch or
+	// rollback after Checked and before anything changes (never with
+	// DryRun); an error stops the activation there, as a refusal does.
+	// A switch arms its rollback timer here.
+	BeforeChange func(*Plan) error
 	// Offline provides assets from the cache only, never downloading.
 	Offline bool
 	// TakeOver are paths ("/etc/motd") whose files, changed since nodegen
@@ -468,6 +473,11 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 	if o.DryRun && len(bp.problems) > 0 {
 		return p, &BinariesError{bp.problems}
 	}
+	if !o.DryRun && o.BeforeChange != nil {
+		if err := o.BeforeChange(p); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
 }
 
@@ -596,9 +606,17 @@ func (s *System) GC(keep int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A generation that waits for its confirmation may go back to the
+	// one it came from: that one stays until the wait is over.
+	waitsFor := -1
+	if c, err := s.ReadConfirmation(); err != nil {
+		return nil, err
+	} else if c != nil && (c.State == ConfirmActivating || c.State == ConfirmWaiting) {
+		waitsFor = c.From
+	}
 	removed := []int{}
 	for i, n := range ns {
-		if n == st.Generation || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
+		if n == st.Generation || n == waitsFor || i >= len(ns)-keep || pending != nil && (n == pending.From || n == pending.To) {
 			continue
 		}
 		if err := s.removeGeneration(n); err != nil {

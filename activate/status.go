@@ -32,6 +32,9 @@ type Status struct {
 	FailedUnits []string `json:"failedUnits"`
 	// LastFailure is the last activation that failed at a step.
 	LastFailure *Failure `json:"lastFailure"`
+	// Confirmation is the latest switch that had to be confirmed
+	// (switch --confirm-token, nodegen deploy), nil when none had to be.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }
 
 // Status reads the state of the system without changing anything.
@@ -60,6 +63,9 @@ func (s *System) Status() (*Status, error) {
 	}
 	if out.Pending != nil && out.Pending.Failed != nil {
 		out.LastFailure = out.Pending.Failed
+	}
+	if out.Confirmation, err = s.ReadConfirmation(); err != nil {
+		return nil, err
 	}
 	if s.units != nil {
 		if out.FailedUnits, err = s.units.Failed(); err != nil {

@@ -47,6 +47,17 @@ type System struct {
 
 // Open opens the system at opts.Root, creates var/lib/nodegen if needed and
 // takes its lock. Another nodegen holding the lock is an error, not a wait.
+// ErrLocked is Open's error when another nodegen command holds the lock.
+var ErrLocked = errors.New("locked by another nodegen command")
+
+// errLockedMark wraps ErrLocked into Open's message without adding text.
+var errLockedMark = lockedMark{}
+
+type lockedMark struct{}
+
+func (lockedMark) Error() string        { return "" }
+func (lockedMark) Is(target error) bool { return target == ErrLocked }
+
 // Close releases the lock.
 func Open(opts Options) (*System, error) {
 	root := opts.Root
@@ -96,7 +107,7 @@ func Open(opts Options) (*System, error) {
 		f.Close()
 		r.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another nodegen command is changing %s (it holds %s)", s.rootName(), s.show(lockFile))
+			return nil, fmt.Errorf("another nodegen command is changing %s (it holds %s)%w", s.rootName(), s.show(lockFile), errLockedMark)
 		}
 		return nil, fmt.Errorf("locking %s: %w", s.show(lockFile), err)
 	}

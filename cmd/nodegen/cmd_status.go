@@ -96,4 +96,12 @@ func printStatus(w io.Writer, st *activate.Status) {
 	if f := st.LastFailure; f != nil {
 		fmt.Fprintf(w, "last failure: %s: %s\n", f.Date, f.Describe())
 	}
+	if c := st.Confirmation; c != nil && c.From != c.Generation {
+		switch c.State {
+		case activate.ConfirmActivating, activate.ConfirmWaiting:
+			fmt.Fprintf(w, "confirmation: generation %d waits for nodegen confirm until %s, else %s is activated again\n", c.Generation, c.Deadline, genName(c.From))
+		case activate.ConfirmRolledBack:
+			fmt.Fprintf(w, "confirmation: generation %d was not confirmed and was rolled back (%s)\n", c.Generation, c.Date)
+		}
+	}
 }

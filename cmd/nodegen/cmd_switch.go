@@ -29,7 +29,7 @@ func init() {
 			name:    "switch",
 			gc:      runtimetune.OneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... [--confirm-timeout DUR --confirm-token TOKEN] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile is copied into a new
 generation under /var/lib/nodegen/generations first (the same profile as
@@ -72,7 +72,13 @@ failed before the switch and failed still are listed. A stage that fails
 after the files began to change makes the switch go back to the previous
 generation by itself and exit 1 naming the stage. A switch killed half way
 is completed by the next nodegen command that changes the system (switch,
-rollback, deactivate, gc); nodegen status shows what is pending.`,
+rollback, deactivate, gc); nodegen status shows what is pending.
+
+With --confirm-token, the new generation must be confirmed: before
+anything changes, a transient systemd timer is armed that activates the
+previous generation again unless "nodegen confirm GEN TOKEN" comes within
+--confirm-timeout after the activation (the timer covers the activation
+too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 			example: "nodegen switch --dry-run fixtures/minimal/host.hcl\nnodegen eval host.hcl -o result && nodegen switch --rollback-on-failure result",
 			args:    argsModules,
 			flags:   switchCommand,
@@ -229,11 +235,16 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
 	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
 	fs.StringArrayVar(&o.TakeOver, "take-over", nil, "replace the file at `PATH` (changed since nodegen placed it, or not nodegen's) with the profile's, after moving it to /var/lib/nodegen/taken-over; repeat for more paths")
+	var cf confirmFlags
+	cf.add(fs)
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("switch")
 		if len(args) == 0 {
 			return usageError(stderr, c, "no profile or host file given")
+		}
+		if code := cf.check(c, stderr); code != exitOK {
+			return code
 		}
 		dir, cleanup, code := profileArg(args, &ef, stderr)
 		if code != exitOK {
@@ -242,6 +253,9 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		defer cleanup()
 		return openSystem("switch", *root, true, stdout, stderr, func(s *activate.System) int {
 			o.Checked = planPrinter("switch", s, o.DryRun, stdout)
+			if cf.token != "" && !o.DryRun {
+				return switchConfirmed(s, dir, o, &cf, stdout, stderr)
+			}
 			res, err := s.Switch(dir, o)
 			return report("switch", res, err, o.DryRun, stdout, stderr)
 		})

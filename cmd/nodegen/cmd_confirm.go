@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nodegen/nodegen/activate"
+)
+
+// Exit codes of nodegen confirm.
+const (
+	// exitNotConfirmable: the generation does not wait for that token
+	// (another one does, it was rolled back, the token is wrong).
+	exitNotConfirmable = 3
+)
+
+// confirmLockWait bounds how long the rollback timer's command waits for
+// another nodegen command (a switch still activating) to release the
+// system.
+const confirmLockWait = 30 * time.Minute
+
+func init() {
+	commands = append(commands, &command{
+		name:    "confirm",
+		summary: "Confirm a generation that a switch with --confirm-token armed a rollback timer for.",
+		usage:   "nodegen confirm [--root DIR] GEN TOKEN | --show",
+		help: `A switch with --confirm-token TOKEN arms a transient systemd timer that
+activates the previous generation again unless this command comes, with
+the same generation and token, before it fires. nodegen deploy runs it
+over a new SSH connection, as proof that the new generation still lets the
+deployer in. Confirming again with the same token succeeds; a generation
+that was rolled back, is not active, or waits for another token exits 3.
+
+The timer itself runs "nodegen confirm --expire GEN ATTEMPT": unless GEN
+was confirmed, it activates the generation the switch came from. It waits
+for a switch still running to finish first.
+
+--show prints the latest confirmation as JSON ({} when there is none),
+without taking the system's lock: nodegen deploy reads it over a new
+connection when its session was cut during the switch.`,
+		example: "nodegen confirm 7 3f9a0c...",
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			root := rootFlag(fs)
+			expire := fs.Bool("expire", false, "what the rollback timer runs: roll back unless GEN was confirmed (ATTEMPT in place of TOKEN)")
+			show := fs.Bool("show", false, "print the latest confirmation (generation, state, the token's hash) as JSON, without waiting for a switch that runs")
+			return func(args []string, stdout, stderr io.Writer) int {
+				c := findCommand("confirm")
+				if *show {
+					if len(args) > 0 {
+						return usageError(stderr, c, "--show takes no arguments")
+					}
+					return showConfirmation(*root, stdout, stderr)
+				}
+				if len(args) != 2 {
+					return usageError(stderr, c, "want GEN TOKEN, got %d argument(s)", len(args))
+				}
+				gen, err := strconv.Atoi(args[0])
+				if err != nil || gen <= 0 {
+					return usageError(stderr, c, "GEN %q: want a generation number", args[0])
+				}
+				if *expire {
+					return expireConfirmation(*root, gen, args[1], stdout, stderr)
+				}
+				return withSystem("confirm", *root, stdout, stderr, func(s *activate.System) int {
+					cf, err := s.ConfirmConfirmation(gen, args[1])
+					if errors.Is(err, activate.ErrNotConfirmable) {
+						fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+						return exitNotConfirmable
+					}
+					if err != nil {
+						fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+						return exitError
+					}
+					fmt.Fprintf(stdout, "generation %d is confirmed\n", cf.Generation)
+					return exitOK
+				})
+			}
+		},
+	})
+}
+
+// showConfirmation prints the latest confirmation as JSON. It reads the
+// file as it is, written atomically, without the lock: a switch may hold
+// it for minutes.
+func showConfirmation(root string, stdout, stderr io.Writer) int {
+	c, err := activate.ReadConfirmationAt(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+		return exitError
+	}
+	if c == nil {
+		fmt.Fprintln(stdout, "{}")
+		return exitOK
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+		return exitError
+	}
+	stdout.Write(append(b, '\n'))
+	return exitOK
+}
+
+// expireConfirmation is the rollback timer's command: it waits for the
+// system's lock (a switch may still be activating), then rolls back unless
+// gen was confirmed.
+func expireConfirmation(root string, gen int, attempt string, stdout, stderr io.Writer) int {
+	deadline := time.Now().Add(confirmLockWait)
+	for {
+		s, err := activate.Open(activate.Options{Root: root, Log: stdout})
+		if errors.Is(err, activate.ErrLocked) && time.Now().Before(deadline) {
+			time.Sleep(500 * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+			return exitError
+		}
+		defer s.Close()
+		o := activate.SwitchOptions{Checked: planPrinter("rollback", s, false, stdout)}
+		res, why, err := s.ExpireConfirmation(gen, attempt, o)
+		if why != "" {
+			fmt.Fprintf(stdout, "nothing to roll back: %s\n", why)
+			return exitOK
+		}
+		return report("rollback", res, err, false, stdout, stderr)
+	}
+}
+
+// confirmFlags are switch's flags for a generation that must be confirmed.
+type confirmFlags struct {
+	token   string
+	timeout time.Duration
+}
+
+func (f *confirmFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.token, "confirm-token", "", "make the new generation wait for \"nodegen confirm GEN `TOKEN`\", and roll back without it (at least 16 characters)")
+	fs.DurationVar(&f.timeout, "confirm-timeout", 30*time.Second, "with --confirm-token: how long after the activation the confirmation may take")
+}
+
+func (f *confirmFlags) check(c *command, stderr io.Writer) int {
+	switch {
+	case f.token == "":
+		return exitOK
+	case len(f.token) < 16:
+		return usageError(stderr, c, "--confirm-token needs at least 16 characters")
+	case f.timeout < time.Second:
+		return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", f.timeout)
+	}
+	return exitOK
+}
+
+// switchConfirmed is a switch whose generation must be confirmed: the
+// rollback timer is armed before anything changes, for the activation and
+// the confirmation both; once the generation is active it is armed anew
+// for the confirmation alone. When the switch went back by itself, the
+// timer is stopped.
+func switchConfirmed(s *activate.System, dir string, o activate.SwitchOptions, cf *confirmFlags, stdout, stderr io.Writer) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen switch: %s\n", err)
+		return exitError
+	}
+	// The deployer's session may end while the switch runs (a restarted
+	// sshd, a lost network): the switch finishes all the same, and the
+	// timer decides.
+	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	jobTimeout := o.JobTimeout
+	if jobTimeout <= 0 {
+		jobTimeout = 90 * time.Second
+	}
+	gen := 0
+	o.BeforeChange = func(p *activate.Plan) error {
+		gen = p.To
+		// The activation waits for each stage's jobs; twice the job
+		// timeout covers the stops and the starts.
+		_, err := s.ArmConfirmation(p.To, p.From, cf.token, 2*jobTimeout+cf.timeout, activate.ConfirmActivating, exe)
+		return err
+	}
+	res, err := s.Switch(dir, o)
+	code := report("switch", res, err, false, stdout, stderr)
+	if gen == 0 {
+		return code // refused before anything changed: nothing was armed
+	}
+	active := 0
+	if gens, gerr := s.Generations(); gerr == nil {
+		for _, g := range gens {
+			if g.Current {
+				active = g.Number
+			}
+		}
+	}
+	if active != gen {
+		if derr := s.DisarmConfirmation(gen); derr != nil {
+			fmt.Fprintf(stderr, "nodegen switch: stopping the rollback timer: %s\n", derr)
+		}
+		return code
+	}
+	c, aerr := s.ArmConfirmation(gen, gen, cf.token, cf.timeout, activate.ConfirmWaiting, exe)
+	if aerr != nil {
+		fmt.Fprintf(stderr, "nodegen switch: arming the rollback timer for the confirmation: %s (the timer armed before the activation stays)\n", aerr)
+		return exitError
+	}
+	if c.From == gen {
+		fmt.Fprintf(stdout, "waiting for confirmation: generation %d (nothing to roll back to)\n", gen)
+	} else {
+		fmt.Fprintf(stdout, "waiting for confirmation: generation %d until %s, else %s is activated again\n", gen, c.Deadline, genName(c.From))
+	}
+	return code
+}

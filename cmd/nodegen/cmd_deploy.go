@@ -1,0 +1,334 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nodegen/nodegen/deploy"
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/profile"
+)
+
+// Exit codes of nodegen deploy, beyond exitError (a host's evaluation
+// failed: nothing was deployed) and exitUsage.
+const (
+	exitActivationFailed = 10 // a host's switch failed; it went back by itself
+	exitRolledBack       = 11 // a host was not confirmed and rolls back by itself
+	exitUnreachable      = 12 // a host could not be reached
+	exitBudget           = 13 // the failure budget stopped the later waves
+)
+
+func init() {
+	commands = append(commands, &command{
+		name:    "deploy",
+		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--dry-run] [--json] HOST.hcl...",
+		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
+deploy connects with the system's ssh (one master connection; the host's
+deployment.targetHost, targetPort, targetUser and sshOptions, then
+~/.ssh/config), copies the nodegen binary when the host lacks this one and
+of the profile the files the host has no copy of (by hash; nodegen receive
+there; below /var/lib/nodegen/deploy), writes the host's deployment.keys, and runs
+"nodegen switch --rollback-on-failure --confirm-token TOKEN" there. The
+switch arms a systemd timer on the host that rolls back unless "nodegen
+confirm GEN TOKEN" comes within --confirm-timeout; the deployer sends it
+over a new SSH connection and reads the active generation back. A host
+that keeps the deployer out rolls back by itself.
+
+--on chooses hosts by name, glob or @TAG (deployment.tags), repeated or
+comma-separated; more than 5 hosts need --on ('*' for all). --waves
+1,10%,100% deploys one host, then up to 10% of them, then the rest; after a
+wave, more failed hosts than --max-fail (default 0) stops the later waves.
+
+Exit codes: 0 every host confirmed; 10 an activation failed (the host went
+back); 11 a host was not confirmed and rolls back by itself; 12 a host was
+unreachable; 13 the failure budget stopped the deploy (the highest one
+applies); 1 an evaluation failed and nothing was deployed. Nothing is kept
+here between runs: a rerun deploys what is missing. docs/deploying.md
+explains it all.`,
+		example: "nodegen deploy --on @web --parallel 10 hosts/*.hcl\nnodegen deploy --dry-run hosts/db1.hcl",
+		args:    argsModules,
+		flags:   deployCommand,
+		gc:      runtimetune.ManyEvaluations,
+	})
+}
+
+func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+	var ef evalFlags
+	on := fs.StringSlice("on", nil, "deploy only the hosts that `SELECTOR` matches: a name, a glob, or @TAG")
+	parallel := fs.Int("parallel", 10, "deploy `N` hosts at once")
+	perJump := fs.Int("max-per-jump", 5, "deploy at most `N` hosts at once through one jump host (ProxyJump), whose sshd bounds connections (MaxStartups)")
+	waves := fs.String("waves", "", "deploy in waves: `LIST` of hosts done after each wave, a number or a percentage (1,10%,100%)")
+	maxFail := fs.String("max-fail", "0", "the failure budget: after a wave, more than `N` (or P% of the hosts) failed stops the later waves")
+	confirmTimeout := fs.Duration("confirm-timeout", 30*time.Second, "how long a host waits for its confirmation after its activation before it rolls back")
+	dry := fs.Bool("dry-run", false, "show each host's plan (nodegen switch --dry-run there); change nothing")
+	asJSON := fs.Bool("json", false, "print the progress as JSON events, one a line, and the summary as the last")
+	ef.add(fs)
+	return func(args []string, stdout, stderr io.Writer) int {
+		c := findCommand("deploy")
+		if len(args) == 0 {
+			return usageError(stderr, c, "no host given")
+		}
+		if *parallel < 1 {
+			return usageError(stderr, c, "--parallel %d: want at least 1", *parallel)
+		}
+		if *perJump < 1 {
+			return usageError(stderr, c, "--max-per-jump %d: want at least 1", *perJump)
+		}
+		if *confirmTimeout < time.Second {
+			return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", *confirmTimeout)
+		}
+		budget, err := deploy.ParseAmount(*maxFail)
+		if err != nil {
+			return usageError(stderr, c, "--max-fail %s", err)
+		}
+		if _, err := deploy.Waves(*waves, 1); err != nil {
+			return usageError(stderr, c, "%s", err)
+		}
+		files, err := buildHosts(args)
+		if err != nil {
+			return usageError(stderr, c, "%s", err)
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen deploy: %s\n", err)
+			return exitError
+		}
+		tmp, err := os.MkdirTemp("", "nodegen-deploy-")
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen deploy: %s\n", err)
+			return exitError
+		}
+		defer os.RemoveAll(tmp)
+		hosts, code := evalDeployHosts(files, &ef, tmp, stderr)
+		if code != exitOK {
+			return code
+		}
+		chosen, err := deploy.Select(hosts, *on)
+		if err != nil {
+			return usageError(stderr, c, "%s", err)
+		}
+		// A Ctrl-C or SIGTERM cancels the hosts' commands; each host's own
+		// timer decides what a cut-off switch leaves.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		start := time.Now()
+		var outMu sync.Mutex
+		cfg := deploy.Config{
+			Binary: exe, Parallel: *parallel, MaxPerJump: *perJump, Waves: *waves, MaxFail: budget,
+			ConfirmTimeout: *confirmTimeout, DryRun: *dry,
+			Event: func(e deploy.Event) {
+				outMu.Lock()
+				defer outMu.Unlock()
+				if *asJSON {
+					writeJSONLine(stdout, e)
+					return
+				}
+				if e.Result != nil {
+					printHostResult(stdout, stderr, e.Result, *dry)
+				}
+			},
+		}
+		results, stopped, err := deploy.Run(ctx, cfg, chosen)
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen deploy: %s\n", err)
+			return exitError
+		}
+		return deploySummary(results, stopped, time.Since(start), *asJSON, stdout, stderr)
+	}
+}
+
+// evalDeployHosts evaluates each host file, writes its profile below dir
+// and reads its deployment options. Any host's failure is the command's:
+// nothing is deployed unless every host evaluates.
+func evalDeployHosts(files []buildHost, ef *evalFlags, dir string, stderr io.Writer) ([]deploy.Host, int) {
+	hosts := make([]deploy.Host, len(files))
+	reports := make([][]byte, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				hosts[i], reports[i] = evalDeployHost(files[i], ef, filepath.Join(dir, files[i].name))
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	code := exitOK
+	for i, r := range reports {
+		if r != nil {
+			fmt.Fprintf(stderr, "%s: not deployed: its evaluation failed (%s):\n", files[i].name, files[i].file)
+			stderr.Write(r)
+			code = exitError
+		}
+	}
+	if code != exitOK {
+		fmt.Fprintln(stderr, "nodegen deploy: nothing was deployed")
+	}
+	return hosts, code
+}
+
+var deploymentPath, _ = options.ParsePath("deployment")
+
+// evalDeployHost evaluates one host; report is its rendered errors, nil
+// when it evaluated.
+func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte) {
+	r := hostResult{Name: h.name, File: h.file}
+	ev, diags := eval.New(ef.config([]string{h.file}))
+	if diags.HasErrors() {
+		return deploy.Host{}, r.failed(ev.Files(), diags).report
+	}
+	p, diags := evalprofile.Build(ev)
+	if diags.HasErrors() {
+		return deploy.Host{}, r.failed(ev.Files(), diags).report
+	}
+	v, diags := ev.Get(deploymentPath)
+	if diags.HasErrors() {
+		return deploy.Host{}, r.failed(ev.Files(), diags).report
+	}
+	data, err := eval.JSON(v)
+	if err != nil {
+		return deploy.Host{}, fmt.Appendf(nil, "Error: the deployment options: %s\n", err)
+	}
+	host := deploy.Host{Name: h.name, Profile: out}
+	if err := json.Unmarshal(data, &host.Options); err != nil {
+		return deploy.Host{}, fmt.Appendf(nil, "Error: the deployment options: %s\n", err)
+	}
+	if err := profile.WriteUnsynced(out, p); err != nil {
+		return deploy.Host{}, fmt.Appendf(nil, "Error: %s\n", err)
+	}
+	return host, nil
+}
+
+// printHostResult prints one host's end: a line on stderr; a plan or a
+// failure's output, indented, below it.
+func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry bool) {
+	line := fmt.Sprintf("%s: %s", r.Host, r.Outcome)
+	if r.Generation != 0 {
+		line += fmt.Sprintf(" (generation %d)", r.Generation)
+	}
+	if r.Message != "" {
+		line += ": " + r.Message
+	}
+	fmt.Fprintf(stderr, "%s [%.1f s]\n", line, r.Seconds)
+	switch {
+	case dry && r.Outcome == deploy.Planned:
+		fmt.Fprintf(stdout, "%s:\n%s", r.Host, indent(strings.TrimRight(r.Output, "\n"), "  ")+"\n")
+	case r.Output != "" && r.Outcome != deploy.Confirmed:
+		fmt.Fprintln(stderr, indent(strings.TrimRight(r.Output, "\n"), "    "))
+	}
+}
+
+// deploySummary prints the totals and returns the exit code.
+func deploySummary(results []deploy.HostResult, stopped bool, took time.Duration, asJSON bool, stdout, stderr io.Writer) int {
+	counts := map[deploy.Outcome]int{}
+	for _, r := range results {
+		counts[r.Outcome]++
+	}
+	code := exitOK
+	for _, c := range []struct {
+		o    deploy.Outcome
+		code int
+	}{{deploy.Failed, exitActivationFailed}, {deploy.NotConfirmed, exitRolledBack}, {deploy.Unreachable, exitUnreachable}} {
+		if counts[c.o] > 0 {
+			code = c.code
+		}
+	}
+	if stopped {
+		code = exitBudget
+	}
+	text := fmt.Sprintf("deployed %d host(s) in %.1f s: %d confirmed, %d planned, %d failed, %d rolled back, %d unreachable, %d skipped",
+		len(results), took.Seconds(), counts[deploy.Confirmed], counts[deploy.Planned], counts[deploy.Failed],
+		counts[deploy.NotConfirmed], counts[deploy.Unreachable], counts[deploy.Skipped])
+	if stopped {
+		text += " (stopped by the failure budget)"
+	}
+	if asJSON {
+		writeJSONLine(stdout, struct {
+			Summary  string              `json:"summary"`
+			Hosts    []deploy.HostResult `json:"hosts"`
+			Stopped  bool                `json:"stopped"`
+			ExitCode int                 `json:"exitCode"`
+		}{text, results, stopped, code})
+		return code
+	}
+	fmt.Fprintln(stdout, text)
+	return code
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	w.Write(append(b, '\n'))
+}
+
+func init() {
+	commands = append(commands, &command{
+		name:    "receive",
+		summary: "The host's side of nodegen deploy's copy of a profile.",
+		usage:   "nodegen receive [--missing] DIR",
+		help: `nodegen deploy runs this on the host. With --missing, stdin is a profile's
+manifest, and stdout lists the files of it (a path a line) that the host
+has no copy of, by hash, in the profiles it received before (the
+directories beside DIR) or in its generations. Without, stdin is a tar
+stream of the manifest and those files; the profile is assembled in a
+temporary directory beside DIR from them and the host's copies, every
+file checked against the manifest's hash, and renamed to DIR.`,
+		example: "nodegen receive --missing /var/lib/nodegen/deploy/profiles/HASH < nodegen-profile.json",
+		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
+			missing := fs.Bool("missing", false, "read a manifest on stdin and list the files the host lacks")
+			gens := fs.String("generations", "/var/lib/nodegen/generations", "the generations, whose files count as the host's copies")
+			return func(args []string, stdout, stderr io.Writer) int {
+				c := findCommand("receive")
+				if len(args) != 1 {
+					return usageError(stderr, c, "want one DIR, got %d argument(s)", len(args))
+				}
+				dir, err := filepath.Abs(args[0])
+				if err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				known := deploy.Known(filepath.Dir(dir), *gens)
+				if *missing {
+					m, err := deploy.ReadManifest(os.Stdin)
+					if err != nil {
+						fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+						return exitError
+					}
+					for _, p := range deploy.Missing(m, known) {
+						fmt.Fprintln(stdout, p)
+					}
+					return exitOK
+				}
+				if err := deploy.Receive(dir, os.Stdin, known); err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				return exitOK
+			}
+		},
+	})
+}

@@ -1,0 +1,367 @@
+package deploy
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestThreeHosts deploys three hosts: each confirms and runs the new
+// generation; a rerun with nothing changed copies nothing and confirms
+// again; a changed profile makes generation 2 everywhere, and only its
+// new file is sent.
+func TestThreeHosts(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	var files []string
+	for _, n := range []string{"a", "b", "c"} {
+		files = append(files, f.host(n, ""))
+	}
+	_, stderr, code := f.deploy(append([]string{"--parallel", "3"}, files...)...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		f.waitGeneration(n, 1, "confirmed", 0)
+		if got := f.machines[n].MustRun("cat", "/etc/deployed"); got != "host "+n+"\n" {
+			t.Errorf("%s: /etc/deployed is %q", n, got)
+		}
+	}
+	if !strings.Contains(stderr, "a: confirmed (generation 1)") {
+		t.Errorf("no progress line for a:\n%s", stderr)
+	}
+
+	stdout, _, code := f.deploy(append([]string{"--json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d", code)
+	}
+	if strings.Contains(stdout, `"step":"copy-`) {
+		t.Errorf("the rerun copied again:\n%s", stdout)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		f.waitGeneration(n, 1, "confirmed", 0)
+	}
+
+	for _, n := range []string{"a", "b", "c"} {
+		f.host(n, `config "environment.etc.\"nodegen-two\"" { text = "two\n" }`)
+	}
+	// Only the new file goes: the host has /etc/deployed's content.
+	stdout, _, code = f.deploy(append([]string{"--json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("second generation: exit %d", code)
+	}
+	if n := strings.Count(stdout, `file(s) the host lacks`); n != 3 || strings.Count(stdout, `: 1 file(s) the host lacks"`) != 3 {
+		t.Errorf("the second generation did not copy exactly its one new file to each host:\n%s", stdout)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		f.waitGeneration(n, 2, "confirmed", 0)
+	}
+}
+
+// TestOnTag deploys only the host that --on @web selects; --dry-run shows
+// a host's plan and changes nothing.
+func TestOnTag(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	files := []string{f.host("a", ""), f.host("b", `config "deployment" { tags = ["web"] }`), f.host("c", "")}
+	if _, _, code := f.deploy(append([]string{"--on", "@web"}, files...)...); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	f.waitGeneration("b", 1, "confirmed", 0)
+	for _, n := range []string{"a", "c"} {
+		if active, confirm := f.generation(n); active != 0 || confirm != "" {
+			t.Errorf("%s was touched: generation %d, confirmation %q", n, active, confirm)
+		}
+	}
+	// --dry-run prints a's plan from a's own nodegen, and changes nothing.
+	stdout, _, code := f.deploy("--dry-run", "--on", "a", files[0])
+	if code != 0 || !strings.Contains(stdout, "a:\n  would activate a new generation (active now: none)\n") || !strings.Contains(stdout, "place    /etc/deployed") {
+		t.Errorf("--dry-run: exit %d\n%s", code, stdout)
+	}
+	if active, confirm := f.generation("a"); active != 0 || confirm != "" {
+		t.Errorf("--dry-run changed a: generation %d, confirmation %q", active, confirm)
+	}
+	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
+		t.Errorf("--on @db: exit %d\n%s", code, stderr)
+	}
+}
+
+// lockout is a generation whose unit stops sshd: the deployer cannot
+// connect again to confirm it.
+const lockout = `
+config "systemd.services.lockout" {
+  description = "Stop sshd"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = {
+    Type            = "oneshot"
+    RemainAfterExit = true
+    ExecStart       = "/usr/bin/systemctl stop --no-block ssh.service"
+  }
+}
+`
+
+// TestLockedOutRollsBack deploys a generation that stops sshd: the
+// confirmation cannot come over a new connection, the deploy exits 11,
+// and the host goes back to generation 1 by itself.
+func TestLockedOutRollsBack(t *testing.T) {
+	f := newFleet(t, "a")
+	file := f.host("a", "")
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 1: exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	f.host("a", lockout)
+	start := time.Now()
+	_, stderr, code := f.deploy("--confirm-timeout", "5s", file)
+	if code != 11 {
+		t.Fatalf("exit %d, want 11 (rolled back)", code)
+	}
+	if !strings.Contains(stderr, "a: rolled-back (generation 2)") {
+		t.Errorf("no rolled-back line:\n%s", stderr)
+	}
+	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
+	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
+	status := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* status")
+	if !strings.Contains(status, "confirmation: generation 2 was not confirmed and was rolled back") {
+		t.Errorf("nodegen status after the rollback:\n%s", status)
+	}
+	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
+		t.Errorf("lockout.service is still active after the rollback: %s", out)
+	}
+}
+
+// TestUnreachable deploys to a host whose port has no server: exit 12,
+// and the other host is deployed all the same.
+func TestUnreachable(t *testing.T) {
+	f := newFleet(t, "a")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	files := []string{f.host("a", ""), f.hostAt("gone", port, "")}
+	_, stderr, code := f.deploy(files...)
+	if code != 12 {
+		t.Fatalf("exit %d, want 12 (unreachable)", code)
+	}
+	if !strings.Contains(stderr, "gone: unreachable") {
+		t.Errorf("no unreachable line:\n%s", stderr)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+}
+
+// TestWavesStop deploys in waves where the first wave's host has a unit
+// that fails: it goes back by itself, and the later wave is not started.
+func TestWavesStop(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	files := []string{
+		f.host("a", `
+config "systemd.services.broken" {
+  description = "Fail"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", ExecStart = "/usr/bin/false" }
+}
+`),
+		f.host("b", ""), f.host("c", ""),
+	}
+	stdout, stderr, code := f.deploy(append([]string{"--waves", "1,100%"}, files...)...)
+	if code != 13 {
+		t.Fatalf("exit %d, want 13 (stopped by the failure budget)", code)
+	}
+	if !strings.Contains(stderr, "a: failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "(stopped by the failure budget)") {
+		t.Errorf("output:\n%s%s", stdout, stderr)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		if active, _ := f.generation(n); active != 0 {
+			t.Errorf("%s: generation %d is active", n, active)
+		}
+	}
+}
+
+// TestKeys deploys secrets: they arrive with their owner and mode, and
+// are in no file below /var/lib/nodegen (profiles, generations, state).
+func TestKeys(t *testing.T) {
+	f := newFleet(t, "a")
+	keyFile := filepath.Join(f.dir, "api-key")
+	if err := os.WriteFile(keyFile, []byte("api-5ecret-from-a-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := f.host("a", fmt.Sprintf(`
+config "deployment" {
+  keys = {
+    db  = { text = "db-5ecret-in-text", user = "nobody", group = "nogroup", permissions = "0640" }
+    api = { keyFile = %q, destDir = "/var/lib/app/keys", permissions = "0400" }
+  }
+}
+`, keyFile))
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := f.machines["a"]
+	for _, k := range []struct{ path, stat, content string }{
+		{"/run/keys/db", "nobody nogroup 640", "db-5ecret-in-text"},
+		{"/var/lib/app/keys/api", "root root 400", "api-5ecret-from-a-file\n"},
+	} {
+		if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %G %a", k.path)); got != k.stat {
+			t.Errorf("%s: %s, want %s", k.path, got, k.stat)
+		}
+		if got := m.MustRun("cat", k.path); got != k.content {
+			t.Errorf("%s holds %q", k.path, got)
+		}
+	}
+	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
+	if err != nil || code != 1 {
+		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+	}
+}
+
+// TestKilledDeployer kills the deployer (its whole process group: the ssh
+// clients too) while it switches the second of three hosts: every host
+// ends on a confirmed generation or rolled back by itself, and a rerun
+// completes.
+func TestKilledDeployer(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	f := newFleet(t, names...)
+	slow := `
+config "systemd.services.slow" {
+  description = "Take a while to start"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/sleep 2" }
+}
+`
+	var files []string
+	for _, n := range names {
+		files = append(files, f.host(n, slow))
+	}
+	cmd := exec.Command(f.nodegen, append([]string{"deploy", "--json", "--parallel", "1", "--confirm-timeout", "5s"}, files...)...)
+	cmd.Env = append(os.Environ(), "HOME="+f.dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var seen []string
+	for lines.Scan() {
+		seen = append(seen, lines.Text())
+		if strings.Contains(lines.Text(), `{"host":"b","step":"switch"}`) {
+			break
+		}
+	}
+	time.Sleep(time.Second) // b's switch is starting its slow unit
+	masters := "ssh -M -S .* " + f.sshCfg
+	if out, err := exec.Command("pgrep", "-a", "-f", "--", masters).Output(); err != nil {
+		t.Errorf("no ssh master of the deployer's is running (%v): %s", err, out)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	t.Logf("killed the deployer after:\n%s", strings.Join(seen, "\n"))
+	// Its ssh masters, in process groups of their own, end with it.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		out, _ := exec.Command("pgrep", "-a", "-f", "--", masters).Output()
+		if len(out) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the killed deployer's ssh masters are still running:\n%s", out)
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	states := f.settled(time.Minute, names...)
+	t.Logf("after the kill: %v", states)
+	for n, s := range states {
+		switch s {
+		case "1 confirmed", "0 rolled-back", "0 ":
+		default:
+			t.Errorf("%s: %q: neither confirmed nor rolled back", n, s)
+		}
+	}
+	if states["a"] != "1 confirmed" {
+		t.Errorf("a, deployed before the kill: %q", states["a"])
+	}
+	if states["b"] != "0 rolled-back" {
+		t.Errorf("b, cut off during its switch: %q", states["b"])
+	}
+	if _, _, code := f.deploy(files...); code != 0 {
+		t.Fatalf("rerun: exit %d", code)
+	}
+	for n, s := range f.settled(time.Minute, names...) {
+		if !strings.HasSuffix(s, " confirmed") || strings.HasPrefix(s, "0 ") {
+			t.Errorf("%s after the rerun: %q", n, s)
+		}
+	}
+}
+
+// TestSessionTrouble deploys a generation that restarts sshd, then one
+// that kills the deployer's sessions during the switch: both are
+// confirmed, the second after the deployer finds, over a new connection,
+// that the switch it lost finished.
+func TestSessionTrouble(t *testing.T) {
+	f := newFleet(t, "a")
+	file := f.host("a", "")
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 1: exit %d", code)
+	}
+	f.host("a", `
+config "systemd.services.restart-sshd" {
+  description = "Restart sshd"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/systemctl restart ssh.service" }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 2, which restarts sshd: exit %d", code)
+	}
+	f.waitGeneration("a", 2, "confirmed", 0)
+	f.host("a", `
+config "systemd.services.cut-sessions" {
+  description = "Kill every SSH session"
+  wantedBy    = ["multi-user.target"]
+  serviceConfig = { Type = "oneshot", RemainAfterExit = true, ExecStart = "/usr/bin/pkill -f \"^sshd: root@\"" }
+}
+`)
+	stdout, _, code := f.deploy("--json", file)
+	if code != 0 {
+		t.Fatalf("generation 3, which cuts the sessions: exit %d", code)
+	}
+	if !strings.Contains(stdout, `"step":"reconnect"`) {
+		t.Errorf("the deployer's session was not cut during the switch:\n%s", stdout)
+	}
+	f.waitGeneration("a", 3, "confirmed", 0)
+}
+
+// TestAsOtherUser deploys as a user who is not root, through sudo: the
+// switch, the keys and the confirmation all run as root on the host.
+func TestAsOtherUser(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.MustRun("useradd", "--create-home", "--shell", "/bin/sh", "deployer")
+	m.WriteFile("/home/deployer/.ssh/authorized_keys", f.pub, 0o600)
+	m.MustRun("chown", "-R", "deployer:deployer", "/home/deployer/.ssh")
+	m.MustRun("chmod", "700", "/home/deployer/.ssh")
+	m.WriteFile("/etc/sudoers.d/deployer", []byte("deployer ALL=(root) NOPASSWD: ALL\n"), 0o440)
+	file := f.host("a", `
+config "deployment" {
+  targetUser = "deployer"
+  keys = { token = { text = "t0ken", user = "deployer", permissions = "0400" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/run/keys/token")); got != "deployer 400" {
+		t.Errorf("/run/keys/token: %s", got)
+	}
+}

@@ -1,0 +1,117 @@
+package nspawntest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// Forward makes the TCP port port of the machine's loopback reachable
+// from the test process: it listens on 127.0.0.1 on a free port of the
+// test's own network namespace, and connects every connection accepted
+// there to 127.0.0.1:port inside the machine's network namespace (a
+// machine has a private network with only loopback). It returns the
+// address it listens on, "127.0.0.1:PORT". The listener is closed, and
+// the connections through it cut, when the test ends.
+func (m *Machine) Forward(port int) string {
+	m.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		m.t.Fatalf("nspawntest: forwarding to %s: %v", m.name, err)
+	}
+	var (
+		mu    sync.Mutex
+		conns []net.Conn
+		done  bool
+	)
+	track := func(c net.Conn) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			c.Close()
+			return false
+		}
+		conns = append(conns, c)
+		return true
+	}
+	m.t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		done = true
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	target := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if !track(c) {
+				return
+			}
+			go func() {
+				defer c.Close()
+				up, err := m.dialInside(target)
+				if err != nil {
+					return // the client sees the connection closed, as refused
+				}
+				if !track(up) {
+					return
+				}
+				defer up.Close()
+				go func() {
+					io.Copy(up, c)
+					if tc, ok := up.(*net.TCPConn); ok {
+						tc.CloseWrite()
+					}
+				}()
+				io.Copy(c, up)
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// dialInside connects to the TCP address addr from inside the machine's
+// network namespace. A socket stays in the namespace it was made in, so
+// the thread enters the namespace for the dial only and comes back; a
+// thread that cannot come back is not given back to the Go runtime.
+func (m *Machine) dialInside(addr string) (net.Conn, error) {
+	runtime.LockOSThread()
+	self, err := os.Open("/proc/thread-self/ns/net")
+	if err != nil {
+		runtime.UnlockOSThread()
+		return nil, err
+	}
+	defer self.Close()
+	target, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", m.pid))
+	if err != nil {
+		runtime.UnlockOSThread()
+		return nil, err
+	}
+	defer target.Close()
+	if err := unix.Setns(int(target.Fd()), unix.CLONE_NEWNET); err != nil {
+		runtime.UnlockOSThread()
+		return nil, fmt.Errorf("entering the network namespace of %s: %w", m.name, err)
+	}
+	conn, dialErr := net.Dial("tcp", addr)
+	if err := unix.Setns(int(self.Fd()), unix.CLONE_NEWNET); err != nil {
+		// This thread stays locked and ends with its goroutine.
+		if conn != nil {
+			conn.Close()
+		}
+		return nil, fmt.Errorf("leaving the network namespace of %s: %w", m.name, err)
+	}
+	runtime.UnlockOSThread()
+	return conn, dialErr
+}

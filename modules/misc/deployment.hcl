@@ -1,0 +1,91 @@
+# deployment: how `nodegen deploy` reaches the host and what it sends there
+# besides the profile, with colmena's option names (deployment.targetHost,
+# deployment.keys, ...). Nothing here is written into the profile: the
+# deploying machine reads these options, and the keys travel beside the
+# profile, never in it.
+
+submodule "deploymentKey" {
+  option "name" {
+    type         = word
+    default      = name
+    default_text = "the attribute name"
+    description  = "The name of the key's file in destDir."
+  }
+  option "text" {
+    type        = nullOr(str)
+    default     = null
+    description = "The content of the key. Exactly one of text and keyFile must be set. It is sent to the host over the deployer's SSH connection and written to destDir; it is never written into the profile, its manifest or a generation."
+  }
+  option "keyFile" {
+    type        = nullOr(pathWord)
+    default     = null
+    description = "A file on the deploying machine whose content is the key, read when nodegen deploy runs. Exactly one of text and keyFile must be set."
+    example     = "/home/alice/secrets/db-password"
+  }
+  option "destDir" {
+    type        = pathWord
+    default     = "/run/keys"
+    description = "The directory on the host the key is written to. The default, below /run, is a tmpfs: the key is gone at the next boot, and deployed again by the next nodegen deploy."
+  }
+  option "user" {
+    type        = userName
+    default     = "root"
+    description = "The owner of the key's file on the host."
+  }
+  option "group" {
+    type        = userName
+    default     = "root"
+    description = "The group of the key's file on the host."
+  }
+  option "permissions" {
+    type        = strMatching("0?[0-7]{3}", "file mode")
+    default     = "0600"
+    description = "The mode of the key's file on the host."
+  }
+}
+
+options "deployment" {
+  option "targetHost" {
+    type        = nullOr(host)
+    default     = null
+    description = "The address or name that nodegen deploy connects to with ssh (a name from ~/.ssh/config works). null means the host's name: its file's name without .hcl."
+    example     = "web01.example.org"
+  }
+  option "targetPort" {
+    type        = nullOr(port)
+    default     = null
+    description = "The SSH port to connect to. null leaves it to ssh (its configuration, else 22)."
+  }
+  option "targetUser" {
+    type        = nullOr(userName)
+    default     = "root"
+    description = "The user to connect as; nodegen switch runs as that user, through sudo when it is not root. null leaves it to ssh's configuration."
+  }
+  option "sshOptions" {
+    type        = listOf(str)
+    default     = []
+    description = "More arguments for ssh, before the host (such as -o options, -J for a jump host, -i for a key)."
+    example     = ["-J", "bastion.example.org", "-o", "ConnectTimeout=5"]
+  }
+  option "tags" {
+    type        = listOf(word)
+    default     = []
+    description = "Tags that nodegen deploy --on @TAG selects the host by."
+    example     = ["web", "eu-west"]
+  }
+  option "keys" {
+    type        = attrsOf(submodule.deploymentKey)
+    default     = {}
+    description = "Secrets that nodegen deploy writes on the host before it switches, each a file destDir/name with its owner and mode. They are sent over the deployer's SSH connection and are never part of the profile, its manifest or a generation."
+    example     = { db-password = { keyFile = "/home/alice/secrets/db", user = "postgres", permissions = "0400" } }
+  }
+}
+
+config {
+  assertions = [
+    for n, k in config.deployment.keys : {
+      assertion = (k.text == null) != (k.keyFile == null)
+      message   = "deployment.keys.${n}: set exactly one of text and keyFile"
+    }
+  ]
+}
