@@ -1,0 +1,184 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/optionpath"
+	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
+)
+
+// completion proposes, at the cursor: the options and namespaces below the
+// path being written (a config block's label, an attribute name or
+// object key in a config block, inside submodule instances and freeform
+// settings with declared options, a config.PATH reference); the values of
+// an enum or a bool option in its value; and in expressions, the
+// functions with their signatures.
+func (s *Server) completion(params json.RawMessage) (any, *responseError) {
+	p, rerr := decode[positionParams](params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	d, off := s.docAt(p)
+	if d == nil {
+		return nil, nil
+	}
+	ev := s.evalOf(d)
+	st := locate(d.body, d.text.src, off)
+	edit := func(newText string) *textEdit {
+		return &textEdit{Range: Range{d.text.position(st.wordStart, s.enc), d.text.position(off, s.enc)}, NewText: newText}
+	}
+	items := []CompletionItem{}
+	switch st.kind {
+	case siteKey, siteDecl:
+		items = append(items, s.pathItems(ev, st, edit)...)
+	case siteValue:
+		items = append(items, s.valueItems(ev, st.path, edit)...)
+	}
+	if st.inExpr && st.kind != siteKey {
+		items = append(items, functionItems(edit)...)
+	}
+	return completionList{Items: items}, nil
+}
+
+// pathItems are the options and namespaces right below st.prefix.
+func (s *Server) pathItems(ev *eval.Evaluator, st site, edit func(string) *textEdit) []CompletionItem {
+	quoted := st.label || st.inExpr
+	seen := map[string]bool{}
+	var items []CompletionItem
+	for _, decl := range s.declarations(ev) {
+		if len(decl.Path) <= len(st.prefix) || !matches(decl.Path, st.prefix) {
+			continue
+		}
+		seg := decl.Path[len(st.prefix)]
+		if seg == "<name>" || seg == "*" || seen[seg] {
+			continue
+		}
+		seen[seg] = true
+		text := seg
+		if !quoted && !optionpath.IsIdentifier(seg) {
+			text = fmt.Sprintf("%q", seg)
+		}
+		it := CompletionItem{Label: seg, TextEdit: edit(text)}
+		if len(decl.Path) == len(st.prefix)+1 {
+			it.Kind = kindProperty
+			it.Detail = decl.Type
+			it.Documentation = &markupContent{Kind: "markdown", Value: declDoc(decl)}
+		} else {
+			it.Kind = kindModule
+			it.Detail = "options below " + st.prefix.Child(seg).String()
+		}
+		items = append(items, it)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
+	return items
+}
+
+// declDoc is an option's documentation in a completion item.
+func declDoc(decl eval.Declaration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (%s)\n\n", decl.Path.String(), decl.Type)
+	if d := strings.TrimSpace(decl.Description); d != "" {
+		b.WriteString(d + "\n\n")
+	}
+	if decl.HasDefault {
+		fmt.Fprintf(&b, "Default: `%s`\n\n", decl.Default)
+	}
+	fmt.Fprintf(&b, "Declared in %s", options.ShowPos(decl.Range))
+	return b.String()
+}
+
+// types are an evaluation's TypedDeclarations, kept as declarations are.
+func (s *Server) types(ev *eval.Evaluator) []eval.TypedDeclaration {
+	if c, ok := s.typeCache[ev]; ok {
+		return c
+	}
+	if len(s.typeCache) > 8 {
+		clear(s.typeCache)
+	}
+	c := ev.TypedDeclarations()
+	s.typeCache[ev] = c
+	return c
+}
+
+// valueItems are the values an option's type lists: an enum's, or true
+// and false.
+func (s *Server) valueItems(ev *eval.Evaluator, p options.Path, edit func(string) *textEdit) []CompletionItem {
+	var t options.Type
+	for _, td := range s.types(ev) {
+		if len(td.Path) == len(p) && matches(td.Path, p) {
+			t = td.Type
+			break
+		}
+	}
+	for {
+		n, ok := t.(options.NullOr)
+		if !ok {
+			break
+		}
+		t = n.Elem
+	}
+	var items []CompletionItem
+	switch t := t.(type) {
+	case options.Enum:
+		for i, v := range t.Values {
+			text := options.ShowValue(v)
+			if v.Type() == cty.String {
+				text = fmt.Sprintf("%q", v.AsString())
+			}
+			items = append(items, CompletionItem{Label: text, Kind: kindEnumMember, Detail: p.String(), TextEdit: edit(text), SortText: fmt.Sprintf("%04d", i)})
+		}
+	case options.Bool:
+		for _, v := range []string{"false", "true"} {
+			items = append(items, CompletionItem{Label: v, Kind: kindValue, Detail: p.String(), TextEdit: edit(v)})
+		}
+	}
+	return items
+}
+
+// functionItems are the functions a module calls, with their signatures:
+// the library's and the special forms (mkIf, ...).
+func functionItems(edit func(string) *textEdit) []CompletionItem {
+	var items []CompletionItem
+	for name, f := range lib.Functions() {
+		var params []string
+		for _, p := range f.Params() {
+			params = append(params, p.Name+" "+p.Type.FriendlyName())
+		}
+		if vp := f.VarParam(); vp != nil {
+			params = append(params, "..."+vp.Name+" "+vp.Type.FriendlyName())
+		}
+		items = append(items, CompletionItem{Label: name, Kind: kindFunction, Detail: name + "(" + strings.Join(params, ", ") + ")", TextEdit: edit(name)})
+	}
+	for _, f := range property.Forms {
+		items = append(items, CompletionItem{Label: f.Name, Kind: kindFunction, Detail: formSignature(f), TextEdit: edit(f.Name)})
+	}
+	items = append(items,
+		CompletionItem{Label: "file", Kind: kindFunction, Detail: "file(path string): a file next to the module", TextEdit: edit("file")},
+		CompletionItem{Label: "try", Kind: kindFunction, Detail: "try(expressions...)", TextEdit: edit("try")},
+		CompletionItem{Label: "can", Kind: kindFunction, Detail: "can(expression)", TextEdit: edit("can")},
+	)
+	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
+	return items
+}
+
+// formSignature is a special form's signature.
+func formSignature(f property.Form) string {
+	switch f.Kind {
+	case property.KindIf:
+		return f.Name + "(condition bool, value)"
+	case property.KindMerge:
+		return f.Name + "(values list)"
+	}
+	if f.Number {
+		return f.Name + "(priority number, value)"
+	}
+	return f.Name + "(value)"
+}

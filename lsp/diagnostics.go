@@ -1,0 +1,221 @@
+package lsp
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+)
+
+// checkChanged evaluates an edited document in each of its targets as far
+// as a definition's own value: parse errors, unknown options (with "did
+// you mean"), values not of their option's type, conflicts; and publishes
+// those located in the document. The library's files are not checked.
+func (s *Server) checkChanged(d *document) {
+	if d.lib {
+		return
+	}
+	var all []locatedDiagnostic
+	for i, t := range s.targets(d) {
+		ev, diags := s.evaluate([]string{t})
+		if !diags.HasErrors() {
+			_, more := ev.Config()
+			diags = append(diags, more...)
+		}
+		if i == 0 {
+			d.ev = ev
+		}
+		if t != d.name {
+			s.recordFiles(t, ev)
+		}
+		all = append(all, s.located(ev, eval.Dedupe(diags), &d.uri)...)
+	}
+	s.publish(d.uri, d.version, forURI(all, d.uri))
+}
+
+// checkSaved runs the full evaluation of each of a saved document's
+// targets, as `nodegen eval` does (the profile's files, the assertions
+// and warnings, the check of the executables and of the startup), and
+// publishes every diagnostic at every place it names, in every file.
+func (s *Server) checkSaved(d *document) {
+	for _, t := range s.targets(d) {
+		ev, diags := s.evaluate([]string{t})
+		if !diags.HasErrors() {
+			_, more := ev.Config()
+			p, built := evalprofile.Build(ev)
+			diags = append(diags, more...)
+			diags = append(diags, built...)
+			warns, _ := ev.Assertions()
+			msgs := map[string]bool{}
+			for _, w := range warns {
+				msgs[w.Message] = true
+				rng := w.Range
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: w.Message, Subject: &rng})
+			}
+			for _, w := range p.Warnings {
+				if !msgs[w] {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: w})
+				}
+			}
+		}
+		if t == d.name || d.ev == nil {
+			d.ev = ev
+		}
+		if t != d.name {
+			s.recordFiles(t, ev)
+		}
+		host, _ := s.nameURI(t)
+		located := s.located(ev, eval.Dedupe(diags), &host)
+		byURI := map[string][]Diagnostic{}
+		for _, u := range s.saved[t] {
+			byURI[u] = nil
+		}
+		for _, ld := range located {
+			byURI[ld.uri] = append(byURI[ld.uri], ld.Diagnostic)
+		}
+		s.saved[t] = nil
+		for _, u := range sortedKeys(byURI) {
+			if strings.HasPrefix(u, "file://") && s.isLibraryURI(u) {
+				continue // the library's files are not the user's to fix
+			}
+			var version *int
+			if od := s.docs[u]; od != nil {
+				v := od.version
+				version = &v
+			}
+			s.publishVersion(u, version, byURI[u])
+			if len(byURI[u]) > 0 {
+				s.saved[t] = append(s.saved[t], u)
+			}
+		}
+	}
+}
+
+func (s *Server) isLibraryURI(u string) bool {
+	p, err := uriPath(u)
+	if err != nil {
+		return false
+	}
+	_, ok := s.libraryName(p)
+	return ok
+}
+
+func (s *Server) publish(uri string, version int, diags []Diagnostic) {
+	s.publishVersion(uri, &version, diags)
+}
+
+func (s *Server) publishVersion(uri string, version *int, diags []Diagnostic) {
+	if diags == nil {
+		diags = []Diagnostic{}
+	}
+	_ = s.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: version, Diagnostics: diags})
+}
+
+// locatedDiagnostic is a diagnostic in a document.
+type locatedDiagnostic struct {
+	uri string
+	Diagnostic
+}
+
+func forURI(ds []locatedDiagnostic, uri string) []Diagnostic {
+	out := []Diagnostic{}
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if d.uri != uri {
+			continue
+		}
+		key := d.Message + "\x00" + strconv.Itoa(d.Range.Start.Line) + ":" + strconv.Itoa(d.Range.Start.Character)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, d.Diagnostic)
+	}
+	return out
+}
+
+// quoted matches the places a message quotes: file:line:col, the file
+// one of the evaluation's (host.hcl:2:14,
+// <nodegen>/modules/misc/assertions.hcl:28:1).
+var quoted = regexp.MustCompile(`((?:<nodegen>/)?[^\s:(),"'<>]+\.hcl):(\d+):(\d+)`)
+
+// located places each diagnostic at its subject and at every place of an
+// evaluated file its message quotes (each definition of a conflict, what
+// an assertion read), each copy naming the others as related. A
+// diagnostic with neither is placed at the start of fallback, if given.
+func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *string) []locatedDiagnostic {
+	files := ev.Files()
+	var out []locatedDiagnostic
+	for _, d := range diags {
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += "\n\n" + d.Detail
+		}
+		sev := severityError
+		if d.Severity == hcl.DiagWarning {
+			sev = severityWarning
+		}
+		var locs []Location
+		seen := map[Location]bool{}
+		add := func(l Location) {
+			if !seen[l] {
+				seen[l] = true
+				locs = append(locs, l)
+			}
+		}
+		if d.Subject != nil {
+			if uri, ok := s.nameURI(d.Subject.Filename); ok {
+				if t := s.fileText(d.Subject.Filename); t != nil {
+					add(Location{URI: uri, Range: t.rangeOf(*d.Subject, s.enc)})
+				}
+			}
+		}
+		for _, m := range quoted.FindAllStringSubmatch(d.Detail, -1) {
+			name := m[1]
+			if files[name] == nil {
+				continue
+			}
+			uri, ok := s.nameURI(name)
+			if !ok {
+				continue
+			}
+			t := s.fileText(name)
+			if t == nil {
+				continue
+			}
+			line, _ := strconv.Atoi(m[2])
+			col, _ := strconv.Atoi(m[3])
+			a, b := t.restOfLine(t.lineColumn(line, col))
+			add(Location{URI: uri, Range: Range{t.position(a, s.enc), t.position(b, s.enc)}})
+		}
+		if len(locs) == 0 {
+			if fallback == nil {
+				continue
+			}
+			add(Location{URI: *fallback})
+		}
+		for i, l := range locs {
+			ld := locatedDiagnostic{uri: l.URI, Diagnostic: Diagnostic{Range: l.Range, Severity: sev, Source: "nodegen", Message: msg}}
+			for j, o := range locs {
+				if j != i {
+					ld.RelatedInformation = append(ld.RelatedInformation, relatedInformation{Location: o, Message: relatedMessage(j, d)})
+				}
+			}
+			out = append(out, ld)
+		}
+	}
+	return out
+}
+
+// relatedMessage names the j-th place of a diagnostic: its subject, or a
+// place its message quotes.
+func relatedMessage(j int, d *hcl.Diagnostic) string {
+	if j == 0 && d.Subject != nil {
+		return d.Summary
+	}
+	return "involved: " + d.Summary
+}

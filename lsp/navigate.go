@@ -1,0 +1,159 @@
+package lsp
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/optiontext"
+	"github.com/nodegen/nodegen/options"
+)
+
+// optionAt is the option path the cursor is on, if any, and the
+// evaluation to answer from.
+func (s *Server) optionAt(p positionParams) (*eval.Evaluator, options.Path) {
+	d, off := s.docAt(p)
+	if d == nil {
+		return nil, nil
+	}
+	st := locate(d.body, d.text.src, off)
+	if st.kind == siteNone || len(st.path) == 0 {
+		return nil, nil
+	}
+	return s.evalOf(d), st.path
+}
+
+// explainAt explains the option the cursor is on; nil when it is on none.
+func (s *Server) explainAt(p positionParams) (*eval.Evaluator, *eval.Explanation) {
+	ev, path := s.optionAt(p)
+	if path == nil {
+		return nil, nil
+	}
+	x, _ := ev.Explain(path)
+	return ev, x
+}
+
+// hover shows what `nodegen option` prints for the option under the
+// cursor: its value in the document's evaluation (the host's, when a
+// host reads it), type, default, description, declaration, and every
+// definition with its state.
+func (s *Server) hover(params json.RawMessage) (any, *responseError) {
+	p, rerr := decode[positionParams](params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	ev, x := s.explainAt(p)
+	if x == nil {
+		return nil, nil
+	}
+	var b strings.Builder
+	optiontext.Write(&b, ev.Files(), x)
+	return hover{Contents: markupContent{Kind: "markdown", Value: "```text\n" + b.String() + "```\n"}}, nil
+}
+
+// definition jumps to the declaration of the option under the cursor; one
+// of the library's is a read-only file written for the editor to open.
+func (s *Server) definition(params json.RawMessage) (any, *responseError) {
+	p, rerr := decode[positionParams](params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	ev, path := s.optionAt(p)
+	if path == nil {
+		return nil, nil
+	}
+	// The declarations answer without evaluating; a key inside an
+	// option's value is the option's, which Explain finds.
+	declared := hcl.Range{}
+	if decl, ok := s.declarationOf(ev, path); ok {
+		declared = decl.Range
+	} else if x, _ := ev.Explain(path); x != nil {
+		declared = x.Declared
+	}
+	if l, ok := s.location(declared); ok {
+		return []Location{l}, nil
+	}
+	return nil, nil
+}
+
+// references lists every definition of the option under the cursor, in
+// definition order (the default counts as part of the declaration).
+func (s *Server) references(params json.RawMessage) (any, *responseError) {
+	p, rerr := decode[referenceParams](params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	_, x := s.explainAt(p.positionParams)
+	if x == nil {
+		return nil, nil
+	}
+	out := []Location{}
+	if p.Context.IncludeDeclaration {
+		if l, ok := s.location(x.Declared); ok {
+			out = append(out, l)
+		}
+	}
+	for _, def := range x.Definitions {
+		if def.IsDefault && !p.Context.IncludeDeclaration {
+			continue
+		}
+		if l, ok := s.location(def.Range); ok {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// location converts a range of an evaluated file.
+func (s *Server) location(r hcl.Range) (Location, bool) {
+	uri, ok := s.nameURI(r.Filename)
+	if !ok {
+		return Location{}, false
+	}
+	t := s.fileText(r.Filename)
+	if t == nil {
+		return Location{}, false
+	}
+	return Location{URI: uri, Range: t.rangeOf(r, s.enc)}, true
+}
+
+// declarations are an evaluation's Declarations, kept while it is the
+// latest of some document.
+func (s *Server) declarations(ev *eval.Evaluator) []eval.Declaration {
+	if c, ok := s.declCache[ev]; ok {
+		return c
+	}
+	if len(s.declCache) > 8 {
+		clear(s.declCache)
+	}
+	c := ev.Declarations()
+	s.declCache[ev] = c
+	return c
+}
+
+// declarationOf finds the declaration of the option at p, which may name
+// submodule instances (placeholders <name> and * in declarations).
+func (s *Server) declarationOf(ev *eval.Evaluator, p options.Path) (eval.Declaration, bool) {
+	for _, decl := range s.declarations(ev) {
+		if len(decl.Path) == len(p) && matches(decl.Path, p) {
+			return decl, true
+		}
+	}
+	return eval.Declaration{}, false
+}
+
+// matches tells whether a concrete path p is, segment for segment, the
+// declared path pattern (<name> and * match any segment).
+func matches(pattern, p options.Path) bool {
+	if len(p) > len(pattern) {
+		return false
+	}
+	for i, seg := range p {
+		if pattern[i] != seg && pattern[i] != "<name>" && pattern[i] != "*" {
+			return false
+		}
+	}
+	return true
+}
