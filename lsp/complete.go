@@ -33,7 +33,7 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 	ev := s.evalOf(d)
 	st := locate(d.body, d.text.src, off)
 	edit := func(newText string) *textEdit {
-		return &textEdit{Range: Range{d.text.position(st.wordStart, s.enc), d.text.position(off, s.enc)}, NewText: newText}
+		return &textEdit{Range: Range{d.text.position(st.wordStart, s.enc), d.text.position(max(off, st.wordEnd), s.enc)}, NewText: newText}
 	}
 	items := []CompletionItem{}
 	switch st.kind {
@@ -43,7 +43,13 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 		items = append(items, s.valueItems(ev, st.path, edit)...)
 	}
 	if st.inExpr && st.kind != siteKey {
-		items = append(items, functionItems(edit)...)
+		// The functions that start with what is typed: the list is long
+		// and holds nothing else.
+		for _, it := range functionItems(edit) {
+			if strings.HasPrefix(strings.ToLower(it.Label), strings.ToLower(st.word)) {
+				items = append(items, it)
+			}
+		}
 	}
 	return completionList{Items: items}, nil
 }

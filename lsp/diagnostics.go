@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,9 @@ func (s *Server) checkChanged(d *document) {
 	var all []locatedDiagnostic
 	for i, t := range s.targets(d) {
 		ev, diags := s.evaluate([]string{t})
-		if !diags.HasErrors() {
+		// Merging after errors of loading still finds the values not of
+		// their type, unless the modules could not be read at all.
+		if ev != nil && len(ev.Files()) > 0 {
 			_, more := ev.Config()
 			diags = append(diags, more...)
 		}
@@ -149,12 +152,14 @@ var quoted = regexp.MustCompile(`((?:<nodegen>/)?[^\s:(),"'<>]+\.hcl):(\d+):(\d+
 // diagnostic with neither is placed at the start of fallback, if given.
 func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *string) []locatedDiagnostic {
 	files := ev.Files()
+	display := s.displayNames(files)
 	var out []locatedDiagnostic
 	for _, d := range diags {
 		msg := d.Summary
 		if d.Detail != "" {
 			msg += "\n\n" + d.Detail
 		}
+		msg = display.Replace(msg)
 		sev := severityError
 		if d.Severity == hcl.DiagWarning {
 			sev = severityWarning
@@ -218,4 +223,34 @@ func relatedMessage(j int, d *hcl.Diagnostic) string {
 		return d.Summary
 	}
 	return "involved: " + d.Summary
+}
+
+// displayNames rewrites the names of an evaluation's user files in a
+// message as a user reads them: relative to the workspace root when below
+// it, else absolute (evaluations name them by their path inside the
+// overlay, without the leading slash).
+func (s *Server) displayNames(files map[string]*hcl.File) *strings.Replacer {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		if !strings.HasPrefix(name, "<") {
+			names = append(names, name)
+		}
+	}
+	// The longest first, so that no name is replaced inside a longer one.
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j] })
+	var pairs []string
+	for _, name := range names {
+		pairs = append(pairs, name, s.display(name))
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// display is how a user file's name is shown.
+func (s *Server) display(name string) string {
+	if s.root != "" {
+		if rel, ok := strings.CutPrefix(name, s.root+"/"); ok {
+			return rel
+		}
+	}
+	return "/" + name
 }

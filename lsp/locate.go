@@ -38,6 +38,9 @@ type site struct {
 	prefix    options.Path
 	word      string
 	wordStart int
+	// wordEnd, when after the cursor, is where what completion replaces
+	// ends: the end of a literal value the cursor is in.
+	wordEnd int
 	// inExpr is true when the cursor is inside an expression, where
 	// function names complete too.
 	inExpr bool
@@ -229,6 +232,12 @@ func locateValue(e hclsyntax.Expression, src []byte, off int, p options.Path) si
 	if s.kind == siteNone {
 		s = site{kind: siteValue, path: p, inExpr: true}
 		s.word, s.wordStart = wordBefore(src, off)
+		switch e.(type) {
+		case *hclsyntax.TemplateExpr, *hclsyntax.LiteralValueExpr:
+			// A value being replaced by another: the whole literal.
+			s.wordStart, s.wordEnd = e.Range().Start.Byte, e.Range().End.Byte
+			s.inExpr = false
+		}
 	}
 	return s
 }

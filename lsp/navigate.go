@@ -49,7 +49,8 @@ func (s *Server) hover(params json.RawMessage) (any, *responseError) {
 		return nil, nil
 	}
 	var b strings.Builder
-	optiontext.Write(&b, ev.Files(), x)
+	x, files := s.forDisplay(ev, x)
+	optiontext.Write(&b, files, x)
 	return hover{Contents: markupContent{Kind: "markdown", Value: "```text\n" + b.String() + "```\n"}}, nil
 }
 
@@ -156,4 +157,28 @@ func matches(pattern, p options.Path) bool {
 		}
 	}
 	return true
+}
+
+// forDisplay is an explanation with its user files named as a user reads
+// them (see display), and the evaluation's files by those names.
+func (s *Server) forDisplay(ev *eval.Evaluator, x *eval.Explanation) (*eval.Explanation, map[string]*hcl.File) {
+	name := func(n string) string {
+		if n == "" || strings.HasPrefix(n, "<") {
+			return n
+		}
+		return s.display(n)
+	}
+	files := map[string]*hcl.File{}
+	for n, f := range ev.Files() {
+		files[name(n)] = f
+	}
+	y := *x
+	y.Declared.Filename = name(y.Declared.Filename)
+	y.Definitions = append([]eval.DefinitionInfo(nil), x.Definitions...)
+	for i := range y.Definitions {
+		d := &y.Definitions[i]
+		d.Range.Filename = name(d.Range.Filename)
+		d.Condition.Filename = name(d.Condition.Filename)
+	}
+	return &y, files
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -165,7 +166,7 @@ func (s *Server) handle(body []byte) error {
 		}
 		return nil // notifications the server does not know are dropped
 	}
-	result, rerr := h(s, m.Params)
+	result, rerr := s.call(h, m.Params)
 	if !isRequest {
 		return nil
 	}
@@ -173,6 +174,21 @@ func (s *Server) handle(body []byte) error {
 		return s.reply(m.ID, nil, rerr)
 	}
 	return s.reply(m.ID, result, nil)
+}
+
+// call runs a handler. A panic is a bug of the server: the request fails
+// with it, and the server goes on with the next message rather than lose
+// the user's session.
+func (s *Server) call(h handler, params json.RawMessage) (result any, rerr *responseError) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, rerr = nil, &responseError{codeInternalError, fmt.Sprintf("internal error: %v", r)}
+			if s.opts.Log != nil {
+				fmt.Fprintf(s.opts.Log, "nodegen lsp: internal error: %v\n%s", r, debug.Stack())
+			}
+		}
+	}()
+	return h(s, params)
 }
 
 func (s *Server) reply(id json.RawMessage, result any, rerr *responseError) error {
