@@ -237,7 +237,9 @@ func (s *Server) displayNames(files map[string]*hcl.File) *strings.Replacer {
 		}
 	}
 	// The longest first, so that no name is replaced inside a longer one.
-	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j] })
+	sort.Slice(names, func(i, j int) bool {
+		return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
+	})
 	var pairs []string
 	for _, name := range names {
 		pairs = append(pairs, name, s.display(name))
