@@ -106,7 +106,7 @@ func (s *Server) types(ev *eval.Evaluator) []eval.TypedDeclaration {
 	if c, ok := s.typeCache[ev]; ok {
 		return c
 	}
-	if len(s.typeCache) > 8 {
+	if len(s.typeCache) > 2 {
 		clear(s.typeCache)
 	}
 	c := ev.TypedDeclarations()

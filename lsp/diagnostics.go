@@ -73,7 +73,9 @@ func (s *Server) checkSaved(d *document) {
 		}
 		host, _ := s.nameURI(t)
 		located := s.located(ev, eval.Dedupe(diags), &host)
-		byURI := map[string][]Diagnostic{}
+		// The saved file and the host are published, with nothing when
+		// they have nothing, and so is every file that had diagnostics.
+		byURI := map[string][]Diagnostic{d.uri: nil, host: nil}
 		for _, u := range s.saved[t] {
 			byURI[u] = nil
 		}
@@ -164,11 +166,17 @@ func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *st
 		if d.Severity == hcl.DiagWarning {
 			sev = severityWarning
 		}
+		// The places, each once: a quoted place where the subject starts
+		// is the subject.
 		var locs []Location
-		seen := map[Location]bool{}
+		type place struct {
+			uri   string
+			start Position
+		}
+		seen := map[place]bool{}
 		add := func(l Location) {
-			if !seen[l] {
-				seen[l] = true
+			if p := (place{l.URI, l.Range.Start}); !seen[p] {
+				seen[p] = true
 				locs = append(locs, l)
 			}
 		}

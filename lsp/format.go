@@ -19,7 +19,7 @@ func (s *Server) formatting(params json.RawMessage) (any, *responseError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	out, diags := hclfmt.Format(d.text.src, d.name)
+	out, diags := hclfmt.Format(d.text.src, s.display(d.name))
 	if diags.HasErrors() {
 		return nil, &responseError{codeRequestFailed, "cannot format: " + diags.Error()}
 	}

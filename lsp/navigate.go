@@ -126,7 +126,7 @@ func (s *Server) declarations(ev *eval.Evaluator) []eval.Declaration {
 	if c, ok := s.declCache[ev]; ok {
 		return c
 	}
-	if len(s.declCache) > 8 {
+	if len(s.declCache) > 2 {
 		clear(s.declCache)
 	}
 	c := ev.Declarations()

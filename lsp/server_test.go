@@ -68,7 +68,7 @@ func sessionIndex(t *testing.T, ar *txtar.Archive) int {
 
 // harness is a server running over pipes, in process.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	in      *io.PipeWriter
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -89,7 +89,7 @@ var testParseCache = sync.OnceValue(func() *parsecache.Cache {
 })
 
 // start runs a server over pipes with the workspace at root.
-func start(t *testing.T, root, libDir string) *harness {
+func start(t testing.TB, root, libDir string) *harness {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &harness{t: t, in: inW, done: make(chan error, 1)}
