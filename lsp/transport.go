@@ -53,10 +53,22 @@ func newReader(r io.Reader) *reader { return &reader{bufio.NewReader(r)} }
 // read returns the next message's body. A malformed header is an error the
 // stream cannot recover from; io.EOF ends the stream.
 func (r *reader) read() ([]byte, error) {
+	// Line ends between messages (a client's stray newline, the end of a
+	// file of messages) are passed over.
+	for {
+		b, err := r.r.Peek(1)
+		if err != nil {
+			return nil, err
+		}
+		if b[0] != '\r' && b[0] != '\n' {
+			break
+		}
+		r.r.Discard(1)
+	}
 	tp := textproto.NewReader(r.r)
 	hdr, err := tp.ReadMIMEHeader()
 	if err != nil {
-		if err == io.EOF || (len(hdr) == 0 && err == io.ErrUnexpectedEOF) {
+		if (err == io.EOF || err == io.ErrUnexpectedEOF) && len(hdr) == 0 {
 			return nil, io.EOF
 		}
 		return nil, fmt.Errorf("reading a message header: %w", err)
