@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,20 +35,6 @@ func k8sSession(b *testing.B) (h *harness, uri string, src string) {
 	uri = rootURI + "/host.hcl"
 	h.notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "hcl", "version": 1, "text": string(data)}})
 	return h, uri, string(data)
-}
-
-// request sends a request and returns what the server wrote for it.
-func (h *harness) request(method string, params any) [][]byte {
-	h.mu.Lock()
-	id := h.sent + 1
-	h.mu.Unlock()
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-	return h.send(b)
-}
-
-func (h *harness) notification(method string, params any) [][]byte {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
-	return h.send(b)
 }
 
 // positionOf is the position (UTF-16, the default; the fixture is ASCII)

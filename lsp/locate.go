@@ -53,7 +53,45 @@ type site struct {
 // It works on what parses of a module being typed: a block whose body
 // does not parse still has its label and its range.
 func locate(body *hclsyntax.Body, src []byte, off int) site {
+	if s, ok := referenceBefore(src, off); ok {
+		return s
+	}
 	return locateBody(body, src, off, nil, false)
+}
+
+// referenceBefore is the site of a config.PATH reference being typed
+// (config.networking., config.networking.ho), which does not parse yet;
+// it reads the text before the cursor: identifiers joined by dots.
+func referenceBefore(src []byte, off int) (site, bool) {
+	word, start := wordBefore(src, off)
+	var segs []string
+	at := start
+	for at > 0 && src[at-1] == '.' {
+		seg, s := wordBefore(src, at-1)
+		if seg == "" {
+			return site{}, false
+		}
+		segs = append([]string{seg}, segs...)
+		at = s
+	}
+	if len(segs) == 0 || segs[0] != "config" || at > 0 && (src[at-1] == '"' || src[at-1] == '.') {
+		return site{}, false
+	}
+	prefix := options.Path(segs[1:])
+	st := site{kind: siteKey, prefix: prefix, word: word, wordStart: start, inExpr: true, path: prefix}
+	if off < len(src) && isIdentByte(src[off]) || word != "" {
+		// On a whole segment (the rest of it after the cursor too).
+		end := off
+		for end < len(src) && isIdentByte(src[end]) {
+			end++
+		}
+		st.path = prefix.Child(string(src[start:end]))
+	}
+	return st, true
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // in tells whether off is inside r, its end included (where the cursor is
@@ -327,13 +365,8 @@ func locateExpr(e hclsyntax.Expression, src []byte, off int) site {
 func wordBefore(src []byte, off int) (string, int) {
 	off = min(off, len(src))
 	start := off
-	for start > 0 {
-		c := src[start-1]
-		if c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-			start--
-			continue
-		}
-		break
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
 	}
 	return string(src[start:off]), start
 }

@@ -195,3 +195,17 @@ func replay(t *testing.T, ar *txtar.Archive) string {
 	}
 	return out.String()
 }
+
+// request sends a request and returns what the server wrote for it.
+func (h *harness) request(method string, params any) [][]byte {
+	h.mu.Lock()
+	id := h.sent + 1
+	h.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return h.send(b)
+}
+
+func (h *harness) notification(method string, params any) [][]byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	return h.send(b)
+}
