@@ -55,6 +55,8 @@ type Server struct {
 
 	fsys  *overlay
 	docs  map[string]*document
+	// dirty are the documents changed since their last check.
+	dirty map[string]bool
 	hosts []string // paths inside fsys
 	// hostFiles maps each host to the files its last evaluation read.
 	hostFiles map[string]map[string]bool
@@ -92,6 +94,7 @@ func New(opts Options, out io.Writer) *Server {
 		out:       &writer{w: out},
 		fsys:      newOverlay(),
 		docs:      map[string]*document{},
+		dirty:     map[string]bool{},
 		hostFiles: map[string]map[string]bool{},
 		saved:     map[string][]string{},
 		libTexts:  map[string]*text{},
@@ -107,20 +110,41 @@ var errExit = errors.New("exit")
 // Run reads and handles messages from in until exit or the end of the
 // input. The error is nil after shutdown and exit, else why it stopped
 // (LSP's exit code 1).
+//
+// Messages are read ahead of their handling, so that edits typed faster
+// than they are evaluated are evaluated once: the diagnostics of changed
+// documents are computed when no message waits.
 func (s *Server) Run(in io.Reader) error {
-	r := newReader(in)
+	type read struct {
+		body []byte
+		err  error
+	}
+	queue := make(chan read, 256)
+	go func() {
+		r := newReader(in)
+		for {
+			body, err := r.read()
+			queue <- read{body, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	for {
-		body, err := r.read()
-		if err == io.EOF {
+		next := <-queue
+		if next.err == io.EOF {
 			if s.shutdown {
 				return nil
 			}
 			return errors.New("the input ended without shutdown and exit")
 		}
-		if err != nil {
-			return err
+		if next.err != nil {
+			return next.err
 		}
-		err = s.handle(body)
+		err := s.handle(next.body)
+		if len(queue) == 0 && err == nil {
+			s.checkDirty()
+		}
 		if s.handled != nil {
 			s.handled(s.out.count())
 		}
@@ -132,6 +156,17 @@ func (s *Server) Run(in io.Reader) error {
 		}
 		if err != nil {
 			return err
+		}
+	}
+}
+
+// checkDirty publishes the diagnostics of the documents changed since
+// they were last checked, in the order of their URIs.
+func (s *Server) checkDirty() {
+	for _, uri := range sortedKeys(s.dirty) {
+		delete(s.dirty, uri)
+		if d := s.docs[uri]; d != nil {
+			s.checkChanged(d)
 		}
 	}
 }
@@ -359,7 +394,7 @@ func (s *Server) didOpen(params json.RawMessage) (any, *responseError) {
 	}
 	s.docs[d.uri] = d
 	s.setText(d, []byte(p.TextDocument.Text))
-	s.checkChanged(d)
+	s.dirty[d.uri] = true
 	return nil, nil
 }
 
@@ -387,7 +422,7 @@ func (s *Server) didChange(params json.RawMessage) (any, *responseError) {
 	}
 	d.version = p.TextDocument.Version
 	s.setText(d, src)
-	s.checkChanged(d)
+	s.dirty[d.uri] = true
 	return nil, nil
 }
 
@@ -403,6 +438,8 @@ func (s *Server) didSave(params json.RawMessage) (any, *responseError) {
 	if p.Text != nil {
 		s.setText(d, []byte(*p.Text))
 	}
+	// The full evaluation publishes all the change's would, and more.
+	delete(s.dirty, d.uri)
 	s.checkSaved(d)
 	return nil, nil
 }
@@ -417,6 +454,7 @@ func (s *Server) didClose(params json.RawMessage) (any, *responseError) {
 		return nil, nil
 	}
 	delete(s.docs, d.uri)
+	delete(s.dirty, d.uri)
 	if !d.lib {
 		s.fsys.drop(d.name)
 	}

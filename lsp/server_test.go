@@ -209,3 +209,42 @@ func (h *harness) notification(method string, params any) [][]byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 	return h.send(b)
 }
+
+// TestChangesCoalesce: edits that wait to be handled are evaluated once,
+// for the last text: the diagnostics published last are those of the last
+// version, and there are no more publications than changes.
+func TestChangesCoalesce(t *testing.T) {
+	root := t.TempDir()
+	rootURI := fileURI(strings.TrimPrefix(filepath.ToSlash(root), "/"))
+	uri := rootURI + "/host.hcl"
+	h := start(t, root, t.TempDir())
+	h.request("initialize", map[string]any{"rootUri": rootURI, "capabilities": map[string]any{}})
+	h.notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 1, "text": ""}})
+	var frames bytes.Buffer
+	for v := 2; v <= 6; v++ {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]any{"text": fmt.Sprintf("config \"networking\" {\n  hostNam%d = \"a\"\n}\n", v)}},
+		}})
+		fmt.Fprintf(&frames, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	h.mu.Lock()
+	before := len(h.got)
+	h.sent += 5
+	h.mu.Unlock()
+	h.in.Write(frames.Bytes())
+	h.mu.Lock()
+	for h.handled < h.sent || len(h.got) < h.written {
+		h.cond.Wait()
+	}
+	got := h.got[before:]
+	h.mu.Unlock()
+	if len(got) == 0 || len(got) > 5 {
+		t.Fatalf("%d publications for 5 changes", len(got))
+	}
+	t.Logf("%d publications for 5 changes", len(got))
+	last := string(got[len(got)-1])
+	if !strings.Contains(last, `"version":6`) || !strings.Contains(last, `networking.hostNam6`) {
+		t.Errorf("the last publication is not of the last version: %s", last)
+	}
+}
