@@ -53,8 +53,8 @@ type Server struct {
 	shutdown    bool
 	root        string // the workspace root, a path inside fsys ("" if none)
 
-	fsys  *overlay
-	docs  map[string]*document
+	fsys *overlay
+	docs map[string]*document
 	// dirty are the documents changed since their last check.
 	dirty map[string]bool
 	hosts []string // paths inside fsys
