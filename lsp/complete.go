@@ -33,7 +33,11 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 	ev := s.evalOf(d)
 	st := locate(d.body, d.text.src, off)
 	edit := func(newText string) *textEdit {
-		return &textEdit{Range: Range{d.text.position(st.wordStart, s.enc), d.text.position(max(off, st.wordEnd), s.enc)}, NewText: newText}
+		start := st.wordStart
+		if strings.HasPrefix(newText, "[") && start > 0 && d.text.src[start-1] == '.' {
+			start-- // an index replaces the dot before it
+		}
+		return &textEdit{Range: Range{d.text.position(start, s.enc), d.text.position(max(off, st.wordEnd), s.enc)}, NewText: newText}
 	}
 	items := []CompletionItem{}
 	switch st.kind {
@@ -56,7 +60,6 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 
 // pathItems are the options and namespaces right below st.prefix.
 func (s *Server) pathItems(ev *eval.Evaluator, st site, edit func(string) *textEdit) []CompletionItem {
-	quoted := st.label || st.inExpr
 	seen := map[string]bool{}
 	var items []CompletionItem
 	for _, decl := range s.declarations(ev) {
@@ -64,15 +67,15 @@ func (s *Server) pathItems(ev *eval.Evaluator, st site, edit func(string) *textE
 			continue
 		}
 		seg := decl.Path[len(st.prefix)]
+		if seg == "<name>" && !seen[seg] {
+			seen[seg] = true
+			items = append(items, instanceItems(ev, st, edit)...)
+		}
 		if seg == "<name>" || seg == "*" || seen[seg] {
 			continue
 		}
 		seen[seg] = true
-		text := seg
-		if !quoted && !optionpath.IsIdentifier(seg) {
-			text = fmt.Sprintf("%q", seg)
-		}
-		it := CompletionItem{Label: seg, TextEdit: edit(text)}
+		it := CompletionItem{Label: seg, TextEdit: edit(segmentText(seg, st))}
 		if len(decl.Path) == len(st.prefix)+1 {
 			it.Kind = kindProperty
 			it.Detail = decl.Type
@@ -84,6 +87,42 @@ func (s *Server) pathItems(ev *eval.Evaluator, st site, edit func(string) *textE
 		items = append(items, it)
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
+	return items
+}
+
+// segmentText is how a path segment is written where the site is: as it
+// is when it is an identifier; else quoted, in a label with escaped quotes
+// (config "environment.etc.\"ssl/certs/ca.pem\""), and in a reference as
+// an index (config.environment.etc["ssl/certs/ca.pem"], which replaces the
+// dot before it).
+func segmentText(seg string, st site) string {
+	switch {
+	case optionpath.IsIdentifier(seg):
+		return seg
+	case st.label:
+		q := fmt.Sprintf("%q", seg)
+		return `\"` + q[1:len(q)-1] + `\"`
+	case st.inExpr:
+		return fmt.Sprintf("[%q]", seg)
+	}
+	return fmt.Sprintf("%q", seg)
+}
+
+// instanceItems are the names of the instances of the attribute set of
+// submodules at p (systemd.services: the services defined), from its
+// value.
+func instanceItems(ev *eval.Evaluator, st site, edit func(string) *textEdit) []CompletionItem {
+	p := st.prefix
+	v, diags := ev.Get(p)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		return nil
+	}
+	var items []CompletionItem
+	for it := v.ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		name := k.AsString()
+		items = append(items, CompletionItem{Label: name, Kind: kindField, Detail: "defined: " + p.Child(name).String(), TextEdit: edit(segmentText(name, st))})
+	}
 	return items
 }
 
