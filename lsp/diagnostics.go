@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,7 +152,8 @@ var quoted = regexp.MustCompile(`((?:<nodegen>/)?[^\s:(),"'<>]+\.hcl):(\d+):(\d+
 // located places each diagnostic at its subject and at every place of an
 // evaluated file its message quotes (each definition of a conflict, what
 // an assertion read), each copy naming the others as related. A
-// diagnostic with neither is placed at the start of fallback, if given.
+// diagnostic with no place in the user's files is placed at the start of
+// fallback, if given (the library's files are not published).
 func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *string) []locatedDiagnostic {
 	files := ev.Files()
 	display := s.displayNames(files)
@@ -205,11 +207,14 @@ func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *st
 			a, b := t.restOfLine(t.lineColumn(line, col))
 			add(Location{URI: uri, Range: Range{t.position(a, s.enc), t.position(b, s.enc)}})
 		}
-		if len(locs) == 0 {
+		if !slices.ContainsFunc(locs, func(l Location) bool { return !s.isLibraryURI(l.URI) }) {
+			// Nothing in the user's files (a warning of the library's
+			// about the host's settings): shown at the start of the
+			// file checked, the library's places as related.
 			if fallback == nil {
 				continue
 			}
-			add(Location{URI: *fallback})
+			locs = append([]Location{{URI: *fallback}}, locs...)
 		}
 		for i, l := range locs {
 			ld := locatedDiagnostic{uri: l.URI, Diagnostic: Diagnostic{Range: l.Range, Severity: sev, Source: "nodegen", Message: msg}}
