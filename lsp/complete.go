@@ -21,6 +21,10 @@ import (
 // settings with declared options, a config.PATH reference); the values of
 // an enum or a bool option in its value; and in expressions, the
 // functions with their signatures.
+//
+// It answers from the document's last evaluation, without evaluating the
+// edits since: typing changes the options declared and defined little, and
+// completion is asked for at every keystroke.
 func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 	p, rerr := decode[positionParams](params)
 	if rerr != nil {

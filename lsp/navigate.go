@@ -12,11 +12,17 @@ import (
 )
 
 // optionAt is the option path the cursor is on, if any, and the
-// evaluation to answer from.
+// evaluation to answer from: that of the document's text, evaluated now
+// if it changed since (hover, definition and references show values and
+// places, which an edit changes).
 func (s *Server) optionAt(p positionParams) (*eval.Evaluator, options.Path) {
 	d, off := s.docAt(p)
 	if d == nil {
 		return nil, nil
+	}
+	if s.dirty[d.uri] {
+		delete(s.dirty, d.uri)
+		s.checkChanged(d)
 	}
 	st := locate(d.body, d.text.src, off)
 	if st.kind == siteNone || len(st.path) == 0 {
