@@ -21,6 +21,10 @@ func (s *Server) checkChanged(d *document) {
 	if d.lib {
 		return
 	}
+	if isTestFile(d.name) {
+		s.checkTestChanged(d)
+		return
+	}
 	var all []locatedDiagnostic
 	for i, t := range s.targets(d) {
 		ev, diags := s.evaluate([]string{t})
@@ -36,7 +40,7 @@ func (s *Server) checkChanged(d *document) {
 		if t != d.name {
 			s.recordFiles(t, ev)
 		}
-		all = append(all, s.located(ev, eval.Dedupe(diags), &d.uri)...)
+		all = append(all, s.located(ev.Files(), eval.Dedupe(diags), &d.uri)...)
 	}
 	s.publish(d.uri, d.version, forURI(all, d.uri))
 }
@@ -44,8 +48,13 @@ func (s *Server) checkChanged(d *document) {
 // checkSaved runs the full evaluation of each of a saved document's
 // targets, as `nodegen eval` does (the profile's files, the assertions
 // and warnings, the check of the executables and of the startup), and
-// publishes every diagnostic at every place it names, in every file.
+// publishes every diagnostic at every place it names, in every file. A
+// test file's runs are run.
 func (s *Server) checkSaved(d *document) {
+	if isTestFile(d.name) {
+		s.checkTestSaved(d)
+		return
+	}
 	for _, t := range s.targets(d) {
 		ev, diags := s.evaluate([]string{t})
 		if !diags.HasErrors() {
@@ -73,30 +82,40 @@ func (s *Server) checkSaved(d *document) {
 			s.recordFiles(t, ev)
 		}
 		host, _ := s.nameURI(t)
-		located := s.located(ev, eval.Dedupe(diags), &host)
-		// The saved file and the host are published, with nothing when
-		// they have nothing, and so is every file that had diagnostics.
-		byURI := map[string][]Diagnostic{d.uri: nil, host: nil}
-		for _, u := range s.saved[t] {
-			byURI[u] = nil
+		located := s.located(ev.Files(), eval.Dedupe(diags), &host)
+		s.publishAll(t, []string{d.uri, host}, located)
+	}
+}
+
+// publishAll publishes diagnostics of an evaluation (named key) in every
+// file they are in, and in the files always (with none when they have
+// none); a file that had some from the same evaluation before and has
+// none now is cleared. The library's files are left out: they are not the
+// user's to fix.
+func (s *Server) publishAll(key string, always []string, located []locatedDiagnostic) {
+	byURI := map[string][]Diagnostic{}
+	for _, u := range always {
+		byURI[u] = nil
+	}
+	for _, u := range s.saved[key] {
+		byURI[u] = nil
+	}
+	for _, ld := range located {
+		byURI[ld.uri] = append(byURI[ld.uri], ld.Diagnostic)
+	}
+	s.saved[key] = nil
+	for _, u := range sortedKeys(byURI) {
+		if s.isLibraryURI(u) {
+			continue
 		}
-		for _, ld := range located {
-			byURI[ld.uri] = append(byURI[ld.uri], ld.Diagnostic)
+		var version *int
+		if od := s.docs[u]; od != nil {
+			v := od.version
+			version = &v
 		}
-		s.saved[t] = nil
-		for _, u := range sortedKeys(byURI) {
-			if strings.HasPrefix(u, "file://") && s.isLibraryURI(u) {
-				continue // the library's files are not the user's to fix
-			}
-			var version *int
-			if od := s.docs[u]; od != nil {
-				v := od.version
-				version = &v
-			}
-			s.publishVersion(u, version, byURI[u])
-			if len(byURI[u]) > 0 {
-				s.saved[t] = append(s.saved[t], u)
-			}
+		s.publishVersion(u, version, byURI[u])
+		if len(byURI[u]) > 0 {
+			s.saved[key] = append(s.saved[key], u)
 		}
 	}
 }
@@ -154,8 +173,7 @@ var quoted = regexp.MustCompile(`((?:<nodegen>/)?[^\s:(),"'<>]+\.hcl):(\d+):(\d+
 // an assertion read), each copy naming the others as related. A
 // diagnostic with no place in the user's files is placed at the start of
 // fallback, if given (the library's files are not published).
-func (s *Server) located(ev *eval.Evaluator, diags hcl.Diagnostics, fallback *string) []locatedDiagnostic {
-	files := ev.Files()
+func (s *Server) located(files map[string]*hcl.File, diags hcl.Diagnostics, fallback *string) []locatedDiagnostic {
 	display := s.displayNames(files)
 	var out []locatedDiagnostic
 	for _, d := range diags {
