@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/optionpath"
@@ -197,25 +198,37 @@ func (s *Server) valueItems(ev *eval.Evaluator, p options.Path, edit func(string
 func functionItems(edit func(string) *textEdit) []CompletionItem {
 	var items []CompletionItem
 	for name, f := range lib.Functions() {
-		var params []string
-		for _, p := range f.Params() {
-			params = append(params, p.Name+" "+p.Type.FriendlyName())
-		}
-		if vp := f.VarParam(); vp != nil {
-			params = append(params, "..."+vp.Name+" "+vp.Type.FriendlyName())
-		}
-		items = append(items, CompletionItem{Label: name, Kind: kindFunction, Detail: name + "(" + strings.Join(params, ", ") + ")", TextEdit: edit(name)})
+		items = append(items, CompletionItem{Label: name, Kind: kindFunction, Detail: functionSignature(name, f.Params(), f.VarParam()), TextEdit: edit(name)})
 	}
 	for _, f := range property.Forms {
 		items = append(items, CompletionItem{Label: f.Name, Kind: kindFunction, Detail: formSignature(f), TextEdit: edit(f.Name)})
 	}
-	items = append(items,
-		CompletionItem{Label: "file", Kind: kindFunction, Detail: "file(path string): a file next to the module", TextEdit: edit("file")},
-		CompletionItem{Label: "try", Kind: kindFunction, Detail: "try(expressions...)", TextEdit: edit("try")},
-		CompletionItem{Label: "can", Kind: kindFunction, Detail: "can(expression)", TextEdit: edit("can")},
-	)
+	for _, it := range specialForms {
+		it.Kind, it.TextEdit = kindFunction, edit(it.Label)
+		items = append(items, it)
+	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
 	return items
+}
+
+// specialForms are the functions the evaluator handles itself, besides
+// the definition properties.
+var specialForms = []CompletionItem{
+	{Label: "file", Detail: "file(path string): the content of a file next to the module"},
+	{Label: "try", Detail: "try(expressions...): the first that evaluates without an error"},
+	{Label: "can", Detail: "can(expression): whether it evaluates without an error"},
+}
+
+// functionSignature is a function's signature: name(param type, ...).
+func functionSignature(name string, params []function.Parameter, varParam *function.Parameter) string {
+	var ps []string
+	for _, p := range params {
+		ps = append(ps, p.Name+" "+p.Type.FriendlyName())
+	}
+	if varParam != nil {
+		ps = append(ps, "..."+varParam.Name+" "+varParam.Type.FriendlyName())
+	}
+	return name + "(" + strings.Join(ps, ", ") + ")"
 }
 
 // formSignature is a special form's signature.

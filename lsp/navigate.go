@@ -50,6 +50,11 @@ func (s *Server) hover(params json.RawMessage) (any, *responseError) {
 	if rerr != nil {
 		return nil, rerr
 	}
+	if d, off := s.docAt(p); d != nil {
+		if sig, ok := functionAt(d.body, off); ok {
+			return hover{Contents: markupContent{Kind: "markdown", Value: "```text\n" + sig + "\n```\n"}}, nil
+		}
+	}
 	ev, x := s.explainAt(p)
 	if x == nil {
 		return nil, nil
@@ -66,6 +71,9 @@ func (s *Server) definition(params json.RawMessage) (any, *responseError) {
 	p, rerr := decode[positionParams](params)
 	if rerr != nil {
 		return nil, rerr
+	}
+	if loc, ok := s.nameDefinition(p); ok {
+		return []Location{loc}, nil
 	}
 	ev, path := s.optionAt(p)
 	if path == nil {
@@ -187,4 +195,22 @@ func (s *Server) forDisplay(ev *eval.Evaluator, x *eval.Explanation) (*eval.Expl
 		d.Condition.Filename = name(d.Condition.Filename)
 	}
 	return &y, files
+}
+
+// nameDefinition is the definition of a name that is not an option's: a
+// local's, or the module an imports entry names.
+func (s *Server) nameDefinition(p positionParams) (Location, bool) {
+	d, off := s.docAt(p)
+	if d == nil {
+		return Location{}, false
+	}
+	if a, ok := localAt(d.body, off); ok {
+		return Location{URI: d.uri, Range: d.text.rangeOf(a.SrcRange, s.enc)}, true
+	}
+	if name, ok := s.importAt(d.body, d.name, off); ok {
+		if uri, ok := s.nameURI(name); ok {
+			return Location{URI: uri}, true
+		}
+	}
+	return Location{}, false
 }
