@@ -3,7 +3,6 @@ package lsp
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,13 +20,12 @@ import (
 	"github.com/nodegen/nodegen/modules"
 )
 
-var update = flag.Bool("update", false, "rewrite the sessions of testdata/*.txtar with what the server answers")
-
 // TestSessions replays the recorded exchanges of testdata/*.txtar: each
 // archive holds a workspace's files and a "session" of lines "-> MESSAGE"
 // (sent to the server, over a pipe) each followed by the lines "<- MESSAGE"
 // the server writes before it reads the next one. $ROOT in a message is
 // the workspace's directory, $LIB the directory of the library's files.
+// NODEGEN_UPDATE=1 rewrites the sessions with what the server answers.
 func TestSessions(t *testing.T) {
 	archives, _ := filepath.Glob("testdata/*.txtar")
 	if len(archives) == 0 {
@@ -42,7 +40,7 @@ func TestSessions(t *testing.T) {
 			got := replay(t, ar)
 			idx := sessionIndex(t, ar)
 			want := string(ar.Files[idx].Data)
-			if *update {
+			if os.Getenv("NODEGEN_UPDATE") != "" {
 				ar.Files[idx].Data = []byte(got)
 				if err := os.WriteFile(name, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
@@ -50,7 +48,7 @@ func TestSessions(t *testing.T) {
 				return
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("session (-want +got):\n%s", diff)
+				t.Errorf("session (-want +got); NODEGEN_UPDATE=1 rewrites it:\n%s", diff)
 			}
 		})
 	}
