@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -57,7 +58,7 @@ func (s *Server) hover(params json.RawMessage) (any, *responseError) {
 	}
 	ev, x := s.explainAt(p)
 	if x == nil {
-		return nil, nil
+		return s.namespaceHover(p)
 	}
 	var b strings.Builder
 	x, files := s.forDisplay(ev, x)
@@ -213,4 +214,49 @@ func (s *Server) nameDefinition(p positionParams) (Location, bool) {
 		}
 	}
 	return Location{}, false
+}
+
+// namespaceHover describes a path that is no option but has options below
+// it (services.kubernetes): the names right below, options and
+// namespaces.
+func (s *Server) namespaceHover(p positionParams) (any, *responseError) {
+	ev, path := s.optionAt(p)
+	if path == nil {
+		return nil, nil
+	}
+	var options, namespaces []string
+	seen := map[string]bool{}
+	count := 0
+	for _, decl := range s.declarations(ev) {
+		if len(decl.Path) <= len(path) || !matches(decl.Path, path) {
+			continue
+		}
+		count++
+		seg := decl.Path[len(path)]
+		if seen[seg] {
+			continue
+		}
+		seen[seg] = true
+		if len(decl.Path) == len(path)+1 {
+			options = append(options, seg)
+		} else {
+			namespaces = append(namespaces, seg)
+		}
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	noun := "options"
+	if count == 1 {
+		noun = "option"
+	}
+	fmt.Fprintf(&b, "%s\n\n%d %s below.\n", path.String(), count, noun)
+	if len(options) > 0 {
+		fmt.Fprintf(&b, "\nOptions:\n  %s\n", strings.Join(options, "\n  "))
+	}
+	if len(namespaces) > 0 {
+		fmt.Fprintf(&b, "\nNamespaces:\n  %s\n", strings.Join(namespaces, "\n  "))
+	}
+	return hover{Contents: markupContent{Kind: "markdown", Value: "```text\n" + b.String() + "```\n"}}, nil
 }
