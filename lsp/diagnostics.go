@@ -13,7 +13,7 @@ import (
 	"github.com/nodegen/nodegen/evalprofile"
 )
 
-// checkChanged evaluates an edited document in each of its targets as far
+// checkChanged evaluates an edited document in its first target as far
 // as a definition's own value: parse errors, unknown options (with "did
 // you mean"), values not of their option's type, conflicts; and publishes
 // those located in the document. The library's files are not checked.
@@ -26,7 +26,9 @@ func (s *Server) checkChanged(d *document) {
 		return
 	}
 	var all []locatedDiagnostic
-	for i, t := range s.targets(d) {
+	// The first host only: a role many hosts import is checked in all of
+	// them on save.
+	for i, t := range s.targets(d)[:1] {
 		ev, diags := s.evaluate([]string{t})
 		// Merging after errors of loading still finds the values not of
 		// their type, unless the modules could not be read at all.
@@ -55,6 +57,7 @@ func (s *Server) checkSaved(d *document) {
 		s.checkTestSaved(d)
 		return
 	}
+	uris := []string{d.uri}
 	for _, t := range s.targets(d) {
 		ev, diags := s.evaluate([]string{t})
 		if !diags.HasErrors() {
@@ -82,41 +85,52 @@ func (s *Server) checkSaved(d *document) {
 			s.recordFiles(t, ev)
 		}
 		host, _ := s.nameURI(t)
-		located := s.located(ev.Files(), eval.Dedupe(diags), &host)
-		s.publishAll(t, []string{d.uri, host}, located)
+		uris = append(uris, host)
+		uris = append(uris, s.record(t, s.located(ev.Files(), eval.Dedupe(diags), &host))...)
 	}
+	s.publishRecorded(uris)
 }
 
-// publishAll publishes diagnostics of an evaluation (named key) in every
-// file they are in, and in the files always (with none when they have
-// none); a file that had some from the same evaluation before and has
-// none now is cleared. The library's files are left out: they are not the
-// user's to fix.
-func (s *Server) publishAll(key string, always []string, located []locatedDiagnostic) {
-	byURI := map[string][]Diagnostic{}
-	for _, u := range always {
-		byURI[u] = nil
+// record keeps the diagnostics of an evaluation (named key: a host, a
+// test file) and returns the URIs whose diagnostics it changes: those it
+// has some in, and those its last evaluation had some in.
+func (s *Server) record(key string, located []locatedDiagnostic) []string {
+	var uris []string
+	for u := range s.keyDiags[key] {
+		uris = append(uris, u)
 	}
-	for _, u := range s.saved[key] {
-		byURI[u] = nil
-	}
+	byURI := map[string][]locatedDiagnostic{}
 	for _, ld := range located {
-		byURI[ld.uri] = append(byURI[ld.uri], ld.Diagnostic)
+		uris = append(uris, ld.uri)
+		byURI[ld.uri] = append(byURI[ld.uri], ld)
 	}
-	s.saved[key] = nil
-	for _, u := range sortedKeys(byURI) {
+	s.keyDiags[key] = byURI
+	return uris
+}
+
+// publishRecorded publishes, in each file of uris, the diagnostics every
+// key's last evaluation has there (a role two hosts import shows the
+// errors of both), none when there are none. The library's files are left
+// out: they are not the user's to fix.
+func (s *Server) publishRecorded(uris []string) {
+	set := map[string]bool{}
+	for _, u := range uris {
+		set[u] = true
+	}
+	for _, u := range sortedKeys(set) {
 		if s.isLibraryURI(u) {
 			continue
+		}
+		var all []locatedDiagnostic
+		for _, k := range sortedKeys(s.keyDiags) {
+			all = append(all, s.keyDiags[k][u]...)
 		}
 		var version *int
 		if od := s.docs[u]; od != nil {
 			v := od.version
 			version = &v
 		}
-		s.publishVersion(u, version, byURI[u])
-		if len(byURI[u]) > 0 {
-			s.saved[key] = append(s.saved[key], u)
-		}
+		s.publishVersion(u, version, forURI(all, u))
 	}
 }
 

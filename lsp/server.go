@@ -58,11 +58,14 @@ type Server struct {
 	// dirty are the documents changed since their last check.
 	dirty map[string]bool
 	hosts []string // paths inside fsys
+	// ws is the workspace's modules and their imports, when no hosts are
+	// named; read when first needed, again after a save.
+	ws *workspace
 	// hostFiles maps each host to the files its last evaluation read.
 	hostFiles map[string]map[string]bool
-	// saved maps each host to the URIs its last full evaluation published
-	// diagnostics for, to clear those that have none any more.
-	saved map[string][]string
+	// keyDiags are the diagnostics of the last full evaluation of each
+	// host (or test file), by URI: what a save publishes merges them.
+	keyDiags map[string]map[string][]locatedDiagnostic
 
 	libEval  *eval.Evaluator  // the library alone, for its own files
 	libTexts map[string]*text // the library's files read so far
@@ -96,7 +99,7 @@ func New(opts Options, out io.Writer) *Server {
 		docs:      map[string]*document{},
 		dirty:     map[string]bool{},
 		hostFiles: map[string]map[string]bool{},
-		saved:     map[string][]string{},
+		keyDiags:  map[string]map[string][]locatedDiagnostic{},
 		libTexts:  map[string]*text{},
 		declCache: map[*eval.Evaluator][]eval.Declaration{},
 		typeCache: map[*eval.Evaluator][]eval.TypedDeclaration{},
@@ -440,6 +443,7 @@ func (s *Server) didSave(params json.RawMessage) (any, *responseError) {
 	}
 	// The full evaluation publishes all the change's would, and more.
 	delete(s.dirty, d.uri)
+	s.ws = nil // the saved file's imports may have changed
 	s.checkSaved(d)
 	return nil, nil
 }
@@ -486,7 +490,20 @@ func (s *Server) evaluate(roots []string) (*eval.Evaluator, hcl.Diagnostics) {
 
 // targets are the evaluations a document is checked in: each host that
 // read it when last evaluated, or else the document alone.
+//
+// Without named hosts, the hosts are the workspace's modules that no other
+// module imports (scanWorkspace), and a module is checked in those whose
+// imports reach it.
 func (s *Server) targets(d *document) []string {
+	if len(s.hosts) == 0 {
+		if s.ws == nil {
+			s.ws = scanWorkspace(s.fsys, s.root)
+		}
+		if out := s.ws.hostsOf(d.name); len(out) > 0 {
+			return out
+		}
+		return []string{d.name}
+	}
 	var out []string
 	for _, h := range s.hosts {
 		if _, known := s.hostFiles[h]; !known {

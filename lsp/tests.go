@@ -47,5 +47,5 @@ func (s *Server) checkTestSaved(d *document) {
 			diags = append(diags, res.Diags...)
 		}
 	}
-	s.publishAll(d.name, []string{d.uri}, s.located(files, diags, &d.uri))
+	s.publishRecorded(append(s.record(d.name, s.located(files, diags, &d.uri)), d.uri))
 }
