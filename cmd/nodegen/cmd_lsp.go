@@ -23,10 +23,11 @@ completion of option paths, enum values and functions, go to the
 declaration of an option (in the built-in library too), its definitions
 as references, formatting as nodegen fmt, and the outline.
 
---host names a host file of the workspace (relative to its root, or
-absolute): a file that host reads is checked in its evaluation. The
-client's initializationOptions {"hosts": [...]} add to them. Without a
-host, a file is evaluated alone with the library.
+A file is checked in the evaluation of the hosts that read it. The hosts
+are the workspace's modules that no other module imports, unless --host
+names them (relative to the workspace root, or absolute; repeatable) or
+the client's initializationOptions {"hosts": [...]} do. A file no host
+reads is evaluated alone with the library.
 
 docs/editors.md has the set-up of Neovim, Helix, Emacs and VS Code.`,
 		example: "nodegen lsp --host hosts/web.hcl --host hosts/db.hcl",
