@@ -29,7 +29,8 @@ type Options struct {
 	ParseCache *parsecache.Cache
 	// Hosts are host files (absolute, or relative to the workspace
 	// root): a file is checked in the evaluation of each host that reads
-	// it. The client's initializationOptions.hosts add to them.
+	// it. The client's initializationOptions.hosts add to them. With
+	// none, the hosts are the workspace's modules no other imports.
 	Hosts []string
 	// LibraryDir is where the library's files are written for go to
 	// definition (read-only files, an editor opens them as any file);
