@@ -11,9 +11,14 @@ import (
 	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
-// maxWorkspaceModules bounds the modules read to find the workspace's
-// hosts; a larger workspace names its hosts (Options.Hosts).
-const maxWorkspaceModules = 5000
+// maxWorkspaceModules and maxWorkspaceEntries bound the modules read and
+// the directory entries looked at to find the workspace's hosts (a
+// workspace root may be a home directory); a larger workspace names its
+// hosts (Options.Hosts).
+const (
+	maxWorkspaceModules = 5000
+	maxWorkspaceEntries = 100000
+)
 
 // workspace is what the server knows of the modules below the workspace
 // root when no hosts are named: which module imports which (the constant
@@ -33,8 +38,11 @@ func scanWorkspace(fsys fs.FS, root string) *workspace {
 		return w
 	}
 	imported := map[string]bool{}
-	n := 0
+	n, entries := 0, 0
 	_ = fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
+		if entries++; entries > maxWorkspaceEntries {
+			return fs.SkipAll
+		}
 		if err != nil {
 			return nil
 		}
