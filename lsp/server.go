@@ -36,15 +36,16 @@ type Options struct {
 	// definition (read-only files, an editor opens them as any file);
 	// "" is the user's cache directory's nodegen/lsp/library.
 	LibraryDir string
-	// Log, when set, receives a line for each failure the client is not
-	// told of (a message that cannot be written).
+	// Log, when set, receives the stack of a request that panicked (a
+	// bug: the client is answered an internal error, and the server goes
+	// on).
 	Log io.Writer
 }
 
 // Server is a language server for nodegen modules, over one connection.
-// It handles one message at a time, in order: an evaluation takes tens of
-// milliseconds, and in order every answer and diagnostic follows from the
-// edits before it.
+// It handles one message at a time, in order (an evaluation takes tens of
+// milliseconds): every answer follows from the edits before it, but for
+// completion, which answers at once from their last evaluation.
 type Server struct {
 	opts Options
 	out  *writer
