@@ -171,7 +171,7 @@ func (s *Server) checkDirty() {
 	for _, uri := range sortedKeys(s.dirty) {
 		delete(s.dirty, uri)
 		if d := s.docs[uri]; d != nil {
-			s.checkChanged(d)
+			s.call(func(*Server, json.RawMessage) (any, *responseError) { s.checkChanged(d); return nil, nil }, nil)
 		}
 	}
 }
