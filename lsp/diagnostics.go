@@ -25,26 +25,29 @@ func (s *Server) checkChanged(d *document) {
 		s.checkTestChanged(d)
 		return
 	}
-	var all []locatedDiagnostic
 	// The first host only: a role many hosts import is checked in all of
 	// them on save.
-	for i, t := range s.targets(d)[:1] {
-		ev, diags := s.evaluate([]string{t})
-		// Merging after errors of loading still finds the values not of
-		// their type, unless the modules could not be read at all.
-		if ev != nil && len(ev.Files()) > 0 {
-			_, more := ev.Config()
-			diags = append(diags, more...)
-		}
-		if i == 0 {
-			d.ev = ev
-		}
-		if t != d.name {
-			s.recordFiles(t, ev)
-		}
-		all = append(all, s.located(ev.Files(), eval.Dedupe(diags), &d.uri)...)
+	t := s.targets(d)[0]
+	ev, diags, _ := s.merged(t)
+	d.ev = ev
+	if t != d.name {
+		s.recordFiles(t, ev)
 	}
-	s.publish(d.uri, d.version, forURI(all, d.uri))
+	s.publish(d.uri, d.version, forURI(s.located(ev.Files(), diags, &d.uri), d.uri))
+}
+
+// merged evaluates the module at name as far as every option's value;
+// loaded is false when loading it (parsing, declaring, splitting the
+// definitions) failed. Merging after such errors still finds the values
+// not of their type, unless the modules could not be read at all.
+func (s *Server) merged(name string) (ev *eval.Evaluator, diags hcl.Diagnostics, loaded bool) {
+	ev, diags = s.evaluate([]string{name})
+	loaded = !diags.HasErrors()
+	if len(ev.Files()) > 0 {
+		_, more := ev.Config()
+		diags = append(diags, more...)
+	}
+	return ev, eval.Dedupe(diags), loaded
 }
 
 // checkSaved runs the full evaluation of each of a saved document's
@@ -58,12 +61,11 @@ func (s *Server) checkSaved(d *document) {
 		return
 	}
 	uris := []string{d.uri}
-	for _, t := range s.targets(d) {
-		ev, diags := s.evaluate([]string{t})
-		if !diags.HasErrors() {
-			_, more := ev.Config()
+	for i, t := range s.targets(d) {
+		ev, diags, loaded := s.merged(t)
+		// The profile, as nodegen eval builds it when loading succeeded.
+		if loaded {
 			p, built := evalprofile.Build(ev)
-			diags = append(diags, more...)
 			diags = append(diags, built...)
 			warns, _ := ev.Assertions()
 			msgs := map[string]bool{}
@@ -78,8 +80,8 @@ func (s *Server) checkSaved(d *document) {
 				}
 			}
 		}
-		if t == d.name || d.ev == nil {
-			d.ev = ev
+		if i == 0 {
+			d.ev = ev // queries answer from the first host, as after a change
 		}
 		if t != d.name {
 			s.recordFiles(t, ev)
