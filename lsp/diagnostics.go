@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // checkChanged evaluates an edited document in its first target as far
@@ -52,7 +53,8 @@ func (s *Server) merged(name string) (ev *eval.Evaluator, diags hcl.Diagnostics,
 
 // checkSaved runs the full evaluation of each of a saved document's
 // targets, as `nodegen eval` does (the profile's files, the assertions
-// and warnings, the check of the executables and of the startup), and
+// and warnings, the check of the executables and of the startup, the
+// checks of the files by the programs that read them), and
 // publishes every diagnostic at every place it names, in every file. A
 // test file's runs are run.
 func (s *Server) checkSaved(d *document) {
@@ -67,6 +69,13 @@ func (s *Server) checkSaved(d *document) {
 		if loaded {
 			p, built := evalprofile.Build(ev)
 			diags = append(diags, built...)
+			if !built.HasErrors() {
+				// The checks of the files by the programs that read
+				// them (sshd -t, nft -c, ...), those this machine
+				// has, as nodegen eval --checks auto runs them.
+				_, checked := evalprofile.RunChecks(ev, p.Entries, profile.ChecksAuto)
+				diags = append(diags, checked...)
+			}
 			warns, _ := ev.Assertions()
 			msgs := map[string]bool{}
 			for _, w := range warns {
