@@ -147,15 +147,7 @@ func declDoc(decl eval.Declaration) string {
 
 // types are an evaluation's TypedDeclarations, kept as declarations are.
 func (s *Server) types(ev *eval.Evaluator) []eval.TypedDeclaration {
-	if c, ok := s.typeCache[ev]; ok {
-		return c
-	}
-	if len(s.typeCache) > 2 {
-		clear(s.typeCache)
-	}
-	c := ev.TypedDeclarations()
-	s.typeCache[ev] = c
-	return c
+	return cached(s.typeCache, ev, ev.TypedDeclarations)
 }
 
 // valueItems are the values an option's type lists: an enum's, or true

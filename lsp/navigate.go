@@ -135,17 +135,23 @@ func (s *Server) location(r hcl.Range) (Location, bool) {
 	return Location{URI: uri, Range: t.rangeOf(r, s.enc)}, true
 }
 
-// declarations are an evaluation's Declarations, kept while it is the
-// latest of some document.
+// declarations are an evaluation's Declarations, kept for the latest
+// evaluations.
 func (s *Server) declarations(ev *eval.Evaluator) []eval.Declaration {
-	if c, ok := s.declCache[ev]; ok {
+	return cached(s.declCache, ev, ev.Declarations)
+}
+
+// cached is what list makes for ev, made once for the last few
+// evaluations (a cache that keeps more would keep their evaluators).
+func cached[T any](cache map[*eval.Evaluator]T, ev *eval.Evaluator, list func() T) T {
+	if c, ok := cache[ev]; ok {
 		return c
 	}
-	if len(s.declCache) > 2 {
-		clear(s.declCache)
+	if len(cache) > 2 {
+		clear(cache)
 	}
-	c := ev.Declarations()
-	s.declCache[ev] = c
+	c := list()
+	cache[ev] = c
 	return c
 }
 
