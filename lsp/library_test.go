@@ -2,10 +2,13 @@ package lsp
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nodegen/nodegen/modules"
 )
 
 // TestLibraryDocument: go to definition on a library option writes the
@@ -66,5 +69,40 @@ func TestLibraryDocument(t *testing.T) {
 	h.request("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": rootURI + "/host.hcl"}, "position": map[string]int{"line": 1, "character": 3}})
 	if st, err := os.Stat(libFile); err != nil || !st.ModTime().Equal(before) {
 		t.Errorf("the library's file was written again: %v", err)
+	}
+}
+
+// TestSubmoduleDeclaration: hover on the label of an option declared in a
+// submodule (systemd.hcl's units' after) shows its documentation, and the
+// paths it has (systemd.services."<name>".after among them); definition
+// is the declaration itself.
+func TestSubmoduleDeclaration(t *testing.T) {
+	root, libDir := t.TempDir(), t.TempDir()
+	data, err := fs.ReadFile(modules.FS(), "system/boot/systemd.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	at := strings.Index(text, `option "after"`)
+	if at < 0 {
+		t.Fatal(`no option "after" in systemd.hcl`)
+	}
+	line := strings.Count(text[:at], "\n")
+	col := at - strings.LastIndex(text[:at], "\n") - 1 + len(`option "a`)
+	libURI := fileURI(strings.TrimPrefix(filepath.ToSlash(filepath.Join(libDir, "system", "boot", "systemd.hcl")), "/"))
+	h := start(t, root, libDir)
+	h.request("initialize", map[string]any{"capabilities": map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-8"}}}})
+	h.notification("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": libURI, "version": 1, "text": text}})
+	pos := map[string]any{"textDocument": map[string]any{"uri": libURI}, "position": map[string]int{"line": line, "character": col}}
+	out := h.request("textDocument/hover", pos)
+	if len(out) != 1 || !strings.Contains(string(out[0]), `.after** (list of systemd unit name)`) || !strings.Contains(string(out[0]), "`systemd.services.\\\"<name>\\\".after`") {
+		t.Errorf("hover: %s", out)
+	}
+	out = h.request("textDocument/definition", pos)
+	var def struct {
+		Result []Location `json:"result"`
+	}
+	if len(out) != 1 || json.Unmarshal(out[0], &def) != nil || len(def.Result) != 1 || def.Result[0].URI != libURI || def.Result[0].Range.Start.Line != line {
+		t.Errorf("definition: %s", out)
 	}
 }

@@ -23,6 +23,9 @@ const (
 	siteValue
 	// siteDecl: the label of an option declaration.
 	siteDecl
+	// siteSubDecl: the label of an option declaration in a submodule,
+	// the declaration that starts at declAt.
+	siteSubDecl
 )
 
 // site is what the cursor is on in a module, as an option path.
@@ -47,6 +50,9 @@ type site struct {
 	// label is true inside a quoted label, where a segment is written
 	// as it is.
 	label bool
+	// declAt is where the declaration of a siteSubDecl starts (a byte
+	// offset).
+	declAt int
 }
 
 // locate tells what the cursor at byte off of a module's source is on.
@@ -121,7 +127,18 @@ func locateBody(body *hclsyntax.Body, src []byte, off int, optPrefix options.Pat
 			}
 			return locateConfigBody(b.Body, src, off, prefix)
 		case "options", "option":
-			if inSub || len(b.Labels) == 0 {
+			if len(b.Labels) == 0 {
+				return locateExprs(b.Body, src, off)
+			}
+			if inSub {
+				// A submodule's option has no path of its own: it is
+				// found by its block (see siteSubDecl).
+				if b.Type == "option" && in(b.LabelRanges[0], off) {
+					return site{kind: siteSubDecl, declAt: b.DefRange().Start.Byte}
+				}
+				if b.Type == "options" {
+					return locateBody(b.Body, src, off, nil, true)
+				}
 				return locateExprs(b.Body, src, off)
 			}
 			if in(b.LabelRanges[0], off) {

@@ -45,6 +45,8 @@ func TestLocate(t *testing.T) {
 			site{kind: siteKey, path: p("b"), prefix: p(), word: "b", wordStart: 29, inExpr: true}},
 		{"a reference ending in a dot", "locals {\n  a = config.networking.|\n}",
 			site{kind: siteKey, path: p("networking"), prefix: p("networking"), word: "", wordStart: 33, inExpr: true}},
+		{"an option of a submodule, by its block", "submodule \"web\" {\n  options \"tls\" {\n    option \"ce|rt\" { type = str }\n  }\n}",
+			site{kind: siteSubDecl, declAt: 40}},
 		{"outside everything", "\n|\nconfig {}", site{}},
 	}
 	for _, tt := range tests {

@@ -26,6 +26,17 @@ func (s *Server) optionAt(p positionParams) (*eval.Evaluator, options.Path) {
 		s.checkChanged(d)
 	}
 	st := locate(d.body, d.text.src, off)
+	if st.kind == siteSubDecl {
+		// A submodule's option: its path with placeholders
+		// (systemd.services.<name>.after), from its declaration.
+		ev := s.evalOf(d)
+		for _, decl := range s.declarations(ev) {
+			if decl.Range.Filename == d.name && decl.Range.Start.Byte == st.declAt {
+				return ev, decl.Path
+			}
+		}
+		return nil, nil
+	}
 	if st.kind == siteNone || len(st.path) == 0 {
 		return nil, nil
 	}
@@ -58,6 +69,24 @@ func (s *Server) hover(params json.RawMessage) (any, *responseError) {
 	}
 	ev, x := s.explainAt(p)
 	if x == nil {
+		if ev, path := s.optionAt(p); path != nil {
+			if decl, ok := s.declarationOf(ev, path); ok && decl.Path.Equal(path) {
+				// A declaration with placeholders: its documentation,
+				// and every path it has (a submodule several options
+				// hold, as systemd's units share their options).
+				doc := declDoc(decl)
+				var paths []string
+				for _, other := range s.declarations(ev) {
+					if other.Range == decl.Range {
+						paths = append(paths, "`"+other.Path.String()+"`")
+					}
+				}
+				if len(paths) > 1 {
+					doc += "\n\nDeclared for: " + strings.Join(paths, ", ")
+				}
+				return hover{Contents: markupContent{Kind: "markdown", Value: doc}}, nil
+			}
+		}
 		return s.namespaceHover(p)
 	}
 	var b strings.Builder
