@@ -102,6 +102,7 @@ bench:
 	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./eval/
 	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench . -benchmem -count 1 ./fixtures/
 	$(GO) test -pgo=cmd/nodegen/default.pgo -run '^$$' -bench Fleet -benchtime 1x -benchmem -count 1 ./cmd/nodegen/
+	$(GO) test -run '^$$' -bench . -benchtime 30x -count 1 ./lsp/
 
 # pgo regenerates cmd/nodegen/default.pgo, the CPU profile that go build
 # optimises the command with (profile-guided optimisation), from the

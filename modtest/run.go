@@ -31,6 +31,10 @@ type Runner struct {
 	Parallel int
 	// Limits bound each run's evaluation (eval.Config.Limits).
 	Limits eval.Limits
+	// FS, when set, holds the modules the runs import (eval.Config.FS):
+	// a File's Path is then a path inside it. The language server's
+	// holds the editor's unsaved buffers.
+	FS fs.FS
 }
 
 // Result is the outcome of one run.
@@ -193,6 +197,7 @@ func (rn *Runner) Run(f *File, r *Run) (res *Result) {
 		Library:   rn.Library,
 		ShowTrace: rn.ShowTrace,
 		Limits:    rn.Limits,
+		FS:        rn.FS,
 		Inline:    []eval.InlineModule{{Path: f.Path, File: f.HCL, Body: r.Body}},
 	})
 	for name, file := range ev.Files() {

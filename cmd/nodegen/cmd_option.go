@@ -6,15 +6,13 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/optiontext"
 	"github.com/nodegen/nodegen/internal/runtimetune"
-	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -169,86 +167,8 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// sourceOf returns the source text of a range.
-func sourceOf(files map[string]*hcl.File, r hcl.Range) string {
-	f := files[r.Filename]
-	if f == nil || r.End.Byte > len(f.Bytes) || r.Start.Byte > r.End.Byte {
-		return ""
-	}
-	return string(r.SliceBytes(f.Bytes))
-}
-
-// definitionValue is how a definition is shown: its value as far as it was
-// evaluated, or, when parts of it were never needed, its source text.
-func definitionValue(files map[string]*hcl.File, d eval.DefinitionInfo) string {
-	if !strings.Contains(d.Value, "<lazy>") {
-		return d.Value
-	}
-	src := sourceOf(files, d.Range)
-	if src == "" || strings.Contains(src, "\n") || len(src) > 80 {
-		return d.Value
-	}
-	if _, diags := hclsyntax.ParseExpression([]byte(src), "", hcl.InitialPos); diags.HasErrors() {
-		return d.Value
-	}
-	return src
-}
-
 func writeExplanation(w io.Writer, ev *eval.Evaluator, x *eval.Explanation) {
-	files := ev.Files()
-	section := func(title, body string) {
-		fmt.Fprintf(w, "%s:\n%s\n\n", title, indent(body, "  "))
-	}
-	fmt.Fprintf(w, "%s\n\n", x.Path.String())
-	if x.Defined && !x.Value.IsWhollyKnown() {
-		section("Value", "(cannot be evaluated: see the errors)")
-	} else if x.Defined {
-		section("Value", modtest.ShowValue(x.Value))
-	} else if x.KeyOf != nil {
-		section("Value", "(none: the key is not set)")
-	} else {
-		section("Value", "(none: no definition and no default)")
-	}
-	switch {
-	case x.KeyOf != nil:
-		// The option's default is among the definitions when it sets
-		// the key.
-		section("Key of", fmt.Sprintf("option %s, of type %s", x.KeyOf.String(), x.Type))
-	case x.HasDefault:
-		section("Type", x.Type)
-		section("Default", x.Default)
-	default:
-		section("Type", x.Type)
-		section("Default", "(none)")
-	}
-	if x.ReadOnly {
-		section("Read-only", "yes: more than one definition (the default counts) is an error")
-	}
-	if strings.TrimSpace(x.Description) != "" {
-		section("Description", strings.TrimSpace(x.Description))
-	}
-	section("Declared in", options.ShowPos(x.Declared))
-	if len(x.Definitions) == 0 {
-		fmt.Fprintln(w, "Definitions: none")
-		return
-	}
-	fmt.Fprintln(w, "Definitions (the lowest priority number wins):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, d := range x.Definitions {
-		prio := ""
-		if d.State != property.Disabled {
-			prio = fmt.Sprintf("priority %d", d.Priority)
-		}
-		val := definitionValue(files, d)
-		if d.IsDefault {
-			val += "  (the default)"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.State.String(), prio, options.ShowPos(d.Range), val)
-		if d.State == property.Disabled && d.Condition.Filename != "" {
-			fmt.Fprintf(tw, "  \t\t\tcondition is false: %s  (%s)\n", sourceOf(files, d.Condition), options.ShowPos(d.Condition))
-		}
-	}
-	tw.Flush()
+	optiontext.Write(w, ev.Files(), x)
 }
 
 type optionJSON struct {
@@ -324,13 +244,13 @@ func explanationJSON(ev *eval.Evaluator, x *eval.Explanation) optionJSON {
 		out.KeyOf = &opt
 	}
 	for _, d := range x.Definitions {
-		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: definitionValue(files, d), State: d.State.String(), IsDefault: d.IsDefault}
+		dj := definitionJSON{Range: toRangeJSON(d.Range), Value: optiontext.DefinitionValue(files, d), State: d.State.String(), IsDefault: d.IsDefault}
 		if d.State != property.Disabled {
 			prio := d.Priority
 			dj.Priority = &prio
 		}
 		if d.State == property.Disabled && d.Condition.Filename != "" {
-			dj.Condition = &conditionJSON{Range: toRangeJSON(d.Condition), Text: sourceOf(files, d.Condition)}
+			dj.Condition = &conditionJSON{Range: toRangeJSON(d.Condition), Text: optiontext.SourceOf(files, d.Condition)}
 		}
 		out.Definitions = append(out.Definitions, dj)
 	}

@@ -1,0 +1,65 @@
+package lsp
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestReader(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []string // the bodies read
+		err   string   // the error after them ("" for io.EOF)
+	}{
+		{"two messages", "Content-Length: 2\r\n\r\n{}Content-Length: 4\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\nnull", []string{"{}", "null"}, ""},
+		{"newlines between messages", "\r\nContent-Length: 2\n\n{}\n\n", []string{"{}"}, ""},
+		{"no Content-Length", "Content-Type: x\r\n\r\n{}", nil, "message header without Content-Length"},
+		{"bad Content-Length", "Content-Length: two\r\n\r\n{}", nil, `bad Content-Length "two"`},
+		{"negative Content-Length", "Content-Length: -1\r\n\r\n", nil, `bad Content-Length "-1"`},
+		{"over the limit", "Content-Length: 99999999999\r\n\r\n", nil, "message of 99999999999 bytes is over the limit"},
+		{"short body", "Content-Length: 10\r\n\r\n{}", nil, "reading a message body: unexpected EOF"},
+		{"header cut", "Content-Length: 10\r\n", nil, "reading a message header"},
+		{"empty", "", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newReader(strings.NewReader(tt.input))
+			var got []string
+			var err error
+			for {
+				var b []byte
+				if b, err = r.read(); err != nil {
+					break
+				}
+				got = append(got, string(b))
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("bodies %q, want %q", got, tt.want)
+			}
+			switch {
+			case tt.err == "" && err != io.EOF:
+				t.Errorf("error %v, want io.EOF", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("error %v, want one with %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestWriterFrames(t *testing.T) {
+	var buf bytes.Buffer
+	w := &writer{w: &buf}
+	if err := w.write(map[string]string{"a": "<é>"}); err != nil {
+		t.Fatal(err)
+	}
+	// No HTML escaping, the length in bytes.
+	if got, want := buf.String(), "Content-Length: 12\r\n\r\n{\"a\":\"<é>\"}"; got != want {
+		t.Errorf("frame %q, want %q", got, want)
+	}
+	if w.count() != 1 {
+		t.Errorf("count %d, want 1", w.count())
+	}
+}
