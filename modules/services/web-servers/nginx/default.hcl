@@ -500,11 +500,12 @@ locals {
 
   # Each host's locations in NixOS's order (sortProperties: by priority,
   # then by name). There is no sort by a key: the names are sorted as
-  # "PRIORITY NAME" strings with the priority zero-padded (and offset, so
-  # that a negative priority sorts first).
+  # "PRIORITY NAME" strings with the priority zero-padded (and offset by
+  # 2^53, so that a negative priority sorts first; priorities are exact
+  # between -2^53 and 2^53).
   nginxLocationOrder = {
     for n, v in local.nginx.virtualHosts : n => [
-      for k in sort([for ln, l in v.locations : format("%011d %s", l.priority + 2147483648, ln)]) : substr(k, 12, -1)
+      for k in sort([for ln, l in v.locations : format("%017d %s", l.priority + 9007199254740992, ln)]) : substr(k, 18, -1)
     ]
   }
 
