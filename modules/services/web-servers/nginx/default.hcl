@@ -770,11 +770,30 @@ locals {
   # trimmed and indented by the braces open before it, blank lines
   # dropped; here a blank line goes before each block that opens outside
   # a server, unless a comment is right above it.
-  nginxConfigLines  = [for l in split("\n", local.nginxConfigText) : trimspace(l) if trimspace(l) != ""]
-  nginxConfigOpens  = [for l in local.nginxConfigLines : endswith(l, "{") && !startswith(l, "#") ? 1 : 0]
-  nginxConfigCloses = [for l in local.nginxConfigLines : startswith(l, "}") ? 1 : 0]
+  nginxConfigLines = [for l in split("\n", local.nginxConfigText) : trimspace(l) if trimspace(l) != ""]
+  nginxConfigOpens = [for l in local.nginxConfigLines : endswith(l, "{") && !startswith(l, "#") ? 1 : 0]
+  # A character a line: o opens a block, c closes one, b does both, n
+  # neither. A line's depth is the blocks opened before it less those
+  # closed up to it. There is no fold to count them in one pass, and
+  # counting in each line's prefix takes time and memory by the square of
+  # the lines: the lines are counted in chunks of 64, each chunk's depth
+  # from the chunks before it, each line's from its chunk's start. (Counted
+  # in a string: o and b are the characters left when n and c are removed.)
+  nginxConfigMarks = [
+    for i, l in local.nginxConfigLines : local.nginxConfigOpens[i] == 1 ? (startswith(l, "}") ? "b" : "o") : (startswith(l, "}") ? "c" : "n")
+  ]
+  nginxConfigChunks = [
+    for k in range(ceil(length(local.nginxConfigMarks) / 64)) : join("", slice(local.nginxConfigMarks, 64 * k, min(64 * k + 64, length(local.nginxConfigMarks))))
+  ]
+  nginxConfigChunkDepths = [
+    for k, c in local.nginxConfigChunks : sum(concat([0], [
+      for p in slice(local.nginxConfigChunks, 0, k) : length(replace(replace(p, "n", ""), "c", "")) - length(replace(replace(p, "n", ""), "o", ""))
+    ]))
+  ]
   nginxConfigDepths = [
-    for i in range(length(local.nginxConfigLines)) : sum(concat([0], slice(local.nginxConfigOpens, 0, i))) - sum(concat([0], slice(local.nginxConfigCloses, 0, i + 1)))
+    for i, l in local.nginxConfigLines : local.nginxConfigChunkDepths[floor(i / 64)]
+    + length(replace(replace(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64), "n", ""), "c", ""))
+    -length(replace(replace(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64 + 1), "n", ""), "o", ""))
   ]
   nginxConfig = join("", [
     for i, l in local.nginxConfigLines : format("%s%s%s\n",

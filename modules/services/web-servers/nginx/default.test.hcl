@@ -250,3 +250,28 @@ run "the SSL modes exclude each other" {
   }
   expect_error = "are mutually exclusive"
 }
+
+# The file is indented by its braces in chunks of lines (nginxConfigDepths):
+# thousands of lines, across many chunks, are indented as a few are.
+run "a large file is indented as a small one" {
+  config "services.nginx" {
+    enable = true
+    virtualHosts = {
+      for i in range(300) : "h${i}" => {
+        locations = { "/" = { root = "/srv/${i}" }, "/a" = { return = "204" } }
+      }
+    }
+  }
+  assert {
+    condition     = length(split("\n", config.environment.etc["nginx/nginx.conf"].text)) > 3000
+    error_message = "the test needs a file of many chunks"
+  }
+  assert {
+    condition     = endswith(config.environment.etc["nginx/nginx.conf"].text, "\n  server {\n    listen 0.0.0.0:80;\n    listen [::0]:80;\n    server_name h99;\n    location / {\n      root /srv/99;\n    }\n    location /a {\n      return 204;\n    }\n  }\n}\n")
+    error_message = "the last host is indented as the first"
+  }
+  assert {
+    condition     = strcontains(config.environment.etc["nginx/nginx.conf"].text, "\n  server {\n    listen 0.0.0.0:80;\n    listen [::0]:80;\n    server_name h0;\n    location / {\n      root /srv/0;\n    }\n")
+    error_message = "the first host"
+  }
+}
