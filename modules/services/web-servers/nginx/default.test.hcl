@@ -275,3 +275,33 @@ run "a large file is indented as a small one" {
     error_message = "the first host"
   }
 }
+
+run "proxy cache paths, hash sizes and TLS parameters" {
+  config "services.nginx" {
+    enable                    = true
+    proxyCache                = { enable = true, inactive = "1d" }
+    proxyCachePath            = { media = { enable = true, keysZoneName = "media", maxSize = "5g", useTempPath = true } }
+    serverNamesHashBucketSize = 128
+    mapHashMaxSize            = 4096
+    sslDhparam                = "/etc/nginx/dhparam.pem"
+    sslCiphers                = null
+    sslProtocols              = "TLSv1.3"
+    clientMaxBodySize         = "1g"
+    serverTokens              = true
+    logError                  = "syslog:server=unix:/dev/log info"
+  }
+  assert {
+    condition = alltrue([for s in [
+      "error_log syslog:server=unix:/dev/log info;\n",
+      "  ssl_protocols TLSv1.3;\n  ssl_dhparam /etc/nginx/dhparam.pem;\n",
+      "  map_hash_max_size 4096;\n  server_names_hash_bucket_size 128;\n",
+      "  client_max_body_size 1g;\n  server_tokens on;\n",
+      "  proxy_cache_path /var/cache/nginx/ keys_zone=cache:10m levels=1:2 use_temp_path=off inactive=1d max_size=1g;\n  proxy_cache_path /var/cache/nginx/media keys_zone=media:10m levels=1:2 use_temp_path=on inactive=10m max_size=5g;\n",
+    ] : strcontains(config.environment.etc["nginx/nginx.conf"].text, s)])
+    error_message = "each option writes its directive; proxyCache is renamed to proxyCachePath.\"\""
+  }
+  assert {
+    condition     = !strcontains(config.environment.etc["nginx/nginx.conf"].text, "ssl_ciphers")
+    error_message = "sslCiphers = null leaves the directive out"
+  }
+}
