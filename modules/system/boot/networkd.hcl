@@ -22,7 +22,8 @@ locals {
   # The sections of each unit kind, in the order systemd-network-units.nix
   # writes them: the option, the section's name and, for a list of
   # sections, the option of each element that holds its keys. Every
-  # section is rendered by the one expression in local.networkdSectionText.
+  # section is chosen by the one expression in local.networkdFileSections
+  # and rendered by the one in local.networkdFileText.
   networkdLinkSections = [
     { opt = "matchConfig", header = "Match", inner = null, always = false },
     { opt = "linkConfig", header = "Link", inner = null, always = true },
@@ -51,13 +52,6 @@ locals {
     { opt = "wlanConfig", header = "WLAN", inner = null, always = false },
     { opt = "batmanAdvancedConfig", header = "BatmanAdvanced", inner = null, always = false },
   ]
-  # A .network's [Match] and [Link]; its [Network] is written between these
-  # and the rest, with the keys of address, gateway, dns, ... after those of
-  # networkConfig.
-  networkdNetworkHead = [
-    { opt = "matchConfig", header = "Match", inner = null, always = false },
-    { opt = "linkConfig", header = "Link", inner = null, always = false },
-  ]
   networkdNetworkLists = {
     address = "Address"
     gateway = "Gateway"
@@ -74,7 +68,12 @@ locals {
     xfrm    = "Xfrm"
   }
   networkdNetworkListOrder = ["address", "gateway", "dns", "ntp", "bridge", "bond", "vrf", "vlan", "macvlan", "macvtap", "vxlan", "tunnel", "xfrm"]
+  # A .network's [Network] has, after networkConfig's keys, those of the
+  # lists above (lists = true).
   networkdNetworkSections = [
+    { opt = "matchConfig", header = "Match", inner = null, always = false },
+    { opt = "linkConfig", header = "Link", inner = null, always = false },
+    { opt = "networkConfig", header = "Network", inner = null, always = true, lists = true },
     { opt = "addresses", header = "Address", inner = "addressConfig", always = true },
     { opt = "routingPolicyRules", header = "RoutingPolicyRule", inner = "routingPolicyRuleConfig", always = true },
     { opt = "routes", header = "Route", inner = "routeConfig", always = true },
@@ -131,7 +130,7 @@ locals {
   networkdSingleOptions = {
     link    = { for s in local.networkdLinkSections : s.opt => s.header if s.inner == null && s.opt != "matchConfig" }
     netdev  = { for s in local.networkdNetdevSections : s.opt => s.header if s.inner == null && s.opt != "matchConfig" }
-    network = { for s in concat(local.networkdNetworkHead, local.networkdNetworkSections) : s.opt => s.header if s.inner == null && s.opt != "matchConfig" }
+    network = { for s in local.networkdNetworkSections : s.opt => s.header if s.inner == null && s.opt != "matchConfig" && s.opt != "networkConfig" }
   }
 }
 
@@ -521,60 +520,46 @@ submodule "networkdUnit" {
 }
 
 locals {
-  # Each unit as its list of sections, each a name, its keys (an
-  # attribute set, NixOS's attrsToSection of it) and lines after them.
-  networkdUnitSections = merge(
-    {
-      for n, def in local.networkd.links : "${n}.link" => {
-        def      = def
-        sections = [for s in local.networkdLinkSections : { header = s.header, attrs = def[s.opt], lines = [] } if s.always || length(def[s.opt]) > 0]
-      }
-    },
-    local.networkd.enable ? {
-      for n, def in local.networkd.netdevs : "${n}.netdev" => {
-        def = def
-        sections = flatten([
-          for s in local.networkdNetdevSections : [
-            for x in (s.inner == null ? [def[s.opt]] : def[s.opt]) : { header = s.header, attrs = s.inner == null ? x : x[s.inner], lines = [] } if s.always || length(x) > 0
-          ]
-        ])
-      }
-    } : {},
-    local.networkd.enable ? {
-      for n, def in local.networkd.networks : "${n}.network" => {
-        def = def
-        sections = concat(
-          [for s in local.networkdNetworkHead : { header = s.header, attrs = def[s.opt], lines = [] } if length(def[s.opt]) > 0],
-          [{ header = "Network", attrs = def.networkConfig, lines = flatten([for l in local.networkdNetworkListOrder : [for v in def[l] : "${local.networkdNetworkLists[l]}=${v}"]]) }],
-          flatten([
-            for s in local.networkdNetworkSections : [
-              for x in (s.inner == null ? [def[s.opt]] : def[s.opt]) : { header = s.header, attrs = s.inner == null ? x : x[s.inner], lines = [] } if s.always || length(x) > 0
-            ]
-          ]),
-        )
-      }
-    } : {},
+  # Each unit, and networkd.conf, as its definition and its table of
+  # sections.
+  networkdFiles = merge(
+    { for n, def in local.networkd.links : "${n}.link" => { def = def, table = local.networkdLinkSections } },
+    local.networkd.enable ? { for n, def in local.networkd.netdevs : "${n}.netdev" => { def = def, table = local.networkdNetdevSections } } : {},
+    local.networkd.enable ? { for n, def in local.networkd.networks : "${n}.network" => { def = def, table = local.networkdNetworkSections } } : {},
+    { "networkd.conf" = { def = merge(local.networkd.config, { extraConfig = "" }), table = local.networkdConfigSections } },
   )
+
+  # The sections each file has: a name, its keys (an attribute set) and the
+  # lines after them. A single section is written when it has keys or when
+  # the renderer always writes it; a list of sections, one for each element.
+  networkdFileSections = {
+    for n, f in local.networkdFiles : n => flatten([
+      for s in f.table : [
+        for x in (s.inner == null ? [f.def[s.opt]] : f.def[s.opt]) : {
+          header = s.header
+          attrs  = s.inner == null ? x : x[s.inner]
+          lines  = lookup(s, "lists", false) ? flatten([for l in local.networkdNetworkListOrder : [for v in f.def[l] : "${local.networkdNetworkLists[l]}=${v}"]]) : []
+        } if s.always || s.inner != null || length(x) > 0
+      ]
+    ])
+  }
 
   # NixOS's attrsToSection, with the section's name and the blank line the
   # unit renderers write after it: "[NAME]\n" then KEY=VALUE for each value
-  # of each key, by key, then the lines, then "\n". A bool is true or false,
-  # a list repeats its key.
-  networkdSectionText = {
-    for n, u in local.networkdUnitSections : n => join("", concat([
-      for s in u.sections : "[${s.header}]\n${join("", flatten([for k, v in s.attrs : [for x in flatten([v]) : "${k}=${x}\n"]]))}${join("", [for l in s.lines : "${l}\n"])}\n"
-    ], [u.def.extraConfig]))
+  # of each key, by key, then the lines, then "\n"; extraConfig last. A bool
+  # is true or false, a list repeats its key.
+  networkdFileText = {
+    for n, f in local.networkdFiles : n => join("", concat([
+      for s in local.networkdFileSections[n] : "[${s.header}]\n${join("", flatten([for k, v in s.attrs : [for x in flatten([v]) : "${k}=${x}\n"]]))}${join("", [for l in s.lines : "${l}\n"])}\n"
+    ], [f.def.extraConfig]))
   }
-
-  networkdConf = join("", [
-    for s in local.networkdConfigSections : "[${s.header}]\n${join("", flatten([for k, v in local.networkd.config[s.opt] : [for x in flatten([v]) : "${k}=${x}\n"]]))}\n" if s.always || length(local.networkd.config[s.opt]) > 0
-  ])
+  networkdConf = local.networkdFileText["networkd.conf"]
 
   networkdWaitArgs = join(" ", [for a in local.networkd.wait-online.extraArgs : systemdexecarg(a)])
 }
 
 config "systemd.network" {
-  units = { for n, u in local.networkdUnitSections : n => { enable = u.def.enable, text = local.networkdSectionText[n] } }
+  units = { for n, f in local.networkdFiles : n => { enable = f.def.enable, text = local.networkdFileText[n] } if n != "networkd.conf" }
   # Before the host's own arguments, where NixOS's module order puts them.
   wait-online = {
     extraArgs = mkBefore(concat(
