@@ -7,7 +7,8 @@
 # - NixOS checks every section's keys (checkUnitConfig: assertOnlyFields,
 #   assertValueOneOf, ...) through types.addCheck, which nodegen has no
 #   form of; the keys are checked by systemd-networkd itself, which
-#   fixtures/programs_test.go runs on the generated files.
+#   fixtures/networkd_test.go runs on the generated files (and udev on the
+#   .link units).
 # - A unit with enable = false is masked (a link to /dev/null), as NixOS's
 #   makeUnit does; so is systemd-networkd-wait-online.service when
 #   wait-online.enable is false.
