@@ -15,10 +15,11 @@
 #   value) is a removed option whose message says how to write it.
 
 locals {
-  unbound      = config.services.unbound
-  unboundBin   = "/usr/sbin/unbound"
-  unboundCheck = "/usr/sbin/unbound-checkconf"
-  unboundSetup = "/usr/sbin/unbound-control-setup"
+  unbound       = config.services.unbound
+  unboundBin    = "/usr/sbin/unbound"
+  unboundCheck  = "/usr/sbin/unbound-checkconf"
+  unboundSetup  = "/usr/sbin/unbound-control-setup"
+  unboundAnchor = "/usr/sbin/unbound-anchor"
 
   rootTrustAnchorFile = "${local.unbound.stateDir}/root.key"
 
@@ -50,13 +51,16 @@ options "services.unbound" {
   }
   option "checkconf" {
     type         = bool
-    default      = !contains(keys(local.unbound.settings), "include") && !contains(keys(local.unbound.settings), "remote")
-    default_text = "!services.unbound.settings ? include && !services.unbound.settings ? remote"
+    default      = !contains(keys(local.unbound.settings), "include") && !contains(keys(local.unbound.settings), "remote-control")
+    default_text = "!services.unbound.settings ? include && !services.unbound.settings ? remote-control"
     description  = <<-EOT
       Whether to check the resulting config file with unbound checkconf for syntax errors.
 
       If settings.include is used, this options is disabled, as the import can likely not be accessed at build time.
-      If settings.remote is used, this option is disabled, as the import can likely not be accessed at build time.
+      If settings.remote-control is used, this option is disabled, too as the control-key-file, server-cert-file and server-key-file cannot be accessed at build time.
+
+      (As in NixOS, the module always sets remote-control, so this is false
+      unless set.)
     EOT
   }
   option "resolveLocalQueries" {
@@ -159,14 +163,11 @@ locals {
   # recursion): a top-level key's value is a string, a section (an
   # attribute set of values or lists of values) or a list of those; each
   # value is written "  KEY: VALUE", a list repeats its key, a bool is yes
-  # or no. A section's body is rendered once, here, for server,
-  # remote-control and every other section: a list of lines by key.
-  unboundSettingsRest = { for n, v in local.unbound.settings : n => v if n != "server" && n != "remote-control" }
+  # or no. A section's body is rendered once, here, for server and every
+  # other section (remote-control among them): a list of lines by key.
+  unboundSettingsRest = { for n, v in local.unbound.settings : n => v if n != "server" }
   unboundBodies = concat(
-    [
-      { id = "server", body = { for k, v in local.unbound.settings.server : k => v if k != "define-tag" } },
-      { id = "remote-control", body = local.unbound.settings.remote-control },
-    ],
+    [{ id = "server", body = { for k, v in local.unbound.settings.server : k => v if k != "define-tag" } }],
     flatten([for n, v in local.unboundSettingsRest : [for i, x in flatten([v]) : { id = "${n}/${i}", body = x } if can(keys(x))]]),
   )
   unboundBodyLines = {
@@ -185,8 +186,6 @@ locals {
     "server:\n",
     local.unbound.settings.server.define-tag != "" ? "  define-tag: ${local.unbound.settings.server.define-tag}\n" : "\n",
     "${join("\n", local.unboundBodyLines.server)}\n",
-    "remote-control:\n",
-    "${join("\n", local.unboundBodyLines["remote-control"])}\n",
     "${local.confNoServer}\n",
   ])
 }
@@ -246,12 +245,15 @@ config "environment.etc.\"resolv.conf\"" {
 }
 
 config "systemd.services.unbound" {
-  when            = local.unbound.enable
-  description     = "Unbound recursive Domain Name Server"
-  after           = ["network.target"]
-  before          = ["nss-lookup.target"]
-  wantedBy        = ["multi-user.target", "nss-lookup.target"]
-  preStart        = local.unbound.settings.remote-control.control-enable ? "${local.unboundSetup} -d ${local.unbound.stateDir}\n" : ""
+  when        = local.unbound.enable
+  description = "Unbound recursive Domain Name Server"
+  after       = ["network.target"]
+  before      = ["nss-lookup.target"]
+  wantedBy    = ["multi-user.target", "nss-lookup.target"]
+  preStart = join("", [
+    local.unbound.enableRootTrustAnchor ? "${local.unboundAnchor} -a ${local.rootTrustAnchorFile} || echo \"Root anchor updated!\"\n" : "",
+    local.unbound.settings.remote-control.control-enable ? "${local.unboundSetup} -d ${local.unbound.stateDir}\n" : "",
+  ])
   restartTriggers = [local.unboundConf]
 
   serviceConfig = {
@@ -281,6 +283,7 @@ config "systemd.services.unbound" {
     ProtectControlGroups    = true
     ProtectKernelModules    = true
     ProtectSystem           = "strict"
+    ReadWritePaths          = [local.unbound.stateDir]
     ProtectClock            = true
     ProtectHostname         = true
     ProtectProc             = "invisible"
@@ -308,4 +311,8 @@ config "systemd.services.unbound" {
 config "environment.packages.unbound" {
   when     = local.unbound.enable
   provides = [local.unboundBin, local.unboundCheck, local.unboundSetup]
+}
+config "environment.packages.unbound-anchor" {
+  when     = local.unbound.enable && local.unbound.enableRootTrustAnchor
+  provides = [local.unboundAnchor]
 }

@@ -22,8 +22,12 @@ run "the defaults, as NixOS's unbound.conf" {
     error_message = "server and remote-control, keys sorted, lists repeated, bools yes/no, an empty define-tag line"
   }
   assert {
-    condition     = length(config.environment.etc["unbound/unbound.conf"].checks) == 1 && config.environment.etc["unbound/unbound.conf"].checks[0].programs == ["/usr/sbin/unbound-checkconf"]
-    error_message = "unbound-checkconf checks the file"
+    condition     = !config.services.unbound.checkconf && length(config.environment.etc["unbound/unbound.conf"].checks) == 0
+    error_message = "checkconf is off, as in NixOS: the module always sets remote-control"
+  }
+  assert {
+    condition     = startswith(config.systemd.services.unbound.preStart, "/usr/sbin/unbound-anchor -a /var/lib/unbound/root.key || echo \"Root anchor updated!\"\n") && contains(keys(config.environment.packages), "unbound-anchor")
+    error_message = "the root trust anchor is fetched before start, by Debian's unbound-anchor"
   }
   assert {
     condition     = config.environment.etc["resolv.conf"].text == "nameserver 127.0.0.1\nnameserver ::1\n"
@@ -71,12 +75,19 @@ run "other sections, one or a list of them" {
     error_message = "numbers as they are"
   }
   assert {
-    condition     = endswith(config.environment.etc["unbound/unbound.conf"].text, "forward-zone:\n  forward-addr: 192.0.2.1\n  forward-addr: 192.0.2.2\n  forward-first: no\n  name: .\nforward-zone:\n  forward-addr: 192.0.2.3\n  name: x.\ninclude: /etc/unbound/extra.conf\nstub-zone:\n  name: corp.\n  stub-addr: 10.0.0.53\n\n")
-    error_message = "each section of a list is written, then the other keys in order"
+    condition     = endswith(config.environment.etc["unbound/unbound.conf"].text, "forward-zone:\n  forward-addr: 192.0.2.1\n  forward-addr: 192.0.2.2\n  forward-first: no\n  name: .\nforward-zone:\n  forward-addr: 192.0.2.3\n  name: x.\ninclude: /etc/unbound/extra.conf\nremote-control:\n  control-cert-file: /var/lib/unbound/unbound_control.pem\n  control-enable: no\n  control-interface: 127.0.0.1\n  control-interface: ::1\n  control-key-file: /var/lib/unbound/unbound_control.key\n  server-cert-file: /var/lib/unbound/unbound_server.pem\n  server-key-file: /var/lib/unbound/unbound_server.key\nstub-zone:\n  name: corp.\n  stub-addr: 10.0.0.53\n\n")
+    error_message = "each section of a list is written, then the other keys in order, remote-control among them"
+  }
+}
+
+run "checkconf, when set, checks the file with unbound-checkconf" {
+  config "services.unbound" {
+    enable    = true
+    checkconf = true
   }
   assert {
-    condition     = length(config.environment.etc["unbound/unbound.conf"].checks) == 0
-    error_message = "an include turns checkconf off"
+    condition     = length(config.environment.etc["unbound/unbound.conf"].checks) == 1 && config.environment.etc["unbound/unbound.conf"].checks[0].programs == ["/usr/sbin/unbound-checkconf"]
+    error_message = "unbound-checkconf checks the file"
   }
 }
 
@@ -90,7 +101,7 @@ run "remote control on a local socket" {
     error_message = "the socket turns remote control on"
   }
   assert {
-    condition     = config.systemd.services.unbound.preStart == "/usr/sbin/unbound-control-setup -d /var/lib/unbound\n"
+    condition     = endswith(config.systemd.services.unbound.preStart, "/usr/sbin/unbound-control-setup -d /var/lib/unbound\n")
     error_message = "the control keys are made before start"
   }
 }
