@@ -1,5 +1,5 @@
 # Network interface options, with NixOS's names
-# (tasks/network-interfaces.nix). Only enableIPv6 for now.
+# (tasks/network-interfaces.nix): enableIPv6, nameservers and search.
 
 option "networking.enableIPv6" {
   type        = bool
@@ -13,4 +13,18 @@ config "boot.kernel" {
     "net.ipv6.conf.all.disable_ipv6"     = 1
     "net.ipv6.conf.default.disable_ipv6" = 1
   }
+}
+
+option "networking.nameservers" {
+  type        = listOf(str)
+  default     = []
+  example     = ["130.161.158.4", "130.161.33.17"]
+  description = "The list of nameservers. It can be left empty if it is auto-detected through DHCP."
+}
+
+option "networking.search" {
+  type        = listOf(str)
+  default     = []
+  example     = ["example.com", "home.arpa"]
+  description = "The list of search paths used when resolving domain names."
 }
