@@ -25,7 +25,9 @@
 //
 // New runs these four phases and evaluates nothing. Then:
 //
-//  5. Force on demand (force.go, expressions.go): an option is merged
+//  5. Force on demand (force.go, and for expressions expressions.go,
+//     which dispatches to scopes.go, traversal.go, calls.go, templates.go,
+//     forexpr.go, objects.go and operators.go): an option is merged
 //     (options.MergeDefinitions) the first time something reads it, and an
 //     expression is evaluated (a thunk) the first time its value is
 //     needed; reading an option that is being computed is an infinite
