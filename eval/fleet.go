@@ -18,14 +18,17 @@ import (
 // options of its own has a tree of its own. An error in a declaration is
 // reported by every evaluation whose tree it is in, located as alone.
 //
-// A Fleet is safe for concurrent use. Its evaluations must have the same
-// Config but for Files: the declared tree depends on the Library,
-// ShowTrace and the Limits too, which the Fleet does not tell apart.
+// What a tree depends on besides its modules, the Limits and ShowTrace,
+// tells trees apart too. Only the modules of host files are kept (not
+// those of a Config.FS). A Fleet is safe for concurrent use.
 type Fleet struct {
 	mu sync.Mutex
 	// modules are the host modules that declare something, by their
-	// identity and content, up to fleetModuleBytes of them.
+	// identity and content, up to fleetModuleBytes of them; seen those
+	// parsed once. A module is kept from the second evaluation that
+	// parses it on: one that a single host has is never held.
 	modules     map[fleetModuleKey]*parsedModule
+	seen        map[fleetModuleKey]bool
 	moduleBytes int
 	// asked are the sets of declaring modules asked for once; trees
 	// holds the declared trees of those asked for twice or more, up to
@@ -38,8 +41,8 @@ type Fleet struct {
 // fleetModuleBytes bounds the source bytes of the host modules a Fleet
 // keeps, and fleetTrees the number of declared trees.
 const (
-	fleetModuleBytes = 16 << 20
-	fleetTrees       = 32
+	fleetModuleBytes = 4 << 20
+	fleetTrees       = 16
 )
 
 // fleetModuleKey identifies a host module: where it is, the name
@@ -60,6 +63,7 @@ type fleetTree struct {
 func NewFleet() *Fleet {
 	return &Fleet{
 		modules: map[fleetModuleKey]*parsedModule{},
+		seen:    map[fleetModuleKey]bool{},
 		asked:   map[[sha256.Size]byte]bool{},
 		trees:   map[[sha256.Size]byte]*fleetTree{},
 	}
@@ -74,8 +78,8 @@ func (f *Fleet) module(s source, src []byte) (*parsedModule, fleetModuleKey) {
 }
 
 // keep keeps pm, the module parsed from the source k names, when it
-// declares something and there is room, and returns the module every
-// evaluation of the fleet uses for it.
+// declares something, was parsed before and there is room, and returns
+// the module the evaluation is to use.
 func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule {
 	if pm.m == nil || pm.m.body == nil || !pm.m.declares() {
 		return pm
@@ -85,7 +89,8 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 	if prev := f.modules[k]; prev != nil {
 		return prev
 	}
-	if f.moduleBytes+size > fleetModuleBytes {
+	if !f.seen[k] || f.moduleBytes+size > fleetModuleBytes {
+		f.seen[k] = true
 		return pm
 	}
 	f.moduleBytes += size

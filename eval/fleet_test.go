@@ -170,9 +170,17 @@ func TestFleet(t *testing.T) {
 			t.Errorf("host %s (#%d) in the fleet (-alone +fleet):\n%s", h, i, diff)
 		}
 	}
+	shared := map[*declared]int{}
+	for _, r := range results {
+		shared[r.decl]++
+	}
+	if len(shared) == len(hosts) {
+		t.Error("no two hosts evaluated in parallel shared a declared tree")
+	}
 
-	// Evaluated in turn, the hosts that declare the same share a tree
-	// from the second on.
+	// Evaluated in turn, twice, the hosts that declare the same share a
+	// tree the second time (a module and a tree are kept once two
+	// evaluations had them).
 	fleet = NewFleet()
 	trees := map[string]*declared{}
 	for _, h := range []string{"a", "b", "c", "own", "broken1", "broken3", "a", "b", "c", "own", "broken1", "broken3", "broken2"} {

@@ -343,7 +343,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 	}
 	name := s.display()
 	var fleetKey fleetModuleKey
-	if l.fleet != nil && s.inline == 0 && !s.lib {
+	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
 		// A module the fleet keeps is the same module in every
 		// evaluation, which may then share its declared tree.
 		var pm *parsedModule
@@ -360,7 +360,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			diags = append(diags, m.decode()...)
 		}
 	}
-	if l.fleet != nil && s.inline == 0 && !s.lib {
+	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
 		pm := l.fleet.keep(fleetKey, len(src), &parsedModule{m: m, diags: diags})
 		m, diags = pm.m, copyDiags(pm.diags)
 	}
