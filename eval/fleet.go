@@ -2,6 +2,7 @@ package eval
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -105,17 +106,19 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 func (f *Fleet) declared(ev *Evaluator) *declared {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v %v\x00", ev.limits, ev.cfg.ShowTrace)
+	var buf []byte
 	for _, m := range ev.mods {
 		if !m.declares() {
 			continue
 		}
 		if !m.shared && !m.fleet {
-			// A module only this evaluation holds: its address may be
-			// another module's later, so it names no tree.
+			// A module only this evaluation has: no other evaluation
+			// would share the tree.
 			return ev.declare()
 		}
-		fmt.Fprintf(h, "%p\x00", m)
+		buf = binary.AppendUvarint(buf, m.id)
 	}
+	h.Write(buf)
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	f.mu.Lock()

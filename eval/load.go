@@ -78,6 +78,9 @@ type module struct {
 	// fleet is set on a host module a Fleet keeps for its evaluations
 	// (see Fleet.keep).
 	fleet bool
+	// id numbers the modules the process parsed, from 1: a Fleet names
+	// the modules of a declared tree by it.
+	id uint64
 	// computed holds the imports and disabled_modules that are no constant
 	// list: expressions over the module's locals, evaluated when the
 	// modules are collected (see loader.linksOf).
@@ -536,8 +539,12 @@ func disabledKey(from source, name string) string {
 	return source{path: path.Clean(name), lib: true}.key()
 }
 
+// moduleIDs numbers the modules decoded (module.id).
+var moduleIDs atomic.Uint64
+
 // decode reads the top level of a module.
 func (m *module) decode() hcl.Diagnostics {
+	m.id = moduleIDs.Add(1)
 	var diags hcl.Diagnostics
 	for _, attr := range sortedAttrs(m.body.Attributes) {
 		switch attr.Name {
