@@ -39,8 +39,7 @@ type Config struct {
 	ParseCache *parsecache.Cache
 	// Fleet, when set, shares the declared option tree with the other
 	// evaluations of the fleet that declare the same (see Fleet): the
-	// hosts of nodegen build. They must have the same Library, ShowTrace
-	// and Limits.
+	// hosts of nodegen build.
 	Fleet *Fleet
 }
 
