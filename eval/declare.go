@@ -30,9 +30,10 @@ type declNode struct {
 	renameBad bool
 	// renamedFrom lists the renamed paths whose definitions land here.
 	renamedFrom []*declNode
-	// topState is the top-level instance's state of the node (see
+	// id numbers a node of the top-level tree from 1 (see declared.nodes):
+	// the top-level instance keeps the node's state at that index (see
 	// instance.state); submodule instances keep theirs in a map.
-	topState *nodeState
+	id int32
 }
 
 // child is the child node named seg, added (with the path p, from slab)
@@ -104,10 +105,13 @@ type optionDecl struct {
 	also []*hclsyntax.Block
 
 	// constDefault is the default's definition when the default is a
-	// constant (see constantValue), made once for every instance (for an
-	// option of a shared library module, once for the process: see
-	// decodedOptions).
+	// constant (see constantValue), made when the option is declared, for
+	// every instance (for an option of a shared library module, once for
+	// the process: see decodedOptions).
 	constDefault *options.Def
+	// ownType is set when typ names a submodule or the type path, which
+	// each evaluation binds to itself (see Evaluator.typeOf).
+	ownType bool
 }
 
 // Declaration describes one option for documentation and tooling.
@@ -124,6 +128,123 @@ type Declaration struct {
 	ReadOnly      bool
 	Internal      bool
 	Range         hcl.Range
+}
+
+// declared is what declaring makes (phase 3), which define and force take:
+// the option tree of the top level, with the renamed and removed paths,
+// and the submodule types. It depends on the declaring modules alone (see
+// module.declares), so that evaluations of a Fleet whose declaring modules
+// are the same share one, in parallel goroutines: it is never changed
+// once New made it, but for the submodule types and the types parsed,
+// which are filled lazily under mu.
+type declared struct {
+	root *declNode
+	// nodes is the number of nodes of the top-level tree, numbered 1 to
+	// nodes (declNode.id).
+	nodes int
+	// submodules and formats are the registries the tree was declared
+	// with: those of the loaded modules.
+	submodules map[string]*submoduleSyntax
+	formats    map[string]*formatSyntax
+	// modDiags are the diagnostics of each module's declarations, diags
+	// those of the tree and of the submodule types, reported by every
+	// evaluation of the tree (see Evaluator.declarationDiags).
+	modDiags map[*module]hcl.Diagnostics
+	diags    hcl.Diagnostics
+
+	mu        sync.Mutex
+	subTypes  map[string]*subType     // by their names, see submoduleType
+	typeCache map[string]options.Type // by source text, see parseType
+}
+
+// declares reports whether the module declares anything: options,
+// submodule types, formats, renamed or removed options. The declared tree
+// of an evaluation depends on these modules alone.
+func (m *module) declares() bool {
+	return len(m.options) > 0 || len(m.submodules) > 0 || len(m.formats) > 0 || len(m.renamed) > 0 || len(m.removed) > 0
+}
+
+// declare makes the declared value of the loaded modules: the option tree
+// of the top level from every module's option declarations and renames,
+// and the submodule types. It reports the declaration errors of the
+// submodule types now rather than when the first instance is made: those
+// of the types options use (merged ones too), named by the option's path,
+// then the rest.
+func (ev *Evaluator) declare() *declared {
+	d := &declared{
+		submodules: ev.submodules,
+		formats:    ev.formats,
+		modDiags:   map[*module]hcl.Diagnostics{},
+		subTypes:   map[string]*subType{},
+	}
+	ev.decl = d
+	var entries []declEntry
+	for _, m := range ev.mods {
+		if !m.declares() {
+			continue
+		}
+		decls, dd := ev.expandDecls(m, m.options, nil, nil)
+		if len(dd) > 0 {
+			d.modDiags[m] = dd
+		}
+		for _, o := range decls {
+			entries = append(entries, declEntry{syn: o, mod: m})
+		}
+	}
+	root, diags := ev.buildTrie(entries, nil)
+	diags = append(diags, addRenames(root, ev.mods)...)
+	diags = append(diags, ev.checkRenameKeys(root)...)
+	reported := map[*subType]bool{}
+	report := func(st *subType) {
+		if !reported[st] {
+			reported[st] = true
+			diags = append(diags, st.diags...)
+		}
+	}
+	ev.walkOptions(root, nil, map[string]bool{}, nil, report)
+	for _, name := range sortedKeys(d.submodules) {
+		report(ev.submoduleType([]string{name}))
+	}
+	d.root, d.diags = root, diags
+	d.nodes = numberNodes(root, 0)
+	return d
+}
+
+// numberNodes numbers the nodes of the tree at n after last, in the order
+// of their names, and returns the last number given.
+func numberNodes(n *declNode, last int) int {
+	last++
+	n.id = int32(last)
+	for _, name := range n.names {
+		last = numberNodes(n.children[name], last)
+	}
+	return last
+}
+
+// declarationDiags are the diagnostics of declaring for this evaluation,
+// in the order of its modules: the duplicate locals of each module, the
+// errors of its declarations, then those of the tree decl. The
+// diagnostics of decl are copied, since evaluations sharing it may change
+// theirs (see withoutCommandLine).
+func (ev *Evaluator) declarationDiags(decl *declared) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, m := range ev.mods {
+		diags = append(diags, checkLocals(m.locals)...)
+		for _, s := range m.submodules {
+			diags = append(diags, checkLocals(s.locals)...)
+		}
+		diags = appendCopies(diags, decl.modDiags[m])
+	}
+	return appendCopies(diags, decl.diags)
+}
+
+// appendCopies appends a copy of each diagnostic of from to diags.
+func appendCopies(diags, from hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range from {
+		c := *d
+		diags = append(diags, &c)
+	}
+	return diags
 }
 
 // declEntry is an option declaration with where it is written.
@@ -152,6 +273,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 		if d == nil {
 			continue
 		}
+		ev.settleDefault(d)
 		n := root
 		ok := true
 		for i, seg := range d.path {
@@ -195,7 +317,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 					}
 					defaultAt[n.opt] = d.block
 				}
-				n.opt.typ = t
+				n.opt.typ, n.opt.ownType = t, n.opt.ownType || d.ownType
 				n.opt.also = append(n.opt.also, d.block)
 				continue
 			}
@@ -287,19 +409,19 @@ func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl,
 			if d.typ != nil {
 				return d, nil
 			}
-			t, diags := ev.parseType(e.mod, e.syn.attrs["type"].Expr)
+			t, own, diags := ev.parseType(e.mod, e.syn.attrs["type"].Expr)
 			if t == nil || diags.HasErrors() {
 				return nil, diags
 			}
-			d.typ = t
+			d.typ, d.ownType = t, own
 			return d, diags
 		}
 	}
-	d, sharedType, diags := ev.readOption(e, slab)
+	d, diags := ev.readOption(e, slab)
 	if shared && d != nil && len(diags) == 0 {
 		kept := *d
-		if !sharedType {
-			kept.typ = nil
+		if d.ownType {
+			kept.typ, kept.ownType = nil, false
 		}
 		if d.defaultExpr != nil {
 			if def, ok := constantDefault(d.defaultExpr); ok {
@@ -311,9 +433,8 @@ func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl,
 	return d, diags
 }
 
-// readOption is decodeOption reading the block; sharedType tells whether
-// the option's type is one of sharedTypes.
-func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, sharedType bool, diags hcl.Diagnostics) {
+// readOption is decodeOption reading the block.
+func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
 	b := e.syn.block
 	d = fromSlab(slab)
 	*d = optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
@@ -379,15 +500,15 @@ func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl,
 			Detail:   fmt.Sprintf("The option %q needs a type, for example type = str.", d.path.String()),
 			Subject:  b.DefRange().Ptr(),
 		})
-		return nil, false, diags
+		return nil, diags
 	}
-	t, sharedType, dd := ev.parseTypeShared(e.mod, ta.Expr)
+	t, own, dd := ev.parseType(e.mod, ta.Expr)
 	diags = append(diags, dd...)
 	if t == nil || dd.HasErrors() {
-		return nil, false, diags
+		return nil, diags
 	}
-	d.typ = t
-	return d, sharedType, diags
+	d.typ, d.ownType = t, own
+	return d, diags
 }
 
 // sharedTypes holds, by source text, the types parsed so far by this
@@ -400,16 +521,11 @@ var sharedTypes sync.Map // source text -> options.Type
 
 // parseType parses an option's type expression. Modules repeat the same
 // few types (str, listOf(str), an enum), so a type that parsed without
-// diagnostics is kept by its source text: for the rest of the
-// evaluation, or for the process when it names no submodule.
-func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (options.Type, hcl.Diagnostics) {
-	t, _, diags := ev.parseTypeShared(m, expr)
-	return t, diags
-}
-
-// parseTypeShared is parseType, and tells whether the type is one of
-// sharedTypes.
-func (ev *Evaluator) parseTypeShared(m *module, expr hclsyntax.Expression) (options.Type, bool, hcl.Diagnostics) {
+// diagnostics is kept by its source text: for the process when it names
+// no submodule, no format and not path (sharedTypes), else in the
+// declared tree. own tells whether it names a submodule or path, which
+// each evaluation binds to itself (see Evaluator.typeOf).
+func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
 	var key string
 	if m != nil && m.file != nil {
 		r := expr.Range()
@@ -417,30 +533,38 @@ func (ev *Evaluator) parseTypeShared(m *module, expr hclsyntax.Expression) (opti
 			key = string(m.file.Bytes[r.Start.Byte:r.End.Byte])
 		}
 	}
-	if t, ok := ev.typeCache[key]; ok && key != "" {
-		return t, false, nil
-	}
-	if t, ok := sharedTypes.Load(key); ok && key != "" {
-		return t.(options.Type), true, nil
+	decl := ev.decl
+	if key != "" {
+		decl.mu.Lock()
+		t, ok := decl.typeCache[key]
+		decl.mu.Unlock()
+		if ok {
+			return t, true, nil
+		}
+		if t, ok := sharedTypes.Load(key); ok {
+			return t.(options.Type), false, nil
+		}
 	}
 	// A type naming a submodule or a format is the evaluation's own, and so
 	// is path, which resolves relative paths through this evaluation.
 	evaluationOwn := usesPathType(expr)
-	t, diags := options.ParseTypeResolving(expr, func(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+	t, diags = options.ParseTypeResolving(expr, func(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
 		evaluationOwn = true
 		return ev.lookupType(namespace, name, rng)
-	}, ev)
+	}, nil)
 	if key != "" && t != nil && len(diags) == 0 {
 		if !evaluationOwn {
 			sharedTypes.Store(key, t)
-			return t, true, diags
+			return t, false, diags
 		}
-		if ev.typeCache == nil {
-			ev.typeCache = map[string]options.Type{}
+		decl.mu.Lock()
+		if decl.typeCache == nil {
+			decl.typeCache = map[string]options.Type{}
 		}
-		ev.typeCache[key] = t
+		decl.typeCache[key] = t
+		decl.mu.Unlock()
 	}
-	return t, false, diags
+	return t, evaluationOwn, diags
 }
 
 // usesPathType reports whether a type expression names the type path.
@@ -558,10 +682,12 @@ func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.
 func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	if _, ok := ev.submodules[name]; !ok {
-		return nil, unknownName(ev.submodules, "submodule", name, "", rng)
+	if _, ok := ev.decl.submodules[name]; !ok {
+		return nil, unknownName(ev.decl.submodules, "submodule", name, "", rng)
 	}
-	return options.Submodule{Names: []string{name}, Inst: ev}, nil
+	// No Instantiator: the type is the declared tree's; each evaluation
+	// binds it to itself (see Evaluator.typeOf).
+	return options.Submodule{Names: []string{name}}, nil
 }
 
 // subType is the option tree of a set of submodules merged together.
@@ -573,8 +699,8 @@ type subType struct {
 	freeform   options.Type
 	freeformAt *hcl.Range
 	diags      hcl.Diagnostics
-	// reported is set once diags were handed to the caller of New.
-	reported bool
+	// built is done once the fields above are set (see submoduleTypeAt).
+	built sync.Once
 }
 
 // submoduleType builds (once) the option tree for the named submodules.
@@ -586,11 +712,20 @@ func (ev *Evaluator) submoduleType(names []string) *subType {
 // the options in declaration errors when the tree is built now.
 func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subType {
 	key := strings.Join(names, "\x00")
-	if st, ok := ev.subTypes[key]; ok {
-		return st
+	decl := ev.decl
+	decl.mu.Lock()
+	st := decl.subTypes[key]
+	if st == nil {
+		st = &subType{}
+		decl.subTypes[key] = st
 	}
-	st := &subType{}
-	ev.subTypes[key] = st
+	decl.mu.Unlock()
+	st.built.Do(func() { ev.buildSubType(st, names, prefix) })
+	return st
+}
+
+// buildSubType builds the option tree of st, the submodules names merged.
+func (ev *Evaluator) buildSubType(st *subType, names []string, prefix options.Path) {
 	var entries []declEntry
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -598,7 +733,7 @@ func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subTy
 			continue
 		}
 		seen[name] = true
-		body := ev.submodules[name]
+		body := ev.decl.submodules[name]
 		st.bodies = append(st.bodies, body)
 		st.diags = append(st.diags, ev.freeformType(st, body)...)
 		decls, diags := ev.expandDecls(body.mod, body.options, nil, nil)
@@ -609,7 +744,6 @@ func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subTy
 	}
 	root, diags := ev.buildTrie(entries, prefix)
 	st.root, st.diags = root, append(st.diags, diags...)
-	return st
 }
 
 // addRenames puts renamed_option and removed_option paths into the

@@ -65,7 +65,7 @@ func TestDecodedOptions(t *testing.T) {
 		t.Fatalf("the library declares %d options; want the whole library", len(entries))
 	}
 	for _, e := range entries {
-		want, _, diags := ev.readOption(e, nil)
+		want, diags := ev.readOption(e, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
 		}

@@ -23,7 +23,10 @@ type instance struct {
 	loc  options.Path
 	name cty.Value // the attribute name of a submodule instance; NilVal at the top
 
+	// states are the states of the nodes of a submodule instance;
+	// topStates those of the top level, by declNode.id.
 	states     map[*declNode]*nodeState
+	topStates  []*nodeState
 	bodyLocals map[*submoduleSyntax]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
@@ -84,12 +87,15 @@ func seqLess(a, b []int) bool {
 
 func (inst *instance) state(n *declNode) *nodeState {
 	if inst.st == nil {
-		// The top level is the only instance of its tree: its state
-		// lives in the node, saving a map lookup per access.
-		if n.topState == nil {
-			n.topState = inst.ev.newState()
+		// The top level is the only instance of its tree in the
+		// evaluation: its states are by the nodes' numbers, saving a map
+		// lookup per access.
+		s := inst.topStates[n.id]
+		if s == nil {
+			s = inst.ev.newState()
+			inst.topStates[n.id] = s
 		}
-		return n.topState
+		return s
 	}
 	s := inst.states[n]
 	if s == nil {
@@ -134,7 +140,7 @@ func (ev *Evaluator) newThunk(expr hclsyntax.Expression, sc *scope, what string)
 // peekState is n's state if it has one.
 func (inst *instance) peekState(n *declNode) *nodeState {
 	if inst.st == nil {
-		return n.topState
+		return inst.topStates[n.id]
 	}
 	return inst.states[n]
 }
@@ -662,7 +668,8 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	st := ev.submoduleType(names)
 	var diags hcl.Diagnostics
 	if st.root == nil {
-		return nil, st.diags
+		// Copies: the type may be shared, and forcing adds to errors.
+		return nil, copyDiags(st.diags)
 	}
 	inst := &instance{
 		ev:         ev,

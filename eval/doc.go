@@ -4,28 +4,40 @@
 //
 // # The pipeline
 //
-// An evaluation goes through these phases, each in its own file:
+// An evaluation goes through these phases, each in its own file; the
+// first three each make a value the next takes:
 //
 //  1. Load (load.go, paths.go): read and parse the module files, the
 //     library's (embedded) and the user's; inline modules (a test's run
 //     blocks) come parsed.
 //  2. Collect modules (load.go, imports.go): follow imports, in module
 //     order (computed imports are evaluated over the module's locals,
-//     never config), and register the submodule types, which are global
-//     to an evaluation.
+//     never config), and register the submodule types and formats, which
+//     are global to an evaluation. Loading and collecting make the
+//     loaded value: the modules, the parsed files and the registries.
 //  3. Declare (declare.go): build the option tree from the option blocks
 //     (with those dynamic blocks make from a table, dynamic.go, read over
 //     the module's locals as computed imports are), the renames and
 //     removals, with each option's type (sibling package options parses
-//     type expressions).
-//  4. Define (define.go): split every config block's definition over the
-//     tree, pushing mkIf, mkMerge and mkOverride down through namespaces
-//     (property.PushDown) without evaluating anything; a definition whose
-//     shape needs evaluating waits at its namespace.
+//     type expressions): the declared value, which depends on the
+//     declaring modules alone and which evaluations never change. The
+//     types that name a submodule or path are bound to each evaluation
+//     where they merge. A Fleet (fleet.go) shares one declared value
+//     between the evaluations whose declaring modules are the same, the
+//     hosts of nodegen build, which run in parallel.
+//  4. Define (define.go): make the top-level instance of the declared tree
+//     and split every config block's definition over it, pushing mkIf,
+//     mkMerge and mkOverride down through namespaces (property.PushDown)
+//     without evaluating anything; a definition whose shape needs
+//     evaluating waits at its namespace.
 //
-// New runs these four phases and evaluates nothing. Then:
+// New runs these four phases and evaluates nothing. The Evaluator then
+// holds what evaluating needs: the instances, the state of every node,
+// the thunks, the stacks, the limits and statistics. Then:
 //
-//  5. Force on demand (force.go, expressions.go): an option is merged
+//  5. Force on demand (force.go, and for expressions expressions.go,
+//     which dispatches to scopes.go, traversal.go, calls.go, templates.go,
+//     forexpr.go, objects.go and operators.go): an option is merged
 //     (options.MergeDefinitions) the first time something reads it, and an
 //     expression is evaluated (a thunk) the first time its value is
 //     needed; reading an option that is being computed is an infinite

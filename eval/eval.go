@@ -37,6 +37,10 @@ type Config struct {
 	Limits Limits
 	// ParseCache, when set, keeps the parsed module files between runs.
 	ParseCache *parsecache.Cache
+	// Fleet, when set, shares the declared option tree with the other
+	// evaluations of the fleet that declare the same (see Fleet): the
+	// hosts of nodegen build.
+	Fleet *Fleet
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -56,18 +60,18 @@ type Warning struct {
 
 // New loads the modules, declares their options and splits their
 // definitions: the first phases of the pipeline (see the package
-// documentation). It evaluates nothing: options are evaluated when they
-// are read (Get, Config, Check).
+// documentation), each making the value the next takes: loading and
+// collecting the modules (loaded), declaring their options (declared),
+// defining (the top-level instance). It evaluates nothing: options are
+// evaluated when they are read (Get, Config, Check). With a Fleet, the
+// declared option tree is the fleet's when another evaluation declared
+// the same (see Fleet).
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	limits := cfg.Limits.withDefaults()
 	ev := &Evaluator{
 		cfg:         cfg,
 		limits:      limits,
 		started:     time.Now(),
-		loader:      newLoader(limits, cfg.ParseCache),
-		submodules:  map[string]*submoduleSyntax{},
-		formats:     map[string]*formatSyntax{},
-		subTypes:    map[string]*subType{},
 		modLocals:   map[*module]*localSet{},
 		loadScopes:  map[*module]*scope{},
 		funcs:       lib.Functions(),
@@ -75,17 +79,49 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		traced:      map[*hcl.Diagnostic]bool{},
 		removedMsgs: map[*declNode]*thunk{},
 		modulePaths: map[string]modulePath{},
+		bound:       map[any]options.Type{},
+	}
+	ok, diags := ev.load()
+	if !ok {
+		return ev, diags
+	}
+	var decl *declared
+	if cfg.Fleet != nil {
+		decl = cfg.Fleet.declared(ev)
+	} else {
+		decl = ev.declare()
+	}
+	ev.decl = decl
+	diags = append(diags, ev.declarationDiags(decl)...)
+	diags = append(diags, ev.define(decl)...)
+	return ev, dedupe(diags)
+}
+
+// loaded is what loading and collecting make (phases 1 and 2): the modules
+// in module order, the parsed files (in the loader) and the registries of
+// submodule types and formats, which are global to an evaluation.
+type loaded struct {
+	loader     *loader
+	mods       []*module
+	submodules map[string]*submoduleSyntax
+	formats    map[string]*formatSyntax
+}
+
+// load makes the evaluation's loaded value: it reads and parses the roots
+// and what they import. ok is false when there is nothing to declare (the
+// library cannot be read).
+func (ev *Evaluator) load() (ok bool, diags hcl.Diagnostics) {
+	ev.loaded = &loaded{
+		loader:     newLoader(ev.limits, ev.cfg.ParseCache, ev.cfg.Fleet),
+		submodules: map[string]*submoduleSyntax{},
+		formats:    map[string]*formatSyntax{},
 	}
 	ev.loader.compute = ev.linkStrings
 	roots, diags := ev.loadRoots()
 	if diags.HasErrors() && roots == nil {
-		return ev, diags
+		return false, diags
 	}
-	diags = append(diags, ev.collectModules(roots)...)
-	root, d := ev.declare()
-	diags = append(diags, d...)
-	diags = append(diags, ev.define(root)...)
-	return ev, dedupe(diags)
+	return true, append(diags, ev.collectModules(roots)...)
 }
 
 // loadRoots names the modules an evaluation starts from: the library's,
@@ -180,48 +216,12 @@ func unknownName[T any](decls map[string]T, what, name, how string, rng hcl.Rang
 	}}
 }
 
-// declare builds the option tree of the top level from every module's
-// option declarations and renames, and reports the declaration errors of
-// the submodule types now rather than when the first instance is made:
-// those of the types options use (merged ones too), named by the option's
-// path, then the rest.
-func (ev *Evaluator) declare() (*declNode, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	var entries []declEntry
-	for _, m := range ev.mods {
-		diags = append(diags, checkLocals(m.locals)...)
-		for _, s := range m.submodules {
-			diags = append(diags, checkLocals(s.locals)...)
-		}
-		decls, d := ev.expandDecls(m, m.options, nil, nil)
-		diags = append(diags, d...)
-		for _, o := range decls {
-			entries = append(entries, declEntry{syn: o, mod: m})
-		}
-	}
-	root, d := ev.buildTrie(entries, nil)
-	diags = append(diags, d...)
-	diags = append(diags, addRenames(root, ev.mods)...)
-	diags = append(diags, ev.checkRenameKeys(root)...)
-	report := func(st *subType) {
-		if !st.reported {
-			st.reported = true
-			diags = append(diags, st.diags...)
-		}
-	}
-	ev.walkOptions(root, nil, map[string]bool{}, nil, report)
-	for _, name := range sortedKeys(ev.submodules) {
-		report(ev.submoduleType([]string{name}))
-	}
-	return root, diags
-}
-
-// define makes the top-level instance of the option tree at root and
+// define makes the top-level instance of the declared option tree and
 // splits the definitions of every config block over it, without
 // evaluating them. Definitions come in the reverse of the module list.
-func (ev *Evaluator) define(root *declNode) hcl.Diagnostics {
+func (ev *Evaluator) define(decl *declared) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ev.top = &instance{ev: ev, root: root, states: map[*declNode]*nodeState{}, bodyLocals: map[*submoduleSyntax]*localSet{}}
+	ev.top = &instance{ev: ev, root: decl.root, topStates: make([]*nodeState, decl.nodes+1), bodyLocals: map[*submoduleSyntax]*localSet{}}
 	mods := ev.mods
 	for i := len(mods) - 1; i >= 0; i-- {
 		m := mods[i]
@@ -327,23 +327,29 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// Evaluator holds one evaluation: the modules, their option tree and the
-// memoised state of every option. It is not safe for concurrent use.
+// Evaluator holds one evaluation: the values its phases made (the loaded
+// modules, the declared option tree, the top-level instance) and what
+// evaluating needs: the submodule instances, the memoised state of every
+// option, the thunks, the stacks, the limits and the statistics. It is not
+// safe for concurrent use; evaluations that share a declared tree (see
+// Fleet) may run in parallel.
 type Evaluator struct {
-	cfg         Config
-	loader      *loader
-	mods        []*module
-	submodules  map[string]*submoduleSyntax
-	formats     map[string]*formatSyntax
-	subTypes    map[string]*subType
-	top         *instance
-	instances   []*instance
+	cfg Config
+	*loaded
+	// decl is the declared option tree, maybe shared with other
+	// evaluations (see Fleet): the evaluation never changes it.
+	decl      *declared
+	top       *instance
+	instances []*instance
+	// bound holds the types of the declared options (by *optionDecl) and
+	// freeform submodules (by *subType) that name a submodule or the
+	// type path, bound to this evaluation (see typeOf).
+	bound       map[any]options.Type
 	modLocals   map[*module]*localSet
 	loadScopes  map[*module]*scope // see loadScope
 	funcs       map[string]function.Function
 	fileFuncs   map[string]function.Function // by module directory key
 	removedMsgs map[*declNode]*thunk
-	typeCache   map[string]options.Type // see parseType
 	// modulePaths are the paths that the type path resolved from a path
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).

@@ -100,7 +100,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	top := len(ev.defStack)
 	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitionsIn(full, o.typ, all, &ev.mergeRoom)
+	merged, dd := options.MergeDefinitionsIn(full, ev.optionType(o), all, &ev.mergeRoom)
 	diags = append(diags, dd...)
 	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
@@ -129,25 +129,54 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 }
 
 // defaultDef is the definition an option's default makes: its value at
-// mkOptionDefault's priority. A constant default's is made once and shared
-// by every instance.
+// mkOptionDefault's priority. A constant default's is made when the option
+// is declared (see settleDefault) and shared by every instance.
 func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	if o.constDefault != nil {
 		return *o.constDefault
+	}
+	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
+}
+
+// settleDefault makes the definition of o's default when it is a constant,
+// or made by a dynamic block from its iterators alone, once for the
+// declared tree, which evaluations then only read.
+func (ev *Evaluator) settleDefault(o *optionDecl) {
+	if o.constDefault != nil || o.defaultExpr == nil {
+		return
 	}
 	d, constant := constantDefault(o.defaultExpr)
 	if !constant {
 		// A default made by a dynamic block may read its iterators alone.
 		var v cty.Value
-		if v, constant = inst.ev.iteratorValue(o, o.defaultExpr); constant {
+		if v, constant = ev.iteratorValue(o, o.defaultExpr); constant {
 			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
 		}
 	}
 	if constant {
 		o.constDefault = &d
-		return d
 	}
-	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
+}
+
+// optionType is the type of the declared option o in this evaluation.
+func (ev *Evaluator) optionType(o *optionDecl) options.Type {
+	if !o.ownType {
+		return o.typ
+	}
+	return ev.typeOf(o, o.typ)
+}
+
+// typeOf is t, the type of a declaration (an *optionDecl or a *subType's
+// freeform type) of the declared tree, bound to this evaluation: its
+// submodules are instances of this evaluation and its paths resolve
+// through it (options.Bind). Each is bound once.
+func (ev *Evaluator) typeOf(of any, t options.Type) options.Type {
+	if b, ok := ev.bound[of]; ok {
+		return b
+	}
+	b := options.Bind(t, ev, ev)
+	ev.bound[of] = b
+	return b
 }
 
 // constantDefault is the definition a default makes when it is a constant

@@ -38,7 +38,7 @@ func (ev *Evaluator) freeformType(st *subType, body *submoduleSyntax) hcl.Diagno
 			Subject:  body.freeform.Expr.Range().Ptr(),
 		}}
 	}
-	t, diags := ev.parseType(body.mod, body.freeform.Expr)
+	t, _, diags := ev.parseType(body.mod, body.freeform.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -82,7 +82,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	for i, d := range f.defs {
 		defs[i] = d.Def
 	}
-	merged, d := options.MergeDefinitions(inst.loc, inst.st.freeform, defs)
+	merged, d := options.MergeDefinitions(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs)
 	inst.ev.pop()
 	f.parts = merged.Defs
 	v := merged.Value

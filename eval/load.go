@@ -75,6 +75,12 @@ type module struct {
 	// parsedLibrary): what is read off its syntax alone may be kept for
 	// the process too (see decodedOptions).
 	shared bool
+	// fleet is set on a host module a Fleet keeps for its evaluations
+	// (see Fleet.keep).
+	fleet bool
+	// id numbers the modules the process parsed, from 1: a Fleet names
+	// the modules of a declared tree by it.
+	id uint64
 	// computed holds the imports and disabled_modules that are no constant
 	// list: expressions over the module's locals, evaluated when the
 	// modules are collected (see loader.linksOf).
@@ -163,6 +169,7 @@ type loader struct {
 	compute func(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics)
 	links   map[string]*moduleLinks // by module key, see linksOf
 	cache   *parsecache.Cache       // nil parses every file
+	fleet   *Fleet                  // nil: the evaluation is alone
 }
 
 // moduleLinks are the modules one module imports and disables.
@@ -171,8 +178,8 @@ type moduleLinks struct {
 	disabled []string // module keys
 }
 
-func newLoader(limits Limits, cache *parsecache.Cache) *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}, cache: cache}
+func newLoader(limits Limits, cache *parsecache.Cache, fleet *Fleet) *loader {
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}, cache: cache, fleet: fleet}
 }
 
 // linksOf returns the modules m imports and disables, with its computed
@@ -338,6 +345,16 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 		}}
 	}
 	name := s.display()
+	var fleetKey fleetModuleKey
+	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
+		// A module the fleet keeps is the same module in every
+		// evaluation, which may then share its declared tree.
+		var pm *parsedModule
+		if pm, fleetKey = l.fleet.module(s, src); pm != nil {
+			l.add(s, name, pm.m)
+			return copyDiags(pm.diags)
+		}
+	}
 	file, diags := l.cache.Parse(src, name)
 	m := &module{src: s, file: file}
 	if file != nil {
@@ -346,13 +363,23 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 			diags = append(diags, m.decode()...)
 		}
 	}
+	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
+		pm := l.fleet.keep(fleetKey, len(src), &parsedModule{m: m, diags: diags})
+		m, diags = pm.m, copyDiags(pm.diags)
+	}
+	l.add(s, name, m)
+	return diags
+}
+
+// add registers m, the module parsed from s, whose file diagnostics name
+// name.
+func (l *loader) add(s source, name string, m *module) {
 	l.mu.Lock()
-	if file != nil {
-		l.files[name] = file
+	if m.file != nil {
+		l.files[name] = m.file
 	}
 	l.mods[s.key()] = m
 	l.mu.Unlock()
-	return diags
 }
 
 // collect parses the root modules and everything they import, and returns the
@@ -512,8 +539,12 @@ func disabledKey(from source, name string) string {
 	return source{path: path.Clean(name), lib: true}.key()
 }
 
+// moduleIDs numbers the modules decoded (module.id).
+var moduleIDs atomic.Uint64
+
 // decode reads the top level of a module.
 func (m *module) decode() hcl.Diagnostics {
+	m.id = moduleIDs.Add(1)
 	var diags hcl.Diagnostics
 	for _, attr := range sortedAttrs(m.body.Attributes) {
 		switch attr.Name {

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nodegen/nodegen/fixtures"
 )
 
 func TestProgressBar(t *testing.T) {
@@ -90,4 +93,70 @@ func TestBuildProgressTerminal(t *testing.T) {
 	if strings.Contains(out, "[1/3]") {
 		t.Errorf("a terminal got the plain lines:\n%q", out)
 	}
+}
+
+// TestBuildFleetShared builds generated workers (which share the library's
+// declared tree) at once and each alone: every profile is the same, byte
+// for byte. Run with -race, it checks that the hosts evaluating in
+// parallel goroutines over one declared tree do not race.
+func TestBuildFleetShared(t *testing.T) {
+	dir := t.TempDir()
+	hosts, err := fixtures.WriteFleet(filepath.Join(dir, "fleet"), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := runBuild(hosts, &evalFlags{}, filepath.Join(dir, "fleet-out"), 4, false, io.Discard, &stderr); code != exitOK {
+		t.Fatalf("build exited %d:\n%s", code, stderr.String())
+	}
+	for _, h := range hosts {
+		name := strings.TrimSuffix(filepath.Base(h), ".hcl")
+		stderr.Reset()
+		if code := runBuild([]string{h}, &evalFlags{}, filepath.Join(dir, "alone"), 1, false, io.Discard, &stderr); code != exitOK {
+			t.Fatalf("build of %s exited %d:\n%s", name, code, stderr.String())
+		}
+		alone, shared := readTree(t, filepath.Join(dir, "alone", name)), readTree(t, filepath.Join(dir, "fleet-out", name))
+		if len(alone) == 0 {
+			t.Fatalf("%s: the profile built alone is empty", name)
+		}
+		if diff := cmp.Diff(alone, shared); diff != "" {
+			t.Errorf("%s: the profile built in the fleet differs (-alone +fleet):\n%s", name, diff)
+		}
+	}
+}
+
+// readTree reads every file and symbolic link below dir: file contents
+// and modes, link targets, by their path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = "-> " + target
+		case d.Type().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = info.Mode().String() + "\n" + string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

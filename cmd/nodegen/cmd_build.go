@@ -31,7 +31,10 @@ func init() {
 library (as "nodegen eval HOST.hcl" would), and its profile is written to
 DIR/NAME, NAME being the file's name without .hcl. Two hosts with the same
 name are a usage error. The library is parsed once for all hosts, and the
-hosts are evaluated N at a time (default: one per CPU).
+hosts are evaluated N at a time (default: one per CPU). Hosts that declare
+the same options (the library's, and those of the modules they import) share
+one declared option tree; a host that declares options of its own has its
+own.
 
 The profiles are written without a sync each, and made durable by one sync
 of DIR at the end: when build exits, every profile it reports built is on
@@ -110,13 +113,15 @@ func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, s
 	// profile.Write), and the evaluators need not wait for them.
 	next := make(chan int)
 	built := make(chan builtHost, jobs)
+	// The hosts share the declared option trees they have in common.
+	fleet := eval.NewFleet()
 	var evaluators sync.WaitGroup
 	for range min(jobs, len(hosts)) {
 		evaluators.Add(1)
 		go func() {
 			defer evaluators.Done()
 			for i := range next {
-				results[i] = evalHost(hosts[i], ef)
+				results[i] = evalHost(hosts[i], ef, fleet)
 				if results[i].OK {
 					built <- builtHost{i, results[i].prof}
 				} else {
@@ -194,11 +199,13 @@ type builtHost struct {
 	prof profile.Profile
 }
 
-// evalHost evaluates one host and builds its profile; the result is OK
-// when the profile is ready to be written (see write).
-func evalHost(h buildHost, ef *evalFlags) hostResult {
+// evalHost evaluates one host of the fleet and builds its profile; the
+// result is OK when the profile is ready to be written (see write).
+func evalHost(h buildHost, ef *evalFlags, fleet *eval.Fleet) hostResult {
 	r := hostResult{Name: h.name, File: h.file, Warnings: []string{}, Errors: []string{}}
-	ev, diags := eval.New(ef.config([]string{h.file}))
+	cfg := ef.config([]string{h.file})
+	cfg.Fleet = fleet
+	ev, diags := eval.New(cfg)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)
 	}
