@@ -9,12 +9,12 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"

@@ -22,7 +22,7 @@ func TestFormatPackagesDoNotEvaluate(t *testing.T) {
 		{"activate", []string{"eval", "evalprofile", "options"}},
 		{"ignition", []string{"eval", "evalprofile", "options"}},
 		{"unitcheck", []string{"eval", "evalprofile", "options"}},
-		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/hclsyntax"}},
+		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/parsecache"}},
 	}
 	const module = "github.com/nodegen/nodegen/"
 	for _, tt := range tests {

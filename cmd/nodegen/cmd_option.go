@@ -9,10 +9,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/options"
