@@ -68,6 +68,9 @@ type TemplateTooLong struct{}
 // Config checks an HCL configuration file, as hclsyntax.ParseConfig would
 // read it.
 func Config(src []byte, filename string, start hcl.Pos) hcl.Diagnostics {
+	if withinLimits(src) {
+		return nil
+	}
 	toks, _ := hclsyntax.LexConfig(src, filename, start)
 	return check(toks, frameBody)
 }
@@ -75,14 +78,57 @@ func Config(src []byte, filename string, start hcl.Pos) hcl.Diagnostics {
 // Expression checks an expression, as hclsyntax.ParseExpression would read
 // it.
 func Expression(src []byte, filename string, start hcl.Pos) hcl.Diagnostics {
+	if withinLimits(src) {
+		return nil
+	}
 	toks, _ := hclsyntax.LexExpression(src, filename, start)
 	return check(toks, frameParen)
 }
 
 // Template checks a template, as hclsyntax.ParseTemplate would read it.
 func Template(src []byte, filename string, start hcl.Pos) hcl.Diagnostics {
+	if withinLimits(src) {
+		return nil
+	}
 	toks, _ := hclsyntax.LexTemplate(src, filename, start)
 	return check(toks, frameTemplate)
+}
+
+// withinLimits reports whether src is too small to pass a limit, counted
+// on its bytes, which is cheaper than lexing it (the lexer counts the
+// columns of every token by grapheme clusters, as much work again as the
+// rest of parsing). It is a bound, never wrong when it says yes:
+//
+//   - Each level of nesting is counted at a token with one of the bytes
+//     { ( $ % . ? ! + - * / < > & | or "==" in it, and an index's [ is two
+//     levels (a step and a bracket), so there are no more levels than
+//     such bytes.
+//   - The lexer ends a literal token at a newline (\n or \r) and at each
+//     $ and % (which may be one of its own), so a run has no more tokens
+//     than one more than those, counting $ and % twice; and joining the
+//     runs copies at most the file's bytes for each token, and shifts at
+//     most as many parts.
+func withinLimits(src []byte) bool {
+	levels, pieces := 0, 1
+	for i, b := range src {
+		switch b {
+		case '{', '(', '.', '?', '!', '+', '-', '*', '/', '<', '>', '&', '|':
+			levels++
+		case '[':
+			levels += 2
+		case '$', '%':
+			levels++
+			pieces += 2
+		case '\n', '\r':
+			pieces++
+		case '=':
+			if i > 0 && src[i-1] == '=' {
+				levels++
+			}
+		}
+	}
+	return levels <= MaxNestingDepth && pieces <= MaxTemplateLiterals &&
+		int64(pieces)*int64(len(src))*(1+shiftCost) <= MaxTemplateWork
 }
 
 // frameKind is what opened a frame of the checker's stack.

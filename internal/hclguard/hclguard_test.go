@@ -241,3 +241,41 @@ func TestTemplateWorstCase(t *testing.T) {
 		}
 	}
 }
+
+// TestWithinLimitsIsABound checks the byte count that spares most files
+// the lexing: wherever the check on the tokens finds a limit passed, near
+// each limit and for each kind of nesting and template, withinLimits must
+// not say the file is within them.
+func TestWithinLimitsIsABound(t *testing.T) {
+	var srcs []string
+	for _, c := range nestingCases {
+		// Some kinds count two levels a step: near half the limit too.
+		for _, near := range []int{MaxNestingDepth / 2, MaxNestingDepth} {
+			for n := near - 3; n <= near+3; n++ {
+				srcs = append(srcs, c.file(n))
+			}
+		}
+	}
+	for n := MaxTemplateLiterals - 3; n <= MaxTemplateLiterals+3; n++ {
+		srcs = append(srcs, heredoc(n, "a"), "x = \""+strings.Repeat("$${", n)+"\"\n",
+			"x = \""+strings.Repeat("a%", n)+"\"\n", "x = <<EOT\r\n"+strings.Repeat("a\r\n", n)+"EOT\r\n")
+	}
+	srcs = append(srcs, heredoc(1000, strings.Repeat("x", 200)), heredoc(300, strings.Repeat("x", 4000)))
+	refused, spared := 0, 0
+	for _, src := range srcs {
+		toks, _ := hclsyntax.LexConfig([]byte(src), "t.hcl", hcl.InitialPos)
+		diags := check(toks, frameBody)
+		within := withinLimits([]byte(src))
+		if len(diags) > 0 {
+			refused++
+			if within {
+				t.Errorf("withinLimits says yes to a file the check refuses (%s): %.60q", diags[0].Summary, src)
+			}
+		} else if within {
+			spared++
+		}
+	}
+	if refused == 0 || spared == 0 {
+		t.Errorf("%d files refused, %d spared the lexing: want some of each", refused, spared)
+	}
+}
