@@ -29,9 +29,11 @@ import (
 const codecVersion = 6
 
 // AppendFile appends the encoding of the syntax tree of file, which
-// hclsyntax.ParseConfig returned for a source named filename, to dst. It fails, and
-// the file is to be parsed every time, for what the encoding does not
-// carry: a tree with a node the parser makes only along with an error
+// hclsyntax.ParseConfig returned for a source named filename, to dst
+// (before anything read its body: PartialContent's hidden attributes and
+// blocks, unexported, are not encoded). It fails, and the file is to be
+// parsed every time, for what the encoding does not carry: a tree with a
+// node the parser makes only along with an error
 // (ExprSyntaxError, unknown values), a range in another file, a value
 // other than null, a bool, a number or a string.
 func AppendFile(dst []byte, file *hcl.File, filename string) ([]byte, error) {
@@ -77,8 +79,9 @@ func (e *encoder) release() {
 }
 
 // DecodeFile decodes what AppendFile encoded into the file
-// hclsyntax.ParseConfig returns for src named filename. It fails on data that AppendFile did
-// not write, never panics.
+// hclsyntax.ParseConfig returns for src named filename, with a Navigation
+// as its Nav. It fails on data that AppendFile did not write, never
+// panics.
 func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	d := &decoder{data: data, filename: filename}
 	if v := d.uint(); v != codecVersion {
