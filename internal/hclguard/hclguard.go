@@ -48,7 +48,7 @@ const MaxTemplateLiterals = 2000
 // the runs of literal tokens of its templates, as the package says: the
 // bytes it copies, and shiftCost for each part of a template it shifts.
 // A heredoc of MaxTemplateLiterals lines of 64 bytes is about that much,
-// which upstream's parser takes some 250 ms and 120 MB for (BENCHMARKS.md).
+// which upstream's parser takes some 330 ms and 128 MB for (BENCHMARKS.md).
 const MaxTemplateWork = 128 << 20
 
 // shiftCost is what MaxTemplateWork counts for a part of a template that
