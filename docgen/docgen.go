@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/hclguard"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -127,8 +128,11 @@ func escapeName(s string) string {
 
 // isExpression tells whether a default_text is an HCL expression
 // (written as code, like NixOS's literalExpression) rather than prose
-// ("the attribute name").
+// ("the attribute name"). Text that hclguard refuses to parse is prose.
 func isExpression(s string) bool {
+	if len(hclguard.Expression([]byte(s), "", hcl.InitialPos)) > 0 {
+		return false
+	}
 	_, diags := hclsyntax.ParseExpression([]byte(s), "", hcl.InitialPos)
 	return !diags.HasErrors()
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"

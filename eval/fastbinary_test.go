@@ -5,7 +5,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // TestFastBinary checks that the fast path of binary operators computes

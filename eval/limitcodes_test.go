@@ -28,6 +28,7 @@ func TestLimitCodes(t *testing.T) {
 		{"time", map[string]string{"main.hcl": opt + "config { a = [for i in range(300) : [for j in range(300) : j]] }"}, eval.Limits{Time: 1}, eval.LimitTime},
 		{"files", map[string]string{"main.hcl": opt + "imports = [\"./b.hcl\"]\nconfig { a = 1 }", "b.hcl": "imports = [\"./c.hcl\"]\n", "c.hcl": ""}, eval.Limits{Files: 2}, eval.LimitFiles},
 		{"nesting", map[string]string{"main.hcl": opt + "config { a = " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + " }"}, eval.Limits{}, eval.LimitNesting},
+		{"template", map[string]string{"main.hcl": opt + "config { a = <<EOT\n" + strings.Repeat("x\n", 3000) + "EOT\n}"}, eval.Limits{}, eval.LimitTemplate},
 		{"a function's bound", map[string]string{"main.hcl": opt + "config { a = format(\"%99999999d\", 1) }"}, eval.Limits{}, eval.LimitFunctionBound},
 	}
 	for _, tt := range tests {

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/nodegen/nodegen/internal/hclguard"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -78,12 +78,16 @@ const (
 	// LimitFiles is Limits.Files: the evaluation imports too many module
 	// files.
 	LimitFiles
-	// LimitNesting is the parser's bound on nesting
-	// (hclsyntax.MaxNestingDepth).
+	// LimitNesting is the bound on nesting in one file
+	// (hclguard.MaxNestingDepth).
 	LimitNesting
 	// LimitFunctionBound is a bound of a library function that no limit
 	// raises (lib.BoundError: format's widths and precisions).
 	LimitFunctionBound
+	// LimitTemplate is the bound on the lines of text in a row in one
+	// template, and on the parser's work to join them in one file
+	// (hclguard.MaxTemplateLiterals, hclguard.MaxTemplateWork).
+	LimitTemplate
 )
 
 // OverLimit is the Extra of every error of an evaluation that went over
@@ -94,13 +98,17 @@ type OverLimit struct {
 }
 
 // LimitOf returns the limit the error d reports going over, 0 when d is
-// not about a limit. It knows the parser's nesting error too.
+// not about a limit. It knows the errors of the checks before parsing
+// (internal/hclguard) too.
 func LimitOf(d *hcl.Diagnostic) Limit {
 	if x, ok := hcl.DiagnosticExtra[OverLimit](d); ok {
 		return x.Limit
 	}
-	if _, ok := hcl.DiagnosticExtra[hclsyntax.NestingTooDeep](d); ok {
+	if _, ok := hcl.DiagnosticExtra[hclguard.NestingTooDeep](d); ok {
 		return LimitNesting
+	}
+	if _, ok := hcl.DiagnosticExtra[hclguard.TemplateTooLong](d); ok {
+		return LimitTemplate
 	}
 	return 0
 }
@@ -225,7 +233,9 @@ func LimitsTable() string {
 	for _, s := range limitSpecs {
 		fmt.Fprintf(&b, "%-10s  %-8s  %s\n", s.name, s.get(&d), s.what)
 	}
-	fmt.Fprintf(&b, "%-10s  %-8d  %s\n", "(nesting)", hclsyntax.MaxNestingDepth, "levels of nesting in one file: blocks, brackets, calls, templates (fixed)")
+	fmt.Fprintf(&b, "%-10s  %-8d  %s\n", "(nesting)", hclguard.MaxNestingDepth, "levels of nesting in one file: blocks, brackets, calls, templates, operator chains (fixed)")
+	fmt.Fprintf(&b, "%-10s  %-8d  %s\n", "(template)", hclguard.MaxTemplateLiterals,
+		fmt.Sprintf("lines of text in a row in one template or heredoc, at most %d MiB of joining them in a file (fixed)", hclguard.MaxTemplateWork>>20))
 	return b.String()
 }
 

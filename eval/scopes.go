@@ -3,7 +3,7 @@ package eval
 import (
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // scope is what an expression can see: the instance whose options `config`

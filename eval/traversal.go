@@ -6,8 +6,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/internal/ctyelems"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/property"
 )
 

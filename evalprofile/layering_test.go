@@ -24,7 +24,7 @@ func TestFormatPackagesDoNotEvaluate(t *testing.T) {
 		{"activate", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"ignition", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"unitcheck", []string{"eval", "evalprofile", "options", "lib", "property"}},
-		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/hclsyntax"}},
+		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/parsecache"}},
 	}
 	const module = "github.com/nodegen/nodegen/"
 	for _, tt := range tests {

@@ -2,7 +2,6 @@ package hclfmt
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,30 +9,26 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/nodegen/nodegen/internal/hcldiag"
+	"github.com/nodegen/nodegen/internal/hclguard"
 )
-
-// maxNesting is evaluation's nesting limit, internal/hclsyntax's
-// MaxNestingDepth (a test keeps them equal).
-const maxNesting = 1000
 
 // Format returns the canonical form of an HCL file. A file with syntax
 // errors is not formatted: Format returns the errors, with filename in
 // their ranges.
 //
-// Format checks, lexes and formats with one parser: upstream's hclsyntax,
-// which hclwrite is built on, not nodegen's copy of it
-// (internal/hclsyntax, which evaluation uses and which is tied to the same
-// hcl version). Its errors are rewritten by internal/hcldiag, as
-// evaluation's are, so they read the same as evaluation's.
+// Format checks, lexes and formats with hcl's parser, hclsyntax, which
+// hclwrite is built on and evaluation uses too. Its errors are rewritten
+// by internal/hcldiag, as evaluation's are, so they read the same as
+// evaluation's.
 //
-// Upstream's parser recurses once per level of nesting and overflows the
-// stack on input nested tens of thousands of levels deep, so Format first
-// counts the nesting on the tokens, with evaluation's limit
-// (maxNesting): deeper input is the same located error, `nesting too
-// deep`, as evaluation gives.
+// The parser overflows the stack on input nested tens of thousands of
+// levels deep, and takes time and memory that grow with the square of a
+// heredoc's lines, so Format first checks the file as evaluation does
+// (internal/hclguard): such input is the same located error, `nesting too
+// deep` or `template too long`, as evaluation gives.
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-	if diags := checkNesting(src, filename); diags.HasErrors() {
+	if diags := hclguard.Config(src, filename, hcl.InitialPos); diags.HasErrors() {
 		return nil, diags
 	}
 	if _, diags := hcldiag.Parse(src, filename); diags.HasErrors() {
@@ -96,32 +91,6 @@ func spaceForKeywords(src []byte) []byte {
 		prev = b
 	}
 	return append(out, src[prev:]...)
-}
-
-// checkNesting reports nesting deeper than maxNesting, counted on
-// the tokens: brackets, parentheses, template interpolations and
-// directives.
-func checkNesting(src []byte, filename string) hcl.Diagnostics {
-	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
-	depth := 0
-	for _, t := range toks {
-		switch t.Type {
-		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-			depth++
-			if depth > maxNesting {
-				return hcl.Diagnostics{{
-					Severity: hcl.DiagError,
-					Summary:  "nesting too deep",
-					Detail: fmt.Sprintf("This file nests blocks, expressions or templates more than %d levels deep; "+
-						"nodegen refuses deeper nesting, which no real configuration needs.", maxNesting),
-					Subject: t.Range.Ptr(),
-				}}
-			}
-		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd:
-			depth--
-		}
-	}
-	return nil
 }
 
 // tidyLines drops trailing white space, collapses runs of blank lines into

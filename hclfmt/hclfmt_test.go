@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	nodegensyntax "github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 func TestFormat(t *testing.T) {
@@ -137,13 +135,5 @@ func TestRepositoryFiles(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no .hcl files found")
-	}
-}
-
-// TestNestingLimitIsEvaluations keeps fmt's nesting limit equal to the
-// parser's that evaluation uses.
-func TestNestingLimitIsEvaluations(t *testing.T) {
-	if maxNesting != nodegensyntax.MaxNestingDepth {
-		t.Errorf("hclfmt's maxNesting is %d, internal/hclsyntax's MaxNestingDepth %d", maxNesting, nodegensyntax.MaxNestingDepth)
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"gopkg.in/yaml.v3"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 // The encoders share these rules, so that a value looks the same in every

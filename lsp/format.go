@@ -7,8 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/hclfmt"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 // formatting formats a document as `nodegen fmt` does: one edit that

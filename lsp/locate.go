@@ -5,7 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/options"
 )
 

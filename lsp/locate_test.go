@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // TestLocate: what the cursor (the | in each source) is on.

@@ -6,8 +6,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )

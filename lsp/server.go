@@ -15,8 +15,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 )
 

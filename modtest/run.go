@@ -10,11 +10,11 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 )
 
 // Runner evaluates the runs of test files.

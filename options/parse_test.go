@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 func parseSrc(t *testing.T, src string, lookup func(string, string, hcl.Range) (Type, hcl.Diagnostics)) (Type, hcl.Diagnostics) {

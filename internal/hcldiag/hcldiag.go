@@ -2,9 +2,9 @@
 // for an unterminated string or heredoc instead of one per line after it,
 // and the forms that set a quoted name where a block body has one. It
 // works on the diagnostics and the source, not on a parser's syntax tree,
-// so that both parsers of nodegen files give the same errors: upstream's
-// hclsyntax (Parse here, which hclfmt uses) and nodegen's copy of it
-// (internal/parsediag, for evaluation and tests).
+// so that both readers of nodegen files give the same errors: Parse here,
+// which hclfmt uses, and internal/parsediag, for evaluation and tests;
+// both parse with hcl's hclsyntax.
 package hcldiag
 
 import (

@@ -12,9 +12,10 @@ import (
 	"github.com/nodegen/nodegen/internal/parsediag"
 )
 
-// TestParse checks the rewritten errors of both parsers of nodegen files:
-// upstream's (hcldiag.Parse, for hclfmt) and nodegen's copy
-// (parsediag.Parse, for evaluation), which must read the same.
+// TestParse checks the rewritten errors of both readers of nodegen files:
+// hcldiag.Parse (for hclfmt) and parsediag.Parse (for evaluation, with
+// hclguard's checks and the heredocs' line endings), which must read the
+// same.
 func TestParse(t *testing.T) {
 	parsers := []struct {
 		name  string

@@ -3,12 +3,12 @@ package librarytrees
 import (
 	"bytes"
 	"os"
-	"reflect"
 	"testing"
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/syntaxcodec"
 	"github.com/nodegen/nodegen/modules"
 )
 
@@ -46,7 +46,7 @@ func TestBundleTrees(t *testing.T) {
 	for _, f := range files {
 		got, diags := c.Parse(f.Src, f.Name)
 		want, _ := parsediag.Parse(f.Src, f.Name)
-		if len(diags) > 0 || !reflect.DeepEqual(got, want) {
+		if len(diags) > 0 || !syntaxcodec.Equal(got, want) {
 			t.Errorf("%s: the bundle's tree differs from the parser's (%s)", f.Name, diags.Error())
 		}
 	}

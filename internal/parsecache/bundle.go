@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/syntaxcodec"
 )
 
 // A Bundle holds the syntax trees of a fixed set of files, encoded ahead
@@ -26,7 +26,7 @@ type Bundle struct {
 type bundleTree struct {
 	size int
 	crc  uint32
-	tree []byte // as hclsyntax.AppendFile writes it
+	tree []byte // as syntaxcodec.AppendFile writes it
 }
 
 // BundleFile is a file to put in a bundle: its name, as diagnostics show
@@ -37,7 +37,7 @@ type BundleFile struct {
 }
 
 // bundleMagic starts every bundle.
-var bundleMagic = []byte("nodegen parse bundle 1\n")
+var bundleMagic = []byte("nodegen parse bundle 2\n")
 
 // AppendBundle appends the bundle of files to dst, in the order given.
 // A file the parser reports anything about, or whose tree cannot be
@@ -52,7 +52,7 @@ func AppendBundle(dst []byte, files []BundleFile) ([]byte, error) {
 			return dst, fmt.Errorf("%s: %s", f.Name, diags.Error())
 		}
 		var err error
-		if tree, err = hclsyntax.AppendFile(tree[:0], file, f.Name); err != nil {
+		if tree, err = syntaxcodec.AppendFile(tree[:0], file, f.Name); err != nil {
 			return dst, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		out = binary.AppendUvarint(out, uint64(len(f.Name)))
@@ -134,6 +134,6 @@ func (b *Bundle) parse(src []byte, filename string) (*hcl.File, bool) {
 	if !ok || t.size != len(src) || t.crc != crc32.ChecksumIEEE(src) {
 		return nil, false
 	}
-	file, err := hclsyntax.DecodeFile(t.tree, src, filename)
+	file, err := syntaxcodec.DecodeFile(t.tree, src, filename)
 	return file, err == nil
 }

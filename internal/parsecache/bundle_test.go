@@ -1,11 +1,11 @@
 package parsecache
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/syntaxcodec"
 )
 
 func TestBundle(t *testing.T) {
@@ -85,7 +85,7 @@ func TestBundleDamagedTree(t *testing.T) {
 	c := New(t.TempDir()).WithBundle(b)
 	got, _ := c.Parse([]byte(module), "a.hcl")
 	want, _ := parsediag.Parse([]byte(module), "a.hcl")
-	if !reflect.DeepEqual(got, want) || c.Stats().Bundled != 0 {
+	if !syntaxcodec.Equal(got, want) || c.Stats().Bundled != 0 {
 		t.Errorf("a damaged tree: stats %+v", c.Stats())
 	}
 }

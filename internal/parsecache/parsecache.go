@@ -27,9 +27,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/nodegen/nodegen/internal/hclsyntax"
 	"github.com/nodegen/nodegen/internal/hostfile"
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/syntaxcodec"
 )
 
 // EnvVar is the environment variable that turns the cache off when set
@@ -37,7 +37,7 @@ import (
 const EnvVar = "NODEGEN_CACHE"
 
 // magic starts every entry.
-var magic = []byte("nodegen parse cache 2\n")
+var magic = []byte("nodegen parse cache 3\n")
 
 // staleAfter is how long the entries of another build of nodegen are
 // kept after their directory last changed.
@@ -228,7 +228,7 @@ func (c *Cache) Wait() {
 }
 
 // An entry is magic, the CRC-32 (IEEE) of the rest, the SHA-256 of the
-// source, and the tree as hclsyntax.AppendFile writes it.
+// source, and the tree as syntaxcodec.AppendFile writes it.
 const headerSize = 4 + sha256.Size
 
 // entryBufs keep the buffers entries are read and encoded in for reuse:
@@ -240,7 +240,7 @@ func appendEntry(dst []byte, file *hcl.File, sum [sha256.Size]byte, filename str
 	out := append(dst, magic...)
 	out = binary.LittleEndian.AppendUint32(out, 0)
 	out = append(out, sum[:]...)
-	out, err := hclsyntax.AppendFile(out, file, filename)
+	out, err := syntaxcodec.AppendFile(out, file, filename)
 	if err != nil {
 		return out, false
 	}
@@ -259,7 +259,7 @@ func decodeEntry(data []byte, sum [sha256.Size]byte, src []byte, filename string
 	if !bytes.Equal(rest[:sha256.Size], sum[:]) {
 		return nil, false
 	}
-	file, err := hclsyntax.DecodeFile(rest[sha256.Size:], src, filename)
+	file, err := syntaxcodec.DecodeFile(rest[sha256.Size:], src, filename)
 	return file, err == nil
 }
 

@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/syntaxcodec"
 )
 
 const module = `options "svc" {
@@ -42,7 +42,7 @@ func parseSame(t *testing.T, c *Cache, src, filename string) {
 	t.Helper()
 	got, gotDiags := c.Parse([]byte(src), filename)
 	want, wantDiags := parsediag.Parse([]byte(src), filename)
-	if !reflect.DeepEqual(got, want) {
+	if !syntaxcodec.Equal(got, want) {
 		t.Errorf("%s: the cache's tree differs from the parser's", filename)
 	}
 	if gotDiags.Error() != wantDiags.Error() {

@@ -1,6 +1,7 @@
-package hclsyntax
+package syntaxcodec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io/fs"
 	"math"
@@ -14,18 +15,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/zclconf/go-cty/cty"
-)
 
-// This file is nodegen's: the tests of codec.go.
+	"github.com/nodegen/nodegen/internal/hclguard"
+)
 
 // codecCmp compares syntax trees: values by cty's RawEquals and their
 // number precision, operations by identity, and the unexported fields of
-// bodies and navigation (a traversal step's is an empty marker); an
-// AnonSymbolExpr's evaluation state is left out.
+// bodies (a traversal step's is an empty marker); an AnonSymbolExpr's
+// evaluation state is left out, and so is a file's Nav, which
+// checkNavigation compares.
 var codecCmp = []cmp.Option{
-	cmp.AllowUnexported(Body{}, navigation{}),
+	cmp.AllowUnexported(hclsyntax.Body{}),
+	cmpopts.IgnoreFields(hcl.File{}, "Nav"),
 	cmpopts.IgnoreUnexported(hcl.TraverseRoot{}, hcl.TraverseAttr{}, hcl.TraverseIndex{}, hcl.TraverseSplat{}),
 	cmp.Comparer(func(a, b cty.Value) bool {
 		if !a.RawEquals(b) {
@@ -36,16 +40,19 @@ var codecCmp = []cmp.Option{
 		}
 		return true
 	}),
-	cmp.Comparer(func(a, b *Operation) bool { return a == b }),
-	cmp.Comparer(func(a, b *AnonSymbolExpr) bool { return a.SrcRange == b.SrcRange }),
+	cmp.Comparer(func(a, b *hclsyntax.Operation) bool { return a == b }),
+	cmp.Comparer(func(a, b *hclsyntax.AnonSymbolExpr) bool { return a.SrcRange == b.SrcRange }),
 }
 
 // roundTrip parses src, encodes and decodes it, and reports any difference
 // from the parse. It returns false when the file has diagnostics, which
-// are never encoded.
+// are never encoded, or is one that hclguard refuses to parse.
 func roundTrip(t *testing.T, name string, src []byte) bool {
 	t.Helper()
-	file, diags := ParseConfig(src, name, hcl.InitialPos)
+	if len(hclguard.Config(src, name, hcl.InitialPos)) > 0 {
+		return false
+	}
+	file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if len(diags) > 0 {
 		if _, err := AppendFile(nil, file, name); err == nil && diags.HasErrors() && hasSyntaxError(file) {
 			t.Errorf("%s: a tree with a syntax error was encoded", name)
@@ -65,20 +72,46 @@ func roundTrip(t *testing.T, name string, src []byte) bool {
 	// reflect.DeepEqual is quick and mostly right; cmp tells the
 	// difference, and forgives what DeepEqual does not (two equal numbers
 	// whose big.Float differ in how they were rounded).
-	if !reflect.DeepEqual(file, got) {
+	checkNavigation(t, name, file, got)
+	if !reflect.DeepEqual(file.Body, got.Body) || !bytes.Equal(file.Bytes, got.Bytes) {
 		if diff := cmp.Diff(file, got, codecCmp...); diff != "" {
 			t.Errorf("%s: decode(encode(parse(x))) differs from parse(x) (-parse +decoded):\n%s", name, diff)
 		}
 	}
-	checkSplatItems(t, name, got.Body.(*Body))
+	checkSplatItems(t, name, got.Body.(*hclsyntax.Body))
+	if !Equal(file, got) {
+		t.Errorf("%s: Equal finds the decoded file differs", name)
+	}
 	return true
+}
+
+// checkNavigation wants the Nav of the decoded file to answer as the
+// parser's does at every offset of the source (and one past it).
+func checkNavigation(t *testing.T, name string, parsed, decoded *hcl.File) {
+	t.Helper()
+	want, ok := parsed.Nav.(contextNav)
+	if !ok {
+		t.Fatalf("%s: the parser's Nav, %T, answers no context", name, parsed.Nav)
+	}
+	got, ok := decoded.Nav.(contextNav)
+	if !ok {
+		t.Fatalf("%s: the decoded Nav, %T, answers no context", name, decoded.Nav)
+	}
+	for off := 0; off <= len(parsed.Bytes); off++ {
+		if g, w := got.ContextString(off), want.ContextString(off); g != w {
+			t.Fatalf("%s: ContextString(%d) = %q, the parser's %q", name, off, g, w)
+		}
+		if g, w := got.ContextDefRange(off), want.ContextDefRange(off); g != w {
+			t.Fatalf("%s: ContextDefRange(%d) = %v, the parser's %v", name, off, g, w)
+		}
+	}
 }
 
 // hasSyntaxError says whether the tree holds an ExprSyntaxError.
 func hasSyntaxError(file *hcl.File) bool {
 	found := false
-	VisitAll(file.Body.(*Body), func(n Node) hcl.Diagnostics {
-		if _, ok := n.(*ExprSyntaxError); ok {
+	hclsyntax.VisitAll(file.Body.(*hclsyntax.Body), func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := n.(*hclsyntax.ExprSyntaxError); ok {
 			found = true
 		}
 		return nil
@@ -88,15 +121,15 @@ func hasSyntaxError(file *hcl.File) bool {
 
 // checkSplatItems checks that the symbol of every splat expression is the
 // very node its Each refers to, as the parser makes it.
-func checkSplatItems(t *testing.T, name string, body *Body) {
+func checkSplatItems(t *testing.T, name string, body *hclsyntax.Body) {
 	t.Helper()
-	VisitAll(body, func(n Node) hcl.Diagnostics {
-		s, ok := n.(*SplatExpr)
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		s, ok := n.(*hclsyntax.SplatExpr)
 		if !ok {
 			return nil
 		}
 		found := false
-		VisitAll(s.Each, func(n Node) hcl.Diagnostics {
+		hclsyntax.VisitAll(s.Each, func(n hclsyntax.Node) hcl.Diagnostics {
 			found = found || n == s.Item
 			return nil
 		})
@@ -178,14 +211,14 @@ func TestCodecSyntax(t *testing.T) {
 
 // TestCodecNotEncoded checks that a tree with a syntax error is refused.
 func TestCodecNotEncoded(t *testing.T) {
-	file, diags := ParseConfig([]byte("a = 1 +\nb = (\n"), "bad.hcl", hcl.InitialPos)
+	file, diags := hclsyntax.ParseConfig([]byte("a = 1 +\nb = (\n"), "bad.hcl", hcl.InitialPos)
 	if !diags.HasErrors() {
 		t.Fatal("no error")
 	}
 	if _, err := AppendFile(nil, file, "bad.hcl"); err == nil && hasSyntaxError(file) {
-		t.Error("AppendFile encoded an ExprSyntaxError")
+		t.Error("AppendFile encoded an hclsyntax.ExprSyntaxError")
 	}
-	good, _ := ParseConfig([]byte("a = 1\n"), "good.hcl", hcl.InitialPos)
+	good, _ := hclsyntax.ParseConfig([]byte("a = 1\n"), "good.hcl", hcl.InitialPos)
 	if _, err := AppendFile(nil, good, "other.hcl"); err == nil {
 		t.Error("AppendFile encoded ranges of another file")
 	}
@@ -195,7 +228,7 @@ func TestCodecNotEncoded(t *testing.T) {
 // encoding: each is an error or a tree, never a panic.
 func TestCodecCorrupt(t *testing.T) {
 	src := []byte("a = x[*].y\nb = \"${c} d\"\nblock \"l\" {\n  e = {for k, v in m : k => v if v}\n  f = g(1, -2.5, null)\n}\n")
-	file, diags := ParseConfig(src, "c.hcl", hcl.InitialPos)
+	file, diags := hclsyntax.ParseConfig(src, "c.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

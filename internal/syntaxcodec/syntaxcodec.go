@@ -1,9 +1,14 @@
-package hclsyntax
-
-// This file is nodegen's: a compact binary encoding of a parsed file's
-// syntax tree, which nodegen keeps in its parse cache (internal/parsecache)
-// because decoding it is several times cheaper than parsing the source
-// again and allocates only the tree.
+// Package syntaxcodec is a compact binary encoding of the syntax tree of
+// a file that hcl's parser (github.com/hashicorp/hcl/v2/hclsyntax) parsed,
+// made of hclsyntax's own types. nodegen keeps such trees in its parse
+// cache (internal/parsecache) and in the library bundle
+// (internal/librarytrees), because decoding one is several times cheaper
+// than parsing the source again and allocates only the tree.
+//
+// DecodeFile makes the very tree that hclsyntax.ParseConfig made, and an
+// hcl.File whose Nav answers what upstream's does (the context of a
+// diagnostic: `in config "x"`).
+package syntaxcodec
 
 import (
 	"encoding/binary"
@@ -15,20 +20,24 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// codecVersion starts every encoding; DecodeFile refuses another.
-const codecVersion = 5
+// codecVersion starts every encoding; DecodeFile refuses another. 6 is
+// the first of upstream's hclsyntax, whose attributes have EqualsRange.
+const codecVersion = 6
 
 // AppendFile appends the encoding of the syntax tree of file, which
-// ParseConfig returned for a source named filename, to dst. It fails, and
-// the file is to be parsed every time, for what the encoding does not
-// carry: a tree with a node the parser makes only along with an error
+// hclsyntax.ParseConfig returned for a source named filename, to dst
+// (before anything read its body: PartialContent's hidden attributes and
+// blocks, unexported, are not encoded). It fails, and the file is to be
+// parsed every time, for what the encoding does not carry: a tree with a
+// node the parser makes only along with an error
 // (ExprSyntaxError, unknown values), a range in another file, a value
 // other than null, a bool, a number or a string.
 func AppendFile(dst []byte, file *hcl.File, filename string) ([]byte, error) {
-	body, ok := file.Body.(*Body)
+	body, ok := file.Body.(*hclsyntax.Body)
 	if !ok {
 		return dst, errors.New("the file's body is not hclsyntax's")
 	}
@@ -69,9 +78,10 @@ func (e *encoder) release() {
 	encoders.Put(e)
 }
 
-// DecodeFile decodes what AppendFile encoded into the file ParseConfig
-// returns for src named filename. It fails on data that AppendFile did
-// not write, never panics.
+// DecodeFile decodes what AppendFile encoded into the file
+// hclsyntax.ParseConfig returns for src named filename, with a Navigation
+// as its Nav. It fails on data that AppendFile did not write, never
+// panics.
 func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	d := &decoder{data: data, filename: filename}
 	if v := d.uint(); v != codecVersion {
@@ -102,7 +112,7 @@ func DecodeFile(data, src []byte, filename string) (*hcl.File, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	return &hcl.File{Body: body, Bytes: src, Nav: navigation{root: body}}, nil
+	return &hcl.File{Body: body, Bytes: src, Nav: Navigation{Root: body}}, nil
 }
 
 // Node tags of the encoding.
@@ -171,10 +181,10 @@ const (
 
 // operations are the operations a BinaryOpExpr or UnaryOpExpr points to,
 // by their number in the encoding.
-var operations = []*Operation{
-	OpLogicalOr, OpLogicalAnd, OpLogicalNot, OpEqual, OpNotEqual,
-	OpGreaterThan, OpGreaterThanOrEqual, OpLessThan, OpLessThanOrEqual,
-	OpAdd, OpSubtract, OpMultiply, OpDivide, OpModulo, OpNegate,
+var operations = []*hclsyntax.Operation{
+	hclsyntax.OpLogicalOr, hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalNot, hclsyntax.OpEqual, hclsyntax.OpNotEqual,
+	hclsyntax.OpGreaterThan, hclsyntax.OpGreaterThanOrEqual, hclsyntax.OpLessThan, hclsyntax.OpLessThanOrEqual,
+	hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo, hclsyntax.OpNegate,
 }
 
 type encoder struct {
@@ -184,7 +194,7 @@ type encoder struct {
 	strList  []string
 	// items are the anonymous symbols of the splat expressions being
 	// encoded, innermost last.
-	items []*AnonSymbolExpr
+	items []*hclsyntax.AnonSymbolExpr
 	// last is the start of the range written last.
 	last   hcl.Pos
 	counts [numCounts]int
@@ -330,7 +340,7 @@ func (e *encoder) traversal(t hcl.Traversal) {
 	}
 }
 
-func (e *encoder) exprs(list []Expression) {
+func (e *encoder) exprs(list []hclsyntax.Expression) {
 	e.len(len(list), list == nil)
 	e.counts[countExprListElem] += len(list)
 	for _, x := range list {
@@ -342,27 +352,27 @@ func (e *encoder) exprs(list []Expression) {
 // they start in the source (a node's own range before its children, a
 // closing bracket's after them), so that most ranges differ little from
 // the one before (see rng).
-func (e *encoder) expr(x Expression) {
+func (e *encoder) expr(x hclsyntax.Expression) {
 	if e.err != nil {
 		return
 	}
 	switch x := x.(type) {
 	case nil:
 		e.byte(tagNil)
-	case *LiteralValueExpr:
+	case *hclsyntax.LiteralValueExpr:
 		e.tag(tagLiteral)
 		e.rng(x.SrcRange)
 		e.value(x.Val)
-	case *ScopeTraversalExpr:
+	case *hclsyntax.ScopeTraversalExpr:
 		e.tag(tagScopeTraversal)
 		e.rng(x.SrcRange)
 		e.traversal(x.Traversal)
-	case *RelativeTraversalExpr:
+	case *hclsyntax.RelativeTraversalExpr:
 		e.tag(tagRelativeTraversal)
 		e.rng(x.SrcRange)
 		e.expr(x.Source)
 		e.traversal(x.Traversal)
-	case *FunctionCallExpr:
+	case *hclsyntax.FunctionCallExpr:
 		e.tag(tagFunctionCall)
 		e.rng(x.NameRange)
 		e.rng(x.OpenParenRange)
@@ -370,41 +380,41 @@ func (e *encoder) expr(x Expression) {
 		e.exprs(x.Args)
 		e.bool(x.ExpandFinal)
 		e.rng(x.CloseParenRange)
-	case *ConditionalExpr:
+	case *hclsyntax.ConditionalExpr:
 		e.tag(tagConditional)
 		e.rng(x.SrcRange)
 		e.expr(x.Condition)
 		e.expr(x.TrueResult)
 		e.expr(x.FalseResult)
-	case *BinaryOpExpr:
+	case *hclsyntax.BinaryOpExpr:
 		e.tag(tagBinaryOp)
 		e.rng(x.SrcRange)
 		e.expr(x.LHS)
 		e.op(x.Op)
 		e.expr(x.RHS)
-	case *UnaryOpExpr:
+	case *hclsyntax.UnaryOpExpr:
 		e.tag(tagUnaryOp)
 		e.rng(x.SrcRange)
 		e.rng(x.SymbolRange)
 		e.op(x.Op)
 		e.expr(x.Val)
-	case *TemplateExpr:
+	case *hclsyntax.TemplateExpr:
 		e.tag(tagTemplate)
 		e.rng(x.SrcRange)
 		e.exprs(x.Parts)
-	case *TemplateJoinExpr:
+	case *hclsyntax.TemplateJoinExpr:
 		e.tag(tagTemplateJoin)
 		e.expr(x.Tuple)
-	case *TemplateWrapExpr:
+	case *hclsyntax.TemplateWrapExpr:
 		e.tag(tagTemplateWrap)
 		e.rng(x.SrcRange)
 		e.expr(x.Wrapped)
-	case *TupleConsExpr:
+	case *hclsyntax.TupleConsExpr:
 		e.tag(tagTupleCons)
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
 		e.exprs(x.Exprs)
-	case *ObjectConsExpr:
+	case *hclsyntax.ObjectConsExpr:
 		e.tag(tagObjectCons)
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
@@ -414,11 +424,11 @@ func (e *encoder) expr(x Expression) {
 			e.expr(it.KeyExpr)
 			e.expr(it.ValueExpr)
 		}
-	case *ObjectConsKeyExpr:
+	case *hclsyntax.ObjectConsKeyExpr:
 		e.tag(tagObjectConsKey)
 		e.expr(x.Wrapped)
 		e.bool(x.ForceNonLiteral)
-	case *ForExpr:
+	case *hclsyntax.ForExpr:
 		e.tag(tagFor)
 		e.rng(x.SrcRange)
 		e.rng(x.OpenRange)
@@ -430,14 +440,14 @@ func (e *encoder) expr(x Expression) {
 		e.expr(x.CondExpr)
 		e.bool(x.Group)
 		e.rng(x.CloseRange)
-	case *IndexExpr:
+	case *hclsyntax.IndexExpr:
 		e.tag(tagIndex)
 		e.rng(x.SrcRange)
 		e.expr(x.Collection)
 		e.rng(x.OpenRange)
 		e.expr(x.Key)
 		e.rng(x.BracketRange)
-	case *SplatExpr:
+	case *hclsyntax.SplatExpr:
 		if x.Item == nil {
 			e.failf("a splat expression without its symbol")
 			return
@@ -450,7 +460,7 @@ func (e *encoder) expr(x Expression) {
 		e.items = append(e.items, x.Item)
 		e.expr(x.Each)
 		e.items = e.items[:len(e.items)-1]
-	case *AnonSymbolExpr:
+	case *hclsyntax.AnonSymbolExpr:
 		// It stands for the elements of the innermost splat expression,
 		// whose Item it is.
 		if len(e.items) == 0 || e.items[len(e.items)-1] != x {
@@ -458,7 +468,7 @@ func (e *encoder) expr(x Expression) {
 			return
 		}
 		e.tag(tagAnonSymbol)
-	case *ParenthesesExpr:
+	case *hclsyntax.ParenthesesExpr:
 		e.tag(tagParentheses)
 		e.rng(x.SrcRange)
 		e.expr(x.Expression)
@@ -467,7 +477,7 @@ func (e *encoder) expr(x Expression) {
 	}
 }
 
-func (e *encoder) op(op *Operation) {
+func (e *encoder) op(op *hclsyntax.Operation) {
 	i := slices.Index(operations, op)
 	if i < 0 {
 		e.failf("an unknown operation")
@@ -475,13 +485,9 @@ func (e *encoder) op(op *Operation) {
 	e.uint(i)
 }
 
-func (e *encoder) body(b *Body) {
+func (e *encoder) body(b *hclsyntax.Body) {
 	if b == nil {
 		e.failf("a nil body")
-		return
-	}
-	if b.hiddenAttrs != nil || b.hiddenBlocks != nil {
-		e.failf("a body with hidden attributes or blocks")
 		return
 	}
 	e.counts[countBody]++
@@ -491,7 +497,7 @@ func (e *encoder) body(b *Body) {
 	e.len(len(b.Attributes), b.Attributes == nil)
 	// In source order, which is deterministic too (two attributes cannot
 	// start at one place) and keeps the ranges' differences small.
-	attrs := make([]*Attribute, 0, len(b.Attributes))
+	attrs := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
 	for name, a := range b.Attributes {
 		if a == nil || a.Name != name {
 			e.failf("attribute %q is not under its name", name)
@@ -499,7 +505,7 @@ func (e *encoder) body(b *Body) {
 		}
 		attrs = append(attrs, a)
 	}
-	slices.SortFunc(attrs, func(a, b *Attribute) int {
+	slices.SortFunc(attrs, func(a, b *hclsyntax.Attribute) int {
 		if c := a.SrcRange.Start.Byte - b.SrcRange.Start.Byte; c != 0 {
 			return c
 		}
@@ -508,6 +514,7 @@ func (e *encoder) body(b *Body) {
 	for _, a := range attrs {
 		e.rng(a.SrcRange)
 		e.rng(a.NameRange)
+		e.rng(a.EqualsRange)
 		e.str(a.Name)
 		e.expr(a.Expr)
 	}
@@ -545,7 +552,7 @@ type decoder struct {
 	filename string
 	strs     string // the encoding's strings, one after the other
 	ends     []int  // where each string ends in strs
-	items    []*AnonSymbolExpr
+	items    []*hclsyntax.AnonSymbolExpr
 	// lastLine and lastByte are the start of the range read last.
 	lastLine, lastByte int
 	err                error
@@ -555,30 +562,30 @@ type decoder struct {
 // slabs hold the nodes and list elements a decoder hands out, each kind
 // allocated at once, as many as the encoding counts.
 type slabs struct {
-	lits       []LiteralValueExpr
-	scopeTravs []ScopeTraversalExpr
-	relTravs   []RelativeTraversalExpr
-	calls      []FunctionCallExpr
-	conds      []ConditionalExpr
-	binOps     []BinaryOpExpr
-	unOps      []UnaryOpExpr
-	templates  []TemplateExpr
-	joins      []TemplateJoinExpr
-	wraps      []TemplateWrapExpr
-	tuples     []TupleConsExpr
-	objects    []ObjectConsExpr
-	objKeys    []ObjectConsKeyExpr
-	fors       []ForExpr
-	indexes    []IndexExpr
-	splats     []SplatExpr
-	anons      []AnonSymbolExpr
-	parens     []ParenthesesExpr
-	bodies     []Body
-	attrs      []Attribute
-	blocks     []Block
-	blockPtrs  []*Block
-	exprList   []Expression
-	itemList   []ObjectConsItem
+	lits       []hclsyntax.LiteralValueExpr
+	scopeTravs []hclsyntax.ScopeTraversalExpr
+	relTravs   []hclsyntax.RelativeTraversalExpr
+	calls      []hclsyntax.FunctionCallExpr
+	conds      []hclsyntax.ConditionalExpr
+	binOps     []hclsyntax.BinaryOpExpr
+	unOps      []hclsyntax.UnaryOpExpr
+	templates  []hclsyntax.TemplateExpr
+	joins      []hclsyntax.TemplateJoinExpr
+	wraps      []hclsyntax.TemplateWrapExpr
+	tuples     []hclsyntax.TupleConsExpr
+	objects    []hclsyntax.ObjectConsExpr
+	objKeys    []hclsyntax.ObjectConsKeyExpr
+	fors       []hclsyntax.ForExpr
+	indexes    []hclsyntax.IndexExpr
+	splats     []hclsyntax.SplatExpr
+	anons      []hclsyntax.AnonSymbolExpr
+	parens     []hclsyntax.ParenthesesExpr
+	bodies     []hclsyntax.Body
+	attrs      []hclsyntax.Attribute
+	blocks     []hclsyntax.Block
+	blockPtrs  []*hclsyntax.Block
+	exprList   []hclsyntax.Expression
+	itemList   []hclsyntax.ObjectConsItem
 	labels     []string
 	labelRngs  []hcl.Range
 	steps      []hcl.Traverser
@@ -596,30 +603,30 @@ func (d *decoder) makeSlabs() {
 		return
 	}
 	d.slabs = slabs{
-		lits:       make([]LiteralValueExpr, c[tagLiteral]),
-		scopeTravs: make([]ScopeTraversalExpr, c[tagScopeTraversal]),
-		relTravs:   make([]RelativeTraversalExpr, c[tagRelativeTraversal]),
-		calls:      make([]FunctionCallExpr, c[tagFunctionCall]),
-		conds:      make([]ConditionalExpr, c[tagConditional]),
-		binOps:     make([]BinaryOpExpr, c[tagBinaryOp]),
-		unOps:      make([]UnaryOpExpr, c[tagUnaryOp]),
-		templates:  make([]TemplateExpr, c[tagTemplate]),
-		joins:      make([]TemplateJoinExpr, c[tagTemplateJoin]),
-		wraps:      make([]TemplateWrapExpr, c[tagTemplateWrap]),
-		tuples:     make([]TupleConsExpr, c[tagTupleCons]),
-		objects:    make([]ObjectConsExpr, c[tagObjectCons]),
-		objKeys:    make([]ObjectConsKeyExpr, c[tagObjectConsKey]),
-		fors:       make([]ForExpr, c[tagFor]),
-		indexes:    make([]IndexExpr, c[tagIndex]),
-		splats:     make([]SplatExpr, c[tagSplat]),
-		anons:      make([]AnonSymbolExpr, c[tagSplat]),
-		parens:     make([]ParenthesesExpr, c[tagParentheses]),
-		bodies:     make([]Body, c[countBody]),
-		attrs:      make([]Attribute, c[countAttribute]),
-		blocks:     make([]Block, c[countBlock]),
-		blockPtrs:  make([]*Block, c[countBlock]),
-		exprList:   make([]Expression, c[countExprListElem]),
-		itemList:   make([]ObjectConsItem, c[countItem]),
+		lits:       make([]hclsyntax.LiteralValueExpr, c[tagLiteral]),
+		scopeTravs: make([]hclsyntax.ScopeTraversalExpr, c[tagScopeTraversal]),
+		relTravs:   make([]hclsyntax.RelativeTraversalExpr, c[tagRelativeTraversal]),
+		calls:      make([]hclsyntax.FunctionCallExpr, c[tagFunctionCall]),
+		conds:      make([]hclsyntax.ConditionalExpr, c[tagConditional]),
+		binOps:     make([]hclsyntax.BinaryOpExpr, c[tagBinaryOp]),
+		unOps:      make([]hclsyntax.UnaryOpExpr, c[tagUnaryOp]),
+		templates:  make([]hclsyntax.TemplateExpr, c[tagTemplate]),
+		joins:      make([]hclsyntax.TemplateJoinExpr, c[tagTemplateJoin]),
+		wraps:      make([]hclsyntax.TemplateWrapExpr, c[tagTemplateWrap]),
+		tuples:     make([]hclsyntax.TupleConsExpr, c[tagTupleCons]),
+		objects:    make([]hclsyntax.ObjectConsExpr, c[tagObjectCons]),
+		objKeys:    make([]hclsyntax.ObjectConsKeyExpr, c[tagObjectConsKey]),
+		fors:       make([]hclsyntax.ForExpr, c[tagFor]),
+		indexes:    make([]hclsyntax.IndexExpr, c[tagIndex]),
+		splats:     make([]hclsyntax.SplatExpr, c[tagSplat]),
+		anons:      make([]hclsyntax.AnonSymbolExpr, c[tagSplat]),
+		parens:     make([]hclsyntax.ParenthesesExpr, c[tagParentheses]),
+		bodies:     make([]hclsyntax.Body, c[countBody]),
+		attrs:      make([]hclsyntax.Attribute, c[countAttribute]),
+		blocks:     make([]hclsyntax.Block, c[countBlock]),
+		blockPtrs:  make([]*hclsyntax.Block, c[countBlock]),
+		exprList:   make([]hclsyntax.Expression, c[countExprListElem]),
+		itemList:   make([]hclsyntax.ObjectConsItem, c[countItem]),
 		labels:     make([]string, c[countLabel]),
 		labelRngs:  make([]hcl.Range, c[countLabelRange]),
 		steps:      make([]hcl.Traverser, c[countStep]),
@@ -893,7 +900,7 @@ func (d *decoder) traversal() hcl.Traversal {
 	return t
 }
 
-func (d *decoder) exprs() []Expression {
+func (d *decoder) exprs() []hclsyntax.Expression {
 	list := takeList(d, &d.exprList, d.len())
 	for i := range list {
 		list[i] = d.expr()
@@ -901,7 +908,7 @@ func (d *decoder) exprs() []Expression {
 	return list
 }
 
-func (d *decoder) op() *Operation {
+func (d *decoder) op() *hclsyntax.Operation {
 	i := d.uint()
 	if i >= uint64(len(operations)) {
 		d.fail()
@@ -910,7 +917,7 @@ func (d *decoder) op() *Operation {
 	return operations[i]
 }
 
-func (d *decoder) expr() Expression {
+func (d *decoder) expr() hclsyntax.Expression {
 	if d.err != nil {
 		return nil
 	}
@@ -981,7 +988,7 @@ func (d *decoder) expr() Expression {
 		d.rng(&x.OpenRange)
 		x.Items = takeList(d, &d.itemList, d.len())
 		for i := range x.Items {
-			x.Items[i] = ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
+			x.Items[i] = hclsyntax.ObjectConsItem{KeyExpr: d.expr(), ValueExpr: d.expr()}
 		}
 		return x
 	case tagObjectConsKey:
@@ -1032,15 +1039,16 @@ func (d *decoder) expr() Expression {
 	return nil
 }
 
-func (d *decoder) body() *Body {
+func (d *decoder) body() *hclsyntax.Body {
 	b := take(d, &d.bodies)
 	d.rng(&b.SrcRange)
 	if n := d.len(); n >= 0 {
-		b.Attributes = make(Attributes, n)
+		b.Attributes = make(hclsyntax.Attributes, n)
 		for range n {
 			a := take(d, &d.attrs)
 			d.rng(&a.SrcRange)
 			d.rng(&a.NameRange)
+			d.rng(&a.EqualsRange)
 			a.Name = d.str()
 			a.Expr = d.expr()
 			if d.err != nil {
