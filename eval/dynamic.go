@@ -156,6 +156,7 @@ func decodeDynamic(b *hclsyntax.Block) (*dynamicSyntax, hcl.Diagnostics) {
 // name (see configFree): they are read when the options are declared.
 func (m *module) checkDynamics() hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	free := map[string]bool{}
 	var walk func(decls []*optionDeclSyntax, vars *binding)
 	walk = func(decls []*optionDeclSyntax, vars *binding) {
 		for _, o := range decls {
@@ -171,7 +172,7 @@ func (m *module) checkDynamics() hcl.Diagnostics {
 				attr  *hclsyntax.Attribute
 				bound *binding
 			}{{dyn.forEach, vars}, {dyn.labels, own}} {
-				if d := configFree(m, e.attr.Name, e.attr.Expr, e.bound, nil, map[string]bool{}, whenDeclared); d != nil && !dyn.readsConfig {
+				if d := configFree(m, e.attr.Name, e.attr.Expr, e.bound, nil, map[string]bool{}, free, whenDeclared); d != nil && !dyn.readsConfig {
 					diags = append(diags, d)
 					dyn.readsConfig = true
 				}

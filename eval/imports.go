@@ -21,7 +21,7 @@ import (
 // linkStrings evaluates a computed imports or disabled_modules attribute
 // of module m (see module.computed) to its list of paths.
 func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
-	if d := configFree(m, attr.Name, attr.Expr, nil, nil, map[string]bool{}, whenCollected); d != nil {
+	if d := configFree(m, attr.Name, attr.Expr, nil, nil, map[string]bool{}, nil, whenCollected); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
 	v, diags := ev.loadScope(m).deep(attr.Expr)
@@ -58,7 +58,10 @@ const (
 // first such reference, and says that the attribute is read when
 // (whenCollected, whenDeclared). Variables bound in vars (a dynamic
 // block's iterators, which may be called options) are not the module's.
-func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding, via []string, seen map[string]bool, when string) *hcl.Diagnostic {
+// free, when not nil, holds the locals of m found to read none of those,
+// for the calls that check several expressions of one module: a table in a
+// local that many dynamic blocks read is walked once, not once a block.
+func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding, via []string, seen, free map[string]bool, when string) *hcl.Diagnostic {
 	for _, tr := range hclsyntax.Variables(expr) {
 		root := tr.RootName()
 		if vars.lookup(root) != cty.NilVal {
@@ -85,14 +88,17 @@ func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding
 				continue
 			}
 			a, ok := tr[1].(hcl.TraverseAttr)
-			if !ok || seen[a.Name] {
+			if !ok || seen[a.Name] || free[a.Name] {
 				continue
 			}
 			seen[a.Name] = true
 			for _, l := range m.locals {
 				if l.Name == a.Name {
-					if d := configFree(m, what, l.Expr, nil, append(via, "local."+a.Name), seen, when); d != nil {
+					if d := configFree(m, what, l.Expr, nil, append(via, "local."+a.Name), seen, free, when); d != nil {
 						return d
+					}
+					if free != nil {
+						free[a.Name] = true
 					}
 					break
 				}
