@@ -66,6 +66,15 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		v, d := sc.deep(e.Args[0])
 		return cty.BoolVal(!d.HasErrors() && ctyelems.WhollyKnown(v)), nil
 	}
+	if f, ok := asFunc(sc.vars.lookupForced(e.Name)); ok {
+		return sc.callUserExprs(f, e)
+	}
+	if f, ok := ev.userFuncs[e.Name]; ok {
+		return sc.callUserExprs(f, e)
+	}
+	if h, ok := higherOrder[e.Name]; ok && (e.Name != "sort" || len(e.Args) == 2) {
+		return sc.callHigherOrder(e, h)
+	}
 	fn, ok := ev.function(sc.mod, e.Name)
 	if !ok {
 		detail := fmt.Sprintf("There is no function named %q.", e.Name)
@@ -240,6 +249,12 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 
 func (ev *Evaluator) functionNames() []string {
 	names := append(sortedKeys(ev.funcs), "file", "try", "can")
+	names = append(names, sortedKeys(ev.userFuncs)...)
+	for n := range higherOrder {
+		if _, dup := ev.funcs[n]; !dup {
+			names = append(names, n)
+		}
+	}
 	for _, f := range property.Forms {
 		names = append(names, f.Name)
 	}

@@ -649,7 +649,7 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	ev.pop()
 	if diags.HasErrors() {
 		v2 = cty.DynamicVal
-		diags = sameOnce(diags)
+		diags = ev.noteCall(sameOnce(diags), t.sc.site)
 	}
 	t.val, t.diags, t.status = v2, diags, done
 	return t.val, t.diags
