@@ -293,15 +293,18 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 		v, d = property.Shallow(v)
 		diags = append(diags, d...)
 	}
-	ev.pop()
 	if !diags.HasErrors() {
 		if d := ev.checkValue(v, rng); d != nil {
 			diags = append(diags, d)
 		}
 	}
 	if diags.HasErrors() {
-		return cty.DynamicVal, ev.noteCall(diags, body.site)
+		// With the call still on the chain, for --show-trace.
+		diags = ev.noteCall(diags, body.site)
+		ev.addTrace(diags)
+		v = cty.DynamicVal
 	}
+	ev.pop()
 	return v, diags
 }
 
