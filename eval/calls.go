@@ -149,6 +149,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		if _, ok := property.AsProperty(a); ok {
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExpr(i).Range()))
 		}
+		if holdsFunc(a.Type()) {
+			return cty.DynamicVal, append(diags, funcValueDiag(argExpr(i).Range(), fmt.Sprintf("an argument of the library function %s", e.Name)))
+		}
 	}
 	args, err := lib.CheckCall(fn, args, ev.limits.libLimits())
 	if big := asTooLarge(err); big != nil {

@@ -358,3 +358,38 @@ func (ev *Evaluator) FunctionSignatures() map[string]string {
 	}
 	return out
 }
+
+// holdsFunc reports whether a value of type t holds a function value
+// (fn.NAME), at the top or inside.
+func holdsFunc(t cty.Type) bool {
+	switch {
+	case t.Equals(funcType):
+		return true
+	case t.IsObjectType():
+		for _, at := range t.AttributeTypes() {
+			if holdsFunc(at) {
+				return true
+			}
+		}
+	case t.IsTupleType():
+		for _, et := range t.TupleElementTypes() {
+			if holdsFunc(et) {
+				return true
+			}
+		}
+	case t.IsListType() || t.IsMapType() || t.IsSetType():
+		return holdsFunc(t.ElementType())
+	}
+	return false
+}
+
+// funcValueDiag is the error for a function value (fn.NAME) at rng where
+// a value is needed: what says where.
+func funcValueDiag(rng hcl.Range, what string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Function used as a value",
+		Detail:   fmt.Sprintf("fn.NAME is a function, which only a call of a module's function or of a function that takes one (sort, sortOn, groupBy, partition, foldl) takes as an argument; it is not %s.", what),
+		Subject:  rng.Ptr(),
+	}
+}
