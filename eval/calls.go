@@ -81,6 +81,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		if s := didYouMean(e.Name, ev.functionNames()); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
+		if ev.mods == nil {
+			detail += " (The modules' functions cannot be called here: imports and disabled_modules are read while the modules are collected, before their function blocks are.)"
+		}
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Call to unknown function",

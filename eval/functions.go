@@ -272,7 +272,15 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
 	ev.stats.Calls++
-	body := *ev.topScope(f.mod)
+	// While the options are declared (a dynamic block's for_each), there
+	// are no options yet: the body reads the module's locals as the
+	// expressions read then do.
+	var body scope
+	if ev.top == nil {
+		body = *ev.loadScope(f.mod)
+	} else {
+		body = *ev.topScope(f.mod)
+	}
 	body.site = &callSite{f: f, rng: rng}
 	vars := body.vars
 	for i, p := range f.params {
