@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -87,6 +89,17 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 				Severity: hcl.DiagError,
 				Summary:  "Invalid parameter name",
 				Detail:   "A parameter is a bare name, as in params = [a, b].",
+				Subject:  expr.Range().Ptr(),
+			})
+			return "", false
+		}
+		// name is a submodule instance's name, which a function's body
+		// never sees: a parameter may take it.
+		if name != "name" && slices.Contains(rootNames, name) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid parameter name",
+				Detail:   fmt.Sprintf("A parameter cannot be named %s, which expressions read for something else (%s).", name, strings.Join(slices.DeleteFunc(slices.Clone(rootNames), func(n string) bool { return n == "name" }), ", ")),
 				Subject:  expr.Range().Ptr(),
 			})
 			return "", false
