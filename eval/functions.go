@@ -35,6 +35,9 @@ type functionSyntax struct {
 	params   []string
 	variadic string // "" when the function takes a fixed number of arguments
 	result   hclsyntax.Expression
+	// frameName is how evaluation chains name a call: "function
+	// NAME(PARAMS)", made once.
+	frameName string
 }
 
 func (f *functionSyntax) declBlock() *hclsyntax.Block { return f.block }
@@ -158,6 +161,7 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	f.frameName = "function " + f.signature()
 	return f, diags
 }
 
@@ -307,7 +311,7 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 		vars = &binding{name: f.variadic, value: rest, outer: vars}
 	}
 	body.vars = vars
-	ev.push(frame{what: "function " + f.signature(), ref: rng})
+	ev.push(frame{what: f.frameName, ref: rng})
 	v, diags := body.eval(f.result)
 	if !diags.HasErrors() {
 		var d hcl.Diagnostics
