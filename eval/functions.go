@@ -119,7 +119,8 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 		seen[name] = true
 		return name, true
 	}
-	for name, a := range b.Body.Attributes {
+	for _, a := range sortedAttrs(b.Body.Attributes) {
+		name := a.Name
 		switch name {
 		case "params":
 			list, d := hcl.ExprList(a.Expr)

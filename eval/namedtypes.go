@@ -33,7 +33,8 @@ func decodeNamedType(b *hclsyntax.Block, m *module) (*typeSyntax, hcl.Diagnostic
 	}
 	diags := unsupportedBlocks(b.Body, "A type block takes one argument, type, not a %q block.")
 	t := &typeSyntax{name: b.Labels[0], block: b, mod: m}
-	for name, a := range b.Body.Attributes {
+	for _, a := range sortedAttrs(b.Body.Attributes) {
+		name := a.Name
 		if name != "type" {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
