@@ -67,11 +67,23 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		v, d := sc.deep(e.Args[0])
 		return cty.BoolVal(!d.HasErrors() && ctyelems.WhollyKnown(v)), nil
 	}
+	if f, ok := asFunc(sc.vars.lookupForced(e.Name)); ok {
+		return sc.callUserExprs(f, e)
+	}
+	if f, ok := ev.userFuncs[e.Name]; ok {
+		return sc.callUserExprs(f, e)
+	}
+	if h, ok := higherOrder[e.Name]; ok && (e.Name != "sort" || len(e.Args) == 2) {
+		return sc.callHigherOrder(e, h)
+	}
 	fn, ok := ev.function(sc.mod, e.Name)
 	if !ok {
 		detail := fmt.Sprintf("There is no function named %q.", e.Name)
 		if s := didYouMean(e.Name, ev.functionNames()); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
+		}
+		if ev.mods == nil {
+			detail += " (The modules' functions cannot be called here: imports and disabled_modules are read while the modules are collected, before their function blocks are.)"
 		}
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -140,6 +152,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 	for i, a := range args {
 		if _, ok := property.AsProperty(a); ok {
 			return cty.DynamicVal, append(diags, propertyUseDiag(argExpr(i).Range()))
+		}
+		if holdsFunc(a.Type()) {
+			return cty.DynamicVal, append(diags, funcValueDiag(argExpr(i).Range(), fmt.Sprintf("an argument of the library function %s", e.Name)))
 		}
 	}
 	args, err := lib.CheckCall(fn, args, ev.limits.libLimits())
@@ -241,6 +256,12 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 
 func (ev *Evaluator) functionNames() []string {
 	names := append(sortedKeys(ev.funcs), "file", "try", "can")
+	names = append(names, sortedKeys(ev.userFuncs)...)
+	for n := range higherOrder {
+		if _, dup := ev.funcs[n]; !dup {
+			names = append(names, n)
+		}
+	}
 	for _, f := range property.Forms {
 		names = append(names, f.Name)
 	}

@@ -105,6 +105,8 @@ type loaded struct {
 	mods       []*module
 	submodules map[string]*submoduleSyntax
 	formats    map[string]*formatSyntax
+	userFuncs  map[string]*functionSyntax
+	namedTypes map[string]*typeSyntax
 }
 
 // load makes the evaluation's loaded value: it reads and parses the roots
@@ -115,6 +117,8 @@ func (ev *Evaluator) load() (ok bool, diags hcl.Diagnostics) {
 		loader:     newLoader(ev.limits, ev.cfg.ParseCache, ev.cfg.Fleet),
 		submodules: map[string]*submoduleSyntax{},
 		formats:    map[string]*formatSyntax{},
+		userFuncs:  map[string]*functionSyntax{},
+		namedTypes: map[string]*typeSyntax{},
 	}
 	ev.loader.compute = ev.linkStrings
 	roots, diags := ev.loadRoots()
@@ -179,6 +183,10 @@ func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
 		}
 		for _, f := range m.formats {
 			diags = append(diags, declareOnce(ev.formats, "format", f.name, f, f.block)...)
+		}
+		diags = append(diags, ev.registerFunctions(m)...)
+		for _, t := range m.types {
+			diags = append(diags, declareOnce(ev.namedTypes, "type", t.name, t, t.block)...)
 		}
 	}
 	return diags
@@ -377,6 +385,11 @@ type Evaluator struct {
 	// options it reads (see record).
 	recorder *readRecorder
 	traced   map[*hcl.Diagnostic]bool
+	// calledNote marks the errors that name the call of the function
+	// they are in (see noteCall).
+	calledNote map[*hcl.Diagnostic]bool
+	// typeByName holds the named types parsed (see lookupNamedType).
+	typeByName map[*typeSyntax]options.Type
 
 	limits  Limits    // cfg.Limits with the defaults
 	started time.Time // for Limits.Time
@@ -394,6 +407,8 @@ type Stats struct {
 	Thunks int
 	// Instances is the number of submodule instances made.
 	Instances int
+	// Calls is the number of calls of the modules' functions.
+	Calls int
 	// Allocated is the estimate of the bytes of values made that
 	// Limits.Allocation bounds.
 	Allocated int64

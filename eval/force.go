@@ -107,6 +107,16 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	// A read-only option has one definition, its default included,
 	// counted as NixOS's evalOptionValue does: before priorities and
 	// before conditions, so that one under a false mkIf counts too.
+	if !diags.HasErrors() && s.value.IsKnown() && holdsFunc(s.value.Type()) {
+		rng := o.block.DefRange()
+		for _, d := range merged.Defs {
+			if dv, _ := property.Deep(d.Value); dv.IsKnown() && holdsFunc(dv.Type()) {
+				rng = d.Range
+				break
+			}
+		}
+		diags = append(diags, funcValueDiag(rng, fmt.Sprintf("a value of the option %s", full)))
+	}
 	if o.readOnly && len(merged.Defs) > 1 {
 		diags = append(diags, readOnlyDiag(full, merged.Defs))
 	}
@@ -649,7 +659,7 @@ func (t *thunk) forceAt(ref hcl.Range) (cty.Value, hcl.Diagnostics) {
 	ev.pop()
 	if diags.HasErrors() {
 		v2 = cty.DynamicVal
-		diags = sameOnce(diags)
+		diags = ev.noteCall(sameOnce(diags), t.sc.site)
 	}
 	t.val, t.diags, t.status = v2, diags, done
 	return t.val, t.diags

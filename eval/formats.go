@@ -88,8 +88,11 @@ func (f *formatSyntax) declBlock() *hclsyntax.Block { return f.block }
 // lookupType resolves submodule.NAME and format.NAME inside a type
 // expression.
 func (ev *Evaluator) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	if namespace == "submodule" {
+	switch namespace {
+	case "submodule":
 		return ev.lookupSubmoduleType(name, rng)
+	case "types":
+		return ev.lookupNamedType(name, rng)
 	}
 	f, diags := ev.lookupFormat(name, rng)
 	if diags.HasErrors() {

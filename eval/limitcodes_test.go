@@ -53,3 +53,53 @@ func TestLimitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionLimits checks that a module's function that recurses past
+// a limit (the depth, the time, the allocation) ends in an error with that
+// limit's code, located in the function's body, where it calls itself.
+func TestFunctionLimits(t *testing.T) {
+	const src = `option "a" { type = anything }
+function "count" {
+  params = [n]
+  result = n == 0 ? 0 : 1 + count(n - 1)
+}
+function "build" {
+  params = [n]
+  result = n == 0 ? [] : concat([range(50)], build(n - 1))
+}
+config { a = %s }
+`
+	tests := []struct {
+		name   string
+		call   string
+		limits eval.Limits
+		want   eval.Limit
+		line   int
+	}{
+		{"depth", "count(100)", eval.Limits{Depth: 50}, eval.LimitDepth, 4},
+		{"time", "count(2000)", eval.Limits{Time: 1}, eval.LimitTime, 4},
+		{"allocation", "build(200)", eval.Limits{Allocation: 20000}, eval.LimitAllocation, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(strings.Replace(src, "%s", tt.call, 1))}}
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: tt.limits})
+			if !diags.HasErrors() {
+				_, diags = ev.Get(options.Path{"a"})
+			}
+			if len(diags) == 0 {
+				t.Fatal("no error")
+			}
+			d := diags[0]
+			if got := eval.LimitOf(d); got != tt.want {
+				t.Errorf("limit %v, want %v: %v", got, tt.want, diags)
+			}
+			if d.Subject == nil || d.Subject.Filename != "main.hcl" || d.Subject.Start.Line != tt.line {
+				t.Errorf("subject %v, want main.hcl line %d", d.Subject, tt.line)
+			}
+			if !strings.Contains(d.Detail, "In function ") {
+				t.Errorf("the error does not name the call: %s", d.Detail)
+			}
+		})
+	}
+}

@@ -90,6 +90,8 @@ type module struct {
 	options    []*optionDeclSyntax
 	submodules []*submoduleSyntax
 	formats    []*formatSyntax
+	functions  []*functionSyntax
+	types      []*typeSyntax
 	configs    []*configSyntax
 	asserts    []*checkSyntax
 	warnings   []*checkSyntax
@@ -586,6 +588,18 @@ func (m *module) decode() hcl.Diagnostics {
 			if f != nil {
 				m.formats = append(m.formats, f)
 			}
+		case "function":
+			f, d := decodeFunction(b, m)
+			diags = append(diags, d...)
+			if f != nil {
+				m.functions = append(m.functions, f)
+			}
+		case "type":
+			t, d := decodeNamedType(b, m)
+			diags = append(diags, d...)
+			if t != nil {
+				m.types = append(m.types, t)
+			}
 		case "renamed_option":
 			from, d := labelPath(b)
 			diags = append(diags, d...)
@@ -746,7 +760,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			} else {
 				*warnings = append(*warnings, c)
 			}
-		case "submodule", "format", "renamed_option", "removed_option":
+		case "submodule", "format", "function", "type", "renamed_option", "removed_option":
 			if kind != moduleBody {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -757,7 +771,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			}
 		default:
 			detail := fmt.Sprintf("Blocks of type %q are not expected here.", b.Type)
-			if s := didYouMean(b.Type, []string{"option", "options", "dynamic", "config", "locals", "assert", "warning", "submodule", "format", "renamed_option", "removed_option"}); s != "" {
+			if s := didYouMean(b.Type, []string{"option", "options", "dynamic", "config", "locals", "assert", "warning", "submodule", "format", "function", "type", "renamed_option", "removed_option"}); s != "" {
 				detail += fmt.Sprintf(" Did you mean %q?", s)
 			}
 			diags = append(diags, &hcl.Diagnostic{

@@ -4,6 +4,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/nodegen/nodegen/property"
 )
 
 // scope is what an expression can see: the instance whose options `config`
@@ -15,6 +17,9 @@ type scope struct {
 	locals *localSet
 	vars   *binding
 	anon   map[*hclsyntax.AnonSymbolExpr]cty.Value
+	// call is set in the body of a module's function: the call being
+	// evaluated, which the errors in the body name (see noteCall).
+	site *callSite
 }
 
 // binding is a variable bound in a scope, and the bindings of the scopes
@@ -165,4 +170,19 @@ func (inst *instance) declScope(o *optionDecl) *scope {
 		sc = &withVars
 	}
 	return sc
+}
+
+// lookupForced returns the value of the variable name forced shallowly
+// (a parameter holds its argument as a thunk); cty.NilVal if it is not
+// bound or its value fails.
+func (b *binding) lookupForced(name string) cty.Value {
+	v := b.lookup(name)
+	if v == cty.NilVal {
+		return v
+	}
+	fv, diags := property.Shallow(v)
+	if diags.HasErrors() {
+		return cty.NilVal
+	}
+	return fv
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/nodegen/nodegen/property"
 )
 
-var rootNames = []string{"config", "root", "local", "options", "name", "format"}
+var rootNames = []string{"config", "root", "local", "options", "name", "format", "fn"}
 
 func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diagnostics) {
 	tr := e.Traversal
@@ -41,6 +41,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		v = property.RefVal(&optionsRef{inst: sc.inst, n: sc.inst.root})
 	case rootName == "format":
 		return sc.formatValue(rootRange, rest)
+	case rootName == "fn":
+		return sc.fnValue(rootRange, rest)
 	case rootName == "name":
 		if sc.inst.name == cty.NilVal {
 			return cty.DynamicVal, hcl.Diagnostics{{

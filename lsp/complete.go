@@ -54,7 +54,7 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 	if st.inExpr && st.kind != siteKey {
 		// The functions that start with what is typed: the list is long
 		// and holds nothing else.
-		for _, it := range functionItems(edit) {
+		for _, it := range functionItems(ev, edit) {
 			if strings.HasPrefix(strings.ToLower(it.Label), strings.ToLower(st.word)) {
 				items = append(items, it)
 			}
@@ -186,9 +186,15 @@ func (s *Server) valueItems(ev *eval.Evaluator, p options.Path, edit func(string
 }
 
 // functionItems are the functions a module calls, with their signatures:
-// the library's and the special forms (mkIf, ...).
-func functionItems(edit func(string) *textEdit) []CompletionItem {
+// the library's, the special forms (mkIf, ...), and those the modules of
+// the evaluation declare with function blocks (when ev is not nil).
+func functionItems(ev *eval.Evaluator, edit func(string) *textEdit) []CompletionItem {
 	var items []CompletionItem
+	if ev != nil {
+		for name, sig := range ev.FunctionSignatures() {
+			items = append(items, CompletionItem{Label: name, Kind: kindFunction, Detail: sig + ": a function block of the modules", TextEdit: edit(name)})
+		}
+	}
 	for name, f := range lib.Functions() {
 		items = append(items, CompletionItem{Label: name, Kind: kindFunction, Detail: functionSignature(name, f.Params(), f.VarParam()), TextEdit: edit(name)})
 	}
@@ -209,6 +215,10 @@ var specialForms = []CompletionItem{
 	{Label: "file", Detail: "file(path string): the content of a file next to the module"},
 	{Label: "try", Detail: "try(expressions...): the first that evaluates without an error"},
 	{Label: "can", Detail: "can(expression): whether it evaluates without an error"},
+	{Label: "sortOn", Detail: "sortOn(list, fn.key): sorted stably by the key the function gives each element"},
+	{Label: "groupBy", Detail: "groupBy(list, fn.key): an object of lists, the elements by the string key the function gives"},
+	{Label: "partition", Detail: "partition(list, fn.pred): { right, wrong }, the elements the predicate is true and false for"},
+	{Label: "foldl", Detail: "foldl(list, initial, fn.op): op applied from the left, op(acc, x)"},
 }
 
 // functionSignature is a function's signature: name(param type, ...).

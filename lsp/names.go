@@ -96,11 +96,17 @@ func (s *Server) importAt(body *hclsyntax.Body, name string, off int) (string, b
 	return "", false
 }
 
-// functionAt is the signature of the function whose name the cursor is on.
-func functionAt(body *hclsyntax.Body, off int) (string, bool) {
+// functionAt is the signature of the function whose name the cursor is
+// on: the library's, or one the modules of ev declare.
+func functionAt(ev *eval.Evaluator, body *hclsyntax.Body, off int) (string, bool) {
 	call, ok := nodeAt(body, off, func(x *hclsyntax.FunctionCallExpr) hcl.Range { return x.NameRange })
 	if !ok {
 		return "", false
+	}
+	if ev != nil {
+		if sig, ok := ev.FunctionSignatures()[call.Name]; ok {
+			return sig, true
+		}
 	}
 	if f, ok := lib.Functions()[call.Name]; ok {
 		return functionSignature(call.Name, f.Params(), f.VarParam()), true

@@ -63,7 +63,7 @@ func (s *Server) hover(params json.RawMessage) (any, *responseError) {
 		return nil, rerr
 	}
 	if d, off := s.docAt(p); d != nil {
-		if sig, ok := functionAt(d.body, off); ok {
+		if sig, ok := functionAt(s.evalOf(d), d.body, off); ok {
 			return hover{Contents: markupContent{Kind: "markdown", Value: "```text\n" + sig + "\n```\n"}}, nil
 		}
 	}

@@ -58,7 +58,7 @@ var typeFuncs = map[string]struct {
 
 // typeNames lists every name a type expression can start with, sorted.
 var typeNames = func() []string {
-	names := []string{"format", "ints", "submodule"}
+	names := []string{"format", "ints", "submodule", "types"}
 	for n := range simpleTypes {
 		names = append(names, n)
 	}
@@ -71,9 +71,9 @@ var typeNames = func() []string {
 
 // ParseType reads a type expression (language.md section 3) from its
 // hclsyntax syntax tree, without evaluating it: names such as str and
-// ints.unsigned, submodule.NAME and format.NAME (resolved by calling
-// lookup with "submodule" or "format", NAME and the range of the
-// reference), and calls such as listOf(T), either(A, B),
+// ints.unsigned, submodule.NAME, format.NAME and types.NAME (a named
+// type; each resolved by calling lookup with "submodule", "format" or
+// "types", NAME and the range of the reference), and calls such as listOf(T), either(A, B),
 // oneOf([A, B]), enum(["a", "b"]), intBetween(1, 10), strMatching("re")
 // and separatedString(","), whose value arguments must be constants
 // (evaluated with a nil EvalContext). On error the Type is nil and the
@@ -153,6 +153,9 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 		case "format":
 			return nil, typeExprError(rng, "type format needs a name",
 				`Write format.NAME, where a format "NAME" "KIND" block declares the format.`)
+		case "types":
+			return nil, typeExprError(rng, "types needs a name",
+				`Write types.NAME, where a type "NAME" block names the type.`)
 		}
 		return nil, typeExprError(rng, fmt.Sprintf("unknown type %q", root),
 			fmt.Sprintf("There is no type named %q.%s %s", root, didYouMean(root, typeNames), typeSyntax))
@@ -163,7 +166,7 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 		return nil, typeExprError(rng, fmt.Sprintf("unknown type \"ints.%s\"", names[1]),
 			fmt.Sprintf("There is no type named \"ints.%s\"; the ints types are ints.unsigned and ints.positive.%s",
 				names[1], didYouMean(names[1], []string{"unsigned", "positive"})))
-	case len(names) == 2 && (root == "submodule" || root == "format"):
+	case len(names) == 2 && (root == "submodule" || root == "format" || root == "types"):
 		if p.lookup == nil {
 			return nil, typeExprError(rng, root+" types are not available here",
 				fmt.Sprintf("The %s type %q cannot be used in this type expression.", root, names[1]))

@@ -58,8 +58,8 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 	fmt.Fprintf(w, " total %s\n", ms(time.Since(s.start)))
 	if ev != nil {
 		st := ev.Stats()
-		fmt.Fprintf(w, "stats: %d files, %d options evaluated, %d thunks forced, %d submodule instances, %.1f MB of values (limit allocation)\n",
-			len(ev.Files()), st.Options, st.Thunks, st.Instances, float64(st.Allocated)/1e6)
+		fmt.Fprintf(w, "stats: %d files, %d options evaluated, %d thunks forced, %d function calls, %d submodule instances, %.1f MB of values (limit allocation)\n",
+			len(ev.Files()), st.Options, st.Thunks, st.Calls, st.Instances, float64(st.Allocated)/1e6)
 		if c := parseCache(); c != nil {
 			cs := c.Stats()
 			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written; %d library modules built in\n", cs.Hits, cs.Written, cs.Bundled)
