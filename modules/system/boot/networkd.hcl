@@ -23,8 +23,8 @@ locals {
   # The sections of each unit kind, in the order systemd-network-units.nix
   # writes them: the option, the section's name and, for a list of
   # sections, the option of each element that holds its keys. Every
-  # section is chosen by the one expression in local.networkdFileSections
-  # and rendered by the one in local.networkdFileText.
+  # section is chosen by networkdSections and rendered by networkdUnitText
+  # (the functions below).
   networkdLinkSections = [
     { opt = "matchConfig", header = "Match", inner = null, always = false },
     { opt = "linkConfig", header = "Link", inner = null, always = true },
@@ -520,47 +520,56 @@ submodule "networkdUnit" {
   }
 }
 
+# NixOS's attrsToSection (nixos/lib/systemd-lib.nix): KEY=VALUE for each
+# value of each key, by key. A bool is true or false, a list repeats its
+# key.
+function "attrsToSection" {
+  params = [as]
+  result = join("", flatten([for k, v in as : [for x in flatten([v]) : "${k}=${x}\n"]]))
+}
+
+# The sections a unit has, from its definition and its table of sections
+# (local.networkdLinkSections, ...): a name, its keys (an attribute set)
+# and the lines after them. A single section is written when it has keys
+# or when the renderer always writes it; a list of sections, one for each
+# element.
+function "networkdSections" {
+  params = [def, table]
+  result = flatten([
+    for s in table : [
+      for x in (s.inner == null ? [def[s.opt]] : def[s.opt]) : {
+        header = s.header
+        attrs  = s.inner == null ? x : x[s.inner]
+        lines  = lookup(s, "lists", false) ? flatten([for l in local.networkdNetworkListOrder : [for v in def[l] : "${local.networkdNetworkLists[l]}=${v}"]]) : []
+      } if s.always || s.inner != null || length(x) > 0
+    ]
+  ])
+}
+
+# The unit renderers of systemd-network-units.nix: each section as
+# "[NAME]\n", attrsToSection of its keys, its lines and a blank line;
+# extraConfig last.
+function "networkdUnitText" {
+  params = [def, table]
+  result = join("", concat([
+    for s in networkdSections(def, table) : "[${s.header}]\n${attrsToSection(s.attrs)}${join("", [for l in s.lines : "${l}\n"])}\n"
+  ], [def.extraConfig]))
+}
+
 locals {
-  # Each unit, and networkd.conf, as its definition and its table of
-  # sections.
+  # Each unit as its definition and its table of sections.
   networkdFiles = merge(
     { for n, def in local.networkd.links : "${n}.link" => { def = def, table = local.networkdLinkSections } },
     local.networkd.enable ? { for n, def in local.networkd.netdevs : "${n}.netdev" => { def = def, table = local.networkdNetdevSections } } : {},
     local.networkd.enable ? { for n, def in local.networkd.networks : "${n}.network" => { def = def, table = local.networkdNetworkSections } } : {},
-    { "networkd.conf" = { def = merge(local.networkd.config, { extraConfig = "" }), table = local.networkdConfigSections } },
   )
-
-  # The sections each file has: a name, its keys (an attribute set) and the
-  # lines after them. A single section is written when it has keys or when
-  # the renderer always writes it; a list of sections, one for each element.
-  networkdFileSections = {
-    for n, f in local.networkdFiles : n => flatten([
-      for s in f.table : [
-        for x in (s.inner == null ? [f.def[s.opt]] : f.def[s.opt]) : {
-          header = s.header
-          attrs  = s.inner == null ? x : x[s.inner]
-          lines  = lookup(s, "lists", false) ? flatten([for l in local.networkdNetworkListOrder : [for v in f.def[l] : "${local.networkdNetworkLists[l]}=${v}"]]) : []
-        } if s.always || s.inner != null || length(x) > 0
-      ]
-    ])
-  }
-
-  # NixOS's attrsToSection, with the section's name and the blank line the
-  # unit renderers write after it: "[NAME]\n" then KEY=VALUE for each value
-  # of each key, by key, then the lines, then "\n"; extraConfig last. A bool
-  # is true or false, a list repeats its key.
-  networkdFileText = {
-    for n, f in local.networkdFiles : n => join("", concat([
-      for s in local.networkdFileSections[n] : "[${s.header}]\n${join("", flatten([for k, v in s.attrs : [for x in flatten([v]) : "${k}=${x}\n"]]))}${join("", [for l in s.lines : "${l}\n"])}\n"
-    ], [f.def.extraConfig]))
-  }
-  networkdConf = local.networkdFileText["networkd.conf"]
+  networkdConf = networkdUnitText(merge(local.networkd.config, { extraConfig = "" }), local.networkdConfigSections)
 
   networkdWaitArgs = join(" ", [for a in local.networkd.wait-online.extraArgs : systemdexecarg(a)])
 }
 
 config "systemd.network" {
-  units = { for n, f in local.networkdFiles : n => { enable = f.def.enable, text = local.networkdFileText[n] } if n != "networkd.conf" }
+  units = { for n, f in local.networkdFiles : n => { enable = f.def.enable, text = networkdUnitText(f.def, f.table) } }
   # Before the host's own arguments, where NixOS's module order puts them.
   wait-online = {
     extraArgs = mkBefore(concat(
