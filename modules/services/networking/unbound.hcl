@@ -109,12 +109,18 @@ options "services.unbound" {
 # of settings. Each settings can be either one value, a list of values or
 # an attribute set. The allowed values are integers, strings, booleans or
 # floats. (NixOS's validSettingsPrimitiveTypes, validSettingsTypes and
-# settingsType: there are no named types, so they are written out.)
+# settingsType.)
+type "unboundPrimitive" {
+  type = oneOf([int, str, bool, float])
+}
+type "unboundValue" {
+  type = oneOf([types.unboundPrimitive, listOf(types.unboundPrimitive)])
+}
+type "unboundSetting" {
+  type = oneOf([str, attrsOf(types.unboundValue)])
+}
 submodule "unboundSettings" {
-  freeform = attrsOf(oneOf([
-    oneOf([str, attrsOf(oneOf([oneOf([int, str, bool, float]), listOf(oneOf([int, str, bool, float]))]))]),
-    listOf(oneOf([str, attrsOf(oneOf([oneOf([int, str, bool, float]), listOf(oneOf([int, str, bool, float]))]))])),
-  ]))
+  freeform = attrsOf(oneOf([types.unboundSetting, listOf(types.unboundSetting)]))
   option "remote-control.control-enable" {
     type     = bool
     default  = false
@@ -158,26 +164,24 @@ config "services.unbound.settings" {
   )
 }
 
+# NixOS's toConf for a section's body (an attribute set of values or
+# lists of values), to the depth the settings' type allows: each value is
+# written "  KEY: VALUE", a list repeats its key, a bool is yes or no. A
+# line for each key.
+function "unboundBodyLines" {
+  params = [body]
+  result = [
+    for k, v in body : join("\n", [for x in flatten([v]) : "  ${k}: ${x == true ? "yes" : x == false ? "no" : x}"])
+  ]
+}
+
 locals {
-  # NixOS's toConf, to the depth the settings' type allows (there is no
-  # recursion): a top-level key's value is a string, a section (an
-  # attribute set of values or lists of values) or a list of those; each
-  # value is written "  KEY: VALUE", a list repeats its key, a bool is yes
-  # or no. A section's body is rendered once, here, for server and every
-  # other section (remote-control among them): a list of lines by key.
+  # Every top-level key but server: a string, a section or a list of
+  # those, each section "NAME:" then its body.
   unboundSettingsRest = { for n, v in local.unbound.settings : n => v if n != "server" }
-  unboundBodies = concat(
-    [{ id = "server", body = { for k, v in local.unbound.settings.server : k => v if k != "define-tag" } }],
-    flatten([for n, v in local.unboundSettingsRest : [for i, x in flatten([v]) : { id = "${n}/${i}", body = x } if can(keys(x))]]),
-  )
-  unboundBodyLines = {
-    for b in local.unboundBodies : b.id => [
-      for k, v in b.body : join("\n", [for x in flatten([v]) : "  ${k}: ${x == true ? "yes" : x == false ? "no" : x}"])
-    ]
-  }
   confNoServer = join("\n", concat([
     for n, v in local.unboundSettingsRest : join("\n", [
-      for i, x in flatten([v]) : can(keys(x)) ? join("\n", concat(["${n}:"], local.unboundBodyLines["${n}/${i}"])) : "${n}: ${x}"
+      for x in flatten([v]) : can(keys(x)) ? join("\n", concat(["${n}:"], unboundBodyLines(x))) : "${n}: ${x}"
     ])
   ], [""]))
 
@@ -185,7 +189,7 @@ locals {
   unboundConf = join("", [
     "server:\n",
     local.unbound.settings.server.define-tag != "" ? "  define-tag: ${local.unbound.settings.server.define-tag}\n" : "\n",
-    "${join("\n", local.unboundBodyLines.server)}\n",
+    "${join("\n", unboundBodyLines({ for k, v in local.unbound.settings.server : k => v if k != "define-tag" }))}\n",
     "${local.confNoServer}\n",
   ])
 }
