@@ -499,13 +499,10 @@ locals {
   }
 
   # Each host's locations in NixOS's order (sortProperties: by priority,
-  # then by name). There is no sort by a key: the names are sorted as
-  # "PRIORITY NAME" strings with the priority zero-padded (and offset by
-  # 2^53, so that a negative priority sorts first; priorities are exact
-  # between -2^53 and 2^53).
+  # then by name, the order of the attribute set).
   nginxLocationOrder = {
     for n, v in local.nginx.virtualHosts : n => [
-      for k in sort([for ln, l in v.locations : format("%017d %s", l.priority + 9007199254740992, ln)]) : substr(k, 18, -1)
+      for l in sortOn([for ln, l in v.locations : { name = ln, priority = l.priority }], fn.nginxLocationKey) : l.name
     ]
   }
 
@@ -774,26 +771,22 @@ locals {
   nginxConfigOpens = [for l in local.nginxConfigLines : endswith(l, "{") && !startswith(l, "#") ? 1 : 0]
   # A character a line: o opens a block, c closes one, b does both, n
   # neither. A line's depth is the blocks opened before it less those
-  # closed up to it. There is no fold to count them in one pass, and
-  # counting in each line's prefix takes time and memory by the square of
-  # the lines: the lines are counted in chunks of 64, each chunk's depth
-  # from the chunks before it, each line's from its chunk's start. (Counted
-  # in a string: o and b are the characters left when n and c are removed.)
+  # closed up to it. Counting in each line's prefix takes time and memory
+  # by the square of the lines: the lines are counted in chunks of 64, each
+  # chunk's depth folded from the chunks before it (NixOS folds over the
+  # lines), each line's counted from its chunk's start.
   nginxConfigMarks = [
     for i, l in local.nginxConfigLines : local.nginxConfigOpens[i] == 1 ? (startswith(l, "}") ? "b" : "o") : (startswith(l, "}") ? "c" : "n")
   ]
   nginxConfigChunks = [
     for k in range(ceil(length(local.nginxConfigMarks) / 64)) : join("", slice(local.nginxConfigMarks, 64 * k, min(64 * k + 64, length(local.nginxConfigMarks))))
   ]
-  nginxConfigChunkDepths = [
-    for k, c in local.nginxConfigChunks : sum(concat([0], [
-      for p in slice(local.nginxConfigChunks, 0, k) : length(replace(replace(p, "n", ""), "c", "")) - length(replace(replace(p, "n", ""), "o", ""))
-    ]))
-  ]
+  # The depth at the start of each chunk (and one after the last).
+  nginxConfigChunkDepths = foldl(local.nginxConfigChunks, [0], fn.nginxChunkDepths)
   nginxConfigDepths = [
     for i, l in local.nginxConfigLines : local.nginxConfigChunkDepths[floor(i / 64)]
-    + length(replace(replace(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64), "n", ""), "c", ""))
-    -length(replace(replace(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64 + 1), "n", ""), "o", ""))
+    + nginxOpened(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64))
+    -nginxClosed(substr(local.nginxConfigChunks[floor(i / 64)], 0, i % 64 + 1))
   ]
   nginxConfig = join("", [
     for i, l in local.nginxConfigLines : format("%s%s%s\n",
@@ -936,4 +929,28 @@ config "environment.packages.nginx" {
 config "environment.packages.procps" {
   when     = local.nginx.enable
   provides = ["/bin/kill"]
+}
+
+# A location's key in the order of sortProperties: priority, then name.
+function "nginxLocationKey" {
+  params = [l]
+  result = [l.priority, l.name]
+}
+
+# The blocks a string of marks (local.nginxConfigMarks) opens and closes:
+# o and b open one, c and b close one.
+function "nginxOpened" {
+  params = [marks]
+  result = length(replace(replace(marks, "n", ""), "c", ""))
+}
+function "nginxClosed" {
+  params = [marks]
+  result = length(replace(replace(marks, "n", ""), "o", ""))
+}
+
+# A step of the fold over the chunks of marks: the depths so far, then the
+# depth after the chunk.
+function "nginxChunkDepths" {
+  params = [depths, chunk]
+  result = concat(depths, [depths[length(depths) - 1] + nginxOpened(chunk) - nginxClosed(chunk)])
 }
