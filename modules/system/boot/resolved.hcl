@@ -8,6 +8,13 @@
 # networking.useHostResolvConf (containers), no dnsmasq and no
 # NetworkManager to tell.
 
+# NixOS's `optionalString c "KEY=${concatStringsSep " " xs}"` as a line of
+# the indented string: KEY= and the values, or an empty line.
+function "resolvedListLine" {
+  params = [c, key, xs]
+  result = c ? "${key}=${join(" ", xs)}\n" : "\n"
+}
+
 locals {
   resolved    = config.services.resolved
   resolvedBin = "/lib/systemd/systemd-resolved"
@@ -16,9 +23,9 @@ locals {
   # FallbackDNS= and Domains=, empty when the value is.
   resolvedConf = join("", [
     "[Resolve]\n",
-    length(config.networking.nameservers) > 0 ? "DNS=${join(" ", config.networking.nameservers)}\n" : "\n",
-    local.resolved.fallbackDns != null ? "FallbackDNS=${join(" ", coalescelist(local.resolved.fallbackDns, [""]))}\n" : "\n",
-    length(local.resolved.domains) > 0 ? "Domains=${join(" ", local.resolved.domains)}\n" : "\n",
+    resolvedListLine(length(config.networking.nameservers) > 0, "DNS", config.networking.nameservers),
+    resolvedListLine(local.resolved.fallbackDns != null, "FallbackDNS", coalescelist(local.resolved.fallbackDns, [""])),
+    resolvedListLine(length(local.resolved.domains) > 0, "Domains", local.resolved.domains),
     "LLMNR=${local.resolved.llmnr}\n",
     "DNSSEC=${local.resolved.dnssec}\n",
     "${local.resolved.extraConfig}\n",
