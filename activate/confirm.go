@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -161,7 +162,7 @@ func (s *System) ArmConfirmation(gen, from int, token string, within time.Durati
 	}
 	var stale []string
 	for _, t := range older {
-		if !containsString(c.Timers, t) {
+		if !slices.Contains(c.Timers, t) {
 			stale = append(stale, t)
 		}
 	}
@@ -317,13 +318,4 @@ func runBounded(timeout time.Duration, args ...string) (string, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
 	return string(out), err
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +25,8 @@ import (
 // maxManifest bounds a manifest read from the deployer.
 const maxManifest = 64 << 20
 
-// ReadManifest reads a profile's manifest from r, as the deployer sends it.
+// ReadManifest reads a profile's manifest from r, as the deployer sends it,
+// and checks it as profile.Read does.
 func ReadManifest(r io.Reader) (profile.Manifest, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxManifest+1))
 	if err != nil {
@@ -35,11 +35,7 @@ func ReadManifest(r io.Reader) (profile.Manifest, error) {
 	if len(data) > maxManifest {
 		return profile.Manifest{}, fmt.Errorf("the manifest is larger than %d bytes", maxManifest)
 	}
-	var m profile.Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return profile.Manifest{}, fmt.Errorf("the manifest: %w", err)
-	}
-	return m, nil
+	return profile.ParseManifest(data, "the manifest")
 }
 
 // Known indexes the files that the host has, by SHA-256: those of every

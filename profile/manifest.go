@@ -103,8 +103,7 @@ func dedupedWarnings(warnings []string) []string {
 }
 
 // Read reads the manifest of the profile in dir and checks that it is well
-// formed: a known version, entries below etc/ sorted by path, each once,
-// with a known type.
+// formed (see ParseManifest).
 func Read(dir string) (Manifest, error) {
 	data, err := readRegular(filepath.Join(dir, ManifestName), maxManifestSize)
 	if err != nil {
@@ -113,17 +112,24 @@ func Read(dir string) (Manifest, error) {
 		}
 		return Manifest{}, err
 	}
+	return ParseManifest(data, filepath.Join(dir, ManifestName))
+}
+
+// ParseManifest decodes a manifest, named name in errors, and checks that
+// it is well formed: a known version, entries below etc/ sorted by path,
+// each once, with a known type.
+func ParseManifest(data []byte, name string) (Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
+		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if m.Version != ManifestVersion {
 		return Manifest{}, fmt.Errorf("%s: unsupported manifest version %d (this nodegen reads version %d)",
-			filepath.Join(dir, ManifestName), m.Version, ManifestVersion)
+			name, m.Version, ManifestVersion)
 	}
 	for i, e := range m.Entries {
 		bad := func(format string, args ...any) (Manifest, error) {
-			return Manifest{}, fmt.Errorf("%s: entry %q: %s", filepath.Join(dir, ManifestName), e.Path, fmt.Sprintf(format, args...))
+			return Manifest{}, fmt.Errorf("%s: entry %q: %s", name, e.Path, fmt.Sprintf(format, args...))
 		}
 		if !strings.HasPrefix(e.Path, "etc/") || checkTarget(strings.TrimPrefix(e.Path, "etc/")) != "" {
 			return bad("bad path")
@@ -145,7 +151,7 @@ func Read(dir string) (Manifest, error) {
 		}
 	}
 	if _, _, err := validateBinaries(m.Assets, m.Packages); err != nil {
-		return Manifest{}, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestName), err)
+		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if m.Entries == nil {
 		m.Entries = []ManifestEntry{}
