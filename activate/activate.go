@@ -717,7 +717,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 					return err
 				}
 				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
-					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or switch with --backup)", s.show(t.Path), describe(d))
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(d))
 				}
 				if err := s.place(p.To, t); err != nil {
 					return err
