@@ -391,7 +391,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 				return nil, err
 			} else if b.fi != nil {
 				if isStock {
-					why = fmt.Sprintf("the %s is in the way of the profile's entry (from %s)", stock, t.Option)
+					why = fmt.Sprintf("%s (%s) is in the way of the profile's entry (from %s)", describe(d), stock, t.Option)
 				}
 				p.conflict(s, t.Path, "%s, and a backup of an earlier file is already kept at %s; move one of them away", why, s.show(backupPath(t.Path)))
 				continue

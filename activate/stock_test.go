@@ -335,3 +335,34 @@ func TestStockFilesBackAfterAFailedFirstSwitch(t *testing.T) {
 		t.Errorf("/etc after going back to no generation (-before +after):\n%s", d)
 	}
 }
+
+// TestStockFileWithABackupKeptAlready: a stock file is never moved over a
+// backup of its path kept already (an earlier file nodegen moved aside and
+// has not put back): the switch refuses, naming both.
+func TestStockFileWithABackupKeptAlready(t *testing.T) {
+	root := stockRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, backupDir, "etc"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(backupDir+"/etc/hostname", "kept from earlier\n")(t, root)
+	before := listing(t, root, "")
+	dir := writeProfile(t, file("hostname", "web01\n"))
+	_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(dir, SwitchOptions{}) })
+	var ce *ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 {
+		t.Fatalf("switch: %v, want one conflict", err)
+	}
+	want := "a file (written by the OS installer for this machine) is in the way of the profile's entry (from environment.etc.hostname), and a backup of an earlier file is already kept at " + root + "/var/lib/nodegen/backups/etc/hostname; move one of them away"
+	if d := cmp.Diff(want, ce.Conflicts[0].Reason); d != "" {
+		t.Errorf("reason (-want +got):\n%s", d)
+	}
+	after := listing(t, root, "")
+	for p := range after {
+		if strings.HasPrefix(p, "var/lib/nodegen") && p != backupDir+"/etc/hostname" && !strings.HasPrefix(backupDir+"/etc/hostname", p) {
+			delete(after, p)
+		}
+	}
+	if d := cmp.Diff(before, after); d != "" {
+		t.Errorf("a refused switch changed the tree (-before +after):\n%s", d)
+	}
+}
