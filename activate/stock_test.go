@@ -366,3 +366,25 @@ func TestStockFileWithABackupKeptAlready(t *testing.T) {
 		t.Errorf("a refused switch changed the tree (-before +after):\n%s", d)
 	}
 }
+
+// TestTakenOverUnitRestarts: a unit new to nodegen that runs already (the
+// package's containerd.service, whose enable link and conffile the switch
+// takes over) runs the package's definition and files: the switch
+// restarts it, where a new unit that does not run is started.
+func TestTakenOverUnitRestarts(t *testing.T) {
+	root := stockRoot(t)
+	dir := writeProfile(t, append(flatten(unitFiles("containerd.service", "[Service]\nExecStart=/usr/bin/containerd\n"), unitFiles("new.service", "[Service]\nExecStart=/bin/true\n")),
+		file("containerd/config.toml", "version = 2\n"))...)
+	f := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true, "containerd.service": true}}
+	res, err := run(t, root, f, func(s *System) (*Result, error) { return s.Switch(dir, SwitchOptions{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := UnitPlan{Stop: []string{}, Reload: []string{}, Restart: []string{"containerd.service"}, Start: []string{"new.service"}, NotRestarted: []string{}, FailedBefore: []string{}, Live: true}
+	if d := cmp.Diff(want, res.Plan.Units, cmp.AllowUnexported(UnitPlan{}), cmpIgnoreWanted); d != "" {
+		t.Errorf("unit plan (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"daemon-reload", "restart containerd.service", "start new.service"}, f.calls); d != "" {
+		t.Errorf("calls (-want +got):\n%s", d)
+	}
+}

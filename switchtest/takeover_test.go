@@ -69,9 +69,21 @@ func TestFirstSwitchOnAStockMachine(t *testing.T) {
 		t.Errorf("the dry run changed /etc:\n%s", cmp.Diff(before, after))
 	}
 
+	// The package's containerd runs, with the package's unit and config:
+	// the switch restarts it with the profile's.
+	pid := prop(t, m, "containerd.service", "MainPID")
+	if pid == "0" {
+		t.Fatalf("the package's containerd.service does not run on the stock machine\n%s", m.Journal("containerd.service", 20))
+	}
 	out := mustNodegen(t, m, "switch", p)
 	if !strings.Contains(out, "taking over /etc/containerd/config.toml (dpkg conffile of containerd, unmodified; backed up)") {
 		t.Errorf("the switch does not name the file it takes over:\n%s", out)
+	}
+	if !strings.Contains(out, "restart: containerd.service") {
+		t.Errorf("the switch does not restart the package's running containerd:\n%s", out)
+	}
+	if now := prop(t, m, "containerd.service", "MainPID"); now == pid || now == "0" {
+		t.Errorf("containerd's main PID was %s before the switch and is %s after it: not restarted", pid, now)
 	}
 	if got := m.MustRun("cat", "/etc/hostname"); got != "stock1\n" {
 		t.Errorf("/etc/hostname after the switch: %q", got)
