@@ -1,5 +1,6 @@
 # flannel's binary: the release's flanneld-amd64, installed where the unit
-# runs it when flannel runs from /usr. flannel publishes no hashes in its
+# runs it when flannel runs from /usr, unless the image has it
+# (skipInstall). flannel publishes no hashes in its
 # release notes: the library knows the sha256 of the releases in
 # local.flannelSha256; any other release's hash comes from the host
 # (services.flannel.release.sha256) or from nodegen.lock.hcl, which
@@ -23,11 +24,21 @@ options "services.flannel.release" {
     default_text = "the release's, when the library knows it; else null: nodegen.lock.hcl gives its sha512"
     description  = "The sha256 of flanneld-amd64 of that release."
   }
+  option "skipInstall" {
+    type        = bool
+    default     = false
+    description = "Leave flanneld to the image: install no release binary (the unit still runs services.flannel.package/bin/flannel, which the image provides)."
+  }
 }
 
 config "environment.assets.flannel" {
-  when       = config.services.flannel.enable && config.services.flannel.package == "/usr"
+  when       = config.services.flannel.enable && config.services.flannel.package == "/usr" && !config.services.flannel.release.skipInstall
   url        = "https://github.com/flannel-io/flannel/releases/download/v${config.services.flannel.release.version}/flanneld-amd64"
   sha256     = config.services.flannel.release.sha256
   executable = "/usr/bin/flannel"
+}
+
+config "environment" {
+  when            = config.services.flannel.enable && config.services.flannel.release.skipInstall
+  providedByImage = ["${config.services.flannel.package}/bin/flannel"]
 }

@@ -57,3 +57,15 @@ run "assetMirrors takes URL prefixes" {
   }
   expect_error = "environment.assetMirrors: every prefix is an https://, http:// or file:/// URL; these are not: \"dl.k8s.io\"."
 }
+
+run "skipInstall leaves flanneld to the image" {
+  config "services.flannel" {
+    enable  = true
+    network = "10.1.0.0/16"
+  }
+  config "services.flannel.release" { skipInstall = true }
+  assert {
+    condition     = !contains(keys(config.environment.assets), "flannel") && contains(config.environment.providedByImage, "/usr/bin/flannel")
+    error_message = "no download, and the image provides the program the unit runs"
+  }
+}
