@@ -22,7 +22,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "lock",
 		summary: "Download the assets no hash pins and record their sha512s in nodegen.lock.hcl.",
-		usage:   "nodegen lock [--check] [--prune] [--show-trace] [--limit NAME=VALUE] HOST.hcl...",
+		usage:   "nodegen lock [--check] [--prune] [--bare] [--show-trace] [--limit NAME=VALUE] HOST.hcl...",
 		help: `Each HOST.hcl is a host of its own, evaluated with the module library (as
 "nodegen build" does). Every asset of a host (environment.assets) whose hash
 neither the library nor the host gives is downloaded from its url, through
@@ -57,9 +57,7 @@ func lockCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
 	check := fs.Bool("check", false, "write nothing: download every locked asset again and compare it with the lock file; exit 1 naming what is missing or different")
 	prune := fs.Bool("prune", false, "remove the entries that none of the given hosts uses")
-	fs.BoolVar(&ef.showTrace, "show-trace", false, "add the evaluation chain to errors")
-	fs.Var(limitFlag{&ef.limits}, "limit", "set the limit NAME to VALUE (see the limits in nodegen eval --help); repeatable")
-	completeWith(fs, "limit", completeFree)
+	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("lock")
 		if len(args) == 0 {
