@@ -85,6 +85,8 @@ type lockDir struct {
 	seen   map[string]bool // hosts given
 	need   map[string]*lockNeed
 	pinned map[string]bool // URLs a host gives a hash of
+	// maxFile bounds the lock file's size (--limit file).
+	maxFile int64
 }
 
 func runLock(args []string, ef *evalFlags, check, prune bool, stdout, stderr io.Writer) int {
@@ -116,7 +118,7 @@ func lockDirs(args []string, ef *evalFlags, stderr io.Writer) ([]*lockDir, int) 
 		path := lockPath(host)
 		d := byPath[path]
 		if d == nil {
-			d = &lockDir{path: path, seen: map[string]bool{}, need: map[string]*lockNeed{}, pinned: map[string]bool{}}
+			d = &lockDir{path: path, seen: map[string]bool{}, need: map[string]*lockNeed{}, pinned: map[string]bool{}, maxFile: ef.limits.FileBytes}
 			byPath[path] = d
 			dirs = append(dirs, d)
 		}
@@ -196,7 +198,7 @@ func (n *lockNeed) fetch(stderr io.Writer) (assetfetch.Sum, error) {
 // readExisting reads the directory's lock file; ok is false (the errors
 // printed) when it cannot be read.
 func (d *lockDir) readExisting(stderr io.Writer) (*assetlock.File, []byte, bool) {
-	f, _, diags := readLock(d.path)
+	f, _, diags := readLock(d.path, d.maxFile)
 	if diags.HasErrors() {
 		files := map[string]*hcl.File{}
 		if f.Source != nil {

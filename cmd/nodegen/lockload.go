@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/assetlock"
+	"github.com/nodegen/nodegen/lib"
 )
 
 // lockPath is the lock file of the host whose first module file is host:
@@ -19,10 +20,14 @@ func lockPath(host string) string {
 	return filepath.Join(filepath.Dir(host), assetlock.FileName)
 }
 
-// readLock reads the lock file at path; a missing file is an empty lock
-// and exists is false.
-func readLock(path string) (f *assetlock.File, exists bool, diags hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+// readLock reads the lock file at path, a regular file of at most max
+// bytes (never a FIFO or a device); a missing file is an empty lock and
+// exists is false.
+func readLock(path string, max int64) (f *assetlock.File, exists bool, diags hcl.Diagnostics) {
+	if max <= 0 {
+		max = eval.DefaultLimits.FileBytes
+	}
+	src, err := lib.ReadRegular(os.DirFS(filepath.Dir(path)), filepath.Base(path), max)
 	if errors.Is(err, fs.ErrNotExist) {
 		return assetlock.New(nil), false, nil
 	}
@@ -44,7 +49,7 @@ func withLock(cfg eval.Config) (eval.Config, hcl.Diagnostics) {
 		return cfg, nil
 	}
 	path := lockPath(cfg.Files[0])
-	f, exists, diags := readLock(path)
+	f, exists, diags := readLock(path, cfg.Limits.FileBytes)
 	if !exists {
 		return cfg, diags
 	}
