@@ -115,7 +115,7 @@ func lockDirs(args []string, ef *evalFlags, stderr io.Writer) ([]*lockDir, int) 
 	code := exitOK
 	fleet := eval.NewFleet()
 	for _, host := range args {
-		path := lockPath(host)
+		path := assetlock.Path(host)
 		d := byPath[path]
 		if d == nil {
 			d = &lockDir{path: path, seen: map[string]bool{}, need: map[string]*lockNeed{}, pinned: map[string]bool{}, maxFile: ef.limits.FileBytes}
@@ -198,7 +198,7 @@ func (n *lockNeed) fetch(stderr io.Writer) (assetfetch.Sum, error) {
 // readExisting reads the directory's lock file; ok is false (the errors
 // printed) when it cannot be read.
 func (d *lockDir) readExisting(stderr io.Writer) (*assetlock.File, []byte, bool) {
-	f, _, diags := readLock(d.path, d.maxFile)
+	f, _, diags := assetlock.ReadHost(d.path, d.maxFile)
 	if diags.HasErrors() {
 		files := map[string]*hcl.File{}
 		if f.Source != nil {

@@ -10,11 +10,13 @@
 //	  sha512 = "..."
 //	}
 //
-// Parse reads it with a file:line:col diagnostic for every mistake;
-// Format writes it; Definitions turns its entries into the definitions of
-// environment.assetLock that an evaluation of the hosts reads, each
-// located in the lock file, so that an asset without a hash of its own
-// takes its URL's sha512 from it.
+// Parse reads it with a file:line:col diagnostic for every mistake (Read
+// reads it from a file system first, as a bounded regular file); Format
+// writes it; Definitions turns its entries into the definitions of
+// environment.assetLock, each located in the lock file, and AddTo adds
+// them to an evaluation of host files (nodegen eval, build, switch,
+// deploy, the language server), so that an asset without a hash of its
+// own takes its URL's sha512 from it.
 package assetlock
 
 import (
