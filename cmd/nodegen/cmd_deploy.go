@@ -201,7 +201,7 @@ var deploymentPath, _ = options.ParsePath("deployment")
 // when it evaluated.
 func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte) {
 	r := hostResult{Name: h.name, File: h.file}
-	ev, diags := eval.New(ef.config([]string{h.file}))
+	ev, diags := newEvaluator(ef.config([]string{h.file}))
 	if diags.HasErrors() {
 		return deploy.Host{}, r.failed(ev.Files(), diags).report
 	}

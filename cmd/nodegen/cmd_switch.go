@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
-	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
@@ -287,7 +286,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 			return "", cleanup, usageError(stderr, findCommand("switch"), "%s is a directory: give one profile directory, or host .hcl files", a)
 		}
 	}
-	ev, diags := eval.New(ef.config(args))
+	ev, diags := newEvaluator(ef.config(args))
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return "", cleanup, exitError
