@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1022,6 +1023,19 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	if err := s.units.DaemonReload(); err != nil {
 		return nil, nil, err
 	}
+	if err := s.resetRemoved(u); err != nil {
+		return nil, nil, err
+	}
+	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
+	if len(acted) == 0 {
+		return nil, nil, nil
+	}
+	// The invocation of each unit before its job: one that ran since has
+	// another.
+	before, err := s.units.Invocations(acted)
+	if err != nil {
+		return nil, nil, err
+	}
 	refused := map[string]string{}
 	for _, job := range []struct {
 		verb  string
@@ -1034,10 +1048,6 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		for unit, why := range s.units.Queue(job.verb, job.units) {
 			refused[unit] = why
 		}
-	}
-	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
-	if len(acted) == 0 {
-		return nil, nil, nil
 	}
 	timeout := o.JobTimeout
 	if timeout == 0 {
@@ -1065,24 +1075,45 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		why, bad := refused[unit]
 		if !bad {
 			st := statuses[unit]
-			if st.up() {
-				continue
-			}
 			if st.skipped() {
 				s.logf("%s: not started: a condition of it does not hold (it starts once it does)", unit)
 				continue
 			}
-			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
-			switch {
-			case st.ActiveState == "activating" || st.ActiveState == "deactivating":
-				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
-			case st.ActiveState == "inactive" && st.Result == "success":
-				why = fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed, or it exited)", st.ActiveState, st.SubState)
+			var up bool
+			if up, why = st.judge(before[unit]); up {
+				continue
+			}
+			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
+				why += " after " + timeout.String()
 			}
 		}
 		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
 	return failed, nil, nil
+}
+
+// resetRemoved resets the failed state of the units that u removes (or
+// masks) and that are failed now: those failed before, and those that
+// failed while they were stopped.
+func (s *System) resetRemoved(u UnitPlan) error {
+	if len(u.removed) == 0 {
+		return nil
+	}
+	now, err := s.units.Failed()
+	if err != nil {
+		return err
+	}
+	var reset []string
+	for _, unit := range u.removed {
+		if slices.Contains(now, unit) {
+			reset = append(reset, unit)
+		}
+	}
+	if len(reset) == 0 {
+		return nil
+	}
+	s.logf("resetting the failed state of %s (removed)", strings.Join(reset, " "))
+	return s.units.ResetFailed(reset)
 }
 
 // unitStatuses returns the status of each unit of units that systemd did

@@ -553,6 +553,32 @@ type fakeUnits struct {
 	// statuses, when it has a unit, are the states Status reports for it
 	// one after the other, the last one from then on.
 	statuses map[string][]UnitStatus
+	// runs counts the start and restart jobs of each unit: its
+	// InvocationID.
+	runs map[string]int
+}
+
+func (f *fakeUnits) invocation(unit string) string {
+	if f.runs[unit] == 0 {
+		return ""
+	}
+	return fmt.Sprintf("run-%d", f.runs[unit])
+}
+
+func (f *fakeUnits) Invocations(units []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, u := range units {
+		out[u] = f.invocation(u)
+	}
+	return out, nil
+}
+
+func (f *fakeUnits) ResetFailed(units []string) error {
+	f.calls = append(f.calls, "reset-failed "+strings.Join(units, " "))
+	for _, u := range units {
+		delete(f.failing, u)
+	}
+	return nil
 }
 
 func (f *fakeUnits) ActiveStates(units []string) (map[string]string, error) {
@@ -586,6 +612,12 @@ func (f *fakeUnits) Queue(verb string, units []string) map[string]string {
 	f.calls = append(f.calls, verb+" "+strings.Join(units, " "))
 	for _, u := range units {
 		f.active[u] = !f.failing[u]
+		if verb != "reload" {
+			if f.runs == nil {
+				f.runs = map[string]int{}
+			}
+			f.runs[u]++
+		}
 	}
 	return nil
 }
@@ -598,12 +630,13 @@ func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 		if len(list) > 1 {
 			f.statuses[unit] = list[1:]
 		}
+		st.InvocationID = f.invocation(unit)
 		return st, nil
 	}
 	if f.failing[unit] {
-		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code"}, nil
+		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code", InvocationID: f.invocation(unit)}, nil
 	}
-	return UnitStatus{ActiveState: "active", SubState: "running", Result: "success"}, nil
+	return UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: f.invocation(unit)}, nil
 }
 
 func (f *fakeUnits) Failed() ([]string, error) {
@@ -659,6 +692,7 @@ func TestUnitsFollowSwitchToConfiguration(t *testing.T) {
 		Start:        []string{"changed.service", "inactive.service", "new.service"},
 		NotRestarted: []string{"pinned.service"},
 		FailedBefore: []string{},
+		ResetFailed:  []string{},
 		Live:         true,
 	}
 	if d := cmp.Diff(want, res.Plan.Units, cmp.AllowUnexported(UnitPlan{}), cmpIgnoreWanted); d != "" {
@@ -724,7 +758,9 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 	}
 }
 
-var cmpIgnoreWanted = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".wantedBy" }, cmp.Ignore())
+var cmpIgnoreWanted = cmp.FilterPath(func(p cmp.Path) bool {
+	return p.Last().String() == ".wantedBy" || p.Last().String() == ".removed"
+}, cmp.Ignore())
 
 func flatten(lists ...[]profile.Entry) []profile.Entry {
 	var out []profile.Entry
