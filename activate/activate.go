@@ -255,6 +255,9 @@ func (s *System) Recover() (done, pending *Journal, err error) {
 	var se *StepError
 	if errors.As(err, &se) {
 		f := s.rollBackFailed(&Result{}, p, se, SwitchOptions{})
+		if err := s.markFailure(f.Failure); err != nil {
+			return nil, nil, err
+		}
 		if f.Failure.RolledBack {
 			return &j, nil, nil
 		}
@@ -489,15 +492,32 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	failed, err := s.apply(p, o)
 	var se *StepError
 	if errors.As(err, &se) {
-		return res, s.rollBackFailed(res, p, se, o)
+		fe := s.rollBackFailed(res, p, se, o)
+		if err := s.markFailure(fe.Failure); err != nil {
+			return res, fmt.Errorf("%w (and recording it: %v)", fe, err)
+		}
+		return res, fe
 	}
 	if err != nil {
 		return res, err
 	}
 	res.Failed, res.StillFailed = failed, p.stillFailed
 	if len(failed) == 0 || !o.RollbackOnFailure {
-		return res, nil
+		return res, s.markActivation(res, p.To)
 	}
+	res, err = s.rollBackUnits(res, p, o)
+	if err != nil {
+		if merr := s.setMark(p.To, MarkFailed, fmt.Sprintf("units did not come up: %s; %v", failedNames(failed), err)); merr != nil {
+			return res, fmt.Errorf("%w (and recording it: %v)", err, merr)
+		}
+		return res, err
+	}
+	return res, s.markActivation(res, p.To)
+}
+
+// rollBackUnits activates the generation before p again, after units of
+// p's activation did not come up.
+func (s *System) rollBackUnits(res *Result, p *Plan, o SwitchOptions) (*Result, error) {
 	s.logf("units failed: activating generation %d again", p.From)
 	st, err := s.readState()
 	if err != nil {
@@ -550,19 +570,13 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 		return nil, err
 	}
 	if to == 0 {
-		for _, n := range ns {
-			if n < st.Generation || st.Generation == 0 {
-				to = n
-			}
-		}
-		if to == 0 {
-			if st.Generation == 0 {
-				return nil, errors.New("there is no generation to roll back to")
-			}
-			return nil, fmt.Errorf("there is no generation before generation %d", st.Generation)
+		if to, err = rollbackTarget(st, ns); err != nil {
+			return nil, err
 		}
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
+	} else if m := st.markOf(to); m != nil {
+		s.logf("%s; activating it as asked", m.Describe())
 	}
 	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
 	if err != nil || o.DryRun {
@@ -626,6 +640,9 @@ func (s *System) GC(keep int) ([]int, error) {
 		removed = append(removed, n)
 	}
 	if err := s.pruneAssets(); err != nil {
+		return removed, err
+	}
+	if err := s.pruneMarks(slices.DeleteFunc(ns, func(n int) bool { return slices.Contains(removed, n) })); err != nil {
 		return removed, err
 	}
 	return removed, s.syncDir(generationsDir)
@@ -773,7 +790,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			if len(failures) > maxFailures {
 				failures = failures[len(failures)-maxFailures:]
 			}
-			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures})
+			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures, Marks: p.state.Marks})
 		}},
 		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
 		{"units", func() error {
@@ -1075,7 +1092,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		why, bad := refused[unit]
 		if !bad {
 			st := statuses[unit]
-			if st.skipped() {
+			if st.skipped(before[unit]) {
 				s.logf("%s: not started: a condition of it does not hold (it starts once it does)", unit)
 				continue
 			}

@@ -556,6 +556,9 @@ type fakeUnits struct {
 	// runs counts the start and restart jobs of each unit: its
 	// InvocationID.
 	runs map[string]int
+	// reset are the failing units whose failed state was reset since
+	// their last job.
+	reset map[string]bool
 }
 
 func (f *fakeUnits) invocation(unit string) string {
@@ -565,10 +568,10 @@ func (f *fakeUnits) invocation(unit string) string {
 	return fmt.Sprintf("run-%d", f.runs[unit])
 }
 
-func (f *fakeUnits) Invocations(units []string) (map[string]string, error) {
-	out := map[string]string{}
+func (f *fakeUnits) Invocations(units []string) (map[string]Invocation, error) {
+	out := map[string]Invocation{}
 	for _, u := range units {
-		out[u] = f.invocation(u)
+		out[u] = Invocation{ID: f.invocation(u), ConditionChecked: "0"}
 	}
 	return out, nil
 }
@@ -576,7 +579,10 @@ func (f *fakeUnits) Invocations(units []string) (map[string]string, error) {
 func (f *fakeUnits) ResetFailed(units []string) error {
 	f.calls = append(f.calls, "reset-failed "+strings.Join(units, " "))
 	for _, u := range units {
-		delete(f.failing, u)
+		if f.reset == nil {
+			f.reset = map[string]bool{}
+		}
+		f.reset[u] = true
 	}
 	return nil
 }
@@ -612,6 +618,7 @@ func (f *fakeUnits) Queue(verb string, units []string) map[string]string {
 	f.calls = append(f.calls, verb+" "+strings.Join(units, " "))
 	for _, u := range units {
 		f.active[u] = !f.failing[u]
+		delete(f.reset, u)
 		if verb != "reload" {
 			if f.runs == nil {
 				f.runs = map[string]int{}
@@ -642,7 +649,7 @@ func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 func (f *fakeUnits) Failed() ([]string, error) {
 	out := []string{}
 	for u := range f.failing {
-		if f.failing[u] {
+		if f.failing[u] && !f.reset[u] {
 			out = append(out, u)
 		}
 	}
@@ -740,7 +747,7 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 	restart := UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code"}
 	f := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}, statuses: map[string][]UnitStatus{
 		"restarting.service": {restart, {ActiveState: "activating", SubState: "start-pre", Result: "exit-code"}, restart, {ActiveState: "active", SubState: "running", Result: "success"}},
-		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no"}},
+		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no", ConditionChecked: "123456"}},
 		"looping.service":    {restart},
 	}}
 	res, err := run(t, root, f, func(s *System) (*Result, error) {

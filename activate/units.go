@@ -206,6 +206,9 @@ type UnitStatus struct {
 	// InvocationID is the ID of the unit's last run ("" when it never
 	// ran since systemd loaded it): a new one says it was started.
 	InvocationID string
+	// ConditionChecked is when its conditions were last checked
+	// (ConditionTimestampMonotonic, "0" when never).
+	ConditionChecked string
 	// ExecMainCode and ExecMainStatus are how a service's main process
 	// last ended: CLD_EXITED (1) with its exit status, CLD_KILLED (2) or
 	// CLD_DUMPED (3) with its signal; "0" when it did not end.
@@ -213,7 +216,7 @@ type UnitStatus struct {
 }
 
 // statusProperties are the properties UnitStatus holds.
-const statusProperties = "ActiveState,SubState,Result,Type,ConditionResult,InvocationID,ExecMainCode,ExecMainStatus"
+const statusProperties = "ActiveState,SubState,Result,Type,ConditionResult,InvocationID,ConditionTimestampMonotonic,ExecMainCode,ExecMainStatus"
 
 // UnitManager acts on the units of a running systemd.
 type UnitManager interface {
@@ -236,9 +239,9 @@ type UnitManager interface {
 	Journal(unit string, n int, since time.Time) string
 	// Failed lists the units in the failed state.
 	Failed() ([]string, error)
-	// Invocations returns the InvocationID of each unit ("" for a unit
-	// that did not run since systemd loaded it).
-	Invocations(units []string) (map[string]string, error)
+	// Invocations returns the last start of each unit: its InvocationID
+	// and when its conditions were checked.
+	Invocations(units []string) (map[string]Invocation, error)
 	// ResetFailed resets the failed state of units (systemctl
 	// reset-failed), so that systemd forgets them once their files are
 	// gone.
@@ -275,23 +278,40 @@ func (c *Systemctl) run(args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// Invocation identifies the last start of a unit.
+type Invocation struct {
+	// ID is its InvocationID, ConditionChecked its
+	// ConditionTimestampMonotonic (see UnitStatus).
+	ID, ConditionChecked string
+}
+
 // ActiveStates implements UnitManager.
 func (c *Systemctl) ActiveStates(units []string) (map[string]string, error) {
-	return c.show(units, "ActiveState")
+	props, err := c.show(units, "ActiveState")
+	out := map[string]string{}
+	for unit, p := range props {
+		out[unit] = p["ActiveState"]
+	}
+	return out, err
 }
 
 // Invocations implements UnitManager.
-func (c *Systemctl) Invocations(units []string) (map[string]string, error) {
-	return c.show(units, "InvocationID")
+func (c *Systemctl) Invocations(units []string) (map[string]Invocation, error) {
+	props, err := c.show(units, "InvocationID", "ConditionTimestampMonotonic")
+	out := map[string]Invocation{}
+	for unit, p := range props {
+		out[unit] = Invocation{ID: p["InvocationID"], ConditionChecked: p["ConditionTimestampMonotonic"]}
+	}
+	return out, err
 }
 
-// show reads one property of each unit with systemctl show.
-func (c *Systemctl) show(units []string, property string) (map[string]string, error) {
-	out := map[string]string{}
+// show reads properties of each unit with systemctl show.
+func (c *Systemctl) show(units []string, properties ...string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
 	if len(units) == 0 {
 		return out, nil
 	}
-	args := append([]string{"systemctl", "show", "--property=Id," + property, "--"}, units...)
+	args := append([]string{"systemctl", "show", "--property=Id," + strings.Join(properties, ","), "--"}, units...)
 	text, err := c.run(args...)
 	if err != nil {
 		return nil, err
@@ -301,11 +321,13 @@ func (c *Systemctl) show(units []string, property string) (map[string]string, er
 		if i >= len(units) {
 			break
 		}
+		props := map[string]string{}
 		for _, line := range strings.Split(block, "\n") {
-			if v, ok := strings.CutPrefix(line, property+"="); ok {
-				out[units[i]] = v
+			if k, v, ok := strings.Cut(line, "="); ok {
+				props[k] = v
 			}
 		}
+		out[units[i]] = props
 	}
 	return out, nil
 }
@@ -371,9 +393,15 @@ func (c *Systemctl) Status(unit string) (UnitStatus, error) {
 	}
 	var st UnitStatus
 	fields := map[string]*string{
-		"ActiveState": &st.ActiveState, "SubState": &st.SubState, "Result": &st.Result, "Type": &st.Type,
-		"ConditionResult": &st.ConditionResult, "InvocationID": &st.InvocationID,
-		"ExecMainCode": &st.ExecMainCode, "ExecMainStatus": &st.ExecMainStatus,
+		"ActiveState":                 &st.ActiveState,
+		"SubState":                    &st.SubState,
+		"Result":                      &st.Result,
+		"Type":                        &st.Type,
+		"ConditionResult":             &st.ConditionResult,
+		"InvocationID":                &st.InvocationID,
+		"ConditionTimestampMonotonic": &st.ConditionChecked,
+		"ExecMainCode":                &st.ExecMainCode,
+		"ExecMainStatus":              &st.ExecMainStatus,
 	}
 	for _, line := range strings.Split(out, "\n") {
 		k, v, _ := strings.Cut(line, "=")
@@ -405,22 +433,25 @@ func (c *Systemctl) Failed() ([]string, error) {
 // skipped says whether systemd did not start the unit because one of its
 // Condition*= settings does not hold (ConditionPathExists= of a file that
 // something else provides later): not a failure, and nothing to wait for.
-func (st UnitStatus) skipped() bool {
-	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no"
+// The conditions must have been checked since before (a unit that never
+// started says ConditionResult=no too).
+func (st UnitStatus) skipped(before Invocation) bool {
+	checked := st.ConditionChecked != "" && st.ConditionChecked != "0" && st.ConditionChecked != before.ConditionChecked
+	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no" && checked
 }
 
 // judge says whether a unit that an activation started, restarted or
 // reloaded came up, as systemd itself judges it, and why not. before is
-// its InvocationID before the activation queued its job: a unit with
-// another one now ran since. A unit is up when it is active (a timer
+// its invocation before the activation queued its job: a unit with
+// another InvocationID now ran since. A unit is up when it is active (a timer
 // waiting, a socket listening, a service running, a oneshot that remains
 // after exit), or when it ran and ended with Result=success, whatever its
 // Type= (a simple service or a oneshot that exited 0, or with a status of
 // its SuccessExitStatus=). It is not when it failed, keeps restarting, or
 // never started (a unit it needs is missing or failed): inactive with the
 // invocation it had before.
-func (st UnitStatus) judge(before string) (up bool, why string) {
-	ran := st.InvocationID != "" && st.InvocationID != before
+func (st UnitStatus) judge(before Invocation) (up bool, why string) {
+	ran := st.InvocationID != "" && st.InvocationID != before.ID
 	switch {
 	case st.SubState == "auto-restart":
 		return false, fmt.Sprintf("%s/%s (Result=%s%s): it keeps exiting and being restarted", st.ActiveState, st.SubState, st.Result, st.mainExit())

@@ -13,23 +13,23 @@ func TestJudgeUnits(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		st     UnitStatus
-		before string
+		before Invocation
 		up     bool
 		why    string
 	}{
-		{"a running service", UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: "b"}, "a", true, ""},
-		{"an active service that was running already", UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: "a"}, "a", true, ""},
-		{"a oneshot that remains after exit", UnitStatus{ActiveState: "active", SubState: "exited", Result: "success", Type: "oneshot", InvocationID: "b"}, "", true, ""},
-		{"a simple service that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "0"}, "a", true, ""},
-		{"a new simple service that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "0"}, "", true, ""},
-		{"a oneshot that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "oneshot", InvocationID: "b", ExecMainCode: "1"}, "a", true, ""},
-		{"a oneshot that never started", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "oneshot", InvocationID: "a"}, "a", false, "inactive/dead: it did not start (a unit it needs is missing or failed)"},
-		{"a simple service that never ran", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple"}, "", false, "inactive/dead: it did not start (a unit it needs is missing or failed)"},
-		{"a service that exited 3", UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "3"}, "a", false, "failed/failed (Result=exit-code, exit status 3)"},
-		{"a service killed", UnitStatus{ActiveState: "failed", SubState: "failed", Result: "signal", InvocationID: "b", ExecMainCode: "2", ExecMainStatus: "9"}, "a", false, "failed/failed (Result=signal, killed by signal 9)"},
-		{"a oneshot that failed and was collected", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "exit-code", Type: "oneshot", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "1"}, "a", false, "inactive/dead (Result=exit-code, exit status 1)"},
-		{"a service waiting to be restarted", UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "1"}, "a", false, "activating/auto-restart (Result=exit-code, exit status 1): it keeps exiting and being restarted"},
-		{"a service still starting", UnitStatus{ActiveState: "activating", SubState: "start-pre", Result: "success", InvocationID: "b"}, "a", false, "still activating"},
+		{"a running service", UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: "b"}, Invocation{ID: "a"}, true, ""},
+		{"an active service that was running already", UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: "a"}, Invocation{ID: "a"}, true, ""},
+		{"a oneshot that remains after exit", UnitStatus{ActiveState: "active", SubState: "exited", Result: "success", Type: "oneshot", InvocationID: "b"}, Invocation{ID: ""}, true, ""},
+		{"a simple service that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "0"}, Invocation{ID: "a"}, true, ""},
+		{"a new simple service that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "0"}, Invocation{ID: ""}, true, ""},
+		{"a oneshot that exited 0", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "oneshot", InvocationID: "b", ExecMainCode: "1"}, Invocation{ID: "a"}, true, ""},
+		{"a oneshot that never started", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "oneshot", InvocationID: "a"}, Invocation{ID: "a"}, false, "inactive/dead: it did not start (a unit it needs is missing or failed)"},
+		{"a simple service that never ran", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", Type: "simple"}, Invocation{ID: ""}, false, "inactive/dead: it did not start (a unit it needs is missing or failed)"},
+		{"a service that exited 3", UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "3"}, Invocation{ID: "a"}, false, "failed/failed (Result=exit-code, exit status 3)"},
+		{"a service killed", UnitStatus{ActiveState: "failed", SubState: "failed", Result: "signal", InvocationID: "b", ExecMainCode: "2", ExecMainStatus: "9"}, Invocation{ID: "a"}, false, "failed/failed (Result=signal, killed by signal 9)"},
+		{"a oneshot that failed and was collected", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "exit-code", Type: "oneshot", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "1"}, Invocation{ID: "a"}, false, "inactive/dead (Result=exit-code, exit status 1)"},
+		{"a service waiting to be restarted", UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code", InvocationID: "b", ExecMainCode: "1", ExecMainStatus: "1"}, Invocation{ID: "a"}, false, "activating/auto-restart (Result=exit-code, exit status 1): it keeps exiting and being restarted"},
+		{"a service still starting", UnitStatus{ActiveState: "activating", SubState: "start-pre", Result: "success", InvocationID: "b"}, Invocation{ID: "a"}, false, "still activating"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			up, why := tc.st.judge(tc.before)
@@ -37,6 +37,29 @@ func TestJudgeUnits(t *testing.T) {
 				t.Errorf("judge (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestSkippedUnits: a unit not started because a condition does not hold
+// is skipped only when systemd checked its conditions since the job was
+// queued: a unit that never started says ConditionResult=no too.
+func TestSkippedUnits(t *testing.T) {
+	st := UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no", ConditionChecked: "200"}
+	for _, tc := range []struct {
+		name   string
+		st     UnitStatus
+		before Invocation
+		want   bool
+	}{
+		{"checked since", st, Invocation{ConditionChecked: "100"}, true},
+		{"checked for the first time", st, Invocation{ConditionChecked: "0"}, true},
+		{"not checked since", st, Invocation{ConditionChecked: "200"}, false},
+		{"never checked", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no", ConditionChecked: "0"}, Invocation{ConditionChecked: "0"}, false},
+		{"conditions held", UnitStatus{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "yes", ConditionChecked: "200"}, Invocation{ConditionChecked: "100"}, false},
+	} {
+		if got := tc.st.skipped(tc.before); got != tc.want {
+			t.Errorf("%s: skipped %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
@@ -62,7 +85,7 @@ func TestRemovedFailedUnitIsReset(t *testing.T) {
 	if d := cmp.Diff([]string{"stop gone.service", "daemon-reload", "reset-failed broken.service"}, f.calls); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
 	}
-	if f.failing["broken.service"] || !f.failing["other.service"] {
-		t.Errorf("failed after the switch: %v", f.failing)
+	if failed, _ := f.Failed(); !cmp.Equal(failed, []string{"other.service"}) {
+		t.Errorf("failed after the switch: %v", failed)
 	}
 }
