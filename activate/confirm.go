@@ -269,6 +269,13 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 	if werr := s.writeConfirmation(c); werr != nil && err == nil {
 		err = werr
 	}
+	kind, why := MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)
+	if err != nil {
+		kind, why = MarkFailed, why+"; going back failed"
+	}
+	if merr := s.setMark(gen, kind, why); merr != nil && err == nil {
+		err = merr
+	}
 	return res, "", err
 }
 
