@@ -86,6 +86,14 @@ func TestOnTag(t *testing.T) {
 	if active, confirm := f.generation("a"); active != 0 || confirm != "" {
 		t.Errorf("--dry-run changed a: generation %d, confirmation %q", active, confirm)
 	}
+	// A plan with an admin's file in the way is refused: exit 14, not a
+	// failed activation; the conflict is printed with the plan.
+	f.machines["a"].WriteFile("/etc/admin.conf", []byte("the admin's\n"), 0o644)
+	admin := f.host("a", `config "environment.etc.\"admin.conf\"" { text = "nodegen's" }`)
+	stdout, stderr, code := f.deploy("--dry-run", "--on", "a", admin)
+	if code != 14 || !strings.Contains(stderr, "a: refused") || !strings.Contains(stdout, "/etc/admin.conf: a file that nodegen does not manage is in the way") {
+		t.Errorf("--dry-run with a file in the way: exit %d\n%s%s", code, stdout, stderr)
+	}
 	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
 		t.Errorf("--on @db: exit %d\n%s", code, stderr)
 	}
@@ -119,10 +127,10 @@ func TestLockedOutRollsBack(t *testing.T) {
 	start := time.Now()
 	_, stderr, code := f.deploy("--confirm-timeout", "5s", file)
 	if code != 11 {
-		t.Fatalf("exit %d, want 11 (rolled back)", code)
+		t.Fatalf("exit %d, want 11 (not confirmed)", code)
 	}
-	if !strings.Contains(stderr, "a: rolled-back (generation 2)") {
-		t.Errorf("no rolled-back line:\n%s", stderr)
+	if !strings.Contains(stderr, "a: not-confirmed (generation 2)") {
+		t.Errorf("no not-confirmed line:\n%s", stderr)
 	}
 	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
 	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
@@ -174,7 +182,7 @@ config "systemd.services.broken" {
 	if code != 13 {
 		t.Fatalf("exit %d, want 13 (stopped by the failure budget)", code)
 	}
-	if !strings.Contains(stderr, "a: failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "(stopped by the failure budget)") {
+	if !strings.Contains(stderr, "a: rolled-back: unit broken.service failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "1 rolled back, 2 skipped (stopped by the failure budget)") {
 		t.Errorf("output:\n%s%s", stdout, stderr)
 	}
 	for _, n := range []string{"a", "b", "c"} {
