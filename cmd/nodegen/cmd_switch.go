@@ -386,7 +386,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	switch {
 	case res.RolledBack != nil:
-		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		if res.RolledBack.Generation == 0 {
+			fmt.Fprintln(stdout, "rolled back: nothing nodegen placed is left in /etc, as before")
+		} else {
+			fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		}
 		if len(res.RolledBack.Failed) > 0 {
 			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 			printFailed(stderr, name, res.RolledBack.Failed)
