@@ -1100,6 +1100,11 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 			if up, why = st.judge(before[unit]); up {
 				continue
 			}
+			// Unloaded since it ended well, and never run before: the
+			// journal says whether it ran.
+			if st.ActiveState == "inactive" && st.Result == "success" && st.InvocationID == "" && s.units.Succeeded(unit, since) {
+				continue
+			}
 			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
 				why += " after " + timeout.String()
 			}

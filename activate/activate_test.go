@@ -576,6 +576,8 @@ func (f *fakeUnits) Invocations(units []string) (map[string]Invocation, error) {
 	return out, nil
 }
 
+func (f *fakeUnits) Succeeded(unit string, since time.Time) bool { return false }
+
 func (f *fakeUnits) ResetFailed(units []string) error {
 	f.calls = append(f.calls, "reset-failed "+strings.Join(units, " "))
 	for _, u := range units {

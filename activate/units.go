@@ -246,6 +246,10 @@ type UnitManager interface {
 	// reset-failed), so that systemd forgets them once their files are
 	// gone.
 	ResetFailed(units []string) error
+	// Succeeded reports whether systemd logged that unit ended
+	// successfully since a time: for a unit it unloaded since, whose
+	// state says nothing any more.
+	Succeeded(unit string, since time.Time) bool
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl
@@ -421,6 +425,17 @@ func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
 	return strings.TrimRight(out, "\n")
 }
 
+// unitSuccessID is the MESSAGE_ID of systemd's "Deactivated
+// successfully" (SD_MESSAGE_UNIT_SUCCESS), logged with UNIT=.
+const unitSuccessID = "7ad2d189f7e94e70a38c781354912448"
+
+// Succeeded implements UnitManager.
+func (c *Systemctl) Succeeded(unit string, since time.Time) bool {
+	out, err := c.run("journalctl", "--no-pager", "-q", "-o", "cat", fmt.Sprintf("--since=@%d", since.Unix()),
+		"MESSAGE_ID="+unitSuccessID, "UNIT="+unit)
+	return err == nil && strings.TrimSpace(out) != ""
+}
+
 // Failed implements UnitManager.
 func (c *Systemctl) Failed() ([]string, error) {
 	out, err := c.run("systemctl", "list-units", "--state=failed", "--all", "--plain", "--no-legend", "--no-pager")
@@ -452,6 +467,10 @@ func (st UnitStatus) skipped(before Invocation) bool {
 // invocation it had before.
 func (st UnitStatus) judge(before Invocation) (up bool, why string) {
 	ran := st.InvocationID != "" && st.InvocationID != before.ID
+	// systemd unloads a unit that nothing references once it ended well
+	// (never a failed one): one that had run before reads as new then
+	// (one that had not is asked of the journal, see actOnUnits).
+	collected := st.InvocationID == "" && before.ID != ""
 	switch {
 	case st.SubState == "auto-restart":
 		return false, fmt.Sprintf("%s/%s (Result=%s%s): it keeps exiting and being restarted", st.ActiveState, st.SubState, st.Result, st.mainExit())
@@ -459,7 +478,7 @@ func (st UnitStatus) judge(before Invocation) (up bool, why string) {
 		if st.Result == "" || st.Result == "success" {
 			return true, ""
 		}
-	case st.ActiveState == "inactive" && ran && st.Result == "success":
+	case st.ActiveState == "inactive" && (ran || collected) && st.Result == "success":
 		return true, ""
 	case st.ActiveState == "inactive" && st.Result == "success":
 		return false, fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed)", st.ActiveState, st.SubState)

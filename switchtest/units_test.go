@@ -49,8 +49,10 @@ config "systemd.timers.backups" {
 // TestUnitsThatRanAndExited: a unit that ran and exited successfully is
 // a success whatever its Type= (a simple service that exits 0, started
 // because a target that wants it was active already, as
-// cfssl-online.service is); a oneshot that never started because the
-// unit it requires failed is a failure, named.
+// cfssl-online.service is), and so is a unit nothing wants that an admin
+// started and that, changed, now exits 0 (systemd unloads it at once); a
+// oneshot that never started because the unit it requires failed is a
+// failure, named.
 func TestUnitsThatRanAndExited(t *testing.T) {
 	m := machine(t)
 	base := `
@@ -74,7 +76,11 @@ config "systemd.services.once" {
   serviceConfig = { Type = "oneshot", ExecStart = "/bin/true" }
 }
 `
-	out := mustNodegen(t, m, "switch", profileOf(t, m, "two", exits))
+	manual := func(run string) string {
+		return fmt.Sprintf("config \"systemd.services.manual\" {\n  serviceConfig = { ExecStart = %q }\n}\n", run)
+	}
+	out := mustNodegen(t, m, "switch", profileOf(t, m, "two", exits+manual("/bin/sleep infinity")))
+	m.MustRun("systemctl", "start", "manual.service")
 	if strings.Contains(out, "failed") {
 		t.Errorf("a unit that exited 0 is reported:\n%s", out)
 	}
@@ -92,9 +98,12 @@ config "systemd.services.needy" {
   serviceConfig = { Type = "oneshot", ExecStart = "/bin/true" }
 }
 `
-	out, code := nodegen(t, m, "switch", profileOf(t, m, "three", needy))
+	out, code := nodegen(t, m, "switch", profileOf(t, m, "three", needy+manual("/bin/sh -c 'echo bye'")))
 	if code != 1 || !strings.Contains(out, "unit needy.service failed: inactive/dead: it did not start") {
 		t.Errorf("a oneshot whose requirement failed: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "starting manual.service needy.service") || strings.Contains(out, "manual.service failed") {
+		t.Errorf("manual.service, changed, was not started again or is reported:\n%s", out)
 	}
 }
 
