@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -137,6 +138,12 @@ func TestLockedOutRollsBack(t *testing.T) {
 	status := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* status")
 	if !strings.Contains(status, "confirmation: generation 2 was not confirmed and was rolled back") {
 		t.Errorf("nodegen status after the rollback:\n%s", status)
+	}
+	// generations marks the lock-out generation, so that a rollback does
+	// not go back to it.
+	gens := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* generations")
+	if !regexp.MustCompile(`(?m)^2 .* rolled back$`).MatchString(gens) || !strings.Contains(gens, "generation 2 rolled back (") || !strings.Contains(gens, "not confirmed in time") {
+		t.Errorf("nodegen generations after the rollback:\n%s", gens)
 	}
 	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
 		t.Errorf("lockout.service is still active after the rollback: %s", out)
