@@ -51,6 +51,9 @@ func TestMarksAndRollback(t *testing.T) {
 	if d := cmp.Diff(want, marks()); d != "" {
 		t.Errorf("marks (-want +got):\n%s", d)
 	}
+	if st, err := run(t, root, f, func(s *System) (*Status, error) { return s.Status() }); err != nil || st.Generation.Mark == nil || st.Generation.Mark.Kind != MarkFailed {
+		t.Errorf("status of the failed generation 4: %+v, %v", st.Generation, err)
+	}
 	rollback := func(to int) (*Result, error) {
 		return run(t, root, f, func(s *System) (*Result, error) { return s.Rollback(to, SwitchOptions{}) })
 	}

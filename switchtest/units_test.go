@@ -232,4 +232,7 @@ config "systemd.services.web" {
 	if gens := mustNodegen(t, m, "generations"); !regexp.MustCompile(`(?m)^2 .* failed +\*$`).MatchString(gens) {
 		t.Errorf("generation 2, active with a failed unit, is not marked failed:\n%s", gens)
 	}
+	if status := mustNodegen(t, m, "status"); !strings.Contains(status, "  its last activation: generation 2 failed (") {
+		t.Errorf("status does not say the active generation failed:\n%s", status)
+	}
 }
