@@ -329,6 +329,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	var binaries *activate.BinariesError
 	var invalid *activate.InvalidError
 	var failed *activate.FailedError
+	var checks *activate.CheckError
+	if errors.As(err, &checks) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %s\n", name, checks)
+		return exitError
+	}
 	if errors.As(err, &invalid) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: the profile has %d problem(s) that would stop the activation half way; nothing was changed\n", name, len(invalid.Problems))
 		for _, c := range invalid.Problems {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // TestDeployExitCodes: the worst outcome decides the exit code, and the
@@ -111,6 +112,18 @@ func TestDeployReadsRealSwitches(t *testing.T) {
 	}
 	if r := switchOn(true); r.Outcome != deploy.Refused || !strings.Contains(r.Message, "1 path(s) are in the way") || !strings.Contains(r.Output, "etc/motd") {
 		t.Errorf("dry run with a file in the way: %+v", r)
+	}
+	// A file the program that reads it refuses (a check that eval could
+	// not run) is refused too.
+	checked := filepath.Join(dir, "checked")
+	if err := profile.Write(checked, profile.Profile{Entries: []profile.Entry{{Target: "app.conf", Content: []byte("x\n"), Mode: "0644",
+		Option: "environment.etc.\"app.conf\"", Checks: []profile.ProgramCheck{{Programs: []string{"/bin/sh"}, Script: "echo bad setting >&2; exit 1"}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"switch", "--root", root, checked}, &stdout, &stderr)
+	if r := deploy.SwitchResult(stdout.String(), stderr.String(), code, false); r.Outcome != deploy.Refused || !strings.Contains(r.Output, "bad setting") {
+		t.Errorf("switch with a file its program refuses: %+v", r)
 	}
 	s, err := activate.Open(activate.Options{Root: root})
 	if err != nil {
