@@ -28,12 +28,15 @@ type Outcome string
 
 // The outcomes, from best to worst.
 const (
-	Confirmed    Outcome = "confirmed"   // the new generation runs, confirmed
-	Planned      Outcome = "planned"     // --dry-run: the plan was shown
-	Failed       Outcome = "failed"      // the activation failed (units, refusal); the host went back
-	NotConfirmed Outcome = "rolled-back" // not confirmed in time: the host rolls back by itself
-	Unreachable  Outcome = "unreachable" // no connection, or lost before the switch
-	Skipped      Outcome = "skipped"     // not tried: the failure budget stopped the deploy
+	Confirmed    Outcome = "confirmed"     // the new generation runs, confirmed
+	Planned      Outcome = "planned"       // --dry-run: the plan was shown
+	Refused      Outcome = "refused"       // the switch refused before changing anything (files in the way, an invalid profile, binaries); with --dry-run, the plan has conflicts
+	Busy         Outcome = "busy"          // another nodegen command held the host's lock: nothing changed
+	RolledBack   Outcome = "rolled-back"   // the activation failed (a unit, a step) and the host went back by itself
+	Failed       Outcome = "failed"        // a step of the deploy failed, or the activation failed and did not go back
+	NotConfirmed Outcome = "not-confirmed" // not confirmed in time: the host rolls back by itself
+	Unreachable  Outcome = "unreachable"   // no connection, or lost before the switch
+	Skipped      Outcome = "skipped"       // not tried: the failure budget stopped the deploy
 )
 
 // HostResult is the end of one host's deploy.
@@ -45,8 +48,12 @@ type HostResult struct {
 	Generation int `json:"generation,omitempty"`
 	// Message says why, for an outcome other than Confirmed.
 	Message string `json:"message,omitempty"`
-	// Output is what nodegen printed on the host, for failures and plans.
+	// Output is what nodegen printed on the host (for the switch, on its
+	// stderr: the reason, the failed units' journals), for failures.
 	Output string `json:"output,omitempty"`
+	// Plan is what the host's switch printed on its stdout: the plan
+	// and the progress, for failures and plans.
+	Plan string `json:"plan,omitempty"`
 	// Seconds is how long the host's deploy took.
 	Seconds float64 `json:"seconds"`
 }
@@ -180,11 +187,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		if r.code == exitSSH {
 			return lost("nodegen switch --dry-run", r)
 		}
-		out := HostResult{Outcome: Planned, Output: r.stdout + r.stderr}
-		if r.code != 0 {
-			out.Outcome, out.Message = Failed, "nodegen switch --dry-run exited "+strconv.Itoa(r.code)
-		}
-		return out
+		return SwitchResult(r.stdout, r.stderr, r.code, true)
 	}
 
 	names := sortedKeys(d.h.Options.Keys)
@@ -222,7 +225,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 			return *r
 		}
 	case sw.code != 0 || m == nil:
-		return HostResult{Outcome: Failed, Output: sw.stdout + sw.stderr, Message: "nodegen switch exited " + strconv.Itoa(sw.code)}
+		return SwitchResult(sw.stdout, sw.stderr, sw.code, false)
 	default:
 		gen, _ = strconv.Atoi(m[1])
 	}
@@ -283,7 +286,7 @@ func (d *deployer) resume(ctx context.Context, c *conn, exe, token string) (int,
 			case cf.State == "waiting":
 				return cf.Generation, nil
 			case cf.State == "rolled-back":
-				return 0, &HostResult{Outcome: Failed, Generation: cf.Generation, Message: "the session was cut during the switch, which went back by itself"}
+				return 0, &HostResult{Outcome: RolledBack, Generation: cf.Generation, Message: "the session was cut during the switch, which went back by itself"}
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {

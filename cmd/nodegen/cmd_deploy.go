@@ -27,17 +27,36 @@ import (
 // Exit codes of nodegen deploy, beyond exitError (a host's evaluation
 // failed: nothing was deployed) and exitUsage.
 const (
-	exitActivationFailed = 10 // a host's switch failed; it went back by itself
+	exitActivationFailed = 10 // a host's activation failed (it went back by itself), or a step of its deploy
 	exitRolledBack       = 11 // a host was not confirmed and rolls back by itself
 	exitUnreachable      = 12 // a host could not be reached
 	exitBudget           = 13 // the failure budget stopped the later waves
+	exitRefused          = 14 // a host's switch refused before changing anything (with --dry-run: a plan has conflicts)
+	exitBusy             = 15 // another nodegen command held a host's lock: nothing changed there
 )
+
+// outcomeCodes are the exit codes of the hosts' outcomes; the highest
+// applies, unless the failure budget stopped the deploy.
+var outcomeCodes = map[deploy.Outcome]int{
+	deploy.Failed: exitActivationFailed, deploy.RolledBack: exitActivationFailed, deploy.NotConfirmed: exitRolledBack,
+	deploy.Unreachable: exitUnreachable, deploy.Refused: exitRefused, deploy.Busy: exitBusy,
+}
+
+// summaryOrder is the order of the outcomes in the summary line.
+var summaryOrder = []struct {
+	o    deploy.Outcome
+	text string
+}{
+	{deploy.Confirmed, "confirmed"}, {deploy.Planned, "planned"}, {deploy.Refused, "refused"}, {deploy.Busy, "busy"},
+	{deploy.Failed, "failed"}, {deploy.RolledBack, "rolled back"}, {deploy.NotConfirmed, "not confirmed (rolling back)"},
+	{deploy.Unreachable, "unreachable"}, {deploy.Skipped, "skipped"},
+}
 
 func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -60,12 +79,20 @@ comma-separated; more than 5 hosts need --on ('*' for all). --waves
 1,10%,100% deploys one host, then up to 10% of them, then the rest; after a
 wave, more failed hosts than --max-fail (default 0) stops the later waves.
 
-Exit codes: 0 every host confirmed; 10 an activation failed (the host went
-back); 11 a host was not confirmed and rolls back by itself; 12 a host was
-unreachable; 13 the failure budget stopped the deploy (the highest one
-applies); 1 an evaluation failed and nothing was deployed. Nothing is kept
-here between runs: a rerun deploys what is missing. docs/deploying.md
-explains it all.`,
+On failure, each host's line says why first, followed by what its switch
+printed on stderr (the failed units' journals); -v adds the plan its
+switch printed, which --json always has.
+
+Exit codes: 0 every host confirmed (or planned); 10 an activation failed
+(the host went back by itself) or a step of a host's deploy failed; 11 a
+host was not confirmed and rolls back by itself; 12 a host was
+unreachable; 13 the failure budget stopped the deploy; 14 a host's switch
+refused before changing anything (files in the way, an invalid profile;
+with --dry-run, a plan has conflicts); 15 another nodegen command held a
+host's lock (the highest one applies, but 13 whenever the budget stopped
+the deploy); 1 an evaluation failed and nothing was deployed. Nothing is
+kept here between runs: a rerun deploys what is missing.
+docs/deploying.md explains it all.`,
 		example: "nodegen deploy --on @web --parallel 10 hosts/*.hcl\nnodegen deploy --dry-run hosts/db1.hcl",
 		args:    argsModules,
 		flags:   deployCommand,
@@ -84,6 +111,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	dry := fs.Bool("dry-run", false, "show each host's plan (nodegen switch --dry-run there); change nothing")
 	backup := fs.Bool("backup", false, "have every host's switch move the files in the way of its profile aside (nodegen switch --backup), as deployment.backupConflicts does for one host")
 	asJSON := fs.Bool("json", false, "print the progress as JSON events, one a line, and the summary as the last")
+	verbose := fs.BoolP("verbose", "v", false, "print the plan of a host that failed too (what its switch printed on stdout)")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("deploy")
@@ -146,7 +174,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 					return
 				}
 				if e.Result != nil {
-					printHostResult(stdout, stderr, e.Result, *dry)
+					printHostResult(stdout, stderr, e.Result, *dry, *verbose)
 				}
 			},
 		}
@@ -227,9 +255,10 @@ func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte
 	return host, nil
 }
 
-// printHostResult prints one host's end: a line on stderr; a plan or a
-// failure's output, indented, below it.
-func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry bool) {
+// printHostResult prints one host's end: a line on stderr, with the reason
+// of a failure; below it, indented, what the host printed on stderr, and
+// with verbose its plan. With dry, a host's plan goes to stdout.
+func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry, verbose bool) {
 	line := fmt.Sprintf("%s: %s", r.Host, r.Outcome)
 	if r.Generation != 0 {
 		line += fmt.Sprintf(" (generation %d)", r.Generation)
@@ -238,11 +267,18 @@ func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry bool) {
 		line += ": " + r.Message
 	}
 	fmt.Fprintf(stderr, "%s [%.1f s]\n", line, r.Seconds)
-	switch {
-	case dry && r.Outcome == deploy.Planned:
-		fmt.Fprintf(stdout, "%s:\n%s", r.Host, indent(strings.TrimRight(r.Output, "\n"), "  ")+"\n")
-	case r.Output != "" && r.Outcome != deploy.Confirmed:
-		fmt.Fprintln(stderr, indent(strings.TrimRight(r.Output, "\n"), "    "))
+	if dry && (r.Outcome == deploy.Planned || r.Outcome == deploy.Refused) {
+		fmt.Fprintf(stdout, "%s:\n%s", r.Host, indent(strings.TrimRight(r.Plan+r.Output, "\n"), "  ")+"\n")
+		return
+	}
+	if r.Outcome == deploy.Confirmed {
+		return
+	}
+	if out := strings.TrimRight(r.Output, "\n"); out != "" {
+		fmt.Fprintln(stderr, indent(out, "    "))
+	}
+	if plan := strings.TrimRight(r.Plan, "\n"); plan != "" && verbose {
+		fmt.Fprintf(stderr, "    %s's plan:\n%s\n", r.Host, indent(plan, "      "))
 	}
 }
 
@@ -253,20 +289,21 @@ func deploySummary(results []deploy.HostResult, stopped bool, took time.Duration
 		counts[r.Outcome]++
 	}
 	code := exitOK
-	for _, c := range []struct {
-		o    deploy.Outcome
-		code int
-	}{{deploy.Failed, exitActivationFailed}, {deploy.NotConfirmed, exitRolledBack}, {deploy.Unreachable, exitUnreachable}} {
-		if counts[c.o] > 0 {
-			code = c.code
+	for o, n := range counts {
+		if n > 0 {
+			code = max(code, outcomeCodes[o])
 		}
 	}
 	if stopped {
 		code = exitBudget
 	}
-	text := fmt.Sprintf("deployed %d host(s) in %.1f s: %d confirmed, %d planned, %d failed, %d rolled back, %d unreachable, %d skipped",
-		len(results), took.Seconds(), counts[deploy.Confirmed], counts[deploy.Planned], counts[deploy.Failed],
-		counts[deploy.NotConfirmed], counts[deploy.Unreachable], counts[deploy.Skipped])
+	var parts []string
+	for _, s := range summaryOrder {
+		if counts[s.o] > 0 || s.o == deploy.Confirmed && len(results) == 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s.o], s.text))
+		}
+	}
+	text := fmt.Sprintf("deployed %d host(s) in %.1f s: %s", len(results), took.Seconds(), strings.Join(parts, ", "))
 	if stopped {
 		text += " (stopped by the failure budget)"
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,12 +90,18 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 		},
 		&command{
 			name:    "rollback",
-			summary: "Activate the previous generation again (or generation N).",
+			summary: "Activate the previous good generation again (or generation N).",
 			usage:   "nodegen rollback [--root DIR] [--to N] [--dry-run] [--offline]",
+			help: `Without --to, activates the newest generation older than the active one
+that is not marked: generations whose last activation failed or was rolled
+back (units that did not come up, a step that failed, a confirmation that
+did not come in time; nodegen generations shows them) are skipped. --to N
+activates generation N whatever its mark; an activation of it whose units
+come up removes its mark.`,
 			example: "nodegen rollback\nnodegen rollback --to 3",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 				root := rootFlag(fs)
-				to := fs.Int("to", 0, "the generation `N` to activate (default: the one before the active one)")
+				to := fs.Int("to", 0, "the generation `N` to activate, even one that failed or was rolled back (default: the newest good one before the active one)")
 				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
 				offline := fs.Bool("offline", false, "take assets only from the cache; download nothing")
 				return func(args []string, stdout, stderr io.Writer) int {
@@ -112,6 +119,12 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 			name:    "generations",
 			summary: "List the generations installed on this machine.",
 			usage:   "nodegen generations [--root DIR] [--json]",
+			help: `One line per generation: its number, date, host name, the start of its
+profile's hash, its status ("failed" or "rolled back" when its last
+activation failed or was rolled back, which nodegen rollback skips) and
+"*" for the active one; then what went wrong with each marked generation.
+--json has the same, with "mark" ({kind, why, date}) and "failures" (the
+steps that failed) per generation.`,
 			example: "nodegen generations",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 				root := rootFlag(fs)
@@ -321,6 +334,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	var binaries *activate.BinariesError
 	var invalid *activate.InvalidError
 	var failed *activate.FailedError
+	var checks *activate.CheckError
+	if errors.As(err, &checks) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %s\n", name, checks)
+		return exitError
+	}
 	if errors.As(err, &invalid) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: the profile has %d problem(s) that would stop the activation half way; nothing was changed\n", name, len(invalid.Problems))
 		for _, c := range invalid.Problems {
@@ -378,7 +396,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	switch {
 	case res.RolledBack != nil:
-		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		if res.RolledBack.Generation == 0 {
+			fmt.Fprintln(stdout, "rolled back: nothing nodegen placed is left in /etc, as before")
+		} else {
+			fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		}
 		if len(res.RolledBack.Failed) > 0 {
 			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 			printFailed(stderr, name, res.RolledBack.Failed)
@@ -490,6 +512,7 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		{"restart", u.Restart},
 		{"start", u.Start},
 		{"not restarted", u.NotRestarted},
+		{"reset-failed", u.ResetFailed},
 	} {
 		if len(l.units) > 0 {
 			fmt.Fprintf(w, "  %-8s %s\n", l.what+":", strings.Join(l.units, " "))
@@ -540,8 +563,9 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, "no generations")
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GENERATION\tDATE\tHOST\tPROFILE\tCURRENT")
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GENERATION\tDATE\tHOST\tPROFILE\tSTATUS\tCURRENT")
 	for _, g := range gens {
 		cur := ""
 		if g.Current {
@@ -551,12 +575,25 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		if host == "" {
 			host = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], cur)
+		status := ""
+		if g.Mark != nil {
+			status = strings.ReplaceAll(g.Mark.Kind, "-", " ")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], status, cur)
 	}
 	tw.Flush()
+	// Without the padding of the empty columns at the ends of lines.
+	for line := range strings.Lines(table.String()) {
+		fmt.Fprintln(stdout, strings.TrimRight(line, " \n"))
+	}
 	for _, g := range gens {
+		described := false
 		for _, f := range g.Failures {
 			fmt.Fprintf(stdout, "%s: %s\n", f.Date, f.Describe())
+			described = described || g.Mark != nil && f.Date == g.Mark.Date
+		}
+		if g.Mark != nil && !described {
+			fmt.Fprintln(stdout, g.Mark.Describe())
 		}
 	}
 	return exitOK

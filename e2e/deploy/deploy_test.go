@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -86,6 +87,14 @@ func TestOnTag(t *testing.T) {
 	if active, confirm := f.generation("a"); active != 0 || confirm != "" {
 		t.Errorf("--dry-run changed a: generation %d, confirmation %q", active, confirm)
 	}
+	// A plan with an admin's file in the way is refused: exit 14, not a
+	// failed activation; the conflict is printed with the plan.
+	f.machines["a"].WriteFile("/etc/admin.conf", []byte("the admin's\n"), 0o644)
+	admin := f.host("a", `config "environment.etc.\"admin.conf\"" { text = "nodegen's" }`)
+	stdout, stderr, code := f.deploy("--dry-run", "--on", "a", admin)
+	if code != 14 || !strings.Contains(stderr, "a: refused") || !strings.Contains(stdout, "/etc/admin.conf: a file that nodegen does not manage is in the way") {
+		t.Errorf("--dry-run with a file in the way: exit %d\n%s%s", code, stdout, stderr)
+	}
 	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
 		t.Errorf("--on @db: exit %d\n%s", code, stderr)
 	}
@@ -119,16 +128,22 @@ func TestLockedOutRollsBack(t *testing.T) {
 	start := time.Now()
 	_, stderr, code := f.deploy("--confirm-timeout", "5s", file)
 	if code != 11 {
-		t.Fatalf("exit %d, want 11 (rolled back)", code)
+		t.Fatalf("exit %d, want 11 (not confirmed)", code)
 	}
-	if !strings.Contains(stderr, "a: rolled-back (generation 2)") {
-		t.Errorf("no rolled-back line:\n%s", stderr)
+	if !strings.Contains(stderr, "a: not-confirmed (generation 2)") {
+		t.Errorf("no not-confirmed line:\n%s", stderr)
 	}
 	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
 	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
 	status := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* status")
 	if !strings.Contains(status, "confirmation: generation 2 was not confirmed and was rolled back") {
 		t.Errorf("nodegen status after the rollback:\n%s", status)
+	}
+	// generations marks the lock-out generation, so that a rollback does
+	// not go back to it.
+	gens := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* generations")
+	if !regexp.MustCompile(`(?m)^2 .* rolled back$`).MatchString(gens) || !strings.Contains(gens, "generation 2 rolled back (") || !strings.Contains(gens, "not confirmed in time") {
+		t.Errorf("nodegen generations after the rollback:\n%s", gens)
 	}
 	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
 		t.Errorf("lockout.service is still active after the rollback: %s", out)
@@ -174,7 +189,7 @@ config "systemd.services.broken" {
 	if code != 13 {
 		t.Fatalf("exit %d, want 13 (stopped by the failure budget)", code)
 	}
-	if !strings.Contains(stderr, "a: failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "(stopped by the failure budget)") {
+	if !strings.Contains(stderr, "a: rolled-back: unit broken.service failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "1 rolled back, 2 skipped (stopped by the failure budget)") {
 		t.Errorf("output:\n%s%s", stdout, stderr)
 	}
 	for _, n := range []string{"a", "b", "c"} {
