@@ -380,7 +380,7 @@ func TestTakenOverUnitRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := UnitPlan{Stop: []string{}, Reload: []string{}, Restart: []string{"containerd.service"}, Start: []string{"new.service"}, NotRestarted: []string{}, FailedBefore: []string{}, Live: true}
+	want := UnitPlan{Stop: []string{}, Reload: []string{}, Restart: []string{"containerd.service"}, Start: []string{"new.service"}, NotRestarted: []string{}, FailedBefore: []string{}, ResetFailed: []string{}, Live: true}
 	if d := cmp.Diff(want, res.Plan.Units, cmp.AllowUnexported(UnitPlan{}), cmpIgnoreWanted); d != "" {
 		t.Errorf("unit plan (-want +got):\n%s", d)
 	}
