@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -18,6 +19,10 @@ import (
 // exitSSH is the exit code of ssh itself failing (the connection, not the
 // remote command).
 const exitSSH = 255
+
+// exitOverflow is the result of a remote command that printed more than
+// the deployer takes (see cappedBuffer); not an exit code a process has.
+const exitOverflow = -2
 
 // connectTimeout bounds ssh's connection, and so a host that does not
 // answer.
@@ -134,16 +139,34 @@ func (c *conn) wrap(cmd string) string {
 	return cmd
 }
 
+// exec runs ssh with args. What the remote command prints is kept up to
+// maxStdout and maxStderr bytes: a command that prints more is stopped,
+// and its result is exitOverflow.
 func (c *conn) exec(ctx context.Context, stdin io.Reader, args ...string) result {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, c.ssh, args...)
 	cmd.Stdin = stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var overflow string
+	var once sync.Once
+	stop := func(stream string, max int) func() {
+		return func() {
+			once.Do(func() {
+				overflow = fmt.Sprintf("the host printed more than %d bytes on %s: the command was stopped", max, stream)
+				cancel()
+			})
+		}
+	}
+	stdout := &cappedBuffer{max: maxStdout, over: stop("stdout", maxStdout)}
+	stderr := &cappedBuffer{max: maxStderr, over: stop("stderr", maxStderr)}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	r := result{stdout: stdout.b.String(), stderr: stderr.b.String()}
 	var exitErr *exec.ExitError
 	switch {
+	case overflow != "":
+		r.code, r.stderr = exitOverflow, overflow
 	case err == nil:
 	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
 		r.code = exitErr.ExitCode()
