@@ -1,0 +1,62 @@
+package deploy
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPrintable: host output keeps its lines and tabs; escape sequences,
+// other control characters, bytes that are not UTF-8 and bidirectional
+// overrides are shown as escapes.
+func TestPrintable(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ok\n\tindented\n", "ok\n\tindented\n"},
+		{"refused\x1b]0;TITLE\x07\x1b]52;c;ZWNobw==\x07\n", `refused\x1b]0;TITLE\x07\x1b]52;c;ZWNobw==\x07` + "\n"},
+		{"progress\r100%", `progress\x0d100%`},
+		{"\x1b[2J", `\x1b[2J`},
+		{"C1 \u009b31m", `C1 \u009b31m`},
+		{"del\x7f", `del\x7f`},
+		{"bad \xff\xfe utf-8", `bad \xff\xfe utf-8`},
+		{"user\u202eexe.txt", `user\u202eexe.txt`},
+		{"unit var-lib-x\\x2dy.mount, é, 日本", "unit var-lib-x\\x2dy.mount, é, 日本"},
+	} {
+		if got := printable(tc.in); got != tc.want {
+			t.Errorf("printable(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestOutputBounded: a host that prints without end (cat /dev/zero) is
+// stopped once it passes the bound, and the step fails saying so; the
+// deployer keeps no more than the bound.
+func TestOutputBounded(t *testing.T) {
+	for _, stream := range []string{"stdout", "stderr"} {
+		t.Run(stream, func(t *testing.T) {
+			ssh := filepath.Join(t.TempDir(), "ssh")
+			redirect := ""
+			if stream == "stderr" {
+				redirect = " >&2"
+			}
+			if err := os.WriteFile(ssh, []byte("#!/bin/sh\nexec cat /dev/zero"+redirect+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			c := &conn{ssh: ssh, socket: "none"}
+			start := time.Now()
+			r := c.run(context.Background(), nil, "nodegen receive --missing x")
+			if r.code != exitOverflow || !strings.Contains(r.stderr, "the host printed more than") || !strings.Contains(r.stderr, "on "+stream) {
+				t.Fatalf("code %d, stderr %q", r.code, r.stderr)
+			}
+			if len(r.stdout) > maxStdout {
+				t.Errorf("kept %d bytes", len(r.stdout))
+			}
+			if res := lost("asking the host which files it lacks", r); res.Outcome != Failed || res.Output != "" {
+				t.Errorf("result %+v", res)
+			}
+			t.Logf("stopped after %s: %s", time.Since(start).Round(time.Millisecond), r.stderr)
+		})
+	}
+}
