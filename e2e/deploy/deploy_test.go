@@ -221,6 +221,50 @@ config "deployment" {
 	}
 }
 
+// TestKeysThroughLinks is N1 on a real host: a service user who owns its
+// home points the key's directory at /etc/apt/apt.conf.d, and plants, in
+// a directory of its own, a link at the key's name to /etc/shadow. The
+// first key is refused (the deploy fails before its switch, naming the
+// link) and nothing is written in /etc/apt/apt.conf.d; the second
+// replaces the link with the key, and /etc/shadow is as it was.
+func TestKeysThroughLinks(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "ln -s /etc/apt/apt.conf.d /var/lib/app/keys && mkdir /var/lib/app/own && ln -s /etc/shadow /var/lib/app/own/db")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	file := f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`)
+	_, stderr, code := f.deploy(file)
+	if code != 10 || !strings.Contains(stderr, "a: failed: writing deployment.keys.db: exit 1: nodegen receive: the key's directory: /var/lib/app/keys is a symbolic link (to /etc/apt/apt.conf.d)") {
+		t.Errorf("a key's directory through a link: exit %d\n%s", code, stderr)
+	}
+	if out, _, code, _ := m.Run("ls", "-A", "/etc/apt/apt.conf.d/db"); code == 0 {
+		t.Errorf("the key was written through the link: %s", out)
+	}
+	if active, _ := f.generation("a"); active != 0 {
+		t.Errorf("generation %d is active after a refused key", active)
+	}
+
+	f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/own" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("a key's name that is a link: exit %d", code)
+	}
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%F %U %G %a", "/var/lib/app/own/db")); got != "regular file app app 400" {
+		t.Errorf("/var/lib/app/own/db: %s", got)
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
+	}
+}
+
 // TestKilledDeployer kills the deployer (its whole process group: the ssh
 // clients too) while it switches the second of three hosts: every host
 // ends on a confirmed generation or rolled back by itself, and a rerun
