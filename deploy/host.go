@@ -179,7 +179,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	if len(keys) > 0 {
 		names := make([]string, len(keys))
 		for i, k := range keys {
-			names[i] = k.Name
+			names[i] = k.option
 		}
 		d.emit("keys", strings.Join(names, " "))
 	}
