@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,10 +67,12 @@ func dial(ctx context.Context, sshProg, dir string, h Host) (*conn, error) {
 	c := &conn{ssh: sshProg, args: destination(h.Name, h.Options), socket: filepath.Join(dir, "m")}
 	c.sudo = h.Options.TargetUser != nil && *h.Options.TargetUser != "root"
 	args := append([]string{"-M", "-S", c.socket, "-o", "ControlPersist=no", "-N"}, c.args...)
-	var stderr bytes.Buffer
+	// What the host sends before the connection is up (a banner) is
+	// kept up to maxStderr.
+	stderr := &cappedBuffer{max: maxStderr}
 	c.master = exec.Command(c.ssh, args...)
 	c.master.Stdin = nil
-	c.master.Stderr = &stderr
+	c.master.Stderr = stderr
 	// The master is in a process group of its own: a Ctrl-C to the
 	// deployer reaches the deployer, which closes the masters. A deployer
 	// killed outright takes its masters with it (Pdeathsig) rather than
@@ -90,7 +91,7 @@ func dial(ctx context.Context, sshProg, dir string, h Host) (*conn, error) {
 		}
 		select {
 		case err := <-exited:
-			return nil, &errUnreachable{fmt.Sprintf("ssh %s: %s", strings.Join(c.args[len(c.args)-1:], ""), lastLine(stderr.String(), err))}
+			return nil, &errUnreachable{fmt.Sprintf("ssh %s: %s", strings.Join(c.args[len(c.args)-1:], ""), lastLine(stderr.b.String(), err))}
 		case <-ctx.Done():
 			c.close()
 			return nil, ctx.Err()

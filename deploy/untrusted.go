@@ -54,7 +54,9 @@ func needsEscape(r rune) bool {
 }
 
 // cappedBuffer keeps what a command writes, up to max bytes; a write past
-// max calls over (once) and fails.
+// max calls over (once) and fails. Without over, what is past max is
+// dropped and the writer carries on (for a command that must keep
+// running, such as the master connection).
 type cappedBuffer struct {
 	b    strings.Builder
 	max  int
@@ -63,6 +65,12 @@ type cappedBuffer struct {
 }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.over == nil {
+		if room := c.max - c.b.Len(); room > 0 {
+			c.b.Write(p[:min(len(p), room)])
+		}
+		return len(p), nil
+	}
 	if c.full || c.b.Len()+len(p) > c.max {
 		if !c.full {
 			c.full = true

@@ -60,3 +60,18 @@ func TestOutputBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestCappedBufferDrops: without a stop, what is past the bound is
+// dropped and every write succeeds, so a master connection that a host
+// floods with a banner keeps running.
+func TestCappedBufferDrops(t *testing.T) {
+	c := &cappedBuffer{max: 10}
+	for _, w := range []string{"12345", "67890abc", "def"} {
+		if n, err := c.Write([]byte(w)); n != len(w) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", w, n, err)
+		}
+	}
+	if got := c.b.String(); got != "1234567890" {
+		t.Errorf("kept %q", got)
+	}
+}
