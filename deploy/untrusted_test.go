@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestPrintable: host output keeps its lines and tabs; escape sequences,
@@ -28,6 +29,24 @@ func TestPrintable(t *testing.T) {
 			t.Errorf("printable(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// FuzzPrintable: whatever a host prints, what reaches the terminal is
+// valid UTF-8 with no control character but line breaks and tabs, and no
+// bidirectional control; and text without those is left as it is.
+func FuzzPrintable(f *testing.F) {
+	for _, s := range []string{"ok\n", "\x1b]52;c;eA==\x07", "\xff\xfe", "a\u202eb", "\u009b2J", "\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := printable(s)
+		if !utf8.ValidString(got) || strings.ContainsFunc(got, needsEscape) {
+			t.Fatalf("printable(%q) = %q", s, got)
+		}
+		if utf8.ValidString(s) && !strings.ContainsFunc(s, needsEscape) && got != s {
+			t.Fatalf("printable(%q) = %q, changed", s, got)
+		}
+	})
 }
 
 // TestOutputBounded: a host that prints without end (cat /dev/zero) is
