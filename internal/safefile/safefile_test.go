@@ -180,16 +180,7 @@ func TestPathsRefused(t *testing.T) {
 // TestReplacesLink: a symbolic link at the file's name is replaced, not
 // written through.
 func TestReplacesLink(t *testing.T) {
-	top := t.TempDir()
-	victim := filepath.Join(top, "shadow")
-	if err := os.WriteFile(victim, []byte("root:x\n"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	d, err := MkdirAll(filepath.Join(top, "keys"), 0o751)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, victim := keysAndVictim(t)
 	symlink(t, victim, filepath.Join(d.Path(), "db"))
 	if err := d.WriteFile("db", []byte("key"), self(), 0o400); err != nil {
 		t.Fatal(err)
@@ -259,16 +250,7 @@ func TestRaceDirectorySwap(t *testing.T) {
 // owner, mode and content go to the file created, through its
 // descriptor, and the write fails saying that the directory changed.
 func TestRaceTemporarySwap(t *testing.T) {
-	top := t.TempDir()
-	victim := filepath.Join(top, "shadow")
-	if err := os.WriteFile(victim, []byte("root:x\n"), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	d, err := MkdirAll(filepath.Join(top, "keys"), 0o751)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, victim := keysAndVictim(t)
 	in, err := unix.InotifyInit1(unix.IN_CLOEXEC)
 	if err != nil {
 		t.Skipf("no inotify: %v", err)
@@ -319,6 +301,23 @@ func TestRaceTemporarySwap(t *testing.T) {
 			t.Errorf("the file created: %v, %v", fi, err)
 		}
 	}
+}
+
+// keysAndVictim makes a directory keys, open (closed when the test ends),
+// and beside it a file shadow, which assertVictim checks.
+func keysAndVictim(t *testing.T) (*Dir, string) {
+	t.Helper()
+	top := t.TempDir()
+	victim := filepath.Join(top, "shadow")
+	if err := os.WriteFile(victim, []byte("root:x\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	d, err := MkdirAll(filepath.Join(top, "keys"), 0o751)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, victim
 }
 
 func symlink(t *testing.T, target, p string) {
