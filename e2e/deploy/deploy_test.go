@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
 // TestThreeHosts deploys three hosts: each confirms and runs the new
@@ -259,6 +261,57 @@ config "deployment" {
 	}
 	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%F %U %G %a", "/var/lib/app/own/db")); got != "regular file app app 400" {
 		t.Errorf("/var/lib/app/own/db: %s", got)
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
+	}
+}
+
+// TestKeyRaceSwap is N1's race on a real host: the key's directory is
+// its user's, who watches it with inotify and swaps the temporary file
+// for a link to /etc/shadow the moment it appears (testdata/swapkey),
+// which won against putKey's shell script every time. Root follows
+// nothing: /etc/shadow is as it was, and the deploy either fails saying
+// the directory changed under it (the swap came in time) or wrote the key.
+func TestKeyRaceSwap(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.CopyFile(nspawntest.BuildStatic(t, "./e2e/deploy/testdata/swapkey"), "/usr/local/bin/swapkey", 0o755)
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "mkdir /var/lib/app/keys")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	m.MustRun("systemd-run", "--uid=app", "--unit=swapkey", "/usr/local/bin/swapkey", "/var/lib/app/keys", ".nodegen-", "/etc/shadow", "/var/lib/app/ready")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, _, code, _ := m.Run("test", "-e", "/var/lib/app/ready"); code == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("swapkey is not watching:\n%s", m.Journal("swapkey.service", 20))
+		}
+	}
+	// The key is written at every deploy: deploy until the swap comes.
+	swapped := false
+	for i := 1; i <= 10 && !swapped; i++ {
+		file := f.host("a", fmt.Sprintf(`
+config "deployment" {
+  keys = { db = { text = "s3cret %d\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`, i))
+		_, stderr, code := f.deploy(file)
+		journal := m.Journal("swapkey.service", 20)
+		swapped = strings.Contains(journal, "swapped .nodegen-")
+		switch {
+		case swapped:
+			t.Logf("deploy %d: swapkey:\n%s", i, journal)
+			if code != 10 || !strings.Contains(stderr, "its directory was changed while the file was written") {
+				t.Errorf("the swap came, and the deploy did not say so: exit %d\n%s", code, stderr)
+			}
+		case code != 0:
+			t.Errorf("exit %d without a swap", code)
+		}
+	}
+	if !swapped {
+		t.Log("swapkey never came between the key's creation and its rename in 10 deploys")
 	}
 	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
 		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
