@@ -242,19 +242,6 @@ func (d *Dir) WriteFile(name string, content []byte, owner Owner, perm fs.FileMo
 	return nil
 }
 
-// Remove removes the entry name of d (a file or a symbolic link, never
-// what a link points to). A missing entry is not an error.
-func (d *Dir) Remove(name string) error {
-	if p := NameProblem(name); p != "" {
-		return fmt.Errorf("%q is not a file name: %s", name, p)
-	}
-	err := unix.Unlinkat(d.fd, name, 0)
-	if err != nil && !errors.Is(err, unix.ENOENT) {
-		return &fs.PathError{Op: "remove", Path: filepath.Join(d.path, name), Err: err}
-	}
-	return nil
-}
-
 // unwrap is the errno of an *os.File method's error.
 func unwrap(err error) error {
 	var pe *fs.PathError
