@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nodegen/nodegen/profile"
 )
 
 // remoteDir is where a deploy keeps the nodegen binaries and profiles it
@@ -117,6 +119,9 @@ func (d *deployer) run(ctx context.Context) HostResult {
 	start := time.Now()
 	r := d.deploy(ctx)
 	r.Host, r.Seconds = d.h.Name, time.Since(start).Seconds()
+	// What the host printed reaches the deployer's terminal: its control
+	// characters are shown, never acted on.
+	r.Message, r.Output, r.Plan = printable(r.Message), printable(r.Output), printable(r.Plan)
 	return r
 }
 
@@ -126,6 +131,12 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return HostResult{Outcome: Unreachable, Message: err.Error()}
 	}
 	defer os.RemoveAll(dir)
+	// The keys are read first: a keyFile that cannot be read stops the
+	// host before anything is sent.
+	keys, err := readKeys(d.h.Options.Keys)
+	if err != nil {
+		return HostResult{Outcome: Failed, Message: err.Error()}
+	}
 	d.emit("connect", "")
 	c, err := dial(ctx, d.cfg.SSH, dir, d.h)
 	if err != nil {
@@ -149,36 +160,18 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		}
 	}
 
-	phash, err := profileHash(d.h.Profile)
+	manifestPath := filepath.Join(d.h.Profile, profile.ManifestName)
+	manifest, err := os.ReadFile(manifestPath)
 	if err != nil {
 		return HostResult{Outcome: Failed, Message: err.Error()}
 	}
-	prof := remoteDir + "/profiles/" + phash[:32]
+	sum := sha256.Sum256(manifest)
+	prof := remoteDir + "/profiles/" + hex.EncodeToString(sum[:16])
 	if r := c.run(ctx, nil, "test -f "+prof+"/nodegen-profile.json"); r.code == exitSSH {
 		return lost("checking the profile", r)
 	} else if r.code != 0 {
-		// The host says which files it has no copy of; only those go.
-		manifest, err := os.ReadFile(filepath.Join(d.h.Profile, "nodegen-profile.json"))
-		if err != nil {
-			return HostResult{Outcome: Failed, Message: err.Error()}
-		}
-		r := c.run(ctx, bytes.NewReader(manifest), exe+" receive --missing "+prof)
-		if r.code != 0 {
-			return lost("asking the host which files it lacks", r)
-		}
-		var missing []string
-		for _, line := range strings.Split(r.stdout, "\n") {
-			if line != "" {
-				missing = append(missing, line)
-			}
-		}
-		d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(missing)))
-		var buf bytes.Buffer
-		if err := tarFiles(&buf, d.h.Profile, missing); err != nil {
-			return HostResult{Outcome: Failed, Message: err.Error()}
-		}
-		if r := c.run(ctx, &buf, exe+" receive "+prof); r.code != 0 {
-			return lost("copying the profile", r)
+		if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
+			return *r
 		}
 	}
 
@@ -187,21 +180,22 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		if r.code == exitSSH {
 			return lost("nodegen switch --dry-run", r)
 		}
+		if r.code == exitOverflow {
+			return HostResult{Outcome: Failed, Message: "nodegen switch --dry-run " + exited(r)}
+		}
 		return SwitchResult(r.stdout, r.stderr, r.code, true)
 	}
 
-	names := sortedKeys(d.h.Options.Keys)
-	if len(names) > 0 {
+	if len(keys) > 0 {
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = k.option
+		}
 		d.emit("keys", strings.Join(names, " "))
 	}
-	for _, name := range names {
-		k := d.h.Options.Keys[name]
-		data, err := keyData(k)
-		if err != nil {
-			return HostResult{Outcome: Failed, Message: fmt.Sprintf("deployment.keys.%s: %v", name, err)}
-		}
-		if r := c.run(ctx, bytes.NewReader(data), putKey(k)); r.code != 0 {
-			return lost("writing deployment.keys."+name, r)
+	for _, k := range keys {
+		if r := c.run(ctx, bytes.NewReader(k.data), exe+" "+receiveKeyArgs(k.Key)); r.code != 0 {
+			return lost("writing deployment.keys."+k.option, r)
 		}
 	}
 
@@ -218,13 +212,16 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	case sw.code == exitSSH && m == nil:
 		// The session was cut during the switch, which goes on on the
 		// host: a new connection finds out how it ends.
-		d.emit("reconnect", lastLine(sw.stderr, nil))
+		d.emit("reconnect", printable(lastLine(sw.stderr, nil)))
 		var r *HostResult
 		if gen, r = d.resume(ctx, c, exe, token); r != nil {
 			r.Output = sw.stdout + sw.stderr + r.Output
 			return *r
 		}
 	case sw.code != 0 || m == nil:
+		if sw.code == exitOverflow {
+			return HostResult{Outcome: Failed, Message: "nodegen switch " + exited(sw)}
+		}
 		return SwitchResult(sw.stdout, sw.stderr, sw.code, false)
 	default:
 		gen, _ = strconv.Atoi(m[1])
@@ -257,6 +254,36 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 			Message: fmt.Sprintf("confirmed, but generation %d is active, not %d (%v)", active, gen, err)}
 	}
 	return HostResult{Outcome: Confirmed, Generation: gen}
+}
+
+// copyProfile copies the profile to prof on the host: the host answers
+// which contents of the manifest it lacks, as hashes, and the deployer
+// sends the files of its own profile with those contents (parseMissing).
+// It returns nil when the profile is there.
+func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, manifest []byte, manifestPath string) *HostResult {
+	m, err := profile.ParseManifest(manifest, manifestPath)
+	if err != nil {
+		return &HostResult{Outcome: Failed, Message: err.Error()}
+	}
+	r := c.run(ctx, bytes.NewReader(manifest), exe+" receive --missing "+prof)
+	if r.code != 0 {
+		res := lost("asking the host which files it lacks", r)
+		return &res
+	}
+	send, err := parseMissing(r.stdout, m)
+	if err != nil {
+		return &HostResult{Outcome: Failed, Message: "the host's answer to receive --missing is refused (nothing was sent): " + err.Error()}
+	}
+	d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(tarFiles(pw, d.h.Profile, manifest, send)) }()
+	r = c.run(ctx, pr, exe+" receive "+prof)
+	pr.CloseWithError(io.ErrClosedPipe)
+	if r.code != 0 {
+		res := lost("copying the profile", r)
+		return &res
+	}
+	return nil
 }
 
 // resumeTimeout bounds the wait for a switch whose session was cut: its
@@ -302,7 +329,19 @@ func lost(step string, r result) HostResult {
 	if r.code == exitSSH {
 		return HostResult{Outcome: Unreachable, Message: step + ": " + lastLine(r.stderr, nil)}
 	}
+	if r.code == exitOverflow {
+		return HostResult{Outcome: Failed, Message: step + ": " + r.stderr}
+	}
 	return HostResult{Outcome: Failed, Message: fmt.Sprintf("%s: exit %d: %s", step, r.code, lastLine(r.stderr, nil)), Output: r.stdout + r.stderr}
+}
+
+// exited says how a remote command ended: "exited N", or that it was
+// stopped for printing too much.
+func exited(r result) string {
+	if r.code == exitOverflow {
+		return "stopped: " + r.stderr
+	}
+	return "exited " + strconv.Itoa(r.code)
 }
 
 // activeGeneration reads the active generation from nodegen generations
@@ -330,26 +369,6 @@ func putFile(path, mode string) string {
 	return fmt.Sprintf(`set -e; mkdir -p "$(dirname %[1]s)"; t=$(mktemp %[1]s.XXXXXX); trap 'rm -f "$t"' EXIT; cat > "$t"; chmod %[2]s "$t"; mv -f "$t" %[1]s; trap - EXIT`, q, mode)
 }
 
-// putKey is a shell command that writes a key from stdin into its
-// directory, owned and with the mode it asks for before it has any
-// content. The directory is made readable by root only when it is new.
-func putKey(k Key) string {
-	dir, file := shellQuote(k.DestDir), shellQuote(filepath.Join(k.DestDir, k.Name))
-	return fmt.Sprintf(`set -e; umask 077; [ -d %[1]s ] || { mkdir -p %[1]s; chmod 0751 %[1]s; }; t=$(mktemp %[2]s.XXXXXX); trap 'rm -f "$t"' EXIT; chown %[3]s:%[4]s "$t"; chmod %[5]s "$t"; cat > "$t"; mv -f "$t" %[2]s; trap - EXIT`,
-		dir, file, shellQuote(k.User), shellQuote(k.Group), shellQuote(k.Permissions))
-}
-
-// keyData is the content of a key.
-func keyData(k Key) ([]byte, error) {
-	if k.Text != nil {
-		return []byte(*k.Text), nil
-	}
-	if k.KeyFile != nil {
-		return os.ReadFile(*k.KeyFile)
-	}
-	return nil, fmt.Errorf("neither text nor keyFile is set")
-}
-
 // newToken returns a fresh token for one attempt's confirmation.
 func newToken() (string, error) {
 	b := make([]byte, 16)
@@ -357,17 +376,6 @@ func newToken() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
-}
-
-// profileHash is the SHA-256 of a profile's manifest, which names every
-// file of the profile with its hash.
-func profileHash(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "nodegen-profile.json"))
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
 }
 
 // fileHash is the SHA-256 of a file.

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
 // TestThreeHosts deploys three hosts: each confirms and runs the new
@@ -233,6 +235,101 @@ config "deployment" {
 	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
 	if err != nil || code != 1 {
 		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+	}
+}
+
+// TestKeysThroughLinks is N1 on a real host: a service user who owns its
+// home points the key's directory at /etc/apt/apt.conf.d, and plants, in
+// a directory of its own, a link at the key's name to /etc/shadow. The
+// first key is refused (the deploy fails before its switch, naming the
+// link) and nothing is written in /etc/apt/apt.conf.d; the second
+// replaces the link with the key, and /etc/shadow is as it was.
+func TestKeysThroughLinks(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "ln -s /etc/apt/apt.conf.d /var/lib/app/keys && mkdir /var/lib/app/own && ln -s /etc/shadow /var/lib/app/own/db")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	file := f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`)
+	_, stderr, code := f.deploy(file)
+	if code != 10 || !strings.Contains(stderr, "a: failed: writing deployment.keys.db: exit 1: nodegen receive: the key's directory: /var/lib/app/keys is a symbolic link (to /etc/apt/apt.conf.d)") {
+		t.Errorf("a key's directory through a link: exit %d\n%s", code, stderr)
+	}
+	if out, _, code, _ := m.Run("ls", "-A", "/etc/apt/apt.conf.d/db"); code == 0 {
+		t.Errorf("the key was written through the link: %s", out)
+	}
+	if active, _ := f.generation("a"); active != 0 {
+		t.Errorf("generation %d is active after a refused key", active)
+	}
+
+	f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/own" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("a key's name that is a link: exit %d", code)
+	}
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%F %U %G %a", "/var/lib/app/own/db")); got != "regular file app app 400" {
+		t.Errorf("/var/lib/app/own/db: %s", got)
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
+	}
+}
+
+// TestKeyRaceSwap is N1's race on a real host: the key's directory is
+// its user's, who watches it with inotify and swaps the temporary file
+// for a link to /etc/shadow the moment it appears (testdata/swapkey),
+// which won against putKey's shell script every time. Root follows
+// nothing: /etc/shadow is as it was, and the deploy either fails saying
+// the directory changed under it (the swap came in time) or wrote the key.
+func TestKeyRaceSwap(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.CopyFile(nspawntest.BuildStatic(t, "./e2e/deploy/testdata/swapkey"), "/usr/local/bin/swapkey", 0o755)
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "mkdir /var/lib/app/keys")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	m.MustRun("systemd-run", "--uid=app", "--unit=swapkey", "/usr/local/bin/swapkey", "/var/lib/app/keys", ".nodegen-", "/etc/shadow", "/var/lib/app/ready")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, _, code, _ := m.Run("test", "-e", "/var/lib/app/ready"); code == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("swapkey is not watching:\n%s", m.Journal("swapkey.service", 20))
+		}
+	}
+	// The key is written at every deploy: deploy until the swap comes.
+	swapped := false
+	for i := 1; i <= 10 && !swapped; i++ {
+		file := f.host("a", fmt.Sprintf(`
+config "deployment" {
+  keys = { db = { text = "s3cret %d\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`, i))
+		_, stderr, code := f.deploy(file)
+		journal := m.Journal("swapkey.service", 20)
+		swapped = strings.Contains(journal, "swapped .nodegen-")
+		switch {
+		case swapped:
+			t.Logf("deploy %d: swapkey:\n%s", i, journal)
+			if code != 10 || !strings.Contains(stderr, "its directory was changed while the file was written") {
+				t.Errorf("the swap came, and the deploy did not say so: exit %d\n%s", code, stderr)
+			}
+		case code != 0:
+			t.Errorf("exit %d without a swap", code)
+		}
+	}
+	if !swapped {
+		t.Log("swapkey never came between the key's creation and its rename in 10 deploys")
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
 	}
 }
 
