@@ -32,13 +32,13 @@ const confirmLockWait = 30 * time.Minute
 func init() {
 	commands = append(commands, &command{
 		name:    "confirm",
-		summary: "Confirm a generation that a switch with --confirm-token armed a rollback timer for.",
-		usage:   "nodegen confirm [--root DIR] GEN < TOKEN | --show | --enforce",
+		summary: "Confirm a generation that a switch with --confirm-token-file armed a rollback timer for.",
+		usage:   "nodegen confirm [--root DIR] GEN [TOKEN] | --show | --enforce",
 		help: `A switch with --confirm-token-file arms a transient systemd timer that
 activates the previous generation again unless this command comes, with
-the same generation and token, before it fires. The token is read from
-stdin (one line), never from the command line, where every local user
-could read it. nodegen deploy runs it over a new SSH connection, as proof
+the same generation and token, before it fires. Without TOKEN, the token
+is read from stdin (one line): in the command line, every local user can
+read it, so nodegen deploy sends it on stdin. nodegen deploy runs it over a new SSH connection, as proof
 that the new generation still lets the deployer in. Confirming again with
 the same token succeeds; a generation that was rolled back, is not
 active, or waits for another token exits 3.
@@ -75,14 +75,10 @@ connection when its session was cut during the switch.`,
 					}
 					return showConfirmation(*root, stdout, stderr)
 				}
-				want := 1
-				if *expire {
-					want = 2
-				}
-				if len(args) != want {
-					if *expire {
-						return usageError(stderr, c, "--expire: want GEN ATTEMPT, got %d argument(s)", len(args))
-					}
+				switch {
+				case *expire && len(args) != 2:
+					return usageError(stderr, c, "--expire: want GEN ATTEMPT, got %d argument(s)", len(args))
+				case len(args) != 1 && len(args) != 2:
 					return usageError(stderr, c, "want GEN (and the token on stdin), got %d argument(s)", len(args))
 				}
 				gen, err := strconv.Atoi(args[0])
@@ -92,8 +88,10 @@ connection when its session was cut during the switch.`,
 				if *expire {
 					return expireConfirmation(*root, gen, args[1], stdout, stderr)
 				}
-				token, err := readToken(os.Stdin)
-				if err != nil {
+				var token string
+				if len(args) == 2 {
+					token = args[1]
+				} else if token, err = readToken(os.Stdin); err != nil {
 					return usageError(stderr, c, "the token on stdin: %s", err)
 				}
 				return withSystem("confirm", *root, stdout, stderr, func(s *activate.System) int {
@@ -237,31 +235,37 @@ func readTokenFile(name string) (string, error) {
 type confirmFlags struct {
 	file    string
 	timeout time.Duration
-	// token is what file held, once check read it.
+	// token is --confirm-token, or what file held once check read it.
 	token string
 }
 
 func (f *confirmFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.file, "confirm-token-file", "", "make the new generation wait for \"nodegen confirm GEN\" with the token in `FILE` (- for stdin; at least 16 characters, a file only its owner reads), and roll back without it")
+	fs.StringVar(&f.token, "confirm-token", "", "--confirm-token-file with the `TOKEN` in the command line, where every local user can read it: for tests and hosts without other users")
 	fs.DurationVar(&f.timeout, "confirm-timeout", 30*time.Second, "with --confirm-token-file: how long after the activation the confirmation may take")
 }
 
-// check reads the token, which never travels in argv, where every local
-// user could read it.
+// check reads the token of --confirm-token-file: nodegen deploy sends it
+// on stdin, never in argv, where every local user could read it.
 func (f *confirmFlags) check(c *command, stderr io.Writer) int {
-	if f.file == "" {
+	switch {
+	case f.file != "" && f.token != "":
+		return usageError(stderr, c, "--confirm-token and --confirm-token-file: want one of them")
+	case f.file != "":
+		token, err := readTokenFile(f.file)
+		if err != nil {
+			return usageError(stderr, c, "--confirm-token-file %s: %s", f.file, err)
+		}
+		f.token = token
+	case f.token == "":
 		return exitOK
 	}
-	token, err := readTokenFile(f.file)
 	switch {
-	case err != nil:
-		return usageError(stderr, c, "--confirm-token-file %s: %s", f.file, err)
-	case len(token) < 16:
-		return usageError(stderr, c, "--confirm-token-file: the token needs at least 16 characters")
+	case len(f.token) < 16:
+		return usageError(stderr, c, "the confirmation token needs at least 16 characters")
 	case f.timeout < time.Second:
 		return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", f.timeout)
 	}
-	f.token = token
 	return exitOK
 }
 
