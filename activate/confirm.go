@@ -273,6 +273,14 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 		return nil, "", err
 	}
 	if st.Generation != gen {
+		// From is active: a rollback of this attempt that was killed
+		// half way, which Recover just completed; the generation is
+		// marked as the rollback would have.
+		if st.Generation == c.From && st.markOf(gen) == nil {
+			if err := s.setMark(gen, MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)); err != nil {
+				return nil, "", err
+			}
+		}
 		c.State, c.Timers = ConfirmRolledBack, nil
 		if err := s.writeConfirmation(c); err != nil {
 			return nil, "", err

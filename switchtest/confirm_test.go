@@ -24,19 +24,29 @@ func current(t *testing.T, m *nspawntest.Machine) string {
 	return strings.TrimSpace(m.MustRun("readlink", "/var/lib/nodegen/current"))
 }
 
+// waitingMachine boots a machine from a root of its own (dir, which a
+// new Boot starts again), switches it to generation 1, then to generation
+// 2 with a confirmation that waits for timeout, and returns the second
+// switch's output.
+func waitingMachine(t *testing.T, timeout string) (m *nspawntest.Machine, dir, out string) {
+	t.Helper()
+	bin := nspawntest.BuildStatic(t, "./cmd/nodegen")
+	dir = nspawntest.CopyRoot(t, nspawntest.Root{})
+	m = nspawntest.Boot(t, nspawntest.Options{Dir: dir})
+	m.CopyFile(bin, "/usr/local/bin/nodegen", 0o755)
+	one := profileOf(t, m, "one", `config "networking" { hostName = "one" }`)
+	two := profileOf(t, m, "two", `config "networking" { hostName = "two" }`)
+	mustNodegen(t, m, "switch", one)
+	out = mustNodegen(t, m, "switch", "--confirm-token-file", writeToken(m), "--confirm-timeout", timeout, two)
+	return m, dir, out
+}
+
 // TestConfirmationSurvivesReboot (issue 36, N2): a generation that waits
 // for its confirmation when the host powers off, and whose deadline
 // passes while it is down, is rolled back at the next boot by
 // nodegen-confirm.service, marked, and the boot unit removed.
 func TestConfirmationSurvivesReboot(t *testing.T) {
-	bin := nspawntest.BuildStatic(t, "./cmd/nodegen")
-	dir := nspawntest.CopyRoot(t, nspawntest.Root{})
-	m := nspawntest.Boot(t, nspawntest.Options{Dir: dir})
-	m.CopyFile(bin, "/usr/local/bin/nodegen", 0o755)
-	one := profileOf(t, m, "one", `config "networking" { hostName = "one" }`)
-	two := profileOf(t, m, "two", `config "networking" { hostName = "two" }`)
-	mustNodegen(t, m, "switch", one)
-	out := mustNodegen(t, m, "switch", "--confirm-token-file", writeToken(m), "--confirm-timeout", "10s", two)
+	m, dir, out := waitingMachine(t, "10s")
 	if !strings.Contains(out, "waiting for confirmation: generation 2") {
 		t.Fatalf("the confirmed switch does not wait:\n%s", out)
 	}
@@ -78,14 +88,7 @@ func TestConfirmationSurvivesReboot(t *testing.T) {
 // TestConfirmationArmedAgainAtBoot: a reboot before the deadline arms the
 // timer again for the rest of the wait, and the token still confirms.
 func TestConfirmationArmedAgainAtBoot(t *testing.T) {
-	bin := nspawntest.BuildStatic(t, "./cmd/nodegen")
-	dir := nspawntest.CopyRoot(t, nspawntest.Root{})
-	m := nspawntest.Boot(t, nspawntest.Options{Dir: dir})
-	m.CopyFile(bin, "/usr/local/bin/nodegen", 0o755)
-	one := profileOf(t, m, "one", `config "networking" { hostName = "one" }`)
-	two := profileOf(t, m, "two", `config "networking" { hostName = "two" }`)
-	mustNodegen(t, m, "switch", one)
-	mustNodegen(t, m, "switch", "--confirm-token-file", writeToken(m), "--confirm-timeout", "10m", two)
+	m, dir, _ := waitingMachine(t, "10m")
 	m.PowerOff()
 
 	m = nspawntest.Boot(t, nspawntest.Options{Dir: dir})
@@ -152,5 +155,66 @@ config "systemd.services.web" {
 	t.Logf("the timer's rollback was done %s after the switch ended (deadline 3 s)", took.Round(100*time.Millisecond))
 	if v := prop(t, m, "web.service", "Environment"); !strings.Contains(v, "V=1") {
 		t.Errorf("web.service after the rollback: Environment %q", v)
+	}
+}
+
+// TestKilledRollbackIsRetried: the timer's rollback, killed while it
+// restarts a slow unit, runs again and ends with generation 1 active and
+// generation 2 marked.
+func TestKilledRollbackIsRetried(t *testing.T) {
+	m := machine(t)
+	prof := func(v string) string {
+		return profileOf(t, m, "s"+v, `
+config "networking" { hostName = "s`+v+`" }
+config "systemd.services.slow" {
+  wantedBy      = ["multi-user.target"]
+  environment   = { V = "`+v+`" }
+  serviceConfig = { ExecStartPre = "/bin/sleep 4" }
+  script        = "exec sleep infinity"
+}
+`)
+	}
+	s1, s2 := prof("1"), prof("2")
+	mustNodegen(t, m, "switch", s1)
+	mustNodegen(t, m, "switch", "--confirm-token-file", writeToken(m), "--confirm-timeout", "2s", s2)
+	// The timer fires; its rollback waits for slow.service's restart.
+	var unit string
+	for i := 0; i < 200 && unit == ""; i++ {
+		out := m.MustRun("systemctl", "list-units", "--no-legend", "--plain", "--state=active", "nodegen-rollback-*.service")
+		if f := strings.Fields(out); len(f) > 0 {
+			unit = f[0]
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if unit == "" {
+		t.Fatal("the rollback timer's service did not run")
+	}
+	time.Sleep(time.Second)
+	m.MustRun("systemctl", "kill", "--signal=KILL", unit)
+	var gen string
+	for i := 0; i < 300; i++ {
+		_, _, journal, _ := m.Run("test", "-e", "/var/lib/nodegen/journal.json")
+		if gen = current(t, m); gen == "generations/1" && journal != 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if gen != "generations/1" {
+		t.Fatalf("after the killed rollback, %s is active, want generations/1\n%s", gen, m.Journal(unit, 40))
+	}
+	// Only a second run writes the state: the killed one died before.
+	rolledBack := false
+	for i := 0; i < 100 && !rolledBack; i++ {
+		rolledBack = strings.Contains(m.MustRun("nodegen", "confirm", "--show"), `"state": "rolled-back"`)
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !rolledBack {
+		t.Errorf("the confirmation does not say rolled back: the killed run was not retried\n%s", m.Journal(unit, 40))
+	}
+	if out := mustNodegen(t, m, "generations"); !strings.Contains(out, "rolled back") {
+		t.Errorf("generation 2 is not marked rolled back:\n%s", out)
+	}
+	if v := prop(t, m, "slow.service", "Environment"); !strings.Contains(v, "V=1") {
+		t.Errorf("slow.service after the rollback: Environment %q", v)
 	}
 }
