@@ -114,23 +114,31 @@ func TestConfirmationArmedAgainAtBoot(t *testing.T) {
 	}
 }
 
+// serviceProfiles makes two profiles in the machine whose service NAME
+// runs sleep with the environment V=1 and V=2, and the option lines extra.
+func serviceProfiles(t *testing.T, m *nspawntest.Machine, name, extra string) (one, two string) {
+	t.Helper()
+	prof := func(v string) string {
+		return profileOf(t, m, name+v, `
+config "networking" { hostName = "`+name+v+`" }
+config "systemd.services.`+name+`" {
+  wantedBy    = ["multi-user.target"]
+  environment = { V = "`+v+`" }
+  script      = "exec sleep infinity"
+  `+extra+`
+}
+`)
+	}
+	return prof("1"), prof("2")
+}
+
 // TestTimerRollbackDoesNotWaitForItself (issue 36, N3): the timer's
 // rollback restarts a unit and is done within seconds, not after the job
 // timeout its own start job would make it wait; the first timer, armed
 // for the activation, is stopped once the generation waits.
 func TestTimerRollbackDoesNotWaitForItself(t *testing.T) {
 	m := machine(t)
-	prof := func(v string) string {
-		return profileOf(t, m, "g"+v, `
-config "networking" { hostName = "g`+v+`" }
-config "systemd.services.web" {
-  wantedBy    = ["multi-user.target"]
-  environment = { V = "`+v+`" }
-  script      = "exec sleep infinity"
-}
-`)
-	}
-	g1, g2 := prof("1"), prof("2")
+	g1, g2 := serviceProfiles(t, m, "web", "")
 	mustNodegen(t, m, "switch", g1)
 	out := mustNodegen(t, m, "switch", "--timeout", "60s", "--confirm-token-file", writeToken(m), "--confirm-timeout", "3s", g2)
 	if !strings.Contains(out, "waiting for confirmation: generation 2") {
@@ -163,18 +171,7 @@ config "systemd.services.web" {
 // generation 2 marked.
 func TestKilledRollbackIsRetried(t *testing.T) {
 	m := machine(t)
-	prof := func(v string) string {
-		return profileOf(t, m, "s"+v, `
-config "networking" { hostName = "s`+v+`" }
-config "systemd.services.slow" {
-  wantedBy      = ["multi-user.target"]
-  environment   = { V = "`+v+`" }
-  serviceConfig = { ExecStartPre = "/bin/sleep 4" }
-  script        = "exec sleep infinity"
-}
-`)
-	}
-	s1, s2 := prof("1"), prof("2")
+	s1, s2 := serviceProfiles(t, m, "slow", `serviceConfig = { ExecStartPre = "/bin/sleep 4" }`)
 	mustNodegen(t, m, "switch", s1)
 	mustNodegen(t, m, "switch", "--confirm-token-file", writeToken(m), "--confirm-timeout", "2s", s2)
 	// The timer fires; its rollback waits for slow.service's restart.
