@@ -593,7 +593,8 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if m := st.markOf(to); m != nil {
 		s.logf("%s; activating it as asked", m.Describe())
 	}
-	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
+	how := planHow{backup: o.Backup, keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.planAndProvide(res, st, interrupted, to, "", how, o, false)
 	if err != nil || o.DryRun {
 		res.Generation = to
 		return res, err
@@ -609,7 +610,8 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, interrupted, 0, "", planHow{})
+	how := planHow{keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", how)
 	if err != nil {
 		return res, err
 	}
@@ -702,6 +704,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			}
 			for _, rel := range p.TakeOver {
 				if err := s.moveAside(rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
+					return err
+				}
+			}
+			for _, rel := range p.KeepEdited {
+				if err := s.keepEdit(p.From, rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
 					return err
 				}
 			}

@@ -478,6 +478,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	for _, rel := range p.TakeOver {
 		fmt.Fprintf(w, "  take over /%s (the file there moved to /%s/%s)\n", rel, p.TakenOverTo, rel)
 	}
+	for _, rel := range p.KeepEdited {
+		fmt.Fprintf(w, "  keep     /%s as edited through its link (generation %d's file copied to /%s/%s)\n", rel, p.From, p.TakenOverTo, rel)
+	}
 	for _, rel := range p.Restore {
 		fmt.Fprintf(w, "  restore  /%s\n", rel)
 	}
