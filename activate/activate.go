@@ -1069,6 +1069,11 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	if err := s.resetRemoved(u); err != nil {
 		return nil, nil, err
 	}
+	again, err := s.startSystemUnits(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	u.Start = append(u.Start, again...)
 	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 	if len(acted) == 0 {
 		return nil, nil, nil
