@@ -166,13 +166,12 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return HostResult{Outcome: Failed, Message: err.Error()}
 	}
 	sum := sha256.Sum256(manifest)
-	prof := remoteDir + "/profiles/" + hex.EncodeToString(sum[:16])
-	if r := c.run(ctx, nil, "test -f "+prof+"/nodegen-profile.json"); r.code == exitSSH {
-		return lost("checking the profile", r)
-	} else if r.code != 0 {
-		if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
-			return *r
-		}
+	prof := remoteDir + "/profiles/" + ReceivedName(hex.EncodeToString(sum[:]))
+	// The host checks its copy each time (receive hashes what it has):
+	// a profile it received before is rebuilt from its intact files,
+	// and a damaged one is sent again.
+	if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
+		return *r
 	}
 
 	if d.cfg.DryRun {
