@@ -273,7 +273,9 @@ func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, m
 	if err != nil {
 		return &HostResult{Outcome: Failed, Message: "the host's answer to receive --missing is refused (nothing was sent): " + err.Error()}
 	}
-	d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	if len(send) > 0 {
+		d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(tarFiles(pw, d.h.Profile, manifest, send)) }()
 	r = c.run(ctx, pr, exe+" receive "+prof)
