@@ -229,7 +229,8 @@ func rootFlag(fs *pflag.FlagSet) *string {
 	return root
 }
 
-// withSystem opens the system at root (taking its lock) for a command.
+// withSystem opens the system at root (taking its lock) for a command,
+// and removes what cut receives left (deploy.CleanReceived).
 func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate.System) int) int {
 	return openSystem(name, root, false, stdout, stderr, body)
 }
@@ -250,6 +251,11 @@ func openSystem(name, root string, create bool, stdout, stderr io.Writer, body f
 		return exitError
 	}
 	defer s.Close()
+	// With the lock held, no receive is writing: what one that was cut
+	// left beside the received profiles goes.
+	if _, err := deploy.CleanReceived(deploy.ReceivedDir(root)); err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: warning: removing what a cut nodegen receive left: %s\n", name, err)
+	}
 	return body(s)
 }
 
