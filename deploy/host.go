@@ -284,6 +284,10 @@ func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, m
 		res := lost("copying the profile", r)
 		return &res
 	}
+	// The host names the damaged copies it found (and replaced).
+	if note := strings.TrimSpace(r.stderr); note != "" {
+		d.emit("copy-profile", printable(note))
+	}
 	return nil
 }
 
