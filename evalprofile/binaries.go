@@ -16,13 +16,16 @@ var (
 	assetsPath   = options.Path{"environment", "assets"}
 	packagesPath = options.Path{"environment", "packages"}
 	imagePath    = options.Path{"environment", "providedByImage"}
+	basePath     = options.Path{"environment", "basePrograms"}
 )
 
 // binariesFromEvaluation collects the assets and packages of an evaluated
-// configuration (environment.assets, environment.packages), and the paths
-// of executables that packages and the image provide. An evaluation
-// without those options (--bare) has none.
-func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, packages []profile.Package, provided []string, diags hcl.Diagnostics) {
+// configuration (environment.assets, environment.packages), the paths of
+// executables that packages and the base system provide
+// (environment.basePrograms), and those left to the image
+// (environment.providedByImage). An evaluation without those options
+// (--bare) has none.
+func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, packages []profile.Package, provided, image []string, diags hcl.Diagnostics) {
 	get := func(p options.Path) cty.Value {
 		if !ev.IsDeclared(p) {
 			return cty.NilVal
@@ -73,10 +76,13 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 			provided = append(provided, stringList(p.GetAttr("provides"))...)
 		}
 	}
-	if v := get(imagePath); v != cty.NilVal {
+	if v := get(basePath); v != cty.NilVal {
 		provided = append(provided, stringList(v)...)
 	}
-	return assets, packages, provided, diags
+	if v := get(imagePath); v != cty.NilVal {
+		image = stringList(v)
+	}
+	return assets, packages, provided, image, diags
 }
 
 // sortedAttrs returns the attribute names of the object v, sorted.

@@ -222,6 +222,13 @@ submodule "kubernetesCert" {
   }
 }
 
+# The wait loops run curl from services.kubernetes.toolsPackage: from
+# Debian's package when that is /usr.
+config "environment" {
+  when           = length(config.services.kubernetes.lib.waitCurl) > 0 && config.services.kubernetes.toolsPackage == "/usr"
+  systemPackages = ["curl"]
+}
+
 # mkWaitCurl: wait until a URL answers (the "curl wait loops").
 submodule "kubernetesWaitCurl" {
   option "address" {
