@@ -331,8 +331,7 @@ config "systemd.services.kube-certs" {
 }
 
 config "environment" {
-  when            = local.cfg.enable
-  providedByImage = [root.system.nodegen.path]
+  when = local.cfg.enable
   etc = {
     for n, c in local.cfg.certs : "${local.specDir}/${n}.json" => {
       origin = "services.kubernetes.pki.certs.${n}"
