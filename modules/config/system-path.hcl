@@ -134,9 +134,10 @@ config "environment" {
   # systemd: what Debian marks essential or required, and Flatcar ships.)
   basePrograms = concat(flatten([
     for p in [
-      "bash", "cat", "chmod", "chown", "cp", "dirname", "echo", "env", "false", "find", "grep",
-      "head", "hostname", "install", "kill", "ln", "mkdir", "mount", "mv", "od", "rm", "sed", "sh",
-      "sleep", "systemctl", "tail", "test", "tr", "true", "umount",
+      "basename", "bash", "cat", "chmod", "chown", "cp", "cut", "date", "dirname", "echo", "env",
+      "false", "find", "grep", "head", "hostname", "id", "install", "kill", "ln", "ls", "mkdir",
+      "mktemp", "mount", "mv", "od", "readlink", "rm", "sed", "sh", "sleep", "sort", "stat",
+      "systemctl", "tail", "tee", "test", "touch", "tr", "true", "umount", "uname", "wc", "xargs",
     ] : ["/bin/${p}", "/usr/bin/${p}"]
   ]), ["/sbin/modprobe", "/sbin/sysctl", "/usr/sbin/modprobe", "/usr/sbin/sysctl"])
 }
