@@ -65,7 +65,7 @@ func (s *System) installSelf() error {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("keeping a copy of nodegen: %w", err)
 		}
-		s.logf("keeping a copy of nodegen at %s", s.show(rel))
+		s.logf("keeping a copy of this nodegen at %s", s.show(selfLink))
 		if err := s.writeAtomicFrom(rel, f, maxSelfSize, 0o755, -1, -1); err != nil {
 			return fmt.Errorf("keeping a copy of nodegen: %w", err)
 		}
