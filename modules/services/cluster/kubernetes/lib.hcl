@@ -223,9 +223,18 @@ submodule "kubernetesCert" {
 }
 
 # The wait loops run curl from services.kubernetes.toolsPackage: from
-# Debian's package when that is /usr.
+# Debian's package when that is /usr, and an enabled service runs one.
+locals {
+  waitScripts = [for n, w in config.services.kubernetes.lib.waitCurl : w.script]
+  waitCurlRun = anytrue([
+    for n, s in config.systemd.services : s.enable && anytrue([
+      for w in local.waitScripts : strcontains(s.preStart, w) || strcontains(s.script, w)
+    ])
+  ])
+}
+
 config "environment" {
-  when           = length(config.services.kubernetes.lib.waitCurl) > 0 && config.services.kubernetes.toolsPackage == "/usr"
+  when           = config.services.kubernetes.toolsPackage == "/usr" && local.waitCurlRun
   systemPackages = ["curl"]
 }
 
