@@ -54,9 +54,24 @@ func (s *System) howOf(o SwitchOptions) planHow {
 		h.takeOver = append(h.takeOver, strings.TrimPrefix(path.Clean("/"+p), "/"))
 	}
 	if len(h.takeOver) > 0 {
-		h.takeOverDir = path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z"))
+		h.takeOverDir = s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))
 	}
 	return h
+}
+
+// freeName returns base, or else base.2, base.3, ...: the first that
+// nothing below the root has, so that what one take-over keeps is never
+// renamed over by another in the same second (or by any, with
+// SOURCE_DATE_EPOCH). The lock keeps another command from taking it in
+// between.
+func (s *System) freeName(base string) string {
+	name := base
+	for i := 2; ; i++ {
+		if _, err := s.r.Lstat(name); err != nil {
+			return name // absent (or unreadable: creating it will say why)
+		}
+		name = base + "." + strconv.Itoa(i)
+	}
 }
 
 // binaries is the check stage's part for assets and packages: with DryRun
@@ -710,7 +725,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 					return err
 				}
 				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
-					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or switch with --backup)", s.show(t.Path), describe(d))
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(d))
 				}
 				if err := s.place(p.To, t); err != nil {
 					return err
@@ -871,6 +886,10 @@ func (s *System) removeIfOurs(rel string) error {
 func (s *System) moveAside(rel, dst string) error {
 	if _, err := s.r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
 		return nil // moved already, by the activation a crash interrupted
+	}
+	if _, err := s.r.Lstat(dst); err == nil {
+		// Never over what an earlier activation kept.
+		return fmt.Errorf("moving %s aside: %s is there already, kept from earlier; nodegen never overwrites a file it moved aside", s.show(rel), s.show(dst))
 	}
 	if err := s.r.MkdirAll(path.Dir(dst), 0o700); err != nil {
 		return unwrapPath(err)

@@ -150,7 +150,16 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 			candidates = append(candidates, unit)
 		}
 	}
-	candidates = append(candidates, u.Start...)
+	// A new unit that runs already is the system's unit of that name (a
+	// package's containerd.service, taken over): it runs its old definition
+	// and files, so it restarts with the profile's.
+	for _, unit := range u.Start {
+		if active(unit) {
+			out.Restart = append(out.Restart, unit)
+		} else {
+			candidates = append(candidates, unit)
+		}
+	}
 	// New units start when a target that wants them is active or starts.
 	for changed := true; changed; {
 		changed = false
@@ -170,7 +179,7 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 	for unit := range starting {
 		out.Start = append(out.Start, unit)
 	}
-	out.Stop, out.Start = sorted(out.Stop), sorted(out.Start)
+	out.Stop, out.Restart, out.Start = sorted(out.Stop), sorted(out.Restart), sorted(out.Start)
 	return out, nil
 }
 

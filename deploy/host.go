@@ -72,6 +72,10 @@ type Config struct {
 	// DryRun shows each host's plan (switch --dry-run there), changing
 	// nothing.
 	DryRun bool
+	// Backup has every host's switch move the files in the way of its
+	// profile aside (switch --backup), as a host's
+	// deployment.backupConflicts does for it.
+	Backup bool
 	// Event receives the progress of each host (from several goroutines,
 	// one call at a time).
 	Event func(Event)
@@ -172,7 +176,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	}
 
 	if d.cfg.DryRun {
-		r := c.run(ctx, nil, exe+" switch --dry-run "+prof)
+		r := c.run(ctx, nil, exe+" switch --dry-run"+d.backupFlag()+" "+prof)
 		if r.code == exitSSH {
 			return lost("nodegen switch --dry-run", r)
 		}
@@ -204,7 +208,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	}
 	d.emit("switch", "")
 	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
-	sw := c.run(ctx, nil, fmt.Sprintf("%s switch --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, secs, token, prof))
+	sw := c.run(ctx, nil, fmt.Sprintf("%s switch%s --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, d.backupFlag(), secs, token, prof))
 	m := genLine.FindStringSubmatch(sw.stdout)
 	var gen int
 	switch {

@@ -37,7 +37,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--dry-run] [--json] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -49,6 +49,11 @@ switch arms a systemd timer on the host that rolls back unless "nodegen
 confirm GEN TOKEN" comes within --confirm-timeout; the deployer sends it
 over a new SSH connection and reads the active generation back. A host
 that keeps the deployer out rolls back by itself.
+
+A host's switch takes over the files its installer and packages put in
+/etc unchanged (/etc/hostname, dpkg conffiles, ...) and refuses files an
+admin edited; --backup (or a host's deployment.backupConflicts) has it
+move those aside too, and put them back when nodegen stops managing them.
 
 --on chooses hosts by name, glob or @TAG (deployment.tags), repeated or
 comma-separated; more than 5 hosts need --on ('*' for all). --waves
@@ -77,6 +82,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	maxFail := fs.String("max-fail", "0", "the failure budget: after a wave, more than `N` (or P% of the hosts) failed stops the later waves")
 	confirmTimeout := fs.Duration("confirm-timeout", 30*time.Second, "how long a host waits for its confirmation after its activation before it rolls back")
 	dry := fs.Bool("dry-run", false, "show each host's plan (nodegen switch --dry-run there); change nothing")
+	backup := fs.Bool("backup", false, "have every host's switch move the files in the way of its profile aside (nodegen switch --backup), as deployment.backupConflicts does for one host")
 	asJSON := fs.Bool("json", false, "print the progress as JSON events, one a line, and the summary as the last")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
@@ -131,7 +137,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		var outMu sync.Mutex
 		cfg := deploy.Config{
 			Binary: exe, Parallel: *parallel, MaxPerJump: *perJump, Waves: *waves, MaxFail: budget,
-			ConfirmTimeout: *confirmTimeout, DryRun: *dry,
+			ConfirmTimeout: *confirmTimeout, DryRun: *dry, Backup: *backup,
 			Event: func(e deploy.Event) {
 				outMu.Lock()
 				defer outMu.Unlock()
@@ -195,7 +201,7 @@ var deploymentPath, _ = options.ParsePath("deployment")
 // when it evaluated.
 func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte) {
 	r := hostResult{Name: h.name, File: h.file}
-	ev, diags := eval.New(ef.config([]string{h.file}))
+	ev, diags := newEvaluator(ef.config([]string{h.file}))
 	if diags.HasErrors() {
 		return deploy.Host{}, r.failed(ev.Files(), diags).report
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
-	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
@@ -47,7 +46,12 @@ the active generation makes none), and only the copy is read after; then:
     nodegen placed it, stops the switch before anything changes, and all of
     them are listed (--backup moves them aside instead, and puts them back
     when nodegen stops managing the path; --take-over PATH replaces one on
-    purpose, moving it below /var/lib/nodegen/taken-over); so does what a
+    purpose, moving it below /var/lib/nodegen/taken-over); a file the OS
+    installer or a package put there and nobody changed (/etc/hostname,
+    /etc/hosts, a dpkg conffile or package file with the md5 sum dpkg
+    recorded, a package's enable link of a unit the profile enables too)
+    is taken over without --backup, moved aside as --backup does, and the
+    plan says so ("taking over PATH (...; backed up)"); so does what a
     later stage would fail on: sysusers.d lines systemd-sysusers rejects,
     tmpfiles.d owners nobody creates, modes, unit names;
   - units that are removed, or changed and stop-if-changed, are stopped;
@@ -128,7 +132,8 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 			usage:   "nodegen deactivate [--root DIR] [--dry-run]",
 			help: `Stops the units of the active generation, removes every /etc entry nodegen
 placed (and /etc/static, and the directories it created when they are
-empty), and restores the files that switch --backup moved aside.
+empty), and restores the files that switch moved aside (with --backup, or
+taken over from the OS installer or a package).
 Afterwards nothing of nodegen is left in /etc. The generations stay under
 /var/lib/nodegen (nodegen switch or rollback activates one again).`,
 			example: "nodegen deactivate --dry-run\nnodegen deactivate",
@@ -281,7 +286,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 			return "", cleanup, usageError(stderr, findCommand("switch"), "%s is a directory: give one profile directory, or host .hcl files", a)
 		}
 	}
-	ev, diags := eval.New(ef.config(args))
+	ev, diags := newEvaluator(ef.config(args))
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return "", cleanup, exitError
@@ -437,7 +442,15 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	for _, rel := range p.Remove {
 		fmt.Fprintf(w, "  remove   /%s\n", rel)
 	}
+	stock := map[string]string{}
+	for _, f := range p.Stock {
+		stock[f.Path] = f.What
+	}
 	for _, rel := range p.Backup {
+		if what, ok := stock[rel]; ok {
+			fmt.Fprintf(w, "  taking over /%s (%s; backed up)\n", rel, what)
+			continue
+		}
 		fmt.Fprintf(w, "  backup   /%s (moved to /var/lib/nodegen/backups/%s)\n", rel, rel)
 	}
 	for _, rel := range p.TakeOver {

@@ -365,3 +365,59 @@ config "deployment" {
 		t.Errorf("/run/keys/token: %s", got)
 	}
 }
+
+// TestBackupConflicts: an admin's file in the way of a host's profile
+// (Debian's /etc/motd, which base-files' postinst writes and dpkg does not
+// list) stops its deploy, and the refusal names the ways to keep it;
+// nodegen deploy --backup, or the host's deployment.backupConflicts,
+// moves it aside instead. The installer's /etc/hostname is taken over
+// either way.
+func TestBackupConflicts(t *testing.T) {
+	f := newFleet(t, "a", "b")
+	motd := `config "environment.etc.motd" { text = "nodegen's motd\n" }` + "\n"
+	a := f.host("a", motd)
+	b := f.host("b", motd+`config "deployment" { backupConflicts = true }`+"\n")
+	admins := f.machines["a"].MustRun("cat", "/etc/motd")
+
+	stdout, stderr, code := f.deploy("--on", "a", a, b)
+	if code != 10 {
+		t.Fatalf("the deploy onto an admin's /etc/motd: exit %d, want 10", code)
+	}
+	for _, want := range []string{"/etc/motd: a file that nodegen does not manage is in the way", "nodegen deploy --backup", "deployment.backupConflicts"} {
+		if !strings.Contains(stdout+stderr, want) {
+			t.Errorf("the refusal does not say %q", want)
+		}
+	}
+	if active, _ := f.generation("a"); active != 0 {
+		t.Errorf("a refused deploy left generation %d active", active)
+	}
+
+	// The dry run passes --backup on too.
+	stdout, _, code = f.deploy("--dry-run", "--backup", "--on", "a", a, b)
+	if code != 0 {
+		t.Fatalf("deploy --dry-run --backup: exit %d", code)
+	}
+	for _, want := range []string{"backup   /etc/motd", "taking over /etc/hostname (written by the OS installer for this machine; backed up)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, stdout)
+		}
+	}
+	if _, _, code = f.deploy("--backup", "--on", "a", a, b); code != 0 {
+		t.Fatalf("deploy --backup: exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	if got := f.machines["a"].MustRun("cat", "/etc/motd"); got != "nodegen's motd\n" {
+		t.Errorf("a's /etc/motd: %q", got)
+	}
+	if got := f.machines["a"].MustRun("cat", "/var/lib/nodegen/backups/etc/motd"); got != admins {
+		t.Errorf("a's backup of the admin's /etc/motd: %q, want %q", got, admins)
+	}
+
+	if _, _, code := f.deploy("--on", "b", a, b); code != 0 {
+		t.Fatalf("deploy of b, whose deployment.backupConflicts is set: exit %d", code)
+	}
+	f.waitGeneration("b", 1, "confirmed", 0)
+	if got := f.machines["b"].MustRun("cat", "/etc/motd"); got != "nodegen's motd\n" {
+		t.Errorf("b's /etc/motd: %q", got)
+	}
+}

@@ -73,6 +73,11 @@ options "deployment" {
     description = "Tags that nodegen deploy --on @TAG selects the host by."
     example     = ["web", "eu-west"]
   }
+  option "backupConflicts" {
+    type        = bool
+    default     = false
+    description = "Whether nodegen deploy has the host's switch move the files in the way of the profile aside, as nodegen deploy --backup does for every host (nodegen switch --backup). They are kept below /var/lib/nodegen/backups and put back when nodegen stops managing their paths (nodegen deactivate, or a generation without them). Without it, a file an admin changed refuses the switch; files the installer or a package put there unchanged are taken over either way (docs/deploying.md)."
+  }
   option "keys" {
     type        = attrsOf(submodule.deploymentKey)
     default     = {}
