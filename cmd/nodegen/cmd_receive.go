@@ -69,7 +69,6 @@ directory's descriptor: nothing is ever written through a link.`,
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 					return exitError
 				}
-				known := deploy.Known(filepath.Dir(dir), *gens)
 				// A damaged copy is named, quoted: its path is the host's,
 				// but it ends up on the deployer's terminal.
 				damaged := func(paths, replaced []string) {
@@ -87,7 +86,7 @@ directory's descriptor: nothing is ever written through a link.`,
 						fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 						return exitError
 					}
-					hashes, bad := deploy.Missing(m, known)
+					hashes, bad := deploy.Missing(m, deploy.Known(filepath.Dir(dir), *gens))
 					damaged(bad, nil)
 					for _, h := range hashes {
 						fmt.Fprintln(stdout, h)
@@ -95,7 +94,8 @@ directory's descriptor: nothing is ever written through a link.`,
 					return exitOK
 				}
 				// The lock is switch's: a receive and a switch or gc take
-				// turns, and what a cut receive left is removed here.
+				// turns (the host's copies are found with it held), and
+				// what a cut receive left is removed here.
 				release, err := deploy.LockHost(filepath.Dir(filepath.Clean(*gens)))
 				if err != nil {
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
@@ -106,7 +106,7 @@ directory's descriptor: nothing is ever written through a link.`,
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 					return exitError
 				}
-				bad, replaced, err := deploy.Receive(dir, os.Stdin, known)
+				bad, replaced, err := deploy.Receive(dir, os.Stdin, deploy.Known(filepath.Dir(dir), *gens))
 				damaged(bad, replaced)
 				if err != nil {
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
