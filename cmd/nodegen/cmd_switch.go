@@ -147,8 +147,12 @@ steps that failed) per generation.`,
 			help: `Stops the units of the active generation, removes every /etc entry nodegen
 placed (and /etc/static, and the directories it created when they are
 empty), and restores the files that switch moved aside (with --backup, or
-taken over from the OS installer or a package).
-Afterwards nothing of nodegen is left in /etc. The generations stay under
+taken over from the OS installer or a package). A unit it removed that was
+running gives way to the system's own unit of that name, which is started
+again when it is enabled (Debian's ssh.service for the profile's sshd, a
+package's containerd.service): a remote host keeps its login path. An edit
+made through a link into the generation is kept under
+/var/lib/nodegen/taken-over. Afterwards nothing of nodegen is left in /etc. The generations stay under
 /var/lib/nodegen (nodegen switch or rollback activates one again).`,
 			example: "nodegen deactivate --dry-run\nnodegen deactivate",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -507,6 +511,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	}
 	for _, rel := range p.TakeOver {
 		fmt.Fprintf(w, "  take over /%s (the file there moved to /%s/%s)\n", rel, p.TakenOverTo, rel)
+	}
+	for _, rel := range p.KeepEdited {
+		fmt.Fprintf(w, "  keep     /%s as edited through its link (generation %d's file copied to /%s/%s)\n", rel, p.From, p.TakenOverTo, rel)
 	}
 	for _, rel := range p.Restore {
 		fmt.Fprintf(w, "  restore  /%s\n", rel)
