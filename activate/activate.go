@@ -468,6 +468,9 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 	if err != nil {
 		return p, err
 	}
+	if err := s.checkImagePrograms(p.manifest); err != nil {
+		return p, err
+	}
 	bp := s.checkBinaries(p.manifest, o.Offline)
 	provided := func(p *Plan) {
 		for _, a := range bp.download {
@@ -487,6 +490,11 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 		}
 	}
 	provided(p)
+	if !o.DryRun {
+		if err := s.installSelf(); err != nil {
+			return p, err
+		}
+	}
 	p.NewGeneration = fresh
 	o.checked(p)
 	if o.DryRun && len(bp.problems) > 0 {
@@ -593,7 +601,8 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if m := st.markOf(to); m != nil {
 		s.logf("%s; activating it as asked", m.Describe())
 	}
-	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
+	how := planHow{backup: o.Backup, keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.planAndProvide(res, st, interrupted, to, "", how, o, false)
 	if err != nil || o.DryRun {
 		res.Generation = to
 		return res, err
@@ -609,7 +618,8 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, interrupted, 0, "", planHow{})
+	how := planHow{keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", how)
 	if err != nil {
 		return res, err
 	}
@@ -702,6 +712,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			}
 			for _, rel := range p.TakeOver {
 				if err := s.moveAside(rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
+					return err
+				}
+			}
+			for _, rel := range p.KeepEdited {
+				if err := s.keepEdit(p.From, rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
 					return err
 				}
 			}
@@ -1062,6 +1077,11 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	if err := s.resetRemoved(u); err != nil {
 		return nil, nil, err
 	}
+	again, err := s.startSystemUnits(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	u.Start = append(u.Start, again...)
 	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 	if len(acted) == 0 {
 		return nil, nil, nil
