@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz pgo e2e-kubernetes e2e-kubernetes-cache containerd2
+.PHONY: build test vet fmt-check test-modules hcl-fmt-check docs bench fuzz pgo e2e-kubernetes e2e-kubernetes-build containerd2
 
 # build writes the command as one static executable (BIN, default
 # bin/nodegen): no C library to link, nothing to install beside it, and no
@@ -10,18 +10,52 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/nodegen
 
 # test is what CI runs: static checks, then every test (docgen's test fails
-# when docs/options.md is stale), then the module library's own tests.
+# when docs/options.md is stale), then the module library's own tests,
+# each phase timed ("make test: PHASE: N s").
 #
-# The suites that compare nodegen with other programs (NixOS through
-# nix-instantiate, systemd-analyze, containerd, ...) record whether they ran
-# (internal/suitereport); the list is printed after go test, a line per
-# suite: ran, or skipped and why.
+# Every go test has a timeout that fits what it does (go test's default,
+# 10 minutes, would kill a first run that builds a machine's root file
+# system). The packages whose tests boot systemd-nspawn machines
+# (internal/nspawntest) are SLOW_TESTS, PACKAGE:TIMEOUT each, run one
+# after the other once the rest have passed or failed; each timeout covers
+# building the package's root file systems on first use (nspawntest bounds
+# one debootstrap at 15 minutes and its packing at 5, the usual first
+# build takes 2 to 5) and the tests. A new package of machine tests (such
+# as e2e/stock) goes in this list. e2e/kubernetes runs once here (make
+# e2e-kubernetes runs it twice in a row) and needs the binaries that make
+# e2e-kubernetes-build builds (.ci/run does; without them its tests skip,
+# and fail under CI).
+#
+# The tests that need something of the machine (other programs to compare
+# with: NixOS through nix-instantiate, systemd-analyze, containerd, ...;
+# root; nspawn; the Kubernetes binaries) record whether they ran
+# (internal/suitereport); the list is printed at the end, a line per
+# suite: ran, skipped and why, or (under CI=true) failed and why.
+TEST_TIMEOUT = 20m
+SLOW_TESTS = \
+	./internal/nspawntest:30m \
+	./switchtest:30m \
+	./e2e/deploy:40m \
+	./e2e/kubernetes:60m
 SUITES = bin/comparison-suites.txt
-test: vet fmt-check hcl-fmt-check e2e-kubernetes-cache
-	@mkdir -p bin && rm -f $(SUITES)
-	NODEGEN_SUITE_REPORT=$(CURDIR)/$(SUITES) $(GO) test ./...; status=$$?; \
-	echo "comparison suites:"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; exit $$status
-	$(GO) run ./cmd/nodegen test modules/
+MODULE = github.com/nodegen/nodegen
+test:
+	@mkdir -p bin && rm -f $(SUITES); status=0; \
+	timed() { name=$$1; shift; t0=$$(date +%s); "$$@"; s=$$?; \
+	  echo "make test: $$name: $$(( $$(date +%s) - t0 )) s$$([ $$s = 0 ] || echo ", FAILED")"; \
+	  [ $$s = 0 ] || status=1; }; \
+	timed vet $(VET); \
+	timed fmt-check sh -c '$(FMT_CHECK)'; \
+	timed hcl-fmt-check $(HCL_FMT_CHECK); \
+	export NODEGEN_SUITE_REPORT=$(CURDIR)/$(SUITES); \
+	timed "go test (all but SLOW_TESTS)" $(GO) test -count=1 -timeout $(TEST_TIMEOUT) \
+	  $$($(GO) list ./... | grep -vxF $(foreach t,$(SLOW_TESTS),-e $(MODULE)/$(patsubst ./%,%,$(firstword $(subst :, ,$(t)))))); \
+	for t in $(SLOW_TESTS); do \
+	  timed "go test $${t%%:*}" $(GO) test -count=1 -timeout $${t##*:} $${t%%:*}; \
+	done; \
+	timed "nodegen test modules/" $(GO) run ./cmd/nodegen test modules/; \
+	echo "suites that need the machine (internal/suitereport):"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; \
+	exit $$status
 
 # The Kubernetes end-to-end tests (e2e/kubernetes, see its README.md) run
 # the programs of this release, built once into the cache NODEGEN_K8S_CACHE
@@ -36,34 +70,27 @@ K8S_BIN = $(NODEGEN_K8S_CACHE)/$(K8S_VERSION)/bin
 K8S_FLANNEL = $(NODEGEN_K8S_CACHE)/flannel-v0.28.10
 K8S_COREDNS = $(NODEGEN_K8S_CACHE)/coredns-v1.15.0
 
-# e2e-kubernetes-cache says, in one line, when go test skips the
-# Kubernetes end-to-end tests because their binaries are not built.
-e2e-kubernetes-cache:
-	@for p in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl kube-addons; do \
-	  if [ ! -x "$(K8S_BIN)/$$p" ]; then \
-	    echo "e2e-kubernetes: skipped: no $(K8S_VERSION) binaries in $(K8S_BIN); run make e2e-kubernetes"; break; \
-	  fi; \
-	done
-	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || echo "e2e-kubernetes: TestTwoHostsFlannelDNS skipped: no flannel in $(K8S_FLANNEL); run make e2e-kubernetes"
-	@[ -x "$(K8S_COREDNS)/coredns" ] || echo "e2e-kubernetes: TestTwoHostsFlannelDNS skipped: no CoreDNS in $(K8S_COREDNS); run make e2e-kubernetes"
-
-# e2e-kubernetes builds the Kubernetes binaries, flannel and CoreDNS when
-# they are not cached (about 17 minutes, and a few for the others), then
-# runs the end-to-end tests twice
-# in a row; the
-# first run also builds the node's root file system and the image when
-# they are not cached.
-e2e-kubernetes:
+# e2e-kubernetes-build builds the Kubernetes binaries, flannel and CoreDNS
+# from the Go module proxy when they are not cached (about 17 minutes on 2
+# cores for Kubernetes, a few for the others); each script builds into a
+# .partial directory and renames it, so a cached directory is complete.
+e2e-kubernetes-build:
 	@[ -x "$(K8S_BIN)/kube-addons" ] || e2e/kubernetes/scripts/build-k8s.sh $(K8S_VERSION) "$(K8S_BIN)"
 	@[ -x "$(K8S_FLANNEL)/cni/bin/flannel" ] || e2e/kubernetes/scripts/build-flannel.sh "$(K8S_FLANNEL)"
 	@[ -x "$(K8S_COREDNS)/coredns" ] || e2e/kubernetes/scripts/build-coredns.sh "$(K8S_COREDNS)"
+
+# e2e-kubernetes builds what is missing, then runs the cluster tests twice
+# in a row; the first run also builds the nodes' root file systems and the
+# image when they are not cached.
+e2e-kubernetes: e2e-kubernetes-build
 	for run in 1 2; do \
-	  $(GO) test -count=1 -timeout 30m -run 'TestSingleHost|TestTwoHosts|TestTwoHostsFlannelDNS|TestFlagsAccepted|TestConfigFiles' -v ./e2e/kubernetes/ || exit 1; \
+	  $(GO) test -count=1 -timeout 60m -run 'TestSingleHost|TestTwoHosts|TestTwoHostsFlannelDNS|TestFlagsAccepted|TestConfigFiles' -v ./e2e/kubernetes/ || exit 1; \
 	done
 
 # containerd2 builds containerd 2 from the Go module proxy (a few minutes)
 # where containerdtest's TestConfigVersion3 looks for it; without it that
-# test is skipped, and make test says so.
+# test is skipped, and make test says so (under CI it fails: .ci/run runs
+# make containerd2).
 CONTAINERD2 = /var/cache/nodegen-e2e/containerd-v2.4.2
 containerd2:
 	@[ -x "$(CONTAINERD2)/containerd" ] || CGO_ENABLED=0 GOFLAGS=-mod=mod GOBIN="$(CONTAINERD2)" $(GO) install -trimpath -ldflags '-s -w' -tags 'no_btrfs no_devmapper no_zfs' github.com/containerd/containerd/v2/cmd/containerd@v2.4.2
@@ -74,8 +101,9 @@ test-modules:
 
 # hcl-fmt-check lists the module and fixture files that nodegen fmt would
 # change.
+HCL_FMT_CHECK = $(GO) run ./cmd/nodegen fmt --check modules fixtures
 hcl-fmt-check:
-	$(GO) run ./cmd/nodegen fmt --check modules fixtures
+	$(HCL_FMT_CHECK)
 
 # docs regenerates docs/options.md, the reference of the library's options,
 # and the library's syntax trees that the command carries
@@ -86,13 +114,15 @@ docs:
 	mv docs/options.md.tmp docs/options.md
 	NODEGEN_UPDATE=1 $(GO) test -count=1 -run TestBundleUpToDate ./internal/librarytrees/
 
+VET = $(GO) vet ./...
 vet:
-	$(GO) vet ./...
+	$(VET)
 
 # fmt-check lists the Go files that gofmt would change.
-fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+FMT_CHECK = out=$$(gofmt -l $$(git ls-files "*.go" 2>/dev/null || find . -name "*.go")); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+fmt-check:
+	@$(FMT_CHECK)
 
 # bench measures parsing and evaluation of generated module sets, the
 # Kubernetes host, and nodegen build on fleets of 10, 100 and 1000

@@ -18,16 +18,14 @@ import (
 // file nixos.nix, a function of nixpkgs' lib) with nix-instantiate and
 // compares its value with the case's out/config.json; a case that fails
 // must fail in NixOS too, with the message its comment line
-// "nixos-error: MESSAGE" gives. It runs only where
-// NODEGEN_NIXPKGS_LIB names a nixpkgs lib directory and nix-instantiate is
-// installed: the reference is not part of the repository. Skipped, it
-// says why, and make test lists it (internal/suitereport).
+// "nixos-error: MESSAGE" gives. It runs where
+// nix-instantiate is installed and nixpkgs' lib is found (in
+// ../shared/reference, or where NODEGEN_NIXPKGS_LIB says): the reference
+// is not part of the repository. Without them it skips and says why, or
+// fails under CI, and make test lists it (internal/suitereport).
 func TestNixOSTwins(t *testing.T) {
 	const suite = "NixOS twins (eval, nix-instantiate)"
-	libDir := os.Getenv("NODEGEN_NIXPKGS_LIB")
-	if libDir == "" {
-		suitereport.Skip(t, suite, "NODEGEN_NIXPKGS_LIB is not set (a nixpkgs lib directory; .ci/run sets it where ../shared/reference has one)")
-	}
+	libDir := suitereport.NixpkgsLib(t, suite)
 	nix := suitereport.Program(t, suite, "nix-instantiate", "Debian's nix-bin")
 	paths, err := filepath.Glob("testdata/*/*.txtar")
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestFormatPackagesDoNotEvaluate checks the layering the package doc
@@ -12,10 +14,7 @@ import (
 // library (the rules of generated fields they share are
 // internal/wordrule's).
 func TestFormatPackagesDoNotEvaluate(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to list dependencies with: %v", err)
-	}
+	goTool := suitereport.Program(t, "go list -deps (evalprofile)", "go", "the Go toolchain")
 	tests := []struct {
 		pkg       string
 		forbidden []string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -229,9 +230,7 @@ func systemdVerify(t *testing.T, root, name string) (string, error) {
 }
 
 func TestSystemdAnalyzeVerify(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/systemd-analyze"); err != nil {
-		t.Skip("systemd-analyze is not installed")
-	}
+	suitereport.Program(t, "systemd-analyze verify (lib)", "systemd-analyze", "Debian's systemd")
 	root := t.TempDir()
 	unitDir := filepath.Join(root, "etc/systemd/system")
 	if err := os.MkdirAll(unitDir, 0o755); err != nil {

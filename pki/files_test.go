@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 func TestWriteAtomic(t *testing.T) {
@@ -38,13 +40,13 @@ func TestWriteAtomic(t *testing.T) {
 // TestOwnership gives files to another user (as root only) and fixes
 // them back.
 func TestOwnership(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("changing a file's owner needs root")
-	}
+	const suite = "file ownership (pki)"
+	suitereport.Root(t, suite, "changing a file's owner")
 	nobody, err := user.Lookup("nobody")
 	if err != nil {
-		t.Skip("no user nobody")
+		suitereport.Skip(t, suite, "no user nobody")
 	}
+	suitereport.Ran(t, suite)
 	uid, _ := strconv.Atoi(nobody.Uid)
 	f := File{Owner: "nobody", Group: "0"}
 	u, g, err := f.ids()

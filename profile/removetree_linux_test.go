@@ -1,12 +1,15 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestRemoveTreeKeeps checks that what cannot be removed is reported, with
@@ -66,7 +69,7 @@ func setImmutable(t *testing.T, dir string, on bool) bool {
 		err = unix.IoctlSetPointerInt(int(f.Fd()), unix.FS_IOC_SETFLAGS, int(flags))
 	}
 	if err != nil {
-		t.Skipf("cannot make %s immutable: %v", dir, err)
+		suitereport.Skip(t, "file system features (profile)", fmt.Sprintf("cannot make %s immutable: %v", dir, err))
 		return false
 	}
 	return true

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // inode returns the inode number of p (not followed).
@@ -67,7 +70,7 @@ func TestWriteReusesUnchangedEntries(t *testing.T) {
 			name: "an extended attribute since", old: entry("c/xattr", "text\n", "0644"), new: entry("c/xattr", "text\n", "0644"),
 			tamper: func(t *testing.T, old, _ string) {
 				if err := unix.Setxattr(old, "user.note", []byte("set by hand"), 0); err != nil {
-					t.Skipf("no user extended attributes here: %v", err)
+					suitereport.Skip(t, "file system features (profile)", fmt.Sprintf("no user extended attributes here: %v", err))
 				}
 			},
 		},

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 func TestParseUmask(t *testing.T) {
@@ -93,7 +95,7 @@ func setDefaultACL(t *testing.T, dir string) bool {
 	}
 	err := unix.Setxattr(dir, "system.posix_acl_default", acl, 0)
 	if errors.Is(err, unix.ENOTSUP) {
-		t.Skipf("no ACLs on %s's file system", dir)
+		suitereport.Skip(t, "file system features (profile)", "no ACLs on "+dir+"'s file system")
 		return false
 	}
 	if err != nil {

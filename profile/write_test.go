@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // sample is a small profile with files of several modes and owners, a
@@ -193,7 +196,7 @@ func setSwapMode(t *testing.T, mode string) {
 			t.Fatal(err)
 		}
 		if err := exchangeDirs(a, b); err != nil {
-			t.Skipf("directories cannot be exchanged here: %v", err)
+			suitereport.Skip(t, "file system features (profile)", fmt.Sprintf("directories cannot be exchanged here: %v", err))
 		}
 	}
 }

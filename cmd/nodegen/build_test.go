@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nodegen/nodegen/fixtures"
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 func TestProgressBar(t *testing.T) {
@@ -45,7 +47,7 @@ func TestProgressBar(t *testing.T) {
 func TestBuildProgressTerminal(t *testing.T) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
+		suitereport.Skip(t, "a pseudo-terminal (cmd/nodegen)", fmt.Sprintf("no pseudo-terminal: %v", err))
 	}
 	defer ptmx.Close()
 	if err := pty.Setsize(tty, &pty.Winsize{Rows: 24, Cols: 100}); err != nil {

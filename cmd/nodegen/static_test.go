@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestMakeBuildIsStatic builds the command as `make build` does and checks
@@ -19,14 +21,9 @@ func TestMakeBuildIsStatic(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("checks an ELF executable")
 	}
-	makeCmd, err := exec.LookPath("make")
-	if err != nil {
-		t.Skip(err)
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip(err)
-	}
+	const suite = "make build (cmd/nodegen)"
+	makeCmd := suitereport.Program(t, suite, "make", "Debian's make")
+	goCmd := suitereport.Program(t, suite, "go", "the Go toolchain")
 	bin := filepath.Join(t.TempDir(), "nodegen")
 	build := exec.Command(makeCmd, "-C", "../..", "build", "BIN="+bin, "GO="+goCmd)
 	if out, err := build.CombinedOutput(); err != nil {

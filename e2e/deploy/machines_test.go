@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // sshRoot is the machines' root file system: the default one with
@@ -95,13 +96,7 @@ func newFleet(t *testing.T, names ...string) *fleet {
 func requireSSH(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"ssh", "ssh-keygen"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			msg := "e2e/deploy: the " + tool + " command is missing (package openssh-client)"
-			if os.Getenv("CI") != "" {
-				t.Fatal(msg + " (CI is set, so this fails instead of skipping)")
-			}
-			t.Skip(msg)
-		}
+		suitereport.Program(t, "deploy over OpenSSH (e2e/deploy)", tool, "Debian's openssh-client")
 	}
 }
 

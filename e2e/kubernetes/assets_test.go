@@ -19,6 +19,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -55,9 +56,14 @@ func cacheDir() string {
 	return "/var/cache/nodegen-e2e/kubernetes"
 }
 
+// suite is how make test's list of suites names these tests
+// (internal/suitereport).
+const suite = "Kubernetes " + version + " programs and clusters (e2e/kubernetes)"
+
 // binaries returns the directory of the cached Kubernetes binaries
-// (CACHE/VERSION/bin), and skips t, even under CI, when one is missing:
-// building them takes about 17 minutes (make e2e-kubernetes).
+// (CACHE/VERSION/bin). When one is missing it skips t, or fails it under
+// CI (where .ci/run builds them, about 17 minutes: make
+// e2e-kubernetes-build).
 func binaries(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(cacheDir(), version, "bin")
@@ -68,8 +74,9 @@ func binaries(t testing.TB) string {
 		}
 	}
 	if len(missing) > 0 {
-		t.Skipf("e2e-kubernetes: skipped: no %s binaries (%s) in %s; run make e2e-kubernetes", version, strings.Join(missing, ", "), dir)
+		suitereport.Skip(t, suite, fmt.Sprintf("no %s binaries (%s) in %s; make e2e-kubernetes-build builds them", version, strings.Join(missing, ", "), dir))
 	}
+	suitereport.Ran(t, suite)
 	return dir
 }
 
@@ -239,12 +246,13 @@ var corednsBuild struct {
 
 // corednsImage returns the path of an image tarball of the cached CoreDNS
 // (tagged corednsTag), made with image/mkimage into the cache when it is
-// missing, and skips t when CoreDNS is not built (make e2e-kubernetes).
+// missing; it skips t (fails it under CI) when CoreDNS is not built (make
+// e2e-kubernetes-build).
 func corednsImage(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(cacheDir(), "coredns-"+corednsVersion, "coredns")
 	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
-		t.Skipf("e2e-kubernetes: skipped: no CoreDNS in %s; run make e2e-kubernetes", filepath.Dir(bin))
+		suitereport.Skip(t, suite, "no CoreDNS in "+filepath.Dir(bin)+"; make e2e-kubernetes-build builds it")
 	}
 	corednsBuild.once.Do(func() { corednsBuild.path, corednsBuild.err = buildCorednsImage(bin) })
 	if corednsBuild.err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -95,7 +96,7 @@ func flannelDir(t testing.TB) string {
 	dir := filepath.Join(cacheDir(), "flannel-v0.28.10")
 	for _, p := range []string{"flanneld/bin/flannel", "cni/bin/flannel"} {
 		if info, err := os.Stat(filepath.Join(dir, p)); err != nil || info.Mode()&0o111 == 0 {
-			t.Skipf("e2e-kubernetes: skipped: no flannel in %s; run make e2e-kubernetes", dir)
+			suitereport.Skip(t, suite, "no flannel in "+dir+"; make e2e-kubernetes-build builds it")
 		}
 	}
 	return dir

@@ -15,6 +15,7 @@
 //
 // The programs are built from source once (scripts/build-k8s.sh, about 17
 // minutes) and cached outside the repository; without them the tests
-// skip, even under CI. README.md says what the tests need, where the cache
-// is and how to fill it (make e2e-kubernetes).
+// skip and say why, and fail under CI (internal/suitereport), where
+// .ci/run builds them. README.md says what the tests need, where the
+// cache is and how to fill it (make e2e-kubernetes-build).
 package kubernetes

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // staticBuildTimeout bounds one go build.
@@ -55,7 +57,7 @@ func BuildStatic(t testing.TB, pkg string) string {
 
 // buildStatic builds pkg into the process's binary directory.
 func buildStatic(pkg string) (string, error) {
-	root, err := moduleRoot()
+	root, err := suitereport.ModuleRoot()
 	if err != nil {
 		return "", err
 	}
@@ -82,25 +84,6 @@ func buildStatic(pkg string) (string, error) {
 		return "", err
 	}
 	return out, nil
-}
-
-// moduleRoot returns the directory of the go.mod that holds the working
-// directory (a test runs in its package's directory).
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if exists(filepath.Join(dir, "go.mod")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // makeBinDir makes this process's temporary binary directory, after

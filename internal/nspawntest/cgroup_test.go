@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 func TestRemoveAbandonedCgroups(t *testing.T) {
@@ -16,7 +18,7 @@ func TestRemoveAbandonedCgroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	if unified == "" {
-		t.Skip("no unified cgroup hierarchy, so abandoned cgroups are never removed")
+		suitereport.Skip(t, Suite, "no unified cgroup hierarchy, so abandoned cgroups are never removed")
 	}
 	// makeMachineCgroups makes the cgroups of a fake machine, with a
 	// subtree as nspawn and systemd leave it, made age ago.

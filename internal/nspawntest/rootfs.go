@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // suite is the Debian release the root file system is made of.
@@ -123,17 +125,19 @@ func requireNspawn(t testing.TB) {
 	if len(missing) > 0 {
 		unavailable(t, "cannot boot systemd in systemd-nspawn: this needs %s", strings.Join(missing, ", "))
 	}
+	suitereport.Ran(t, Suite)
 }
 
+// Suite is how make test's list of suites (internal/suitereport) names
+// the tests that boot machines.
+const Suite = "systemd in systemd-nspawn (internal/nspawntest)"
+
 // unavailable skips t with the formatted reason, or fails it when the
-// environment variable CI is set: on CI a missing tool is an error.
+// environment variable CI is set: on CI a missing tool is an error
+// (suitereport.Skip).
 func unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := "nspawntest: " + fmt.Sprintf(format, args...)
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg + " (CI is set, so this fails instead of skipping)")
-	}
-	t.Skip(msg)
+	suitereport.Skip(t, Suite, fmt.Sprintf(format, args...))
 }
 
 // missingTools returns the commands of names that are not on PATH.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestUseHugePages checks what useHugePages promises: the heap is marked
@@ -19,7 +21,7 @@ import (
 // of that range on lying in such a mapping.
 func TestUseHugePages(t *testing.T) {
 	if why := hugePagesSkipped(); why != "" {
-		t.Skip(why)
+		suitereport.Skip(t, "transparent huge pages (runtimetune)", why)
 	}
 	from, to := useHugePages(maxSoftLimit)
 	if to <= from {

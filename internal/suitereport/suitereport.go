@@ -1,17 +1,23 @@
-// Package suitereport is how the tests that compare nodegen with other
-// programs (NixOS's module system through nix-instantiate, systemd-analyze,
-// containerd, kubectl, cfssl, the programs that check generated files)
-// find those programs and say whether they ran: a test without its
-// program is skipped and says why (go test -v), or fails where CI is set
-// (.ci/run installs them); and every such suite appends a line, "ran" or
-// "skipped" and why, to the file that NODEGEN_SUITE_REPORT names, which
-// make test prints at its end.
+// Package suitereport is how the tests that need something of their
+// environment (another program to compare nodegen with or to read what it
+// writes: NixOS's module system through nix-instantiate, systemd-analyze,
+// containerd, kubectl, cfssl, sshd -t, ...; root; the nixpkgs snapshots;
+// the Kubernetes binaries; systemd-nspawn) find it and say whether they
+// ran. A test without what it needs calls Skip, the one way such a test
+// stops: outside CI it is skipped and says why (go test -v), and where the
+// environment variable CI is set (.ci/run installs and builds everything)
+// it fails. Every such suite appends a line, "ran", "skipped" or "failed"
+// and why, to the file that NODEGEN_SUITE_REPORT names, which make test
+// prints at its end.
 package suitereport
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,23 +25,35 @@ import (
 // appended to; unset, nothing is recorded.
 const EnvFile = "NODEGEN_SUITE_REPORT"
 
+// InCI reports whether the environment variable CI is set (to anything
+// but ""), as CI services and .ci/run set it: there a missing
+// prerequisite fails the test that needs it.
+func InCI() bool {
+	return os.Getenv("CI") != ""
+}
+
 // Ran records that suite ran.
 func Ran(t testing.TB, suite string) {
 	t.Helper()
 	record(t, suite, "ran")
 }
 
-// Skip records that suite did not run, and why, and skips t with why.
+// Skip records that suite cannot run here, and why, and stops t: skipped
+// outside CI, failed where CI is set (what the suite needs is installed
+// there, so its absence is a fault of the set-up).
 func Skip(t testing.TB, suite, why string) {
 	t.Helper()
+	if InCI() {
+		record(t, suite, "failed: "+why)
+		t.Fatalf("%s: %s (CI is set, so this fails instead of skipping)", suite, why)
+	}
 	record(t, suite, "skipped: "+why)
 	t.Skip(why)
 }
 
 // Program returns the path of the program name that suite runs, looked
-// up in PATH and then in dirs, and records that suite ran. Without it,
-// t fails where CI is set, and elsewhere the suite is recorded as skipped
-// and t skips; install says how to get the program ("Debian's
+// up in PATH and then in dirs, and records that suite ran. Without it, t
+// stops as Skip says; install says how to get the program ("Debian's
 // golang-cfssl").
 func Program(t testing.TB, suite, name, install string, dirs ...string) string {
 	t.Helper()
@@ -44,19 +62,111 @@ func Program(t testing.TB, suite, name, install string, dirs ...string) string {
 		return p
 	}
 	for _, d := range dirs {
-		p := d + "/" + name
+		p := filepath.Join(d, name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			Ran(t, suite)
 			return p
 		}
 	}
-	why := fmt.Sprintf("%s is not installed (%s)", name, install)
-	if os.Getenv("CI") != "" {
-		record(t, suite, "failed: "+why)
-		t.Fatalf("%s, and CI is set; .ci/run installs it", why)
-	}
-	Skip(t, suite, why)
+	Skip(t, suite, fmt.Sprintf("%s is not installed (%s)", name, install))
 	return ""
+}
+
+// Root stops t as Skip says unless the test runs as root; need says what
+// for ("creating a network namespace").
+func Root(t testing.TB, suite, need string) {
+	t.Helper()
+	if uid := os.Geteuid(); uid != 0 {
+		Skip(t, suite, fmt.Sprintf("not root (uid %d): %s needs root", uid, need))
+	}
+}
+
+// ReferenceDir is where Reference looks for a snapshot when its variable
+// is unset: the shared directory beside the repository's (from the
+// module root, ../shared/reference), as CI lays it out.
+const ReferenceDir = "../shared/reference"
+
+// Reference returns the directory of a snapshot of reference code (such
+// as nixpkgs' lib): the environment variable env when it is set, else
+// ReferenceDir/rel from the module root (or, in a linked git worktree,
+// from the main worktree), when that is a directory. Without it, t stops
+// as Skip says.
+func Reference(t testing.TB, suite, env, rel string) string {
+	t.Helper()
+	if dir := os.Getenv(env); dir != "" {
+		if !isDir(dir) {
+			Skip(t, suite, fmt.Sprintf("%s=%s is not a directory", env, dir))
+		}
+		return dir
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		Skip(t, suite, fmt.Sprintf("%s is not set, and %v", env, err))
+	}
+	var tried []string
+	for _, r := range []string{root, mainWorktree(root)} {
+		if r == "" {
+			continue
+		}
+		dir := filepath.Join(r, ReferenceDir, rel)
+		if isDir(dir) {
+			return dir
+		}
+		tried = append(tried, dir)
+	}
+	Skip(t, suite, fmt.Sprintf("%s is not set and there is no %s", env, strings.Join(tried, " nor ")))
+	return ""
+}
+
+// mainWorktree returns the main worktree of the git repository whose
+// linked worktree is root (where .git is a file, "gitdir: DIR", and
+// DIR/commondir leads to the main .git directory), or "".
+func mainWorktree(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return ""
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return ""
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(root, gitdir)
+	}
+	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+	if err != nil {
+		return ""
+	}
+	dir := strings.TrimSpace(string(common))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(gitdir, dir)
+	}
+	return filepath.Dir(filepath.Clean(dir))
+}
+
+// isDir reports whether name is a directory (through symbolic links).
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
+}
+
+// ModuleRoot returns the directory of the go.mod that holds the working
+// directory (a test runs in its package's directory).
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !fi.IsDir() {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
 }
 
 // record appends "suite: what" to the report file, if there is one. A
