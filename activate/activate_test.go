@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -426,14 +427,9 @@ func TestLock(t *testing.T) {
 
 func TestSysusersCreatesOwners(t *testing.T) {
 	if _, err := exec.LookPath("systemd-sysusers"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("systemd-sysusers is missing (apt-get install systemd)")
-		}
-		t.Skip("systemd-sysusers is not installed")
+		suitereport.Skip(t, "activate sysusers", "systemd-sysusers is not installed (Debian's systemd)")
 	}
-	if os.Getuid() != 0 {
-		t.Skip("needs root to give files to another user")
-	}
+	suitereport.Root(t, "activate sysusers", "giving files to another user")
 	root := newRoot(t, map[string]string{"etc/passwd": "root:x:0:0:root:/root:/bin/sh\n", "etc/group": "root:x:0:\n"})
 	conf := file("sysusers.d/ngtest.conf", "u ngtest - \"nodegen test\" /var/empty\n")
 	owned := file("ngtest/config", "x\n")

@@ -9,6 +9,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"errors"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -305,7 +306,7 @@ func TestAssetProblemsChangeNothing(t *testing.T) {
 
 func TestPackagesUnderRoot(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/dpkg-query"); err != nil {
-		t.Skip("no dpkg-query")
+		suitereport.Skip(t, "activate packages", "no /usr/bin/dpkg-query (Debian's dpkg)")
 	}
 	root := newRoot(t, map[string]string{
 		"var/lib/dpkg/status": "Package: curl\nStatus: install ok installed\nVersion: 1\nArchitecture: amd64\n\nPackage: socat\nStatus: deinstall ok config-files\nVersion: 1\nArchitecture: amd64\n",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"io"
 	"os"
 	"path/filepath"
@@ -231,7 +232,7 @@ func TestDeployKeys(t *testing.T) {
 func TestKeyFileNotRegular(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
+		suitereport.Skip(t, "deploy keyFile checks", fmt.Sprintf("no FIFO here: %v", err))
 	}
 	big := filepath.Join(t.TempDir(), "big")
 	if err := os.WriteFile(big, make([]byte, MaxKeySize+1), 0o600); err != nil {

@@ -1,6 +1,8 @@
 package deploy
 
 import (
+	"fmt"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -13,11 +15,11 @@ func currentOwner(t *testing.T) (string, string) {
 	t.Helper()
 	u, err := user.Current()
 	if err != nil {
-		t.Skipf("no user name for this process: %v", err)
+		suitereport.Skip(t, "deploy keys", fmt.Sprintf("no user name for this process: %v", err))
 	}
 	g, err := user.LookupGroupId(u.Gid)
 	if err != nil {
-		t.Skipf("no group name for this process: %v", err)
+		suitereport.Skip(t, "deploy keys", fmt.Sprintf("no group name for this process: %v", err))
 	}
 	return u.Username, g.Name
 }
