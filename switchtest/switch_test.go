@@ -319,7 +319,9 @@ func TestFailedUnitRollsBack(t *testing.T) {
 
 // noBinaries drops every binary of the library's fixtures, for a machine
 // without a network: neither installed nor looked for in the image (which
-// lacks them: the units that run them fail).
+// lacks them: the units that run them fail). The packages the library
+// declares itself, to say what they provide (Debian's containerd, the
+// nodes' iproute2), are dropped by name; systemPackages' by emptying it.
 const noBinaries = `
 config "services.kubernetes.release" { skipInstall = true }
 config "environment" {
@@ -329,6 +331,8 @@ config "environment" {
 config "environment.packages" {
   etcd-server  = { enable = false }
   golang-cfssl = { enable = false }
+  containerd   = { enable = false }
+  iproute2     = { enable = false }
 }
 config "environment.assets" {
   flannel     = { enable = false }

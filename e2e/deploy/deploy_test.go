@@ -506,7 +506,8 @@ config "deployment" {
 
 // TestBackupConflicts: an admin's file in the way of a host's profile
 // (Debian's /etc/motd, which base-files' postinst writes and dpkg does not
-// list) stops its deploy, and the refusal names the ways to keep it;
+// list) stops its deploy: the host's switch refuses before changing
+// anything (outcome refused, exit 14), and the refusal names the ways to keep it;
 // nodegen deploy --backup, or the host's deployment.backupConflicts,
 // moves it aside instead. The installer's /etc/hostname is taken over
 // either way.
@@ -518,10 +519,10 @@ func TestBackupConflicts(t *testing.T) {
 	admins := f.machines["a"].MustRun("cat", "/etc/motd")
 
 	stdout, stderr, code := f.deploy("--on", "a", a, b)
-	if code != 10 {
-		t.Fatalf("the deploy onto an admin's /etc/motd: exit %d, want 10", code)
+	if code != 14 {
+		t.Fatalf("the deploy onto an admin's /etc/motd: exit %d, want 14 (refused)", code)
 	}
-	for _, want := range []string{"/etc/motd: a file that nodegen does not manage is in the way", "nodegen deploy --backup", "deployment.backupConflicts"} {
+	for _, want := range []string{"a: refused: ", "nothing was changed", "/etc/motd: a file that nodegen does not manage is in the way", "nodegen deploy --backup", "deployment.backupConflicts"} {
 		if !strings.Contains(stdout+stderr, want) {
 			t.Errorf("the refusal does not say %q", want)
 		}

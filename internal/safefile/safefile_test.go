@@ -303,6 +303,49 @@ func TestRaceTemporarySwap(t *testing.T) {
 	}
 }
 
+// TestSwapBeforeRename puts each swap of the race exactly between the
+// write and the rename: whatever is at the temporary name then, the write
+// fails saying the directory changed, and the file linked to is left as
+// it was.
+func TestSwapBeforeRename(t *testing.T) {
+	tests := []struct {
+		name string
+		swap func(dir, tmp, victim string) error
+	}{
+		{"moved away", func(dir, tmp, victim string) error {
+			return os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, tmp+".away"))
+		}},
+		{"moved away, link in its place", func(dir, tmp, victim string) error {
+			if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, tmp+".away")); err != nil {
+				return err
+			}
+			return os.Symlink(victim, filepath.Join(dir, tmp))
+		}},
+		{"moved away, file in its place", func(dir, tmp, victim string) error {
+			if err := os.Rename(filepath.Join(dir, tmp), filepath.Join(dir, tmp+".away")); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, tmp), []byte("other"), 0o644)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, victim := keysAndVictim(t)
+			var swapErr error
+			beforeRename = func(_ int, tmp string) { swapErr = tt.swap(d.Path(), tmp, victim) }
+			t.Cleanup(func() { beforeRename = func(int, string) {} })
+			err := d.WriteFile("db", []byte("key"), Owner{UID: os.Geteuid(), GID: os.Getegid()}, 0o600)
+			if swapErr != nil {
+				t.Fatalf("the swap: %v", swapErr)
+			}
+			if err == nil || !strings.Contains(err.Error(), "its directory was changed while the file was written") {
+				t.Errorf("WriteFile: %v, want the directory was changed", err)
+			}
+			assertVictim(t, victim, "root:x\n", 0o640)
+		})
+	}
+}
+
 // keysAndVictim makes a directory keys, open (closed when the test ends),
 // and beside it a file shadow, which assertVictim checks.
 func keysAndVictim(t *testing.T) (*Dir, string) {

@@ -228,18 +228,39 @@ func (d *Dir) WriteFile(name string, content []byte, owner Owner, perm fs.FileMo
 	if err := unix.Fstat(fd, &written); err != nil {
 		return fail("stat", err)
 	}
+	beforeRename(d.fd, tmp)
+	changed := func(what string) error {
+		return fmt.Errorf("%s: its directory was changed while the file was written (by another user who can write %s): %s is not the file written", full, d.path, what)
+	}
 	if err := ignoringEINTR(func() error { return unix.Renameat(d.fd, tmp, d.fd, name) }); err != nil {
+		// The temporary name was the file written until someone moved
+		// it away: that is the race, not a failed rename.
+		if !isFile(d.fd, tmp, &written) {
+			f.Close()
+			return changed(tmp)
+		}
 		return fail("rename", err)
 	}
 	f.Close()
 	if err := unix.Fsync(d.fd); err != nil {
 		return &fs.PathError{Op: "sync", Path: d.path, Err: err}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Dev != written.Dev || st.Ino != written.Ino {
-		return fmt.Errorf("%s: its directory was changed while the file was written (by another user who can write %s): %s is not the file written", full, d.path, name)
+	if !isFile(d.fd, name, &written) {
+		return changed(name)
 	}
 	return nil
+}
+
+// beforeRename is called between the write and the rename; the tests
+// make it the attacker, to put a swap exactly there.
+var beforeRename = func(dir int, tmp string) {}
+
+// isFile reports whether name in dir is, without following a link, the
+// file written.
+func isFile(dir int, name string, written *unix.Stat_t) bool {
+	var st unix.Stat_t
+	err := unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	return err == nil && st.Dev == written.Dev && st.Ino == written.Ino
 }
 
 // unwrap is the errno of an *os.File method's error.
