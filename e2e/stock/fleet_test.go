@@ -247,9 +247,29 @@ func (d *deployer) mustDeploy(what string, names ...string) result {
 	d.t.Helper()
 	r := d.deploy(what, names...)
 	if r.code != 0 {
-		d.t.Fatalf("%s: nodegen deploy %s exited %d, want 0 (every host confirmed):\n%s", what, strings.Join(d.fleet(names...), " "), r.code, lastLines(r.stderr, 60))
+		d.t.Fatalf("%s: nodegen deploy %s exited %d, want 0 (every host confirmed):\n%s", what, strings.Join(d.fleet(names...), " "), r.code, hostOutputs(r.stdout))
 	}
 	return r
+}
+
+// hostOutputs returns, from the JSON events of nodegen deploy --json,
+// each host's outcome and message, and the end of what its switch
+// printed.
+func hostOutputs(events string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(events, "\n") {
+		var e struct {
+			Step   string `json:"step"`
+			Result struct {
+				Host, Outcome, Message, Output string
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &e) != nil || e.Step != "done" {
+			continue
+		}
+		fmt.Fprintf(&b, "---- %s: %s: %s\n%s\n", e.Result.Host, e.Result.Outcome, e.Result.Message, lastLines(e.Result.Output, 40))
+	}
+	return b.String()
 }
 
 // ssh runs the command line words on the host at address over SSH, as
@@ -269,7 +289,7 @@ func (d *deployer) packages() []string {
 	d.t.Helper()
 	var all []string
 	for _, file := range d.fleet() {
-		r := d.ng("eval", "-A", "environment.packages", file)
+		r := d.run(time.Minute, nil, d.nodegen, "eval", "-A", "environment.packages", file)
 		if r.code != 0 {
 			d.t.Fatalf("nodegen eval -A environment.packages %s: exit %d:\n%s", file, r.code, r.stderr)
 		}

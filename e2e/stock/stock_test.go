@@ -117,7 +117,7 @@ func TestStockCluster(t *testing.T) {
 	d.setExtra("worker01", "\nconfig \"services.kubernetes.kubelet.settings\" {\n  maxPods         = 50\n  registryPullQPS = -1\n}\n")
 	r = d.deploy("fleet with a kubelet setting the kubelet refuses (registryPullQPS = -1)")
 	if r.code != 10 {
-		t.Errorf("the deploy of a refused kubelet setting exited %d, want 10 (an activation failed; the host went back by itself):\n%s", r.code, lastLines(r.stderr, 60))
+		t.Errorf("the deploy of a refused kubelet setting exited %d, want 10 (an activation failed; the host went back by itself):\n%s", r.code, hostOutputs(r.stdout))
 	}
 	if got := worker.generation(); got != gens["worker01"] {
 		t.Errorf("worker01: generation %d active after the refused setting, want %d (the one before)", got, gens["worker01"])
