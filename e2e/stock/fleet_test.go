@@ -252,22 +252,44 @@ func (d *deployer) mustDeploy(what string, names ...string) result {
 	return r
 }
 
+// outcomes returns each host's outcome (confirmed, rolled-back, failed,
+// ...) from the JSON events of nodegen deploy --json.
+func outcomes(events string) map[string]string {
+	out := map[string]string{}
+	for _, e := range doneEvents(events) {
+		out[e.Host] = e.Outcome
+	}
+	return out
+}
+
+// doneEvent is the result of a host in nodegen deploy --json's events.
+type doneEvent struct {
+	Host, Outcome, Message, Output string
+}
+
+// doneEvents returns the results of the hosts, from the JSON events of
+// nodegen deploy --json.
+func doneEvents(events string) []doneEvent {
+	var out []doneEvent
+	for _, line := range strings.Split(events, "\n") {
+		var e struct {
+			Step   string    `json:"step"`
+			Result doneEvent `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.Step == "done" {
+			out = append(out, e.Result)
+		}
+	}
+	return out
+}
+
 // hostOutputs returns, from the JSON events of nodegen deploy --json,
 // each host's outcome and message, and the end of what its switch
 // printed.
 func hostOutputs(events string) string {
 	var b strings.Builder
-	for _, line := range strings.Split(events, "\n") {
-		var e struct {
-			Step   string `json:"step"`
-			Result struct {
-				Host, Outcome, Message, Output string
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(line), &e) != nil || e.Step != "done" {
-			continue
-		}
-		fmt.Fprintf(&b, "---- %s: %s: %s\n%s\n", e.Result.Host, e.Result.Outcome, e.Result.Message, lastLines(e.Result.Output, 40))
+	for _, e := range doneEvents(events) {
+		fmt.Fprintf(&b, "---- %s: %s: %s\n%s\n", e.Host, e.Outcome, e.Message, lastLines(e.Output, 40))
 	}
 	return b.String()
 }

@@ -119,6 +119,9 @@ func TestStockCluster(t *testing.T) {
 	if r.code != 10 {
 		t.Errorf("the deploy of a refused kubelet setting exited %d, want 10 (an activation failed; the host went back by itself):\n%s", r.code, hostOutputs(r.stdout))
 	}
+	if got := outcomes(r.stdout); got["worker01"] != "rolled-back" || got["master01"] != "confirmed" {
+		t.Errorf("the deploy of a refused kubelet setting: outcomes %v, want worker01 rolled-back and master01 confirmed", got)
+	}
 	if got := worker.generation(); got != gens["worker01"] {
 		t.Errorf("worker01: generation %d active after the refused setting, want %d (the one before)", got, gens["worker01"])
 	}
