@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,9 +55,24 @@ func (s *System) howOf(o SwitchOptions) planHow {
 		h.takeOver = append(h.takeOver, strings.TrimPrefix(path.Clean("/"+p), "/"))
 	}
 	if len(h.takeOver) > 0 {
-		h.takeOverDir = path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z"))
+		h.takeOverDir = s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))
 	}
 	return h
+}
+
+// freeName returns base, or else base.2, base.3, ...: the first that
+// nothing below the root has, so that what one take-over keeps is never
+// renamed over by another in the same second (or by any, with
+// SOURCE_DATE_EPOCH). The lock keeps another command from taking it in
+// between.
+func (s *System) freeName(base string) string {
+	name := base
+	for i := 2; ; i++ {
+		if _, err := s.r.Lstat(name); err != nil {
+			return name // absent (or unreadable: creating it will say why)
+		}
+		name = base + "." + strconv.Itoa(i)
+	}
 }
 
 // binaries is the check stage's part for assets and packages: with DryRun
@@ -254,6 +270,9 @@ func (s *System) Recover() (done, pending *Journal, err error) {
 	var se *StepError
 	if errors.As(err, &se) {
 		f := s.rollBackFailed(&Result{}, p, se, SwitchOptions{})
+		if err := s.markFailure(f.Failure); err != nil {
+			return nil, nil, err
+		}
 		if f.Failure.RolledBack {
 			return &j, nil, nil
 		}
@@ -488,15 +507,32 @@ func (s *System) finish(res *Result, p *Plan, o SwitchOptions) (*Result, error) 
 	failed, err := s.apply(p, o)
 	var se *StepError
 	if errors.As(err, &se) {
-		return res, s.rollBackFailed(res, p, se, o)
+		fe := s.rollBackFailed(res, p, se, o)
+		if err := s.markFailure(fe.Failure); err != nil {
+			return res, fmt.Errorf("%w (and recording it: %v)", fe, err)
+		}
+		return res, fe
 	}
 	if err != nil {
 		return res, err
 	}
 	res.Failed, res.StillFailed = failed, p.stillFailed
 	if len(failed) == 0 || !o.RollbackOnFailure {
-		return res, nil
+		return res, s.markActivation(res, p.To)
 	}
+	res, err = s.rollBackUnits(res, p, o)
+	if err != nil {
+		if merr := s.setMark(p.To, MarkFailed, fmt.Sprintf("units did not come up: %s; %v", failedNames(failed), err)); merr != nil {
+			return res, fmt.Errorf("%w (and recording it: %v)", err, merr)
+		}
+		return res, err
+	}
+	return res, s.markActivation(res, p.To)
+}
+
+// rollBackUnits activates the generation before p again, after units of
+// p's activation did not come up.
+func (s *System) rollBackUnits(res *Result, p *Plan, o SwitchOptions) (*Result, error) {
 	s.logf("units failed: activating generation %d again", p.From)
 	st, err := s.readState()
 	if err != nil {
@@ -549,19 +585,13 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 		return nil, err
 	}
 	if to == 0 {
-		for _, n := range ns {
-			if n < st.Generation || st.Generation == 0 {
-				to = n
-			}
-		}
-		if to == 0 {
-			if st.Generation == 0 {
-				return nil, errors.New("there is no generation to roll back to")
-			}
-			return nil, fmt.Errorf("there is no generation before generation %d", st.Generation)
+		if to, err = rollbackTarget(st, ns); err != nil {
+			return nil, err
 		}
 	} else if !containsInt(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
+	} else if m := st.markOf(to); m != nil {
+		s.logf("%s; activating it as asked", m.Describe())
 	}
 	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
 	if err != nil || o.DryRun {
@@ -625,6 +655,9 @@ func (s *System) GC(keep int) ([]int, error) {
 		removed = append(removed, n)
 	}
 	if err := s.pruneAssets(); err != nil {
+		return removed, err
+	}
+	if err := s.pruneMarks(slices.DeleteFunc(ns, func(n int) bool { return slices.Contains(removed, n) })); err != nil {
 		return removed, err
 	}
 	return removed, s.syncDir(generationsDir)
@@ -702,7 +735,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 					return err
 				}
 				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
-					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or switch with --backup)", s.show(t.Path), describe(d))
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(d))
 				}
 				if err := s.place(p.To, t); err != nil {
 					return err
@@ -772,7 +805,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			if len(failures) > maxFailures {
 				failures = failures[len(failures)-maxFailures:]
 			}
-			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures})
+			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures, Marks: p.state.Marks})
 		}},
 		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
 		{"units", func() error {
@@ -863,6 +896,10 @@ func (s *System) removeIfOurs(rel string) error {
 func (s *System) moveAside(rel, dst string) error {
 	if _, err := s.r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
 		return nil // moved already, by the activation a crash interrupted
+	}
+	if _, err := s.r.Lstat(dst); err == nil {
+		// Never over what an earlier activation kept.
+		return fmt.Errorf("moving %s aside: %s is there already, kept from earlier; nodegen never overwrites a file it moved aside", s.show(rel), s.show(dst))
 	}
 	if err := s.r.MkdirAll(path.Dir(dst), 0o700); err != nil {
 		return unwrapPath(err)
@@ -1022,6 +1059,19 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	if err := s.units.DaemonReload(); err != nil {
 		return nil, nil, err
 	}
+	if err := s.resetRemoved(u); err != nil {
+		return nil, nil, err
+	}
+	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
+	if len(acted) == 0 {
+		return nil, nil, nil
+	}
+	// The invocation of each unit before its job: one that ran since has
+	// another.
+	before, err := s.units.Invocations(acted)
+	if err != nil {
+		return nil, nil, err
+	}
 	refused := map[string]string{}
 	for _, job := range []struct {
 		verb  string
@@ -1034,10 +1084,6 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		for unit, why := range s.units.Queue(job.verb, job.units) {
 			refused[unit] = why
 		}
-	}
-	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
-	if len(acted) == 0 {
-		return nil, nil, nil
 	}
 	timeout := o.JobTimeout
 	if timeout == 0 {
@@ -1065,24 +1111,50 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		why, bad := refused[unit]
 		if !bad {
 			st := statuses[unit]
-			if st.up() {
-				continue
-			}
-			if st.skipped() {
+			if st.skipped(before[unit]) {
 				s.logf("%s: not started: a condition of it does not hold (it starts once it does)", unit)
 				continue
 			}
-			why = fmt.Sprintf("%s/%s (Result=%s)", st.ActiveState, st.SubState, st.Result)
-			switch {
-			case st.ActiveState == "activating" || st.ActiveState == "deactivating":
-				why = fmt.Sprintf("still %s after %s", st.ActiveState, timeout)
-			case st.ActiveState == "inactive" && st.Result == "success":
-				why = fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed, or it exited)", st.ActiveState, st.SubState)
+			var up bool
+			if up, why = st.judge(before[unit]); up {
+				continue
+			}
+			// Unloaded since it ended well, and never run before: the
+			// journal says whether it ran.
+			if st.ActiveState == "inactive" && st.Result == "success" && st.InvocationID == "" && s.units.Succeeded(unit, since) {
+				continue
+			}
+			if st.ActiveState == "activating" || st.ActiveState == "deactivating" {
+				why += " after " + timeout.String()
 			}
 		}
 		failed = append(failed, FailedUnit{Unit: unit, Why: why, Journal: s.units.Journal(unit, 10, since)})
 	}
 	return failed, nil, nil
+}
+
+// resetRemoved resets the failed state of the units that u removes (or
+// masks) and that are failed now: those failed before, and those that
+// failed while they were stopped.
+func (s *System) resetRemoved(u UnitPlan) error {
+	if len(u.removed) == 0 {
+		return nil
+	}
+	now, err := s.units.Failed()
+	if err != nil {
+		return err
+	}
+	var reset []string
+	for _, unit := range u.removed {
+		if slices.Contains(now, unit) {
+			reset = append(reset, unit)
+		}
+	}
+	if len(reset) == 0 {
+		return nil
+	}
+	s.logf("resetting the failed state of %s (removed)", strings.Join(reset, " "))
+	return s.units.ResetFailed(reset)
 }
 
 // unitStatuses returns the status of each unit of units that systemd did

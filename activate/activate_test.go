@@ -553,6 +553,40 @@ type fakeUnits struct {
 	// statuses, when it has a unit, are the states Status reports for it
 	// one after the other, the last one from then on.
 	statuses map[string][]UnitStatus
+	// runs counts the start and restart jobs of each unit: its
+	// InvocationID.
+	runs map[string]int
+	// reset are the failing units whose failed state was reset since
+	// their last job.
+	reset map[string]bool
+}
+
+func (f *fakeUnits) invocation(unit string) string {
+	if f.runs[unit] == 0 {
+		return ""
+	}
+	return fmt.Sprintf("run-%d", f.runs[unit])
+}
+
+func (f *fakeUnits) Invocations(units []string) (map[string]Invocation, error) {
+	out := map[string]Invocation{}
+	for _, u := range units {
+		out[u] = Invocation{ID: f.invocation(u), ConditionChecked: "0"}
+	}
+	return out, nil
+}
+
+func (f *fakeUnits) Succeeded(unit string, since time.Time) bool { return false }
+
+func (f *fakeUnits) ResetFailed(units []string) error {
+	f.calls = append(f.calls, "reset-failed "+strings.Join(units, " "))
+	for _, u := range units {
+		if f.reset == nil {
+			f.reset = map[string]bool{}
+		}
+		f.reset[u] = true
+	}
+	return nil
 }
 
 func (f *fakeUnits) ActiveStates(units []string) (map[string]string, error) {
@@ -586,6 +620,13 @@ func (f *fakeUnits) Queue(verb string, units []string) map[string]string {
 	f.calls = append(f.calls, verb+" "+strings.Join(units, " "))
 	for _, u := range units {
 		f.active[u] = !f.failing[u]
+		delete(f.reset, u)
+		if verb != "reload" {
+			if f.runs == nil {
+				f.runs = map[string]int{}
+			}
+			f.runs[u]++
+		}
 	}
 	return nil
 }
@@ -598,18 +639,19 @@ func (f *fakeUnits) Status(unit string) (UnitStatus, error) {
 		if len(list) > 1 {
 			f.statuses[unit] = list[1:]
 		}
+		st.InvocationID = f.invocation(unit)
 		return st, nil
 	}
 	if f.failing[unit] {
-		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code"}, nil
+		return UnitStatus{ActiveState: "failed", SubState: "failed", Result: "exit-code", InvocationID: f.invocation(unit)}, nil
 	}
-	return UnitStatus{ActiveState: "active", SubState: "running", Result: "success"}, nil
+	return UnitStatus{ActiveState: "active", SubState: "running", Result: "success", InvocationID: f.invocation(unit)}, nil
 }
 
 func (f *fakeUnits) Failed() ([]string, error) {
 	out := []string{}
 	for u := range f.failing {
-		if f.failing[u] {
+		if f.failing[u] && !f.reset[u] {
 			out = append(out, u)
 		}
 	}
@@ -659,6 +701,7 @@ func TestUnitsFollowSwitchToConfiguration(t *testing.T) {
 		Start:        []string{"changed.service", "inactive.service", "new.service"},
 		NotRestarted: []string{"pinned.service"},
 		FailedBefore: []string{},
+		ResetFailed:  []string{},
 		Live:         true,
 	}
 	if d := cmp.Diff(want, res.Plan.Units, cmp.AllowUnexported(UnitPlan{}), cmpIgnoreWanted); d != "" {
@@ -706,7 +749,7 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 	restart := UnitStatus{ActiveState: "activating", SubState: "auto-restart", Result: "exit-code"}
 	f := &fakeUnits{t: t, root: root, failing: map[string]bool{}, active: map[string]bool{"multi-user.target": true}, statuses: map[string][]UnitStatus{
 		"restarting.service": {restart, {ActiveState: "activating", SubState: "start-pre", Result: "exit-code"}, restart, {ActiveState: "active", SubState: "running", Result: "success"}},
-		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no"}},
+		"waiting.service":    {{ActiveState: "inactive", SubState: "dead", Result: "success", ConditionResult: "no", ConditionChecked: "123456"}},
 		"looping.service":    {restart},
 	}}
 	res, err := run(t, root, f, func(s *System) (*Result, error) {
@@ -724,7 +767,9 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 	}
 }
 
-var cmpIgnoreWanted = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".wantedBy" }, cmp.Ignore())
+var cmpIgnoreWanted = cmp.FilterPath(func(p cmp.Path) bool {
+	return p.Last().String() == ".wantedBy" || p.Last().String() == ".removed"
+}, cmp.Ignore())
 
 func flatten(lists ...[]profile.Entry) []profile.Entry {
 	var out []profile.Entry

@@ -14,17 +14,14 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/assetfetch"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -112,7 +109,7 @@ func (s *System) checkBinaries(m profile.Manifest, offline bool) binaryPlan {
 		case state == assetUnpack:
 			bp.extract = append(bp.extract, a)
 		case offline:
-			bp.problems = append(bp.problems, BinaryProblem{"asset " + a.Name, a.Option, why + ", and --offline forbids downloading " + a.URL})
+			bp.problems = append(bp.problems, BinaryProblem{"asset " + a.Name, a.Option, why + ", and --offline forbids downloading " + a.Source()})
 		default:
 			bp.download = append(bp.download, a)
 		}
@@ -281,7 +278,7 @@ func (s *System) missingPackages(pkgs []profile.Package) ([]profile.Package, err
 func (s *System) provideBinaries(bp binaryPlan) error {
 	problems := append([]BinaryProblem(nil), bp.problems...)
 	for _, a := range bp.download {
-		s.logf("downloading %s (%s)", a.Name, a.URL)
+		s.logf("downloading %s (%s)", a.Name, a.Source())
 		if err := s.download(a); err != nil {
 			problems = append(problems, BinaryProblem{"asset " + a.Name, a.Option, err.Error()})
 			continue
@@ -352,7 +349,8 @@ func (s *System) download(a profile.Asset) error {
 		return unwrapPath(err)
 	}
 	defer s.r.RemoveAll(tmp)
-	body, local, err := openURL(a.URL)
+	src := a.Source()
+	body, local, err := assetfetch.Open(src, maxAssetSize)
 	if err != nil {
 		return err
 	}
@@ -373,18 +371,18 @@ func (s *System) download(a profile.Asset) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("downloading %s: %v", a.URL, err)
+		return fmt.Errorf("downloading %s: %v", src, err)
 	}
 	if n > maxAssetSize {
-		return fmt.Errorf("%s is larger than %d bytes", a.URL, maxAssetSize)
+		return fmt.Errorf("%s is larger than %d bytes", src, maxAssetSize)
 	}
 	kind := strings.SplitN(a.Key(), "-", 2)[0]
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
 		if local {
 			// Not the hash of a local file: the profile could name any.
-			return fmt.Errorf("%s does not have the %s the profile says (%s): not installed", a.URL, kind, want)
+			return fmt.Errorf("%s does not have the %s the profile says (%s): not installed", src, kind, want)
 		}
-		return fmt.Errorf("%s has %s %s, but the profile says %s: not installed", a.URL, kind, got, want)
+		return fmt.Errorf("%s: %s mismatch: expected %s (the profile's: the library's, the host's or nodegen.lock.hcl's), got %s: not installed", src, kind, want, got)
 	}
 	dir := path.Join(assetsDir, a.Key())
 	if err := s.r.RemoveAll(dir); err != nil {
@@ -394,53 +392,6 @@ func (s *System) download(a profile.Asset) error {
 		return unwrapPath(err)
 	}
 	return s.syncDir(assetsDir)
-}
-
-// openURL opens an asset's URL: https://, http:// or file:///. local says
-// it is a file of this machine, which must be a regular file of at most
-// maxAssetSize bytes (never a FIFO or a device).
-func openURL(raw string) (body io.ReadCloser, local bool, err error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, false, err
-	}
-	if u.Scheme == "file" {
-		f, err := os.OpenFile(u.Path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-		if err != nil {
-			return nil, true, fmt.Errorf("opening %s: %v", raw, unwrapPath(err))
-		}
-		fi, err := f.Stat()
-		switch {
-		case err != nil:
-		case !fi.Mode().IsRegular():
-			err = fmt.Errorf("%s is not a regular file: a file:// asset must be one", raw)
-		case fi.Size() > maxAssetSize:
-			err = fmt.Errorf("%s is larger than %d bytes", raw, maxAssetSize)
-		}
-		if err != nil {
-			f.Close()
-			return nil, true, err
-		}
-		return f, true, nil
-	}
-	client := &http.Client{
-		Timeout: 30 * time.Minute,
-		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
-			TLSHandshakeTimeout:   30 * time.Second,
-			ResponseHeaderTimeout: time.Minute,
-		},
-	}
-	resp, err := client.Get(raw)
-	if err != nil {
-		return nil, false, fmt.Errorf("downloading: %v", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		resp.Body.Close()
-		return nil, false, fmt.Errorf("downloading %s: %s", raw, resp.Status)
-	}
-	return resp.Body, false, nil
 }
 
 // extract unpacks the members of an archive asset that its files name and

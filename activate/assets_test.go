@@ -213,6 +213,41 @@ func TestAssets(t *testing.T) {
 	}
 }
 
+// TestAssetMirror downloads an asset from its Mirror (the URL
+// environment.assetMirrors gives), never from its URL, and names the
+// mirror's URL and both hashes when the mirror serves another file.
+func TestAssetMirror(t *testing.T) {
+	srv := newAssetServer(t)
+	good := []byte("#!/bin/sh\necho from the mirror\n")
+	sum := sha512.Sum512(good)
+	asset := profile.Asset{Name: "tool", URL: "https://unreachable.invalid/tool", Mirror: srv.serve("tool", good), SHA512: hex.EncodeToString(sum[:]),
+		Files: []profile.AssetFile{{Path: "/usr/local/bin/tool"}}, Option: "environment.assets.tool"}
+	root := newRoot(t, nil)
+	mustSwitch(t, root, binaryProfile(t, []profile.Asset{asset}), SwitchOptions{})
+	if got := readIn(t, root, "usr/local/bin/tool"); got != string(good) {
+		t.Errorf("tool: %q, want the mirror's", got)
+	}
+
+	tampered := []byte("#!/bin/sh\necho tampered\n")
+	bad := sha512.Sum512(tampered)
+	other := asset
+	other.Name, other.Option = "other", "environment.assets.other"
+	other.Files = []profile.AssetFile{{Path: "/usr/local/bin/other"}}
+	other.Mirror = srv.serve("other", tampered)
+	other.SHA512 = strings.Repeat("ab", 64)
+	_, err := run(t, root, nil, func(s *System) (*Result, error) {
+		return s.Switch(binaryProfile(t, []profile.Asset{asset, other}), SwitchOptions{})
+	})
+	var be *BinariesError
+	if !errors.As(err, &be) || len(be.Problems) != 1 {
+		t.Fatalf("switch: %v, want one problem", err)
+	}
+	want := other.Mirror + ": sha512 mismatch: expected " + other.SHA512 + " (the profile's: the library's, the host's or nodegen.lock.hcl's), got " + hex.EncodeToString(bad[:]) + ": not installed"
+	if got := be.Problems[0].Reason; got != want {
+		t.Errorf("reason:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestAssetProblemsChangeNothing(t *testing.T) {
 	srv := newAssetServer(t)
 	good := []byte("good")
@@ -234,7 +269,7 @@ func TestAssetProblemsChangeNothing(t *testing.T) {
 	for _, p := range be.Problems {
 		got = append(got, p.What+": "+p.Reason)
 	}
-	for i, want := range []string{"404 Not Found", "has no file y", "has sha256 " + sum256([]byte("tampered")) + ", but the profile says " + sum256(good) + ": not installed"} {
+	for i, want := range []string{"404 Not Found", "has no file y", "sha256 mismatch: expected " + sum256(good) + " (the profile's: the library's, the host's or nodegen.lock.hcl's), got " + sum256([]byte("tampered")) + ": not installed"} {
 		if i >= len(got) || !strings.Contains(got[i], want) {
 			t.Errorf("problem %d: %q, want it to say %q", i, got, want)
 		}

@@ -265,9 +265,19 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 	// The timers are transient and have fired; the state says what
 	// happened even when the rollback failed, so that no confirmation
 	// comes through afterwards.
+	// The mark first: once the confirmation says rolled back, the
+	// generation is marked.
+	kind, why := MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)
+	if err != nil {
+		kind, why = MarkFailed, why+"; going back failed"
+	}
+	merr := s.setMark(gen, kind, why)
 	c.State, c.Timers = ConfirmRolledBack, nil
 	if werr := s.writeConfirmation(c); werr != nil && err == nil {
 		err = werr
+	}
+	if merr != nil && err == nil {
+		err = merr
 	}
 	return res, "", err
 }

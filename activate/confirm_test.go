@@ -110,6 +110,10 @@ func TestConfirmationExpires(t *testing.T) {
 	if st, _ := s.readState(); st.Generation != 1 {
 		t.Errorf("generation %d is active after the timer, want 1", st.Generation)
 	}
+	// Generation 2 is marked: a rollback does not go back to it.
+	if st, _ := s.readState(); st.markOf(2) == nil || st.markOf(2).Kind != MarkRolledBack || !strings.HasPrefix(st.markOf(2).Why, "not confirmed in time") {
+		t.Errorf("generation 2's mark after the timer: %+v", st.Marks)
+	}
 	if _, err := s.ConfirmConfirmation(2, token); !errors.Is(err, ErrNotConfirmable) || !strings.Contains(err.Error(), "was not confirmed in time and was rolled back") {
 		t.Errorf("confirming after the rollback: %v", err)
 	}

@@ -10,8 +10,9 @@
 //	  current -> generations/N
 //	  state.json              what nodegen manages now (written last)
 //	  journal.json            an activation under way (removed when done)
-//	  backups/etc/...         admin files moved aside by --backup
-//	  taken-over/DATE/etc/... files replaced by switch --take-over
+//	  backups/etc/...         files moved aside: by --backup, and stock
+//	                          files taken over (see StockFile)
+//	  taken-over/DATE[.N]/etc/... files replaced by switch --take-over
 //	  assets/KEY/             a verified download, its members, verified.json
 //	  lock                    taken by every command that changes anything
 //	etc/static -> /var/lib/nodegen/generations/N/etc
@@ -27,9 +28,11 @@
 //     the cache) and its packages installed before the final check, which
 //     so sees the files they brought;
 //  1. check: every path the target generation places, and every path the
-//     current one managed, is inspected; a path nodegen does not manage (an
-//     admin's file, a package's) or one changed since nodegen installed it
-//     is a conflict, and all conflicts are reported before anything changes
+//     current one managed, is inspected; a file the OS installer or a
+//     package put there unchanged (a StockFile) is taken over with a
+//     backup; any other path nodegen does not manage (an admin's file, an
+//     edited conffile) or one changed since nodegen installed it is a
+//     conflict, and all conflicts are reported before anything changes
 //     (with Backup they are moved aside instead, and restored when nodegen
 //     stops managing the path; TakeOver replaces named ones on purpose);
 //     what a later stage would fail on is an *InvalidError (checkProfile:

@@ -37,6 +37,9 @@ type Generation struct {
 	// Failures are the activations of this generation that failed at a
 	// step (from state.json, not stored here).
 	Failures []Failure `json:"failures,omitempty"`
+	// Mark says the generation's last activation failed or was rolled
+	// back (from state.json, not stored here); nil when it has none.
+	Mark *Mark `json:"mark,omitempty"`
 }
 
 // genDir is the generation's directory on the host.
@@ -95,6 +98,7 @@ func (s *System) Generations() ([]Generation, error) {
 			return nil, err
 		}
 		g.Current = n == st.Generation
+		g.Mark = st.markOf(n)
 		for _, f := range st.Failures {
 			if f.Generation == n {
 				g.Failures = append(g.Failures, f)

@@ -50,6 +50,10 @@ type Plan struct {
 	// manages their paths.
 	Backup  []string `json:"backup"`
 	Restore []string `json:"restore"`
+	// Stock are the files of Backup that are moved aside without Backup:
+	// the OS installer or a package put them there, unchanged since (see
+	// StockFile).
+	Stock []StockFile `json:"stock"`
 	// TakeOver are files in the way replaced on purpose (SwitchOptions.
 	// TakeOver), moved below TakenOverTo first.
 	TakeOver    []string `json:"takeOver"`
@@ -82,6 +86,10 @@ type Plan struct {
 	mine        known      // the placements nodegen may have made at each path
 	dpkg        *dpkgFiles // the packages' files, read on the first conflict
 }
+
+// BackupHint says how to have nodegen keep the files in the way of a
+// profile, for the messages that refuse them.
+const BackupHint = "nodegen switch --backup, nodegen deploy --backup, or deployment.backupConflicts = true in the host's configuration"
 
 // planHow is how a plan treats files in the way: backup moves them aside
 // (and restores them later); takeOver, paths relative to the root, are
@@ -239,7 +247,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 	}
 	p := &Plan{
 		From: from, To: to, state: st,
-		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{}, TakeOver: []string{},
+		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{}, Stock: []StockFile{}, TakeOver: []string{},
 		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
@@ -354,35 +362,44 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 		case d.fi.IsDir():
 			p.conflict(s, t.Path, "a directory is in the way of the profile's entry (from %s)", t.Option)
 		default:
-			what := describe(d)
-			if d.fi.Mode().IsRegular() {
-				if p.dpkg == nil {
-					p.dpkg = s.readDpkg()
-				}
-				if w := p.dpkg.whose(t.Path); w != "" {
-					what = w + " (dpkg)"
-				}
-			}
-			why := fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", what, t.Option)
-			if _, managed := stateHas(st, t.Path); managed {
-				why = fmt.Sprintf("%s changed since nodegen placed it", describe(d))
-			}
 			if takeOver[t.Path] {
 				p.TakeOver = append(p.TakeOver, t.Path)
 				p.Place = append(p.Place, t)
 				continue
 			}
-			if !backup {
-				p.conflict(s, t.Path, "%s; move it away, or switch with --backup to have nodegen keep it and put it back when it stops managing the path", why)
+			// A file the installer or a package put there unchanged is
+			// taken over with a backup; anything else is someone's.
+			_, managed := stateHas(st, t.Path)
+			stock, isStock := "", false
+			if !managed {
+				stock, isStock = s.stock(p, t, d)
+			}
+			why := fmt.Sprintf("%s changed since nodegen placed it", describe(d))
+			if !managed {
+				why = fmt.Sprintf("%s that nodegen does not manage is in the way of the profile's entry (from %s)", describe(d), t.Option)
+				if d.fi.Mode().IsRegular() {
+					if w := s.dpkgOf(p).whose(t.Path); w != "" {
+						why = fmt.Sprintf("%s is in the way of the profile's entry (from %s)", w, t.Option)
+					}
+				}
+			}
+			if !backup && !isStock {
+				p.conflict(s, t.Path, "%s; move it away, or have nodegen keep it and put it back when it stops managing the path: %s", why, BackupHint)
 				continue
 			}
 			if b, err := s.inspect(backupPath(t.Path)); err != nil {
 				return nil, err
 			} else if b.fi != nil {
-				p.conflict(s, t.Path, "%s, and a backup of an earlier file is already kept at %s", why, s.show(backupPath(t.Path)))
+				if isStock {
+					why = fmt.Sprintf("%s (%s) is in the way of the profile's entry (from %s)", describe(d), stock, t.Option)
+				}
+				p.conflict(s, t.Path, "%s, and a backup of an earlier file is already kept at %s; move one of them away", why, s.show(backupPath(t.Path)))
 				continue
 			}
 			p.Backup = append(p.Backup, t.Path)
+			if isStock {
+				p.Stock = append(p.Stock, StockFile{Path: t.Path, What: stock})
+			}
 			p.Place = append(p.Place, t)
 		}
 	}

@@ -32,6 +32,9 @@ type State struct {
 	// Failures are the last activations that failed at a step after they
 	// changed the system (at most maxFailures, oldest first).
 	Failures []Failure `json:"failures,omitempty"`
+	// Marks are the generations whose last activation failed or was
+	// rolled back, by generation (see Mark).
+	Marks []Mark `json:"marks,omitempty"`
 }
 
 // maxFailures bounds the failures state.json keeps.

@@ -50,6 +50,7 @@ func (s *System) Status() (*Status, error) {
 			return nil, err
 		}
 		g.Current = true
+		g.Mark = st.markOf(st.Generation)
 		out.Generation = &g
 	}
 	if out.Pending, err = s.Pending(); err != nil {

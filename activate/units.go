@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,17 +31,24 @@ type UnitPlan struct {
 	// FailedBefore are the units in the failed state before the switch
 	// (read from the running systemd).
 	FailedBefore []string `json:"failedBefore"`
+	// ResetFailed are the units the target generation removes (or masks)
+	// that are in the failed state: their failed state is reset after
+	// daemon-reload (systemctl reset-failed), so that they leave
+	// systemctl --failed with their files. A removed unit that fails
+	// while it is stopped is reset too.
+	ResetFailed []string `json:"resetFailed"`
 	// Live says the plan was checked against the running systemd: only
 	// active units are stopped, restarted and reloaded, and a unit is
 	// started only if a target that wants it is active or starting.
 	Live bool `json:"live"`
 
 	wantedBy map[string][]string // unit -> the targets that want it in the target generation
+	removed  []string            // the units the target generation removes or masks
 }
 
 // Empty reports whether the plan does nothing.
 func (u UnitPlan) Empty() bool {
-	return len(u.Stop)+len(u.Reload)+len(u.Restart)+len(u.Start)+len(u.NotRestarted) == 0
+	return len(u.Stop)+len(u.Reload)+len(u.Restart)+len(u.Start)+len(u.NotRestarted)+len(u.ResetFailed) == 0
 }
 
 // planUnits works out the unit plan between two profiles ("": none), and
@@ -49,7 +57,7 @@ func (s *System) planUnits(ch profile.Changes, toDir string) (UnitPlan, error) {
 	u := UnitPlan{
 		Stop: ch.Units.Stop, Reload: ch.Units.Reload, Restart: []string{},
 		Start: ch.Units.Start, NotRestarted: ch.Units.NotRestarted,
-		wantedBy: map[string][]string{},
+		ResetFailed: []string{}, wantedBy: map[string][]string{}, removed: ch.Units.Stop,
 	}
 	var stopStart []string
 	for _, unit := range ch.Units.Restart {
@@ -115,10 +123,15 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 		}
 		return false
 	}
-	out := UnitPlan{Live: true, NotRestarted: u.NotRestarted, wantedBy: u.wantedBy,
-		Stop: []string{}, Reload: []string{}, Restart: []string{}, Start: []string{}}
+	out := UnitPlan{Live: true, NotRestarted: u.NotRestarted, wantedBy: u.wantedBy, removed: u.removed,
+		Stop: []string{}, Reload: []string{}, Restart: []string{}, Start: []string{}, ResetFailed: []string{}}
 	if out.FailedBefore, err = s.units.Failed(); err != nil {
 		return UnitPlan{}, err
+	}
+	for _, unit := range u.removed {
+		if slices.Contains(out.FailedBefore, unit) {
+			out.ResetFailed = append(out.ResetFailed, unit)
+		}
 	}
 	starting := map[string]bool{}
 	for _, unit := range u.Stop {
@@ -150,7 +163,16 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 			candidates = append(candidates, unit)
 		}
 	}
-	candidates = append(candidates, u.Start...)
+	// A new unit that runs already is the system's unit of that name (a
+	// package's containerd.service, taken over): it runs its old definition
+	// and files, so it restarts with the profile's.
+	for _, unit := range u.Start {
+		if active(unit) {
+			out.Restart = append(out.Restart, unit)
+		} else {
+			candidates = append(candidates, unit)
+		}
+	}
 	// New units start when a target that wants them is active or starts.
 	for changed := true; changed; {
 		changed = false
@@ -170,7 +192,7 @@ func (s *System) refineLive(u UnitPlan, stopStart []string) (UnitPlan, error) {
 	for unit := range starting {
 		out.Start = append(out.Start, unit)
 	}
-	out.Stop, out.Start = sorted(out.Stop), sorted(out.Start)
+	out.Stop, out.Restart, out.Start = sorted(out.Stop), sorted(out.Restart), sorted(out.Start)
 	return out, nil
 }
 
@@ -181,7 +203,8 @@ func sorted(list []string) []string {
 	return dedupe(list)
 }
 
-// UnitStatus is the state of a unit after an activation.
+// UnitStatus is the state of a unit after an activation, as systemctl
+// show reports it.
 type UnitStatus struct {
 	ActiveState, SubState, Result string
 	// Type is a service's Type= ("oneshot"), "" for other units.
@@ -189,7 +212,20 @@ type UnitStatus struct {
 	// ConditionResult is systemd's "yes" or "no": whether the unit's
 	// Condition*= settings held when it was last started.
 	ConditionResult string
+	// InvocationID is the ID of the unit's last run ("" when it never
+	// ran since systemd loaded it): a new one says it was started.
+	InvocationID string
+	// ConditionChecked is when its conditions were last checked
+	// (ConditionTimestampMonotonic, "0" when never).
+	ConditionChecked string
+	// ExecMainCode and ExecMainStatus are how a service's main process
+	// last ended: CLD_EXITED (1) with its exit status, CLD_KILLED (2) or
+	// CLD_DUMPED (3) with its signal; "0" when it did not end.
+	ExecMainCode, ExecMainStatus string
 }
+
+// statusProperties are the properties UnitStatus holds.
+const statusProperties = "ActiveState,SubState,Result,Type,ConditionResult,InvocationID,ConditionTimestampMonotonic,ExecMainCode,ExecMainStatus"
 
 // UnitManager acts on the units of a running systemd.
 type UnitManager interface {
@@ -212,6 +248,17 @@ type UnitManager interface {
 	Journal(unit string, n int, since time.Time) string
 	// Failed lists the units in the failed state.
 	Failed() ([]string, error)
+	// Invocations returns the last start of each unit: its InvocationID
+	// and when its conditions were checked.
+	Invocations(units []string) (map[string]Invocation, error)
+	// ResetFailed resets the failed state of units (systemctl
+	// reset-failed), so that systemd forgets them once their files are
+	// gone.
+	ResetFailed(units []string) error
+	// Succeeded reports whether systemd logged that unit ended
+	// successfully since a time: for a unit it unloaded since, whose
+	// state says nothing any more.
+	Succeeded(unit string, since time.Time) bool
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl
@@ -244,13 +291,40 @@ func (c *Systemctl) run(args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// Invocation identifies the last start of a unit.
+type Invocation struct {
+	// ID is its InvocationID, ConditionChecked its
+	// ConditionTimestampMonotonic (see UnitStatus).
+	ID, ConditionChecked string
+}
+
 // ActiveStates implements UnitManager.
 func (c *Systemctl) ActiveStates(units []string) (map[string]string, error) {
+	props, err := c.show(units, "ActiveState")
 	out := map[string]string{}
+	for unit, p := range props {
+		out[unit] = p["ActiveState"]
+	}
+	return out, err
+}
+
+// Invocations implements UnitManager.
+func (c *Systemctl) Invocations(units []string) (map[string]Invocation, error) {
+	props, err := c.show(units, "InvocationID", "ConditionTimestampMonotonic")
+	out := map[string]Invocation{}
+	for unit, p := range props {
+		out[unit] = Invocation{ID: p["InvocationID"], ConditionChecked: p["ConditionTimestampMonotonic"]}
+	}
+	return out, err
+}
+
+// show reads properties of each unit with systemctl show.
+func (c *Systemctl) show(units []string, properties ...string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
 	if len(units) == 0 {
 		return out, nil
 	}
-	args := append([]string{"systemctl", "show", "--property=Id,ActiveState", "--"}, units...)
+	args := append([]string{"systemctl", "show", "--property=Id," + strings.Join(properties, ","), "--"}, units...)
 	text, err := c.run(args...)
 	if err != nil {
 		return nil, err
@@ -260,13 +334,24 @@ func (c *Systemctl) ActiveStates(units []string) (map[string]string, error) {
 		if i >= len(units) {
 			break
 		}
+		props := map[string]string{}
 		for _, line := range strings.Split(block, "\n") {
-			if v, ok := strings.CutPrefix(line, "ActiveState="); ok {
-				out[units[i]] = v
+			if k, v, ok := strings.Cut(line, "="); ok {
+				props[k] = v
 			}
 		}
+		out[units[i]] = props
 	}
 	return out, nil
+}
+
+// ResetFailed implements UnitManager.
+func (c *Systemctl) ResetFailed(units []string) error {
+	if len(units) == 0 {
+		return nil
+	}
+	_, err := c.run(append([]string{"systemctl", "reset-failed", "--"}, units...)...)
+	return err
 }
 
 // Stop implements UnitManager.
@@ -315,24 +400,26 @@ func (c *Systemctl) WaitJobs(timeout time.Duration) (bool, error) {
 
 // Status implements UnitManager.
 func (c *Systemctl) Status(unit string) (UnitStatus, error) {
-	out, err := c.run("systemctl", "show", "--property=ActiveState,SubState,Result,Type,ConditionResult", "--", unit)
+	out, err := c.run("systemctl", "show", "--property="+statusProperties, "--", unit)
 	if err != nil {
 		return UnitStatus{}, err
 	}
 	var st UnitStatus
+	fields := map[string]*string{
+		"ActiveState":                 &st.ActiveState,
+		"SubState":                    &st.SubState,
+		"Result":                      &st.Result,
+		"Type":                        &st.Type,
+		"ConditionResult":             &st.ConditionResult,
+		"InvocationID":                &st.InvocationID,
+		"ConditionTimestampMonotonic": &st.ConditionChecked,
+		"ExecMainCode":                &st.ExecMainCode,
+		"ExecMainStatus":              &st.ExecMainStatus,
+	}
 	for _, line := range strings.Split(out, "\n") {
 		k, v, _ := strings.Cut(line, "=")
-		switch k {
-		case "ActiveState":
-			st.ActiveState = v
-		case "SubState":
-			st.SubState = v
-		case "Result":
-			st.Result = v
-		case "Type":
-			st.Type = v
-		case "ConditionResult":
-			st.ConditionResult = v
+		if f, ok := fields[k]; ok {
+			*f = v
 		}
 	}
 	return st, nil
@@ -347,6 +434,17 @@ func (c *Systemctl) Journal(unit string, n int, since time.Time) string {
 	return strings.TrimRight(out, "\n")
 }
 
+// unitSuccessID is the MESSAGE_ID of systemd's "Deactivated
+// successfully" (SD_MESSAGE_UNIT_SUCCESS), logged with UNIT=.
+const unitSuccessID = "7ad2d189f7e94e70a38c781354912448"
+
+// Succeeded implements UnitManager.
+func (c *Systemctl) Succeeded(unit string, since time.Time) bool {
+	out, err := c.run("journalctl", "--no-pager", "-q", "-o", "cat", fmt.Sprintf("--since=@%d", since.Unix()),
+		"MESSAGE_ID="+unitSuccessID, "UNIT="+unit)
+	return err == nil && strings.TrimSpace(out) != ""
+}
+
 // Failed implements UnitManager.
 func (c *Systemctl) Failed() ([]string, error) {
 	out, err := c.run("systemctl", "list-units", "--state=failed", "--all", "--plain", "--no-legend", "--no-pager")
@@ -359,22 +457,54 @@ func (c *Systemctl) Failed() ([]string, error) {
 // skipped says whether systemd did not start the unit because one of its
 // Condition*= settings does not hold (ConditionPathExists= of a file that
 // something else provides later): not a failure, and nothing to wait for.
-func (st UnitStatus) skipped() bool {
-	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no"
+// The conditions must have been checked since before (a unit that never
+// started says ConditionResult=no too).
+func (st UnitStatus) skipped(before Invocation) bool {
+	checked := st.ConditionChecked != "" && st.ConditionChecked != "0" && st.ConditionChecked != before.ConditionChecked
+	return st.ActiveState == "inactive" && st.Result == "success" && st.ConditionResult == "no" && checked
 }
 
-// up says whether a unit that an activation started, restarted or
-// reloaded came up: active (a timer waiting, a socket listening, a service
-// running or a oneshot that remains after exit), or a oneshot service that
-// exited successfully.
-func (st UnitStatus) up() bool {
+// judge says whether a unit that an activation started, restarted or
+// reloaded came up, as systemd itself judges it, and why not. before is
+// its invocation before the activation queued its job: a unit with
+// another InvocationID now ran since. A unit is up when it is active (a timer
+// waiting, a socket listening, a service running, a oneshot that remains
+// after exit), or when it ran and ended with Result=success, whatever its
+// Type= (a simple service or a oneshot that exited 0, or with a status of
+// its SuccessExitStatus=). It is not when it failed, keeps restarting, or
+// never started (a unit it needs is missing or failed): inactive with the
+// invocation it had before.
+func (st UnitStatus) judge(before Invocation) (up bool, why string) {
+	ran := st.InvocationID != "" && st.InvocationID != before.ID
+	// systemd unloads a unit that nothing references once it ended well
+	// (never a failed one): one that had run before reads as new then
+	// (one that had not is asked of the journal, see actOnUnits).
+	collected := st.InvocationID == "" && before.ID != ""
 	switch {
 	case st.SubState == "auto-restart":
-		return false
-	case st.ActiveState == "active":
-		return st.Result == "" || st.Result == "success"
-	case st.ActiveState == "inactive" && st.Type == "oneshot":
-		return st.Result == "success"
+		return false, fmt.Sprintf("%s/%s (Result=%s%s): it keeps exiting and being restarted", st.ActiveState, st.SubState, st.Result, st.mainExit())
+	case st.ActiveState == "active" || st.ActiveState == "reloading" || st.ActiveState == "refreshing":
+		if st.Result == "" || st.Result == "success" {
+			return true, ""
+		}
+	case st.ActiveState == "inactive" && (ran || collected) && st.Result == "success":
+		return true, ""
+	case st.ActiveState == "inactive" && st.Result == "success":
+		return false, fmt.Sprintf("%s/%s: it did not start (a unit it needs is missing or failed)", st.ActiveState, st.SubState)
+	case st.ActiveState == "activating" || st.ActiveState == "deactivating":
+		return false, fmt.Sprintf("still %s", st.ActiveState)
 	}
-	return false
+	return false, fmt.Sprintf("%s/%s (Result=%s%s)", st.ActiveState, st.SubState, st.Result, st.mainExit())
+}
+
+// mainExit says how a service's main process ended, ", exit status 3",
+// when it ended otherwise than with status 0.
+func (st UnitStatus) mainExit() string {
+	switch {
+	case st.ExecMainCode == "1" && st.ExecMainStatus != "" && st.ExecMainStatus != "0":
+		return ", exit status " + st.ExecMainStatus
+	case st.ExecMainCode == "2" || st.ExecMainCode == "3":
+		return ", killed by signal " + st.ExecMainStatus
+	}
+	return ""
 }

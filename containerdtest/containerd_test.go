@@ -835,6 +835,7 @@ config "services.kubernetes" {
   masterAddress = "master.example.com"
   release       = { skipInstall = true }
 }
+config "services.flannel.release" { skipInstall = true }
 config "services.containerd" {
   version         = "2.4.2"
   sandboxImage    = "registry.k8s.io/pause:3.10"

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nodegen/nodegen/profile"
 )
 
 // remoteDir is where a deploy keeps the nodegen binaries and profiles it
@@ -28,12 +30,15 @@ type Outcome string
 
 // The outcomes, from best to worst.
 const (
-	Confirmed    Outcome = "confirmed"   // the new generation runs, confirmed
-	Planned      Outcome = "planned"     // --dry-run: the plan was shown
-	Failed       Outcome = "failed"      // the activation failed (units, refusal); the host went back
-	NotConfirmed Outcome = "rolled-back" // not confirmed in time: the host rolls back by itself
-	Unreachable  Outcome = "unreachable" // no connection, or lost before the switch
-	Skipped      Outcome = "skipped"     // not tried: the failure budget stopped the deploy
+	Confirmed    Outcome = "confirmed"     // the new generation runs, confirmed
+	Planned      Outcome = "planned"       // --dry-run: the plan was shown
+	Refused      Outcome = "refused"       // the switch refused before changing anything (files in the way, an invalid profile, binaries); with --dry-run, the plan has conflicts
+	Busy         Outcome = "busy"          // another nodegen command held the host's lock: nothing changed
+	RolledBack   Outcome = "rolled-back"   // the activation failed (a unit, a step) and the host went back by itself
+	Failed       Outcome = "failed"        // a step of the deploy failed, or the activation failed and did not go back
+	NotConfirmed Outcome = "not-confirmed" // not confirmed in time: the host rolls back by itself
+	Unreachable  Outcome = "unreachable"   // no connection, or lost before the switch
+	Skipped      Outcome = "skipped"       // not tried: the failure budget stopped the deploy
 )
 
 // HostResult is the end of one host's deploy.
@@ -45,8 +50,12 @@ type HostResult struct {
 	Generation int `json:"generation,omitempty"`
 	// Message says why, for an outcome other than Confirmed.
 	Message string `json:"message,omitempty"`
-	// Output is what nodegen printed on the host, for failures and plans.
+	// Output is what nodegen printed on the host (for the switch, on its
+	// stderr: the reason, the failed units' journals), for failures.
 	Output string `json:"output,omitempty"`
+	// Plan is what the host's switch printed on its stdout: the plan
+	// and the progress, for failures and plans.
+	Plan string `json:"plan,omitempty"`
 	// Seconds is how long the host's deploy took.
 	Seconds float64 `json:"seconds"`
 }
@@ -72,6 +81,10 @@ type Config struct {
 	// DryRun shows each host's plan (switch --dry-run there), changing
 	// nothing.
 	DryRun bool
+	// Backup has every host's switch move the files in the way of its
+	// profile aside (switch --backup), as a host's
+	// deployment.backupConflicts does for it.
+	Backup bool
 	// Event receives the progress of each host (from several goroutines,
 	// one call at a time).
 	Event func(Event)
@@ -106,6 +119,9 @@ func (d *deployer) run(ctx context.Context) HostResult {
 	start := time.Now()
 	r := d.deploy(ctx)
 	r.Host, r.Seconds = d.h.Name, time.Since(start).Seconds()
+	// What the host printed reaches the deployer's terminal: its control
+	// characters are shown, never acted on.
+	r.Message, r.Output, r.Plan = printable(r.Message), printable(r.Output), printable(r.Plan)
 	return r
 }
 
@@ -115,6 +131,12 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return HostResult{Outcome: Unreachable, Message: err.Error()}
 	}
 	defer os.RemoveAll(dir)
+	// The keys are read first: a keyFile that cannot be read stops the
+	// host before anything is sent.
+	keys, err := readKeys(d.h.Options.Keys)
+	if err != nil {
+		return HostResult{Outcome: Failed, Message: err.Error()}
+	}
 	d.emit("connect", "")
 	c, err := dial(ctx, d.cfg.SSH, dir, d.h)
 	if err != nil {
@@ -138,63 +160,42 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		}
 	}
 
-	phash, err := profileHash(d.h.Profile)
+	manifestPath := filepath.Join(d.h.Profile, profile.ManifestName)
+	manifest, err := os.ReadFile(manifestPath)
 	if err != nil {
 		return HostResult{Outcome: Failed, Message: err.Error()}
 	}
-	prof := remoteDir + "/profiles/" + phash[:32]
+	sum := sha256.Sum256(manifest)
+	prof := remoteDir + "/profiles/" + hex.EncodeToString(sum[:16])
 	if r := c.run(ctx, nil, "test -f "+prof+"/nodegen-profile.json"); r.code == exitSSH {
 		return lost("checking the profile", r)
 	} else if r.code != 0 {
-		// The host says which files it has no copy of; only those go.
-		manifest, err := os.ReadFile(filepath.Join(d.h.Profile, "nodegen-profile.json"))
-		if err != nil {
-			return HostResult{Outcome: Failed, Message: err.Error()}
-		}
-		r := c.run(ctx, bytes.NewReader(manifest), exe+" receive --missing "+prof)
-		if r.code != 0 {
-			return lost("asking the host which files it lacks", r)
-		}
-		var missing []string
-		for _, line := range strings.Split(r.stdout, "\n") {
-			if line != "" {
-				missing = append(missing, line)
-			}
-		}
-		d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(missing)))
-		var buf bytes.Buffer
-		if err := tarFiles(&buf, d.h.Profile, missing); err != nil {
-			return HostResult{Outcome: Failed, Message: err.Error()}
-		}
-		if r := c.run(ctx, &buf, exe+" receive "+prof); r.code != 0 {
-			return lost("copying the profile", r)
+		if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
+			return *r
 		}
 	}
 
 	if d.cfg.DryRun {
-		r := c.run(ctx, nil, exe+" switch --dry-run "+prof)
+		r := c.run(ctx, nil, exe+" switch --dry-run"+d.backupFlag()+" "+prof)
 		if r.code == exitSSH {
 			return lost("nodegen switch --dry-run", r)
 		}
-		out := HostResult{Outcome: Planned, Output: r.stdout + r.stderr}
-		if r.code != 0 {
-			out.Outcome, out.Message = Failed, "nodegen switch --dry-run exited "+strconv.Itoa(r.code)
+		if r.code == exitOverflow {
+			return HostResult{Outcome: Failed, Message: "nodegen switch --dry-run " + exited(r)}
 		}
-		return out
+		return SwitchResult(r.stdout, r.stderr, r.code, true)
 	}
 
-	names := sortedKeys(d.h.Options.Keys)
-	if len(names) > 0 {
+	if len(keys) > 0 {
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = k.option
+		}
 		d.emit("keys", strings.Join(names, " "))
 	}
-	for _, name := range names {
-		k := d.h.Options.Keys[name]
-		data, err := keyData(k)
-		if err != nil {
-			return HostResult{Outcome: Failed, Message: fmt.Sprintf("deployment.keys.%s: %v", name, err)}
-		}
-		if r := c.run(ctx, bytes.NewReader(data), putKey(k)); r.code != 0 {
-			return lost("writing deployment.keys."+name, r)
+	for _, k := range keys {
+		if r := c.run(ctx, bytes.NewReader(k.data), exe+" "+receiveKeyArgs(k.Key)); r.code != 0 {
+			return lost("writing deployment.keys."+k.option, r)
 		}
 	}
 
@@ -204,21 +205,24 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	}
 	d.emit("switch", "")
 	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
-	sw := c.run(ctx, nil, fmt.Sprintf("%s switch --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, secs, token, prof))
+	sw := c.run(ctx, nil, fmt.Sprintf("%s switch%s --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, d.backupFlag(), secs, token, prof))
 	m := genLine.FindStringSubmatch(sw.stdout)
 	var gen int
 	switch {
 	case sw.code == exitSSH && m == nil:
 		// The session was cut during the switch, which goes on on the
 		// host: a new connection finds out how it ends.
-		d.emit("reconnect", lastLine(sw.stderr, nil))
+		d.emit("reconnect", printable(lastLine(sw.stderr, nil)))
 		var r *HostResult
 		if gen, r = d.resume(ctx, c, exe, token); r != nil {
 			r.Output = sw.stdout + sw.stderr + r.Output
 			return *r
 		}
 	case sw.code != 0 || m == nil:
-		return HostResult{Outcome: Failed, Output: sw.stdout + sw.stderr, Message: "nodegen switch exited " + strconv.Itoa(sw.code)}
+		if sw.code == exitOverflow {
+			return HostResult{Outcome: Failed, Message: "nodegen switch " + exited(sw)}
+		}
+		return SwitchResult(sw.stdout, sw.stderr, sw.code, false)
 	default:
 		gen, _ = strconv.Atoi(m[1])
 	}
@@ -252,6 +256,36 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	return HostResult{Outcome: Confirmed, Generation: gen}
 }
 
+// copyProfile copies the profile to prof on the host: the host answers
+// which contents of the manifest it lacks, as hashes, and the deployer
+// sends the files of its own profile with those contents (parseMissing).
+// It returns nil when the profile is there.
+func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, manifest []byte, manifestPath string) *HostResult {
+	m, err := profile.ParseManifest(manifest, manifestPath)
+	if err != nil {
+		return &HostResult{Outcome: Failed, Message: err.Error()}
+	}
+	r := c.run(ctx, bytes.NewReader(manifest), exe+" receive --missing "+prof)
+	if r.code != 0 {
+		res := lost("asking the host which files it lacks", r)
+		return &res
+	}
+	send, err := parseMissing(r.stdout, m)
+	if err != nil {
+		return &HostResult{Outcome: Failed, Message: "the host's answer to receive --missing is refused (nothing was sent): " + err.Error()}
+	}
+	d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(tarFiles(pw, d.h.Profile, manifest, send)) }()
+	r = c.run(ctx, pr, exe+" receive "+prof)
+	pr.CloseWithError(io.ErrClosedPipe)
+	if r.code != 0 {
+		res := lost("copying the profile", r)
+		return &res
+	}
+	return nil
+}
+
 // resumeTimeout bounds the wait for a switch whose session was cut: its
 // activation (the host's switch waits up to 90 s for each stage's units)
 // and then the confirmation.
@@ -279,7 +313,7 @@ func (d *deployer) resume(ctx context.Context, c *conn, exe, token string) (int,
 			case cf.State == "waiting":
 				return cf.Generation, nil
 			case cf.State == "rolled-back":
-				return 0, &HostResult{Outcome: Failed, Generation: cf.Generation, Message: "the session was cut during the switch, which went back by itself"}
+				return 0, &HostResult{Outcome: RolledBack, Generation: cf.Generation, Message: "the session was cut during the switch, which went back by itself"}
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
@@ -295,7 +329,19 @@ func lost(step string, r result) HostResult {
 	if r.code == exitSSH {
 		return HostResult{Outcome: Unreachable, Message: step + ": " + lastLine(r.stderr, nil)}
 	}
+	if r.code == exitOverflow {
+		return HostResult{Outcome: Failed, Message: step + ": " + r.stderr}
+	}
 	return HostResult{Outcome: Failed, Message: fmt.Sprintf("%s: exit %d: %s", step, r.code, lastLine(r.stderr, nil)), Output: r.stdout + r.stderr}
+}
+
+// exited says how a remote command ended: "exited N", or that it was
+// stopped for printing too much.
+func exited(r result) string {
+	if r.code == exitOverflow {
+		return "stopped: " + r.stderr
+	}
+	return "exited " + strconv.Itoa(r.code)
 }
 
 // activeGeneration reads the active generation from nodegen generations
@@ -323,26 +369,6 @@ func putFile(path, mode string) string {
 	return fmt.Sprintf(`set -e; mkdir -p "$(dirname %[1]s)"; t=$(mktemp %[1]s.XXXXXX); trap 'rm -f "$t"' EXIT; cat > "$t"; chmod %[2]s "$t"; mv -f "$t" %[1]s; trap - EXIT`, q, mode)
 }
 
-// putKey is a shell command that writes a key from stdin into its
-// directory, owned and with the mode it asks for before it has any
-// content. The directory is made readable by root only when it is new.
-func putKey(k Key) string {
-	dir, file := shellQuote(k.DestDir), shellQuote(filepath.Join(k.DestDir, k.Name))
-	return fmt.Sprintf(`set -e; umask 077; [ -d %[1]s ] || { mkdir -p %[1]s; chmod 0751 %[1]s; }; t=$(mktemp %[2]s.XXXXXX); trap 'rm -f "$t"' EXIT; chown %[3]s:%[4]s "$t"; chmod %[5]s "$t"; cat > "$t"; mv -f "$t" %[2]s; trap - EXIT`,
-		dir, file, shellQuote(k.User), shellQuote(k.Group), shellQuote(k.Permissions))
-}
-
-// keyData is the content of a key.
-func keyData(k Key) ([]byte, error) {
-	if k.Text != nil {
-		return []byte(*k.Text), nil
-	}
-	if k.KeyFile != nil {
-		return os.ReadFile(*k.KeyFile)
-	}
-	return nil, fmt.Errorf("neither text nor keyFile is set")
-}
-
 // newToken returns a fresh token for one attempt's confirmation.
 func newToken() (string, error) {
 	b := make([]byte, 16)
@@ -350,17 +376,6 @@ func newToken() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
-}
-
-// profileHash is the SHA-256 of a profile's manifest, which names every
-// file of the profile with its hash.
-func profileHash(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "nodegen-profile.json"))
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
 }
 
 // fileHash is the SHA-256 of a file.

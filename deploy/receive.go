@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,11 +17,11 @@ import (
 )
 
 // This file is the host's side of a profile's copy: the deployer sends
-// the manifest first, the host answers with the files it has no copy of
-// (by hash, in the profiles it received before and in its generations),
-// and the deployer sends only those. Receive then assembles the profile
-// from what came and what the host had, checks every file's hash, and
-// renames it into place.
+// the manifest first, the host answers with the hashes of the files it has
+// no copy of (in the profiles it received before and in its generations),
+// and the deployer sends only those (see missing.go). Receive then
+// assembles the profile from what came and what the host had, checks
+// every file's hash, and renames it into place.
 
 // maxManifest bounds a manifest read from the deployer.
 const maxManifest = 64 << 20
@@ -66,23 +67,26 @@ func Known(dirs ...string) map[string]string {
 	return known
 }
 
-// Missing returns the paths of m's files whose content known lacks, in
-// the manifest's order.
+// Missing returns the SHA-256 hashes of m's files whose content known
+// lacks, each once, in the manifest's order: the host's answer to the
+// deployer, which sends one file of each.
 func Missing(m profile.Manifest, known map[string]string) []string {
-	var paths []string
+	var hashes []string
+	seen := map[string]bool{}
 	for _, e := range m.Entries {
-		if e.Type == profile.TypeFile {
+		if e.Type == profile.TypeFile && !seen[e.SHA256] {
+			seen[e.SHA256] = true
 			if _, ok := known[e.SHA256]; !ok {
-				paths = append(paths, e.Path)
+				hashes = append(hashes, e.SHA256)
 			}
 		}
 	}
-	return paths
+	return hashes
 }
 
 // Receive writes the profile to dir (which it replaces): the manifest and
-// the files the deployer sent as a tar stream on r, the other files copied
-// from known. Every file is checked against the manifest's hash and size
+// the files the deployer sent as a tar stream on r (one of each content
+// the host lacks), the other files copied from known or from a file sent. Every file is checked against the manifest's hash and size
 // before the profile is renamed into place, so dir is either the old
 // profile or the complete new one.
 func Receive(dir string, r io.Reader, known map[string]string) error {
@@ -133,6 +137,14 @@ func Receive(dir string, r io.Reader, known map[string]string) error {
 		}
 		sent[hdr.Name] = true
 	}
+	// A file sent is the copy of the other files with its content; it is
+	// checked below, before any of them is used.
+	have := maps.Clone(known)
+	for _, e := range m.Entries {
+		if sent[e.Path] {
+			have[e.SHA256] = filepath.Join(tmp, filepath.FromSlash(e.Path))
+		}
+	}
 	for _, e := range m.Entries {
 		p := filepath.Join(tmp, filepath.FromSlash(e.Path))
 		switch e.Type {
@@ -149,7 +161,7 @@ func Receive(dir string, r io.Reader, known map[string]string) error {
 			return fmt.Errorf("%s: unknown type %q", e.Path, e.Type)
 		}
 		if !sent[e.Path] {
-			src, ok := known[e.SHA256]
+			src, ok := have[e.SHA256]
 			if !ok {
 				return fmt.Errorf("%s was neither sent nor found on this host", e.Path)
 			}
@@ -228,22 +240,45 @@ func checkFile(p string, e profile.ManifestEntry) error {
 	return nil
 }
 
-// tarFiles writes a tar stream of the profile in dir: its manifest and the
-// files at paths.
-func tarFiles(w io.Writer, dir string, paths []string) error {
+// tarFiles writes a tar stream of the profile in dir: its manifest (the
+// bytes of manifest) and the files of entries, each of exactly the size its
+// entry says.
+func tarFiles(w io.Writer, dir string, manifest []byte, entries []profile.ManifestEntry) error {
 	tw := tar.NewWriter(w)
-	for _, rel := range append([]string{profile.ManifestName}, paths...) {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			return err
+	hdr := &tar.Header{Name: profile.ManifestName, Typeflag: tar.TypeReg, Mode: 0o600, Size: int64(len(manifest))}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return err
+	}
+	if _, err := tw.Write(manifest); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Type != profile.TypeFile || e.Size == nil {
+			return fmt.Errorf("%s is not a file of the manifest", e.Path)
 		}
-		hdr := &tar.Header{Name: rel, Typeflag: tar.TypeReg, Mode: 0o600, Size: int64(len(data))}
-		if err := tw.WriteHeader(hdr); err != nil {
-			return err
-		}
-		if _, err := tw.Write(data); err != nil {
+		if err := tarFile(tw, filepath.Join(dir, filepath.FromSlash(e.Path)), e.Path, *e.Size); err != nil {
 			return err
 		}
 	}
 	return tw.Close()
+}
+
+// tarFile writes the file at p to tw as name, which must be a regular file
+// of size bytes.
+func tarFile(tw *tar.Writer, p, name string, size int64) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return err
+	} else if !fi.Mode().IsRegular() || fi.Size() != size {
+		return fmt.Errorf("%s is not the manifest's file (a regular file of %d bytes)", p, size)
+	}
+	if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o600, Size: size}); err != nil {
+		return err
+	}
+	_, err = io.CopyN(tw, f, size)
+	return err
 }

@@ -3,6 +3,8 @@ package deploy
 import (
 	"archive/tar"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,15 +42,12 @@ func TestReceive(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := Missing(m, Known(store, filepath.Join(t.TempDir(), "no-generations")))
-	if diff := cmp.Diff([]string{"etc/motd"}, missing); diff != "" {
+	if diff := cmp.Diff([]string{sha256Hex("new\n")}, missing); diff != "" {
 		t.Fatalf("missing (-want +got):\n%s", diff)
 	}
-	var stream bytes.Buffer
-	if err := tarFiles(&stream, local, missing); err != nil {
-		t.Fatal(err)
-	}
+	stream := sendMissing(t, local, m, missing)
 	dst := filepath.Join(store, "new")
-	if err := Receive(dst, &stream, Known(store)); err != nil {
+	if err := Receive(dst, stream, Known(store)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := profile.Read(dst)
@@ -73,6 +72,57 @@ func TestReceive(t *testing.T) {
 	if changes, err := profile.Diff(local, dst); err != nil || !changes.Empty() {
 		t.Errorf("the received profile differs from the sent one: %+v, %v", changes, err)
 	}
+}
+
+// TestReceiveShared: two files of one content that the host lacks are
+// one hash in its answer and one file sent; the host makes both.
+func TestReceiveShared(t *testing.T) {
+	local := filepath.Join(t.TempDir(), "profile")
+	writeTestProfile(t, local, fileEntry("a", "same\n", "0644"), fileEntry("b", "same\n", "0600"), fileEntry("c", "other\n", "0644"))
+	m, err := profile.Read(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := Missing(m, map[string]string{})
+	if diff := cmp.Diff([]string{sha256Hex("same\n"), sha256Hex("other\n")}, missing); diff != "" {
+		t.Fatalf("missing (-want +got):\n%s", diff)
+	}
+	stream := sendMissing(t, local, m, missing)
+	dst := filepath.Join(t.TempDir(), "p")
+	if err := Receive(dst, stream, map[string]string{}); err != nil {
+		t.Fatal(err)
+	}
+	if changes, err := profile.Diff(local, dst); err != nil || !changes.Empty() {
+		t.Errorf("the received profile differs from the sent one: %+v, %v", changes, err)
+	}
+}
+
+// sendMissing is the deployer's side: the host's answer read against the
+// manifest, and the tar stream of what it names.
+func sendMissing(t *testing.T, dir string, m profile.Manifest, missing []string) *bytes.Buffer {
+	t.Helper()
+	var answer strings.Builder
+	for _, h := range missing {
+		answer.WriteString(h + "\n")
+	}
+	send, err := parseMissing(answer.String(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, profile.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stream bytes.Buffer
+	if err := tarFiles(&stream, dir, manifest, send); err != nil {
+		t.Fatal(err)
+	}
+	return &stream
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }
 
 // TestReceiveRefuses: a stream that does not match its manifest leaves

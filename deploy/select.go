@@ -33,6 +33,18 @@ type Options struct {
 	Tags []string `json:"tags"`
 	// Keys are the secrets written on the host, by name.
 	Keys map[string]Key `json:"keys"`
+	// BackupConflicts has the host's switch move the files in the way of
+	// its profile aside (switch --backup).
+	BackupConflicts bool `json:"backupConflicts"`
+}
+
+// backupFlag is the switch flag that moves files in the way aside, when
+// the deploy or the host asks for it.
+func (d *deployer) backupFlag() string {
+	if d.cfg.Backup || d.h.Options.BackupConflicts {
+		return " --backup"
+	}
+	return ""
 }
 
 // Key is one of deployment.keys: a secret written on the host as

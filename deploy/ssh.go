@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -18,6 +18,10 @@ import (
 // exitSSH is the exit code of ssh itself failing (the connection, not the
 // remote command).
 const exitSSH = 255
+
+// exitOverflow is the result of a remote command that printed more than
+// the deployer takes (see cappedBuffer); not an exit code a process has.
+const exitOverflow = -2
 
 // connectTimeout bounds ssh's connection, and so a host that does not
 // answer.
@@ -63,10 +67,12 @@ func dial(ctx context.Context, sshProg, dir string, h Host) (*conn, error) {
 	c := &conn{ssh: sshProg, args: destination(h.Name, h.Options), socket: filepath.Join(dir, "m")}
 	c.sudo = h.Options.TargetUser != nil && *h.Options.TargetUser != "root"
 	args := append([]string{"-M", "-S", c.socket, "-o", "ControlPersist=no", "-N"}, c.args...)
-	var stderr bytes.Buffer
+	// What the host sends before the connection is up (a banner) is
+	// kept up to maxStderr.
+	stderr := &cappedBuffer{max: maxStderr}
 	c.master = exec.Command(c.ssh, args...)
 	c.master.Stdin = nil
-	c.master.Stderr = &stderr
+	c.master.Stderr = stderr
 	// The master is in a process group of its own: a Ctrl-C to the
 	// deployer reaches the deployer, which closes the masters. A deployer
 	// killed outright takes its masters with it (Pdeathsig) rather than
@@ -85,7 +91,7 @@ func dial(ctx context.Context, sshProg, dir string, h Host) (*conn, error) {
 		}
 		select {
 		case err := <-exited:
-			return nil, &errUnreachable{fmt.Sprintf("ssh %s: %s", strings.Join(c.args[len(c.args)-1:], ""), lastLine(stderr.String(), err))}
+			return nil, &errUnreachable{fmt.Sprintf("ssh %s: %s", strings.Join(c.args[len(c.args)-1:], ""), lastLine(stderr.b.String(), err))}
 		case <-ctx.Done():
 			c.close()
 			return nil, ctx.Err()
@@ -134,16 +140,34 @@ func (c *conn) wrap(cmd string) string {
 	return cmd
 }
 
+// exec runs ssh with args. What the remote command prints is kept up to
+// maxStdout and maxStderr bytes: a command that prints more is stopped,
+// and its result is exitOverflow.
 func (c *conn) exec(ctx context.Context, stdin io.Reader, args ...string) result {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, c.ssh, args...)
 	cmd.Stdin = stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var overflow string
+	var once sync.Once
+	stop := func(stream string, max int) func() {
+		return func() {
+			once.Do(func() {
+				overflow = fmt.Sprintf("the host printed more than %d bytes on %s: the command was stopped", max, stream)
+				cancel()
+			})
+		}
+	}
+	stdout := &cappedBuffer{max: maxStdout, over: stop("stdout", maxStdout)}
+	stderr := &cappedBuffer{max: maxStderr, over: stop("stderr", maxStderr)}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	r := result{stdout: stdout.b.String(), stderr: stderr.b.String()}
 	var exitErr *exec.ExitError
 	switch {
+	case overflow != "":
+		r.code, r.stderr = exitOverflow, overflow
 	case err == nil:
 	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
 		r.code = exitErr.ExitCode()

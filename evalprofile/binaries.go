@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/assetfetch"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
@@ -14,9 +15,20 @@ import (
 
 var (
 	assetsPath   = options.Path{"environment", "assets"}
+	mirrorsPath  = options.Path{"environment", "assetMirrors"}
 	packagesPath = options.Path{"environment", "packages"}
 	imagePath    = options.Path{"environment", "providedByImage"}
 )
+
+// Assets returns the enabled assets of an evaluated configuration
+// (environment.assets), sorted by name, each with the URL it is
+// downloaded from when environment.assetMirrors rewrites its url (Mirror).
+// Unlike Build, it checks nothing else: an asset without a hash has
+// neither SHA256 nor SHA512, which is what `nodegen lock` looks for.
+func Assets(ev *eval.Evaluator) ([]profile.Asset, hcl.Diagnostics) {
+	assets, _, _, diags := binariesFromEvaluation(ev)
+	return assets, diags
+}
 
 // binariesFromEvaluation collects the assets and packages of an evaluated
 // configuration (environment.assets, environment.packages), and the paths
@@ -35,6 +47,14 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 		}
 		return v
 	}
+	mirrors := map[string]string{}
+	if v := get(mirrorsPath); v != cty.NilVal && v.Type().IsObjectType() {
+		for _, prefix := range sortedAttrs(v) {
+			if m, ok := optStr(v, prefix); ok {
+				mirrors[prefix] = m
+			}
+		}
+	}
 	if v := get(assetsPath); v != cty.NilVal && v.Type().IsObjectType() {
 		for _, name := range sortedAttrs(v) {
 			a := v.GetAttr(name)
@@ -50,6 +70,9 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 			asset := profile.Asset{Name: name, URL: strAttr(a, "url"), Option: assetsPath.Child(name).String()}
 			asset.SHA256, _ = optStr(a, "sha256")
 			asset.SHA512, _ = optStr(a, "sha512")
+			if m := assetfetch.Rewrite(asset.URL, mirrors); m != asset.URL {
+				asset.Mirror = m
+			}
 			asset.Archive, _ = optStr(a, "archive")
 			if exe, ok := optStr(a, "executable"); ok {
 				asset.Files = append(asset.Files, profile.AssetFile{Path: exe})

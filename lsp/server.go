@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/assetlock"
 	"github.com/nodegen/nodegen/internal/parsecache"
 )
 
@@ -488,7 +489,10 @@ func (s *Server) setText(d *document, src []byte) {
 // evaluate loads the modules at roots (paths inside the overlay) with the
 // library.
 func (s *Server) evaluate(roots []string) (*eval.Evaluator, hcl.Diagnostics) {
-	return eval.New(eval.Config{Files: roots, FS: s.fsys, Library: s.opts.Library, ParseCache: s.opts.ParseCache})
+	// With the lock file beside the host, as nodegen eval reads it.
+	cfg, diags := assetlock.AddTo(eval.Config{Files: roots, FS: s.fsys, Library: s.opts.Library, ParseCache: s.opts.ParseCache})
+	ev, d := eval.New(cfg)
+	return ev, append(diags, d...)
 }
 
 // targets are the evaluations a document is checked in: each host that

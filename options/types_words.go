@@ -8,7 +8,8 @@ import (
 )
 
 // Word is a string type with a rule of package wordrule (wordrule.Rules): the
-// types userName, unitName, interfaceName, host, word and pathWord, for
+// types userName, unitName, interfaceName, host, word, fileName and
+// pathWord, for
 // values that a line-oriented format reads as one field. Its description
 // says what the values are ("systemd unit name"); a value that breaks the
 // rule is a type error that says what breaks it ("it holds a newline")

@@ -26,6 +26,7 @@ func TestWordTypes(t *testing.T) {
 		{"interfaceName", str(`eth"0`), `It is refused because it holds '"'`},
 		{"host", str("pool.example iburst"), "It is refused because it holds a space"},
 		{"word", str("%u"), ""},
+		{"fileName", str("../../etc/cron.d/x"), "It is refused because it holds /, which makes it a path"},
 		{"listOf(word)", cty.TupleVal([]cty.Value{str("a"), str("b c")}), "It is refused because it holds a space"},
 	}
 	for _, tt := range tests {

@@ -14,8 +14,12 @@ import (
 type Asset struct {
 	// Name is the asset's name in environment.assets.
 	Name string `json:"name"`
-	// URL is where it is downloaded from (https://, http:// or file://).
+	// URL is the asset's URL (https://, http:// or file://): what its
+	// hash is known by (in nodegen.lock.hcl too).
 	URL string `json:"url"`
+	// Mirror, when set, is where it is downloaded from instead: URL as
+	// environment.assetMirrors rewrites it.
+	Mirror string `json:"mirror,omitempty"`
 	// SHA256 or SHA512 (one of them) is the lower-case hex hash of the
 	// download.
 	SHA256 string `json:"sha256,omitempty"`
@@ -44,6 +48,14 @@ type Package struct {
 	Name string `json:"name"`
 	// Option is the option that declares it.
 	Option string `json:"option,omitempty"`
+}
+
+// Source is where the asset is downloaded from: its Mirror, or its URL.
+func (a Asset) Source() string {
+	if a.Mirror != "" {
+		return a.Mirror
+	}
+	return a.URL
 }
 
 // Key names the asset's content: "sha256-HEX" or "sha512-HEX". Two assets
@@ -81,6 +93,8 @@ func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, e
 			bad(what, a.Option, "sha512 %q is not 128 lower-case hex digits", a.SHA512)
 		case !strings.HasPrefix(a.URL, "https://") && !strings.HasPrefix(a.URL, "http://") && !strings.HasPrefix(a.URL, "file:///"):
 			bad(what, a.Option, "url %q is not https://, http:// or file:///", a.URL)
+		case a.Mirror != "" && !strings.HasPrefix(a.Mirror, "https://") && !strings.HasPrefix(a.Mirror, "http://") && !strings.HasPrefix(a.Mirror, "file:///"):
+			bad(what, a.Option, "mirror %q is not https://, http:// or file:///", a.Mirror)
 		case a.Archive != "" && a.Archive != "tar.gz" && a.Archive != "zip":
 			bad(what, a.Option, "archive %q is not tar.gz or zip", a.Archive)
 		case len(a.Files) == 0:

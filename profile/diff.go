@@ -123,11 +123,16 @@ type FileChange struct {
 //   - a unit that disappears (or is masked) is stopped, unless it says
 //     X-StopOnRemoval=false;
 //   - a unit whose file or drop-ins (unit.d/*.conf; for an instance, its
-//     template's too) changed is reloaded if it says X-ReloadIfChanged=true,
+//     template's too) changed, or a file it runs (the executable of an
+//     Exec*= setting, a script that one runs, an EnvironmentFile=; a file
+//     of the profile or an asset's, see ranFiles), is reloaded if it says
+//     X-ReloadIfChanged=true,
 //     not restarted if it says X-RestartIfChanged=false,
 //     RefuseManualStop=true or X-OnlyManualStart=true, and restarted
 //     otherwise; a unit whose only change is in its X-Reload-Triggers=
-//     lines (reloadTriggers) is reloaded rather than restarted; except
+//     lines (reloadTriggers) is reloaded rather than restarted (a change
+//     of its X-Restart-Triggers= lines, restartTriggers, restarts it as
+//     any change of its file does); except
 //     that changed targets, slices and paths are left
 //     alone (their changes take effect on daemon-reload), and changed mounts
 //     are reloaded (which remounts them).

@@ -73,6 +73,7 @@ func (w *jsonWriter) asset(a Asset) {
 	w.open('{')
 	w.str("name", a.Name)
 	w.str("url", a.URL)
+	w.strOmitEmpty("mirror", a.Mirror)
 	w.strOmitEmpty("sha256", a.SHA256)
 	w.strOmitEmpty("sha512", a.SHA512)
 	w.strOmitEmpty("archive", a.Archive)

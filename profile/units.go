@@ -153,9 +153,18 @@ func (u *unitSet) fingerprint(unit string) string {
 func (u *unitSet) settings(unit string) (map[string]string, error) {
 	typeSection := unitSuffixes[path.Ext(unit)]
 	settings := map[string]string{}
+	err := u.eachSource(unit, func(data []byte) {
+		parseUnitSettings(data, typeSection, settings)
+	})
+	return settings, err
+}
+
+// eachSource calls f with the text of each of unit's sources, in the
+// order systemd reads them; a symlink into the profile's own etc/ is
+// followed, one elsewhere left out.
+func (u *unitSet) eachSource(unit string, f func(data []byte)) error {
 	for _, e := range u.sources(unit) {
 		if e.Type == TypeSymlink {
-			// A symlink into the profile's own etc/ can be followed.
 			rel, ok := strings.CutPrefix(e.Target, "/etc/")
 			if !ok {
 				continue
@@ -168,11 +177,11 @@ func (u *unitSet) settings(unit string) (map[string]string, error) {
 		}
 		data, err := u.side.content(e)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		parseUnitSettings(data, typeSection, settings)
+		f(data)
 	}
-	return settings, nil
+	return nil
 }
 
 // switchKeys are the settings that decide what switching does to a unit.
@@ -205,6 +214,21 @@ func StopsIfChanged(dir, unit string) (bool, error) {
 // parseUnitSettings reads the switchKeys of a unit file's [Unit] section and
 // of typeSection into settings.
 func parseUnitSettings(data []byte, typeSection string, settings map[string]string) {
+	eachAssignment(data, func(section, key, value string) {
+		if section != "Unit" && (typeSection == "" || section != typeSection) || !switchKeys[key] {
+			return
+		}
+		if value == "" {
+			delete(settings, key)
+		} else {
+			settings[key] = value
+		}
+	})
+}
+
+// eachAssignment calls f with each assignment of a unit file, its
+// section, key and value trimmed, continuation lines joined.
+func eachAssignment(data []byte, f func(section, key, value string)) {
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
@@ -228,18 +252,10 @@ func parseUnitSettings(data []byte, typeSection string, settings map[string]stri
 			continue
 		}
 		key, value, ok := strings.Cut(trimmed, "=")
-		if !ok || (section != "Unit" && (typeSection == "" || section != typeSection)) {
+		if !ok {
 			continue
 		}
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		if !switchKeys[key] {
-			continue
-		}
-		if value == "" {
-			delete(settings, key)
-		} else {
-			settings[key] = value
-		}
+		f(section, strings.TrimSpace(key), strings.TrimSpace(value))
 	}
 }
 
@@ -306,12 +322,26 @@ func unitChanges(oldSide, newSide *side) (UnitChanges, error) {
 			if cur.wanted[unit] {
 				uc.Start = append(uc.Start, unit)
 			}
-		case old.fingerprint(unit) != cur.fingerprint(unit):
+		default:
+			oldRan, err := old.ranFiles(unit)
+			if err != nil {
+				return UnitChanges{}, err
+			}
+			curRan, err := cur.ranFiles(unit)
+			if err != nil {
+				return UnitChanges{}, err
+			}
+			if old.fingerprint(unit) == cur.fingerprint(unit) && oldRan == curRan {
+				if newlyWanted {
+					uc.Start = append(uc.Start, unit)
+				}
+				continue
+			}
 			action, err := changedAction(cur, unit)
 			if err != nil {
 				return UnitChanges{}, err
 			}
-			if action == "restart" {
+			if action == "restart" && oldRan == curRan {
 				only, err := onlyReloadTriggersChanged(old, cur, unit)
 				if err != nil {
 					return UnitChanges{}, err
@@ -328,8 +358,6 @@ func unitChanges(oldSide, newSide *side) (UnitChanges, error) {
 			case "skip":
 				uc.NotRestarted = append(uc.NotRestarted, unit)
 			}
-		case newlyWanted:
-			uc.Start = append(uc.Start, unit)
 		}
 	}
 	return uc, nil

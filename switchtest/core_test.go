@@ -45,8 +45,8 @@ config "systemd.services.triggered" {
 // than restarting it.
 func TestCoreModulesSwitch(t *testing.T) {
 	m := machine(t)
-	// /etc/hostname is Debian's: --backup keeps it.
-	mustNodegen(t, m, "switch", "--backup", profileOf(t, m, "gen1", coreHost+`locals { generation = "1" }`))
+	// /etc/hostname is debootstrap's: the switch takes it over.
+	mustNodegen(t, m, "switch", profileOf(t, m, "gen1", coreHost+`locals { generation = "1" }`))
 
 	if out := m.MustRun("getent", "passwd", "svc"); !strings.Contains(out, ":/var/lib/svc:") {
 		t.Errorf("getent passwd svc: %q", out)

@@ -64,11 +64,11 @@ func localRepo(t *testing.T, m *nspawntest.Machine, debs ...string) {
 	m.WriteFile("/etc/apt/sources.list.d/local.list", []byte("deb [trusted=yes] file:/root/debs ./\n"), 0o644)
 }
 
-// TestPackageConffileIsAConflict: a package the switch installs brings a
+// TestPackageConffileIsTakenOver: a package the switch installs brings a
 // conffile at a path the profile manages. The check comes after the
-// install, so the package's file is in the way like an admin's: the switch
-// refuses it, --backup keeps it, and deactivate puts it back.
-func TestPackageConffileIsAConflict(t *testing.T) {
+// install, so it finds the package's file there as dpkg installed it:
+// the switch takes it over without --backup, and deactivate puts it back.
+func TestPackageConffileIsTakenOver(t *testing.T) {
 	m := machine(t)
 	localRepo(t, m, debOf(t, "netbase"))
 	p := profileOf(t, m, "services", `
@@ -76,24 +76,22 @@ config "networking" { hostName = "e2e" }
 config "environment" { systemPackages = ["netbase"] }
 config "environment.etc.services" { text = "nodegen's services\n" }
 `)
-	out, code := nodegen(t, m, "switch", p)
-	if code != 1 || !strings.Contains(out, "/etc/services: the package netbase's conffile (dpkg) that nodegen does not manage is in the way") {
-		t.Fatalf("switch onto the package's conffile: exit %d\n%s", code, out)
+	out := mustNodegen(t, m, "switch", p)
+	if !strings.Contains(out, "taking over /etc/services (dpkg conffile of netbase, unmodified; backed up)") {
+		t.Errorf("the switch does not say it takes the package's conffile over:\n%s", out)
 	}
 	if st := m.MustRun("dpkg-query", "-W", "-f=${db:Status-Abbrev}", "netbase"); !strings.HasPrefix(st, "ii") {
 		t.Fatalf("netbase is not installed: %q", st)
 	}
-	packaged := m.MustRun("sha256sum", "/etc/services")
-
-	out = mustNodegen(t, m, "switch", "--backup", p)
-	if !strings.Contains(out, "backup   /etc/services") {
-		t.Errorf("switch --backup:\n%s", out)
-	}
+	packaged := m.MustRun("sha256sum", "/var/lib/nodegen/backups/etc/services")
 	if got := m.MustRun("cat", "/etc/services"); got != "nodegen's services\n" {
 		t.Errorf("/etc/services: %q", got)
 	}
 	mustNodegen(t, m, "deactivate")
-	if got := m.MustRun("sha256sum", "/etc/services"); got != packaged {
+	if got := m.MustRun("sha256sum", "/etc/services"); got != strings.Replace(packaged, "/var/lib/nodegen/backups/etc/services", "/etc/services", 1) {
 		t.Errorf("/etc/services after deactivate is not the package's: %s, want %s", got, packaged)
+	}
+	if got := m.MustRun("dpkg", "--verify", "netbase"); got != "" {
+		t.Errorf("dpkg --verify netbase after deactivate: %s", got)
 	}
 }

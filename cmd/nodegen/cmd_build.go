@@ -205,7 +205,7 @@ func evalHost(h buildHost, ef *evalFlags, fleet *eval.Fleet) hostResult {
 	r := hostResult{Name: h.name, File: h.file, Warnings: []string{}, Errors: []string{}}
 	cfg := ef.config([]string{h.file})
 	cfg.Fleet = fleet
-	ev, diags := eval.New(cfg)
+	ev, diags := newEvaluator(cfg)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)
 	}

@@ -27,17 +27,36 @@ import (
 // Exit codes of nodegen deploy, beyond exitError (a host's evaluation
 // failed: nothing was deployed) and exitUsage.
 const (
-	exitActivationFailed = 10 // a host's switch failed; it went back by itself
+	exitActivationFailed = 10 // a host's activation failed (it went back by itself), or a step of its deploy
 	exitRolledBack       = 11 // a host was not confirmed and rolls back by itself
 	exitUnreachable      = 12 // a host could not be reached
 	exitBudget           = 13 // the failure budget stopped the later waves
+	exitRefused          = 14 // a host's switch refused before changing anything (with --dry-run: a plan has conflicts)
+	exitBusy             = 15 // another nodegen command held a host's lock: nothing changed there
 )
+
+// outcomeCodes are the exit codes of the hosts' outcomes; the highest
+// applies, unless the failure budget stopped the deploy.
+var outcomeCodes = map[deploy.Outcome]int{
+	deploy.Failed: exitActivationFailed, deploy.RolledBack: exitActivationFailed, deploy.NotConfirmed: exitRolledBack,
+	deploy.Unreachable: exitUnreachable, deploy.Refused: exitRefused, deploy.Busy: exitBusy,
+}
+
+// summaryOrder is the order of the outcomes in the summary line.
+var summaryOrder = []struct {
+	o    deploy.Outcome
+	text string
+}{
+	{deploy.Confirmed, "confirmed"}, {deploy.Planned, "planned"}, {deploy.Refused, "refused"}, {deploy.Busy, "busy"},
+	{deploy.Failed, "failed"}, {deploy.RolledBack, "rolled back"}, {deploy.NotConfirmed, "not confirmed (rolling back)"},
+	{deploy.Unreachable, "unreachable"}, {deploy.Skipped, "skipped"},
+}
 
 func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--dry-run] [--json] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -50,17 +69,30 @@ confirm GEN TOKEN" comes within --confirm-timeout; the deployer sends it
 over a new SSH connection and reads the active generation back. A host
 that keeps the deployer out rolls back by itself.
 
+A host's switch takes over the files its installer and packages put in
+/etc unchanged (/etc/hostname, dpkg conffiles, ...) and refuses files an
+admin edited; --backup (or a host's deployment.backupConflicts) has it
+move those aside too, and put them back when nodegen stops managing them.
+
 --on chooses hosts by name, glob or @TAG (deployment.tags), repeated or
 comma-separated; more than 5 hosts need --on ('*' for all). --waves
 1,10%,100% deploys one host, then up to 10% of them, then the rest; after a
 wave, more failed hosts than --max-fail (default 0) stops the later waves.
 
-Exit codes: 0 every host confirmed; 10 an activation failed (the host went
-back); 11 a host was not confirmed and rolls back by itself; 12 a host was
-unreachable; 13 the failure budget stopped the deploy (the highest one
-applies); 1 an evaluation failed and nothing was deployed. Nothing is kept
-here between runs: a rerun deploys what is missing. docs/deploying.md
-explains it all.`,
+On failure, each host's line says why first, followed by what its switch
+printed on stderr (the failed units' journals); -v adds the plan its
+switch printed, which --json always has.
+
+Exit codes: 0 every host confirmed (or planned); 10 an activation failed
+(the host went back by itself) or a step of a host's deploy failed; 11 a
+host was not confirmed and rolls back by itself; 12 a host was
+unreachable; 13 the failure budget stopped the deploy; 14 a host's switch
+refused before changing anything (files in the way, an invalid profile;
+with --dry-run, a plan has conflicts); 15 another nodegen command held a
+host's lock (the highest one applies, but 13 whenever the budget stopped
+the deploy); 1 an evaluation failed and nothing was deployed. Nothing is
+kept here between runs: a rerun deploys what is missing.
+docs/deploying.md explains it all.`,
 		example: "nodegen deploy --on @web --parallel 10 hosts/*.hcl\nnodegen deploy --dry-run hosts/db1.hcl",
 		args:    argsModules,
 		flags:   deployCommand,
@@ -77,7 +109,9 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	maxFail := fs.String("max-fail", "0", "the failure budget: after a wave, more than `N` (or P% of the hosts) failed stops the later waves")
 	confirmTimeout := fs.Duration("confirm-timeout", 30*time.Second, "how long a host waits for its confirmation after its activation before it rolls back")
 	dry := fs.Bool("dry-run", false, "show each host's plan (nodegen switch --dry-run there); change nothing")
+	backup := fs.Bool("backup", false, "have every host's switch move the files in the way of its profile aside (nodegen switch --backup), as deployment.backupConflicts does for one host")
 	asJSON := fs.Bool("json", false, "print the progress as JSON events, one a line, and the summary as the last")
+	verbose := fs.BoolP("verbose", "v", false, "print the plan of a host that failed too (what its switch printed on stdout)")
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("deploy")
@@ -131,7 +165,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		var outMu sync.Mutex
 		cfg := deploy.Config{
 			Binary: exe, Parallel: *parallel, MaxPerJump: *perJump, Waves: *waves, MaxFail: budget,
-			ConfirmTimeout: *confirmTimeout, DryRun: *dry,
+			ConfirmTimeout: *confirmTimeout, DryRun: *dry, Backup: *backup,
 			Event: func(e deploy.Event) {
 				outMu.Lock()
 				defer outMu.Unlock()
@@ -140,7 +174,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 					return
 				}
 				if e.Result != nil {
-					printHostResult(stdout, stderr, e.Result, *dry)
+					printHostResult(stdout, stderr, e.Result, *dry, *verbose)
 				}
 			},
 		}
@@ -195,7 +229,7 @@ var deploymentPath, _ = options.ParsePath("deployment")
 // when it evaluated.
 func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte) {
 	r := hostResult{Name: h.name, File: h.file}
-	ev, diags := eval.New(ef.config([]string{h.file}))
+	ev, diags := newEvaluator(ef.config([]string{h.file}))
 	if diags.HasErrors() {
 		return deploy.Host{}, r.failed(ev.Files(), diags).report
 	}
@@ -221,9 +255,10 @@ func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte
 	return host, nil
 }
 
-// printHostResult prints one host's end: a line on stderr; a plan or a
-// failure's output, indented, below it.
-func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry bool) {
+// printHostResult prints one host's end: a line on stderr, with the reason
+// of a failure; below it, indented, what the host printed on stderr, and
+// with verbose its plan. With dry, a host's plan goes to stdout.
+func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry, verbose bool) {
 	line := fmt.Sprintf("%s: %s", r.Host, r.Outcome)
 	if r.Generation != 0 {
 		line += fmt.Sprintf(" (generation %d)", r.Generation)
@@ -232,11 +267,18 @@ func printHostResult(stdout, stderr io.Writer, r *deploy.HostResult, dry bool) {
 		line += ": " + r.Message
 	}
 	fmt.Fprintf(stderr, "%s [%.1f s]\n", line, r.Seconds)
-	switch {
-	case dry && r.Outcome == deploy.Planned:
-		fmt.Fprintf(stdout, "%s:\n%s", r.Host, indent(strings.TrimRight(r.Output, "\n"), "  ")+"\n")
-	case r.Output != "" && r.Outcome != deploy.Confirmed:
-		fmt.Fprintln(stderr, indent(strings.TrimRight(r.Output, "\n"), "    "))
+	if dry && (r.Outcome == deploy.Planned || r.Outcome == deploy.Refused) {
+		fmt.Fprintf(stdout, "%s:\n%s", r.Host, indent(strings.TrimRight(r.Plan+r.Output, "\n"), "  ")+"\n")
+		return
+	}
+	if r.Outcome == deploy.Confirmed {
+		return
+	}
+	if out := strings.TrimRight(r.Output, "\n"); out != "" {
+		fmt.Fprintln(stderr, indent(out, "    "))
+	}
+	if plan := strings.TrimRight(r.Plan, "\n"); plan != "" && verbose {
+		fmt.Fprintf(stderr, "    %s's plan:\n%s\n", r.Host, indent(plan, "      "))
 	}
 }
 
@@ -247,20 +289,21 @@ func deploySummary(results []deploy.HostResult, stopped bool, took time.Duration
 		counts[r.Outcome]++
 	}
 	code := exitOK
-	for _, c := range []struct {
-		o    deploy.Outcome
-		code int
-	}{{deploy.Failed, exitActivationFailed}, {deploy.NotConfirmed, exitRolledBack}, {deploy.Unreachable, exitUnreachable}} {
-		if counts[c.o] > 0 {
-			code = c.code
+	for o, n := range counts {
+		if n > 0 {
+			code = max(code, outcomeCodes[o])
 		}
 	}
 	if stopped {
 		code = exitBudget
 	}
-	text := fmt.Sprintf("deployed %d host(s) in %.1f s: %d confirmed, %d planned, %d failed, %d rolled back, %d unreachable, %d skipped",
-		len(results), took.Seconds(), counts[deploy.Confirmed], counts[deploy.Planned], counts[deploy.Failed],
-		counts[deploy.NotConfirmed], counts[deploy.Unreachable], counts[deploy.Skipped])
+	var parts []string
+	for _, s := range summaryOrder {
+		if counts[s.o] > 0 || s.o == deploy.Confirmed && len(results) == 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s.o], s.text))
+		}
+	}
+	text := fmt.Sprintf("deployed %d host(s) in %.1f s: %s", len(results), took.Seconds(), strings.Join(parts, ", "))
 	if stopped {
 		text += " (stopped by the failure budget)"
 	}
@@ -283,52 +326,4 @@ func writeJSONLine(w io.Writer, v any) {
 		return
 	}
 	w.Write(append(b, '\n'))
-}
-
-func init() {
-	commands = append(commands, &command{
-		name:    "receive",
-		summary: "The host's side of nodegen deploy's copy of a profile.",
-		usage:   "nodegen receive [--missing] DIR",
-		help: `nodegen deploy runs this on the host. With --missing, stdin is a profile's
-manifest, and stdout lists the files of it (a path a line) that the host
-has no copy of, by hash, in the profiles it received before (the
-directories beside DIR) or in its generations. Without, stdin is a tar
-stream of the manifest and those files; the profile is assembled in a
-temporary directory beside DIR from them and the host's copies, every
-file checked against the manifest's hash, and renamed to DIR.`,
-		example: "nodegen receive --missing /var/lib/nodegen/deploy/profiles/HASH < nodegen-profile.json",
-		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
-			missing := fs.Bool("missing", false, "read a manifest on stdin and list the files the host lacks")
-			gens := fs.String("generations", "/var/lib/nodegen/generations", "the generations, whose files count as the host's copies")
-			return func(args []string, stdout, stderr io.Writer) int {
-				c := findCommand("receive")
-				if len(args) != 1 {
-					return usageError(stderr, c, "want one DIR, got %d argument(s)", len(args))
-				}
-				dir, err := filepath.Abs(args[0])
-				if err != nil {
-					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
-					return exitError
-				}
-				known := deploy.Known(filepath.Dir(dir), *gens)
-				if *missing {
-					m, err := deploy.ReadManifest(os.Stdin)
-					if err != nil {
-						fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
-						return exitError
-					}
-					for _, p := range deploy.Missing(m, known) {
-						fmt.Fprintln(stdout, p)
-					}
-					return exitOK
-				}
-				if err := deploy.Receive(dir, os.Stdin, known); err != nil {
-					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
-					return exitError
-				}
-				return exitOK
-			}
-		},
-	})
 }

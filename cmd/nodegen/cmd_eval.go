@@ -163,7 +163,7 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		attrPath = p
 	}
 	st := newRunStats(ef.stats)
-	ev, diags := eval.New(ef.config(args))
+	ev, diags := newEvaluator(ef.config(args))
 	st.mark("load")
 	defer st.print(stderr, ev)
 	if diags.HasErrors() {

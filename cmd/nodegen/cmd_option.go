@@ -66,7 +66,7 @@ func runOption(args []string, ef *evalFlags, asJSON bool, stdout, stderr io.Writ
 		}
 		return usageError(stderr, c, "%q: %s", arg, err)
 	}
-	ev, diags := eval.New(ef.config(files))
+	ev, diags := newEvaluator(ef.config(files))
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return exitError

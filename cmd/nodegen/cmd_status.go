@@ -61,6 +61,9 @@ func printStatus(w io.Writer, st *activate.Status) {
 			host = "-"
 		}
 		fmt.Fprintf(w, "active: generation %d (%s, host %s, profile %s)\n", g.Number, g.Date, host, g.ProfileHash[:12])
+		if g.Mark != nil {
+			fmt.Fprintf(w, "  its last activation: %s\n", g.Mark.Describe())
+		}
 	} else {
 		fmt.Fprintln(w, "active: none")
 	}

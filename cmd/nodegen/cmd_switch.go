@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +16,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
-	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
@@ -47,7 +47,12 @@ the active generation makes none), and only the copy is read after; then:
     nodegen placed it, stops the switch before anything changes, and all of
     them are listed (--backup moves them aside instead, and puts them back
     when nodegen stops managing the path; --take-over PATH replaces one on
-    purpose, moving it below /var/lib/nodegen/taken-over); so does what a
+    purpose, moving it below /var/lib/nodegen/taken-over); a file the OS
+    installer or a package put there and nobody changed (/etc/hostname,
+    /etc/hosts, a dpkg conffile or package file with the md5 sum dpkg
+    recorded, a package's enable link of a unit the profile enables too)
+    is taken over without --backup, moved aside as --backup does, and the
+    plan says so ("taking over PATH (...; backed up)"); so does what a
     later stage would fail on: sysusers.d lines systemd-sysusers rejects,
     tmpfiles.d owners nobody creates, modes, unit names;
   - units that are removed, or changed and stop-if-changed, are stopped;
@@ -85,12 +90,18 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 		},
 		&command{
 			name:    "rollback",
-			summary: "Activate the previous generation again (or generation N).",
+			summary: "Activate the previous good generation again (or generation N).",
 			usage:   "nodegen rollback [--root DIR] [--to N] [--dry-run] [--offline]",
+			help: `Without --to, activates the newest generation older than the active one
+that is not marked: generations whose last activation failed or was rolled
+back (units that did not come up, a step that failed, a confirmation that
+did not come in time; nodegen generations shows them) are skipped. --to N
+activates generation N whatever its mark; an activation of it whose units
+come up removes its mark.`,
 			example: "nodegen rollback\nnodegen rollback --to 3",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 				root := rootFlag(fs)
-				to := fs.Int("to", 0, "the generation `N` to activate (default: the one before the active one)")
+				to := fs.Int("to", 0, "the generation `N` to activate, even one that failed or was rolled back (default: the newest good one before the active one)")
 				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
 				offline := fs.Bool("offline", false, "take assets only from the cache; download nothing")
 				return func(args []string, stdout, stderr io.Writer) int {
@@ -108,6 +119,12 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 			name:    "generations",
 			summary: "List the generations installed on this machine.",
 			usage:   "nodegen generations [--root DIR] [--json]",
+			help: `One line per generation: its number, date, host name, the start of its
+profile's hash, its status ("failed" or "rolled back" when its last
+activation failed or was rolled back, which nodegen rollback skips) and
+"*" for the active one; then what went wrong with each marked generation.
+--json has the same, with "mark" ({kind, why, date}) and "failures" (the
+steps that failed) per generation.`,
 			example: "nodegen generations",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 				root := rootFlag(fs)
@@ -128,7 +145,8 @@ too). This is what nodegen deploy does; docs/deploying.md explains it.`,
 			usage:   "nodegen deactivate [--root DIR] [--dry-run]",
 			help: `Stops the units of the active generation, removes every /etc entry nodegen
 placed (and /etc/static, and the directories it created when they are
-empty), and restores the files that switch --backup moved aside.
+empty), and restores the files that switch moved aside (with --backup, or
+taken over from the OS installer or a package).
 Afterwards nothing of nodegen is left in /etc. The generations stay under
 /var/lib/nodegen (nodegen switch or rollback activates one again).`,
 			example: "nodegen deactivate --dry-run\nnodegen deactivate",
@@ -281,7 +299,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 			return "", cleanup, usageError(stderr, findCommand("switch"), "%s is a directory: give one profile directory, or host .hcl files", a)
 		}
 	}
-	ev, diags := eval.New(ef.config(args))
+	ev, diags := newEvaluator(ef.config(args))
 	if diags.HasErrors() {
 		printDiags(stderr, ev.Files(), diags)
 		return "", cleanup, exitError
@@ -316,6 +334,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	var binaries *activate.BinariesError
 	var invalid *activate.InvalidError
 	var failed *activate.FailedError
+	var checks *activate.CheckError
+	if errors.As(err, &checks) {
+		fmt.Fprintf(stderr, "nodegen %s: refusing: %s\n", name, checks)
+		return exitError
+	}
 	if errors.As(err, &invalid) {
 		fmt.Fprintf(stderr, "nodegen %s: refusing: the profile has %d problem(s) that would stop the activation half way; nothing was changed\n", name, len(invalid.Problems))
 		for _, c := range invalid.Problems {
@@ -373,7 +396,11 @@ func report(name string, res *activate.Result, err error, dry bool, stdout, stde
 	}
 	switch {
 	case res.RolledBack != nil:
-		fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		if res.RolledBack.Generation == 0 {
+			fmt.Fprintln(stdout, "rolled back: nothing nodegen placed is left in /etc, as before")
+		} else {
+			fmt.Fprintf(stdout, "rolled back: generation %d is active again\n", res.RolledBack.Generation)
+		}
 		if len(res.RolledBack.Failed) > 0 {
 			fmt.Fprintf(stderr, "nodegen %s: after the rollback:\n", name)
 			printFailed(stderr, name, res.RolledBack.Failed)
@@ -437,7 +464,15 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	for _, rel := range p.Remove {
 		fmt.Fprintf(w, "  remove   /%s\n", rel)
 	}
+	stock := map[string]string{}
+	for _, f := range p.Stock {
+		stock[f.Path] = f.What
+	}
 	for _, rel := range p.Backup {
+		if what, ok := stock[rel]; ok {
+			fmt.Fprintf(w, "  taking over /%s (%s; backed up)\n", rel, what)
+			continue
+		}
 		fmt.Fprintf(w, "  backup   /%s (moved to /var/lib/nodegen/backups/%s)\n", rel, rel)
 	}
 	for _, rel := range p.TakeOver {
@@ -477,6 +512,7 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 		{"restart", u.Restart},
 		{"start", u.Start},
 		{"not restarted", u.NotRestarted},
+		{"reset-failed", u.ResetFailed},
 	} {
 		if len(l.units) > 0 {
 			fmt.Fprintf(w, "  %-8s %s\n", l.what+":", strings.Join(l.units, " "))
@@ -527,8 +563,9 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, "no generations")
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GENERATION\tDATE\tHOST\tPROFILE\tCURRENT")
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GENERATION\tDATE\tHOST\tPROFILE\tSTATUS\tCURRENT")
 	for _, g := range gens {
 		cur := ""
 		if g.Current {
@@ -538,12 +575,25 @@ func listGenerations(s *activate.System, asJSON bool, stdout, stderr io.Writer) 
 		if host == "" {
 			host = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], cur)
+		status := ""
+		if g.Mark != nil {
+			status = strings.ReplaceAll(g.Mark.Kind, "-", " ")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", g.Number, g.Date, host, g.ProfileHash[:12], status, cur)
 	}
 	tw.Flush()
+	// Without the padding of the empty columns at the ends of lines.
+	for line := range strings.Lines(table.String()) {
+		fmt.Fprintln(stdout, strings.TrimRight(line, " \n"))
+	}
 	for _, g := range gens {
+		described := false
 		for _, f := range g.Failures {
 			fmt.Fprintf(stdout, "%s: %s\n", f.Date, f.Describe())
+			described = described || g.Mark != nil && f.Date == g.Mark.Date
+		}
+		if g.Mark != nil && !described {
+			fmt.Fprintln(stdout, g.Mark.Describe())
 		}
 	}
 	return exitOK

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/ignition"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -59,7 +58,7 @@ func (f *ignitionFlags) run(fs *pflag.FlagSet, args []string, ef *evalFlags, pri
 		return usageError(stderr, c, "no module given"), true
 	}
 	st := newRunStats(ef.stats)
-	ev, diags := eval.New(ef.config(args))
+	ev, diags := newEvaluator(ef.config(args))
 	st.mark("load")
 	defer st.print(stderr, ev)
 	if diags.HasErrors() {

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -24,7 +32,12 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("NODEGEN_UPDATE") != "",
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exits":    exits,
+			"serve":    serve,
+			"envsubst": envsubst,
+			"targz":    targz,
+		},
 	})
 }
 
@@ -49,4 +62,66 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+// serve DIR serves the files below DIR over HTTP for the rest of the
+// script, at the URL it puts in $MIRROR (http://127.0.0.1:PORT): a mirror
+// of release files, as a test network's would be.
+func serve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: serve DIR")
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
+	ts.Defer(srv.Close)
+	ts.Setenv("MIRROR", srv.URL)
+}
+
+// envsubst FILE... replaces $NAME and ${NAME} in the files with the
+// script's environment variables (the files of a script cannot hold
+// values known only when it runs, such as $MIRROR).
+func envsubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: envsubst FILE...")
+	}
+	for _, name := range args {
+		path := ts.MkAbs(name)
+		data, err := os.ReadFile(path)
+		ts.Check(err)
+		ts.Check(os.WriteFile(path, []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
+}
+
+// targz ARCHIVE DIR writes a tar.gz of the regular files below DIR, their
+// names relative to DIR, in name order, with fixed times and owners: the
+// same files make the same bytes.
+func targz(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: targz ARCHIVE DIR")
+	}
+	dir := ts.MkAbs(args[1])
+	var names []string
+	ts.Check(filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			names = append(names, p)
+		}
+		return err
+	}))
+	sort.Strings(names)
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, p := range names {
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		rel, err := filepath.Rel(dir, p)
+		ts.Check(err)
+		ts.Check(tw.WriteHeader(&tar.Header{Name: filepath.ToSlash(rel), Mode: 0o755, Size: int64(len(data)), Typeflag: tar.TypeReg}))
+		_, err = tw.Write(data)
+		ts.Check(err)
+	}
+	ts.Check(tw.Close())
+	ts.Check(gz.Close())
+	out := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
+	ts.Check(os.WriteFile(out, buf.Bytes(), 0o644))
 }

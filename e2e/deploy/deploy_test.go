@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
 // TestThreeHosts deploys three hosts: each confirms and runs the new
@@ -86,6 +89,14 @@ func TestOnTag(t *testing.T) {
 	if active, confirm := f.generation("a"); active != 0 || confirm != "" {
 		t.Errorf("--dry-run changed a: generation %d, confirmation %q", active, confirm)
 	}
+	// A plan with an admin's file in the way is refused: exit 14, not a
+	// failed activation; the conflict is printed with the plan.
+	f.machines["a"].WriteFile("/etc/admin.conf", []byte("the admin's\n"), 0o644)
+	admin := f.host("a", `config "environment.etc.\"admin.conf\"" { text = "nodegen's" }`)
+	stdout, stderr, code := f.deploy("--dry-run", "--on", "a", admin)
+	if code != 14 || !strings.Contains(stderr, "a: refused") || !strings.Contains(stdout, "/etc/admin.conf: a file that nodegen does not manage is in the way") {
+		t.Errorf("--dry-run with a file in the way: exit %d\n%s%s", code, stdout, stderr)
+	}
 	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
 		t.Errorf("--on @db: exit %d\n%s", code, stderr)
 	}
@@ -119,16 +130,22 @@ func TestLockedOutRollsBack(t *testing.T) {
 	start := time.Now()
 	_, stderr, code := f.deploy("--confirm-timeout", "5s", file)
 	if code != 11 {
-		t.Fatalf("exit %d, want 11 (rolled back)", code)
+		t.Fatalf("exit %d, want 11 (not confirmed)", code)
 	}
-	if !strings.Contains(stderr, "a: rolled-back (generation 2)") {
-		t.Errorf("no rolled-back line:\n%s", stderr)
+	if !strings.Contains(stderr, "a: not-confirmed (generation 2)") {
+		t.Errorf("no not-confirmed line:\n%s", stderr)
 	}
 	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
 	t.Logf("rolled back %s after the deploy began", time.Since(start).Round(100*time.Millisecond))
 	status := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* status")
 	if !strings.Contains(status, "confirmation: generation 2 was not confirmed and was rolled back") {
 		t.Errorf("nodegen status after the rollback:\n%s", status)
+	}
+	// generations marks the lock-out generation, so that a rollback does
+	// not go back to it.
+	gens := f.machines["a"].MustRun("sh", "-c", "/var/lib/nodegen/deploy/nodegen-* generations")
+	if !regexp.MustCompile(`(?m)^2 .* rolled back$`).MatchString(gens) || !strings.Contains(gens, "generation 2 rolled back (") || !strings.Contains(gens, "not confirmed in time") {
+		t.Errorf("nodegen generations after the rollback:\n%s", gens)
 	}
 	if out, _, code, _ := f.machines["a"].Run("systemctl", "is-active", "lockout.service"); code == 0 {
 		t.Errorf("lockout.service is still active after the rollback: %s", out)
@@ -174,7 +191,7 @@ config "systemd.services.broken" {
 	if code != 13 {
 		t.Fatalf("exit %d, want 13 (stopped by the failure budget)", code)
 	}
-	if !strings.Contains(stderr, "a: failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "(stopped by the failure budget)") {
+	if !strings.Contains(stderr, "a: rolled-back: unit broken.service failed") || !strings.Contains(stderr, "b: skipped") || !strings.Contains(stdout, "1 rolled back, 2 skipped (stopped by the failure budget)") {
 		t.Errorf("output:\n%s%s", stdout, stderr)
 	}
 	for _, n := range []string{"a", "b", "c"} {
@@ -218,6 +235,101 @@ config "deployment" {
 	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
 	if err != nil || code != 1 {
 		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+	}
+}
+
+// TestKeysThroughLinks is N1 on a real host: a service user who owns its
+// home points the key's directory at /etc/apt/apt.conf.d, and plants, in
+// a directory of its own, a link at the key's name to /etc/shadow. The
+// first key is refused (the deploy fails before its switch, naming the
+// link) and nothing is written in /etc/apt/apt.conf.d; the second
+// replaces the link with the key, and /etc/shadow is as it was.
+func TestKeysThroughLinks(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "ln -s /etc/apt/apt.conf.d /var/lib/app/keys && mkdir /var/lib/app/own && ln -s /etc/shadow /var/lib/app/own/db")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	file := f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`)
+	_, stderr, code := f.deploy(file)
+	if code != 10 || !strings.Contains(stderr, "a: failed: writing deployment.keys.db: exit 1: nodegen receive: the key's directory: /var/lib/app/keys is a symbolic link (to /etc/apt/apt.conf.d)") {
+		t.Errorf("a key's directory through a link: exit %d\n%s", code, stderr)
+	}
+	if out, _, code, _ := m.Run("ls", "-A", "/etc/apt/apt.conf.d/db"); code == 0 {
+		t.Errorf("the key was written through the link: %s", out)
+	}
+	if active, _ := f.generation("a"); active != 0 {
+		t.Errorf("generation %d is active after a refused key", active)
+	}
+
+	f.host("a", `
+config "deployment" {
+  keys = { db = { text = "s3cret\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/own" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("a key's name that is a link: exit %d", code)
+	}
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%F %U %G %a", "/var/lib/app/own/db")); got != "regular file app app 400" {
+		t.Errorf("/var/lib/app/own/db: %s", got)
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
+	}
+}
+
+// TestKeyRaceSwap is N1's race on a real host: the key's directory is
+// its user's, who watches it with inotify and swaps the temporary file
+// for a link to /etc/shadow the moment it appears (testdata/swapkey),
+// which won against putKey's shell script every time. Root follows
+// nothing: /etc/shadow is as it was, and the deploy either fails saying
+// the directory changed under it (the swap came in time) or wrote the key.
+func TestKeyRaceSwap(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	m.CopyFile(nspawntest.BuildStatic(t, "./e2e/deploy/testdata/swapkey"), "/usr/local/bin/swapkey", 0o755)
+	m.MustRun("useradd", "--system", "--create-home", "--home-dir", "/var/lib/app", "app")
+	m.MustRun("su", "-s", "/bin/sh", "app", "-c", "mkdir /var/lib/app/keys")
+	shadow := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow")
+	m.MustRun("systemd-run", "--uid=app", "--unit=swapkey", "/usr/local/bin/swapkey", "/var/lib/app/keys", ".nodegen-", "/etc/shadow", "/var/lib/app/ready")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, _, code, _ := m.Run("test", "-e", "/var/lib/app/ready"); code == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("swapkey is not watching:\n%s", m.Journal("swapkey.service", 20))
+		}
+	}
+	// The key is written at every deploy: deploy until the swap comes.
+	swapped := false
+	for i := 1; i <= 10 && !swapped; i++ {
+		file := f.host("a", fmt.Sprintf(`
+config "deployment" {
+  keys = { db = { text = "s3cret %d\n", user = "app", group = "app", permissions = "0400", destDir = "/var/lib/app/keys" } }
+}
+`, i))
+		_, stderr, code := f.deploy(file)
+		journal := m.Journal("swapkey.service", 20)
+		swapped = strings.Contains(journal, "swapped .nodegen-")
+		switch {
+		case swapped:
+			t.Logf("deploy %d: swapkey:\n%s", i, journal)
+			if code != 10 || !strings.Contains(stderr, "its directory was changed while the file was written") {
+				t.Errorf("the swap came, and the deploy did not say so: exit %d\n%s", code, stderr)
+			}
+		case code != 0:
+			t.Errorf("exit %d without a swap", code)
+		}
+	}
+	if !swapped {
+		t.Log("swapkey never came between the key's creation and its rename in 10 deploys")
+	}
+	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
+		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
 	}
 }
 
@@ -363,5 +475,61 @@ config "deployment" {
 	f.waitGeneration("a", 1, "confirmed", 0)
 	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/run/keys/token")); got != "deployer 400" {
 		t.Errorf("/run/keys/token: %s", got)
+	}
+}
+
+// TestBackupConflicts: an admin's file in the way of a host's profile
+// (Debian's /etc/motd, which base-files' postinst writes and dpkg does not
+// list) stops its deploy, and the refusal names the ways to keep it;
+// nodegen deploy --backup, or the host's deployment.backupConflicts,
+// moves it aside instead. The installer's /etc/hostname is taken over
+// either way.
+func TestBackupConflicts(t *testing.T) {
+	f := newFleet(t, "a", "b")
+	motd := `config "environment.etc.motd" { text = "nodegen's motd\n" }` + "\n"
+	a := f.host("a", motd)
+	b := f.host("b", motd+`config "deployment" { backupConflicts = true }`+"\n")
+	admins := f.machines["a"].MustRun("cat", "/etc/motd")
+
+	stdout, stderr, code := f.deploy("--on", "a", a, b)
+	if code != 10 {
+		t.Fatalf("the deploy onto an admin's /etc/motd: exit %d, want 10", code)
+	}
+	for _, want := range []string{"/etc/motd: a file that nodegen does not manage is in the way", "nodegen deploy --backup", "deployment.backupConflicts"} {
+		if !strings.Contains(stdout+stderr, want) {
+			t.Errorf("the refusal does not say %q", want)
+		}
+	}
+	if active, _ := f.generation("a"); active != 0 {
+		t.Errorf("a refused deploy left generation %d active", active)
+	}
+
+	// The dry run passes --backup on too.
+	stdout, _, code = f.deploy("--dry-run", "--backup", "--on", "a", a, b)
+	if code != 0 {
+		t.Fatalf("deploy --dry-run --backup: exit %d", code)
+	}
+	for _, want := range []string{"backup   /etc/motd", "taking over /etc/hostname (written by the OS installer for this machine; backed up)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, stdout)
+		}
+	}
+	if _, _, code = f.deploy("--backup", "--on", "a", a, b); code != 0 {
+		t.Fatalf("deploy --backup: exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	if got := f.machines["a"].MustRun("cat", "/etc/motd"); got != "nodegen's motd\n" {
+		t.Errorf("a's /etc/motd: %q", got)
+	}
+	if got := f.machines["a"].MustRun("cat", "/var/lib/nodegen/backups/etc/motd"); got != admins {
+		t.Errorf("a's backup of the admin's /etc/motd: %q, want %q", got, admins)
+	}
+
+	if _, _, code := f.deploy("--on", "b", a, b); code != 0 {
+		t.Fatalf("deploy of b, whose deployment.backupConflicts is set: exit %d", code)
+	}
+	f.waitGeneration("b", 1, "confirmed", 0)
+	if got := f.machines["b"].MustRun("cat", "/etc/motd"); got != "nodegen's motd\n" {
+		t.Errorf("b's /etc/motd: %q", got)
 	}
 }

@@ -165,13 +165,13 @@ func (n *node) giveToken(worker *node) {
 }
 
 // switchTo runs nodegen switch on the profile in the machine, and fails
-// the test with its output when it fails. --backup moves aside the files
-// of Debian's packages that the profile replaces, such as
-// /etc/containerd/config.toml.
+// the test with its output when it fails. No --backup: the switch takes
+// over the files Debian's packages and debootstrap put there unchanged,
+// such as /etc/containerd/config.toml and /etc/hostname.
 func (n *node) switchTo(profileDir string) {
 	n.t.Helper()
 	// nodegen switch waits up to 90 s for the units it starts.
-	stdout, stderr, code, err := n.RunFor(3*time.Minute, "nodegen", "switch", "--backup", profileDir)
+	stdout, stderr, code, err := n.RunFor(3*time.Minute, "nodegen", "switch", profileDir)
 	if err != nil || code != 0 {
 		n.t.Fatalf("nodegen switch in %s: exit %d, %v\n%s%s", n.Name(), code, err, stdout, stderr)
 	}

@@ -149,7 +149,11 @@ func Boot(t testing.TB, opts Options) *Machine {
 		args = append(args, "--capability=all")
 	}
 	args = append(args, bindArgs...)
-	args = append(args, "-b")
+	// The root keeps the /etc/hostname debootstrap wrote, which systemd
+	// would make every machine's host name: the machine's own name comes
+	// on its (init's) command line, as a provider's boot loader passes
+	// systemd.hostname=.
+	args = append(args, "-b", "systemd.hostname="+m.name)
 	m.nspawn = exec.Command("sh", args...)
 	if opts.NoSeccomp {
 		m.nspawn.Env = append(os.Environ(), "SYSTEMD_SECCOMP=0")

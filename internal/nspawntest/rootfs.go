@@ -162,7 +162,8 @@ func (r Root) cacheDir() string {
 // that goes into it, so that changing the package list makes a new root
 // next to the old one instead of reusing a stale one.
 func (r Root) key() string {
-	recipe := append([]string{"debootstrap --variant=minbase", suite}, r.packages()...)
+	// "stock /etc": roots made before keeping /etc/hostname are not reused.
+	recipe := append([]string{"debootstrap --variant=minbase", suite, "stock /etc"}, r.packages()...)
 	if len(r.Disable) > 0 {
 		recipe = append(recipe, "disable: "+strings.Join(r.Disable, " "))
 	}
@@ -284,11 +285,13 @@ func (r Root) build(root string) error {
 			return err
 		}
 	}
-	// Without /etc/hostname (debootstrap copies the host's), a machine's
-	// host name is its machine name. The downloaded packages are not
-	// needed any more.
+	// The downloaded packages are not needed any more. Everything else
+	// stays as debootstrap left it, /etc/hostname (the building machine's
+	// name, as debootstrap writes it) and /etc/hosts included: a test
+	// machine is a stock machine (Boot gives each its own host name, as a
+	// cloud provider does).
 	debs, _ := filepath.Glob(filepath.Join(root, "var/cache/apt/archives/*.deb"))
-	for _, path := range append(debs, filepath.Join(root, "etc/hostname")) {
+	for _, path := range debs {
 		if err := os.Remove(path); err != nil {
 			return err
 		}

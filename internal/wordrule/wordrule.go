@@ -36,6 +36,7 @@ var Rules = []Rule{
 	{"interfaceName", "network interface name", "1 to 15 characters, without white space, control characters, /, :, quotes or backslashes, and not * alone (Linux's rule, and what an nft string can hold)", InterfaceNameProblem},
 	{"host", "host name or IP address", "letters, digits, ., -, _ and :", HostProblem},
 	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes, not starting with # (a comment)", WordProblem},
+	{"fileName", "file name", "one component of a path: a word that holds no /, is not . or .., at most 255 bytes", FileNameProblem},
 	{"pathWord", "one-word absolute path", "a normalized absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
 }
 
@@ -210,6 +211,24 @@ func PathWordProblem(s string) string {
 				return "it is not normalized (an empty, . or .. component, or a / at the end)"
 			}
 		}
+	}
+	return ""
+}
+
+// FileNameProblem checks the name of one file in a directory, written as
+// one field: a word (WordProblem) that is one component of a path, not a
+// path: no "/", not "." or "..", at most 255 bytes (Linux's NAME_MAX).
+func FileNameProblem(s string) string {
+	if p := WordProblem(s); p != "" {
+		return p
+	}
+	switch {
+	case strings.Contains(s, "/"):
+		return "it holds /, which makes it a path"
+	case s == "." || s == "..":
+		return "it is " + s + ", a directory"
+	case len(s) > 255:
+		return "it is longer than 255 bytes"
 	}
 	return ""
 }

@@ -1,6 +1,9 @@
 package wordrule
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestWordRules(t *testing.T) {
 	tests := []struct {
@@ -44,6 +47,15 @@ func TestWordRules(t *testing.T) {
 		{WordProblem, "#x", "it starts with #, which starts a comment"},
 		{WordProblem, "a#x", ""},
 		{WordProblem, "a\x00b", "it holds the character U+0000"},
+		{FileNameProblem, "db-password", ""},
+		{FileNameProblem, ".env", ""},
+		{FileNameProblem, "../../etc/cron.d/x", "it holds /, which makes it a path"},
+		{FileNameProblem, "a/b", "it holds /, which makes it a path"},
+		{FileNameProblem, "..", "it is .., a directory"},
+		{FileNameProblem, ".", "it is ., a directory"},
+		{FileNameProblem, "", "it is empty"},
+		{FileNameProblem, "a\x00b", "it holds the character U+0000"},
+		{FileNameProblem, strings.Repeat("k", 256), "it is longer than 255 bytes"},
 		{PathWordProblem, "/var/lib/x", ""},
 		{PathWordProblem, "var/lib", "it is not an absolute path"},
 		{PathWordProblem, "/home/%u", "it holds %"},

@@ -24,9 +24,10 @@ submodule "asset" {
     description = "The sha256 of the download (or give sha512). A download with another hash is never installed."
   }
   option "sha512" {
-    type        = nullOr(strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits"))
-    default     = null
-    description = "The sha512 of the download, as Kubernetes' release notes list them (or give sha256)."
+    type         = nullOr(strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits"))
+    default      = config.sha256 == null ? try(root.environment.assetLock[config.url].sha512, null) : null
+    default_text = "the url's sha512 in nodegen.lock.hcl (environment.assetLock) when sha256 is null"
+    description  = "The sha512 of the download, as Kubernetes' release notes list them (or give sha256). An asset whose hash neither the library nor the host gives takes the sha512 that `nodegen lock` recorded for its url in nodegen.lock.hcl, beside the host files."
   }
   option "archive" {
     type        = nullOr(enum(["tar.gz", "zip"]))
@@ -47,12 +48,27 @@ submodule "asset" {
   }
 
   assert {
-    condition = !config.enable || (config.sha256 == null) != (config.sha512 == null)
-    message   = "environment.assets.\"${name}\": give its hash, as sha256 or as sha512."
+    condition = !config.enable || config.sha256 != null || config.sha512 != null
+    message   = "environment.assets.\"${name}\": no hash of ${config.url}: neither the library nor the host pins one, and no nodegen.lock.hcl beside the host files has an entry for it. Run `nodegen lock HOST.hcl` to download it and record its sha512 in nodegen.lock.hcl (commit that file), or set the asset's sha256 or sha512."
+  }
+  assert {
+    condition = !config.enable || config.sha256 == null || config.sha512 == null
+    message   = "environment.assets.\"${name}\": give one hash, sha256 or sha512, not both."
   }
   assert {
     condition = !config.enable || (config.archive == null) == (config.executable != null && length(config.files) == 0)
     message   = "environment.assets.\"${name}\": set executable for a download that is a program, or archive and files for an archive."
+  }
+}
+
+submodule "lockedAsset" {
+  option "size" {
+    type        = ints.unsigned
+    description = "The size of the download in bytes, as `nodegen lock` fetched it."
+  }
+  option "sha512" {
+    type        = strMatching("[0-9a-f]{128}", "sha512 as 128 lower-case hex digits")
+    description = "The sha512 of the download, as `nodegen lock` fetched it."
   }
 }
 
@@ -75,10 +91,11 @@ options "environment" {
     type        = attrsOf(submodule.asset)
     default     = {}
     description = <<-EOT
-      Release files the profile installs: downloaded from `url`, checked
-      against `sha256`, kept under /var/lib/nodegen/assets by hash, and linked
-      at their paths by `nodegen switch` (a rollback links the previous
-      generation's again).
+      Release files the profile installs: downloaded from `url` (through
+      environment.assetMirrors), checked against `sha256` or `sha512` (the
+      library's, the host's, or the lock file's: see `nodegen lock`), kept
+      under /var/lib/nodegen/assets by hash, and linked at their paths by
+      `nodegen switch` (a rollback links the previous generation's again).
     EOT
     example = {
       kubelet = {
@@ -87,6 +104,31 @@ options "environment" {
         executable = "/opt/kubernetes/bin/kubelet"
       }
     }
+  }
+  option "assetMirrors" {
+    type        = attrsOf(strMatching("(https?://|file:///)[^ \t\n]*", "an https://, http:// or file:/// URL"))
+    default     = {}
+    description = <<-EOT
+      Where assets are downloaded from instead of their url: each URL
+      prefix, and the prefix that replaces it (the longest prefix that
+      matches whole path segments wins). `nodegen lock` and `nodegen switch`
+      (on the host, with `nodegen deploy` too) download through it; the
+      hashes are checked whatever the mirror, and nodegen.lock.hcl keeps
+      the assets' own URLs, so one lock file serves hosts with and without
+      a mirror.
+    EOT
+    example     = { "https://dl.k8s.io" = "http://mirror.lan/k8s" }
+  }
+  option "assetLock" {
+    type        = attrsOf(submodule.lockedAsset)
+    default     = {}
+    description = <<-EOT
+      The entries of nodegen.lock.hcl, the lock file beside the host files,
+      by URL: nodegen defines them from that file when it evaluates a host
+      (eval, build, switch, deploy), and `nodegen lock` writes the file. An
+      asset with no sha256 or sha512 of its own takes its url's sha512 from
+      here.
+    EOT
   }
   option "packages" {
     type        = attrsOf(submodule.systemPackage)
@@ -104,6 +146,11 @@ options "environment" {
     default     = []
     description = "Absolute paths of executables the system image provides, which the check of what units run accepts without an asset or package. The library lists the programs of a stock Debian or Flatcar system that units commonly run; a host's list adds to it."
   }
+}
+
+assert {
+  condition = alltrue([for p in keys(config.environment.assetMirrors) : can(regex("^(https?://|file:///)[^ \t\n]*$", p))])
+  message   = "environment.assetMirrors: every prefix is an https://, http:// or file:/// URL; these are not: ${join(", ", [for p in keys(config.environment.assetMirrors) : jsonencode(p) if !can(regex("^(https?://|file:///)[^ \t\n]*$", p))])}."
 }
 
 config "environment" {

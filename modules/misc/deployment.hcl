@@ -6,10 +6,10 @@
 
 submodule "deploymentKey" {
   option "name" {
-    type         = word
+    type         = fileName
     default      = name
     default_text = "the attribute name"
-    description  = "The name of the key's file in destDir."
+    description  = "The name of the key's file in destDir: a name, not a path (no /, not . or ..)."
   }
   option "text" {
     type        = nullOr(str)
@@ -25,7 +25,7 @@ submodule "deploymentKey" {
   option "destDir" {
     type        = pathWord
     default     = "/run/keys"
-    description = "The directory on the host the key is written to. The default, below /run, is a tmpfs: the key is gone at the next boot, and deployed again by the next nodegen deploy."
+    description = "The directory on the host the key is written to. No component of it may be a symbolic link (the host refuses the key); when it is missing it is made, owned by root with mode 0751. The default, below /run, is a tmpfs: the key is gone at the next boot, and deployed again by the next nodegen deploy."
   }
   option "user" {
     type        = userName
@@ -72,6 +72,11 @@ options "deployment" {
     default     = []
     description = "Tags that nodegen deploy --on @TAG selects the host by."
     example     = ["web", "eu-west"]
+  }
+  option "backupConflicts" {
+    type        = bool
+    default     = false
+    description = "Whether nodegen deploy has the host's switch move the files in the way of the profile aside, as nodegen deploy --backup does for every host (nodegen switch --backup). They are kept below /var/lib/nodegen/backups and put back when nodegen stops managing their paths (nodegen deactivate, or a generation without them). Without it, a file an admin changed refuses the switch; files the installer or a package put there unchanged are taken over either way (docs/deploying.md)."
   }
   option "keys" {
     type        = attrsOf(submodule.deploymentKey)

@@ -1,27 +1,96 @@
-# The release tarballs: downloaded only with a hash, from dl.k8s.io or a
-# mirror.
+# The release tarballs: downloaded only with a hash (the library's, the
+# host's, or nodegen.lock.hcl's through environment.assetLock), from
+# dl.k8s.io or a mirror. flannel is off where it is not the subject: its
+# binary is another asset.
 
-run "the default release has no known hash: an error says how to give one" {
+run "the default release has no known hash: the error says to run nodegen lock" {
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
-  expect_error = "Set services.kubernetes.release.nodeSha512 (kubernetes-node-linux-amd64.tar.gz) from the release notes (CHANGELOG-1.37.md, section Downloads for v1.37.2)"
+  expect_error = "environment.assets.\"kubernetes-node\": no hash of https://dl.k8s.io/v1.37.2/kubernetes-node-linux-amd64.tar.gz: neither the library nor the host pins one, and no nodegen.lock.hcl beside the host files has an entry for it. Run `nodegen lock HOST.hcl`"
 }
 
 run "another version without a known hash is an error, never the old hash" {
   config "services.kubernetes" {
     roles         = ["master"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.release" { version = "1.31.4" }
-  expect_error = "Set services.kubernetes.release.serverSha512 (kubernetes-server-linux-amd64.tar.gz) and srcSha512 (kubernetes-src.tar.gz) from the release notes (CHANGELOG-1.31.md"
+  expect_error = "no hash of https://dl.k8s.io/v1.31.4/kubernetes-server-linux-amd64.tar.gz"
+}
+
+run "a lock entry gives the tarball its sha512" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example"
+    flannel       = { enable = false }
+  }
+  config "environment" {
+    assetLock = {
+      "https://dl.k8s.io/v1.37.2/kubernetes-node-linux-amd64.tar.gz" = {
+        size   = 123
+        sha512 = "44444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444"
+      }
+    }
+  }
+  assert {
+    condition     = config.environment.assets["kubernetes-node"].sha512 == "44444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444" && config.environment.assets["kubernetes-node"].sha256 == null
+    error_message = "the lock's sha512 of the node tarball's URL"
+  }
+  assert {
+    condition     = config.services.kubernetes.release.nodeSha512 == null
+    error_message = "the release's option keeps what the library or the host says"
+  }
+}
+
+run "a lock entry of another release is never used" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example"
+    flannel       = { enable = false }
+  }
+  config "environment" {
+    assetLock = {
+      "https://dl.k8s.io/v1.37.1/kubernetes-node-linux-amd64.tar.gz" = {
+        size   = 123
+        sha512 = "44444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444"
+      }
+    }
+  }
+  expect_error = "no hash of https://dl.k8s.io/v1.37.2/kubernetes-node-linux-amd64.tar.gz"
+}
+
+run "the host's hash wins over the lock's" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example"
+    flannel       = { enable = false }
+  }
+  config "services.kubernetes.release" {
+    nodeSha512 = "11111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+  }
+  config "environment" {
+    assetLock = {
+      "https://dl.k8s.io/v1.37.2/kubernetes-node-linux-amd64.tar.gz" = {
+        size   = 123
+        sha512 = "44444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444"
+      }
+    }
+  }
+  assert {
+    condition     = startswith(config.environment.assets["kubernetes-node"].sha512, "1111")
+    error_message = "the host's nodeSha512"
+  }
 }
 
 run "a node installs the node tarball" {
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.release" {
     nodeSha512 = "11111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
@@ -44,6 +113,7 @@ run "a master installs the server tarball and the addon manager, from a mirror" 
   config "services.kubernetes" {
     roles         = ["master"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.release" {
     baseUrl      = "file:///srv/mirror/kubernetes/v1.37.2/"
@@ -64,10 +134,11 @@ run "a master installs the server tarball and the addon manager, from a mirror" 
   }
 }
 
-run "the library's known release keeps its hashes" {
+run "the library's known releases keep their hashes" {
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.release" { version = "1.18.3" }
   assert {
@@ -76,10 +147,37 @@ run "the library's known release keeps its hashes" {
   }
 }
 
+run "1.36.0's published hashes" {
+  config "services.kubernetes" {
+    roles         = ["master"]
+    masterAddress = "master.example"
+    flannel       = { enable = false }
+  }
+  config "services.kubernetes.release" { version = "1.36.0" }
+  assert {
+    condition     = startswith(config.environment.assets["kubernetes-server"].sha512, "1c64da92") && startswith(config.environment.assets["kubernetes-addon-manager"].sha512, "0b2c28c5")
+    error_message = "the server and source tarballs of CHANGELOG-1.36.md"
+  }
+}
+
+run "1.35.4's published hashes" {
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example"
+    flannel       = { enable = false }
+  }
+  config "services.kubernetes.release" { version = "1.35.4" }
+  assert {
+    condition     = startswith(config.environment.assets["kubernetes-node"].sha512, "bfdde7cb")
+    error_message = "the node tarball of CHANGELOG-1.35.md"
+  }
+}
+
 run "skipInstall leaves the binaries to the image" {
   config "services.kubernetes" {
     roles         = ["node"]
     masterAddress = "master.example"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.release" { skipInstall = true }
   assert {

@@ -1,6 +1,8 @@
 # Tests of the roles (default.hcl) and the startup targets.
 
 run "the node role" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
   config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["node"]
@@ -24,6 +26,8 @@ run "the node role" {
 }
 
 run "the master role" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
   config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["master"]
@@ -48,6 +52,8 @@ run "the master role" {
 }
 
 run "both roles" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
   config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["master", "node"]
@@ -69,6 +75,8 @@ run "both roles" {
 }
 
 run "both roles, with the seed's startup ordering" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
   config "services.kubernetes.release" { skipInstall = true }
   config "services.kubernetes" {
     roles         = ["master", "node"]
