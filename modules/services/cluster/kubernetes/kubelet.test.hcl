@@ -341,6 +341,7 @@ run "a change of a component's configuration file restarts it" {
   config "services.kubernetes" {
     roles         = ["master", "node"]
     masterAddress = "master.example.com"
+    flannel       = { enable = false }
   }
   config "services.kubernetes.kubelet.settings" { maxPods = 50 }
 
