@@ -473,6 +473,9 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 	if err != nil {
 		return p, err
 	}
+	if err := s.checkImagePrograms(p.manifest); err != nil {
+		return p, err
+	}
 	bp := s.checkBinaries(p.manifest, o.Offline)
 	provided := func(p *Plan) {
 		for _, a := range bp.download {
@@ -492,6 +495,11 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 		}
 	}
 	provided(p)
+	if !o.DryRun {
+		if err := s.installSelf(); err != nil {
+			return p, err
+		}
+	}
 	p.NewGeneration = fresh
 	o.checked(p)
 	if o.DryRun && len(bp.problems) > 0 {

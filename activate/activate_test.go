@@ -908,7 +908,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "the switch was not killed:", err)
 		os.Exit(4)
 	}
-	os.Exit(m.Run())
+	cleanup := useFakeSelf()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // TestIdenticalAdminFileIsNotTakenOver: an admin's file that happens to

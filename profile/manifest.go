@@ -36,6 +36,9 @@ type Manifest struct {
 	// and Packages the distribution packages it needs, sorted by name.
 	Assets   []Asset   `json:"assets,omitempty"`
 	Packages []Package `json:"packages,omitempty"`
+	// ImagePrograms are the programs the profile runs and leaves to the
+	// system image (see ImagePrograms), sorted by path.
+	ImagePrograms []ImageProgram `json:"imagePrograms,omitempty"`
 }
 
 // ManifestEntry describes one path of a profile.
@@ -151,6 +154,9 @@ func ParseManifest(data []byte, name string) (Manifest, error) {
 		}
 	}
 	if _, _, err := validateBinaries(m.Assets, m.Packages); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := validateImagePrograms(m.ImagePrograms); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if m.Entries == nil {

@@ -50,6 +50,9 @@ type Profile struct {
 	// Assets and Packages are the binaries the profile needs (see Asset).
 	Assets   []Asset
 	Packages []Package
+	// ImagePrograms are the programs it leaves to the image (see
+	// ImagePrograms).
+	ImagePrograms []ImageProgram
 }
 
 // EntryError is an invalid entry given to Write.
