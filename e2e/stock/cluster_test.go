@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 )
 
 // cluster reaches the cluster as the walk-through does: kubectl on the
@@ -62,7 +64,7 @@ func (c *cluster) runPod(pod, nodeName string) {
 	c.t.Helper()
 	// Pods are refused until the namespace's service account exists.
 	c.pollKubectl("default service account", time.Minute, "default", "-n", "default", "get", "sa", "default", "-o", "jsonpath={.metadata.name}")
-	c.mustKubectl([]byte(sleeperPod(pod, nodeName)), "apply", "-f", "-")
+	c.mustKubectl([]byte(k8se2e.SleeperPod(pod, nodeName, "", "", "")), "apply", "-f", "-")
 	c.pollKubectl("pod "+pod+" Running on "+nodeName, 3*time.Minute, "Running "+nodeName,
 		"get", "pod", pod, "-o", "jsonpath={.status.phase} {.spec.nodeName}")
 	poll(c.t, c.tl, "kubectl logs "+pod+" (through "+nodeName+"'s kubelet)", 30*time.Second, func() (bool, string) {
@@ -93,21 +95,4 @@ func (c *cluster) kubectlFromDeployer(bins string) {
 		c.t.Fatalf("kubectl get nodes on the deployer, with the master's kubeconfig: exit %d, printed %q, want %q\n%s", r.code, r.stdout, want, r.stderr)
 	}
 	c.tl.mark("kubectl on the deployer, with the copied kubeconfig, lists both nodes")
-}
-
-// sleeperPod is a pod of the sleeper image that the scheduler puts on the
-// node nodeName, whatever its taints.
-func sleeperPod(name, nodeName string) string {
-	return `apiVersion: v1
-kind: Pod
-metadata: {name: ` + name + `, namespace: default}
-spec:
-  nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
-  tolerations: [{operator: Exists}]
-  terminationGracePeriodSeconds: 5
-  containers:
-  - name: sleeper
-    image: ` + imageTags[1] + `
-    imagePullPolicy: Never
-`
 }

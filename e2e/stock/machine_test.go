@@ -3,13 +3,13 @@ package stock
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
@@ -39,7 +39,7 @@ func stockRoot(packages []string) nspawntest.Root {
 	slices.Sort(all)
 	return nspawntest.Root{
 		Packages: slices.Compact(all),
-		CacheDir: filepath.Join(cacheDir(), "rootfs"),
+		CacheDir: filepath.Join(k8se2e.CacheDir(), "rootfs"),
 	}
 }
 
@@ -65,22 +65,7 @@ type host struct {
 // every Kubernetes unit are logged.
 func bootHost(t *testing.T, tl *timeline, d *deployer, root nspawntest.Root, name, address string) *host {
 	t.Helper()
-	state := t.TempDir()
-	binds := []nspawntest.Bind{{Host: "/dev/kmsg", Container: "/dev/kmsg"}}
-	for _, dir := range []string{"/var/lib/containerd", "/var/lib/kubernetes", "/var/log/pods"} {
-		hostDir := filepath.Join(state, filepath.Base(dir))
-		if err := os.Mkdir(hostDir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		binds = append(binds, nspawntest.Bind{Host: hostDir, Container: dir})
-	}
-	m := nspawntest.Boot(t, nspawntest.Options{
-		Root:              root,
-		Binds:             binds,
-		NoSeccomp:         true,
-		AllCapabilities:   true,
-		ControllerCgroups: true,
-	})
+	m := nspawntest.Boot(t, k8se2e.BootOptions(t, root))
 	h := &host{Machine: m, name: name, address: address, t: t, tl: tl, d: d}
 	t.Cleanup(func() {
 		if t.Failed() {

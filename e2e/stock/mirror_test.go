@@ -3,21 +3,19 @@ package stock
 import (
 	"archive/tar"
 	"compress/gzip"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 	"github.com/nodegen/nodegen/internal/nspawntest"
 )
 
@@ -52,26 +50,12 @@ var releaseTarballs = []struct {
 	}},
 }
 
-// imageTags are the references of the image archive's one image (the
-// sleeper program of e2e/kubernetes/image): the pod sandbox that
-// testdata/walkthrough/common.hcl names, and the workload.
-var imageTags = []string{"k8s-e2e.local/pause:1", "k8s-e2e.local/sleeper:1"}
-
-// cacheDir is where the Kubernetes binaries are cached, as e2e/kubernetes
-// has it: $NODEGEN_K8S_CACHE, else /var/cache/nodegen-e2e/kubernetes.
-func cacheDir() string {
-	if dir := os.Getenv("NODEGEN_K8S_CACHE"); dir != "" {
-		return dir
-	}
-	return "/var/cache/nodegen-e2e/kubernetes"
-}
-
 // binaries returns the directory of the Kubernetes binaries built from
 // source (e2e/kubernetes/scripts/build-k8s.sh), or stops t (a failure
 // under CI) when one is missing.
 func binaries(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(cacheDir(), version, "bin")
+	dir := filepath.Join(k8se2e.CacheDir(), version, "bin")
 	var missing []string
 	for _, tb := range releaseTarballs {
 		for _, file := range tb.members {
@@ -90,28 +74,25 @@ func binaries(t testing.TB) string {
 // mirrorTree returns a directory laid out as the test network's mirror
 // serves it: k8s/VERSION/ with the three release tarballs made from the
 // binaries in bins, as dl.k8s.io/VERSION/ has them, and
-// images/images.tar.gz, an archive holding images.tar (the image of
-// e2e/kubernetes/image, tagged imageTags). It is made once into the
+// images/images.tar.gz, an archive holding images.tar (k8se2e.Image, the
+// image of e2e/kubernetes/image). It is made once into the
 // cache, CACHE/stock-mirror-HASH, HASH of what went in (the binaries'
 // names, sizes and times, the image's source), and renamed into place
 // whole; the tarballs are made byte for byte the same from the same
 // files.
 func mirrorTree(t testing.TB, bins string) string {
 	t.Helper()
-	src, err := filepath.Abs("../kubernetes/image")
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := mirrorKey(bins, src)
+	image := k8se2e.Image(t)
+	key, err := mirrorKey(bins, image)
 	if err != nil {
 		t.Fatalf("the mirror's tarballs: %v", err)
 	}
-	out := filepath.Join(cacheDir(), "stock-mirror-"+key)
+	out := filepath.Join(k8se2e.CacheDir(), "stock-mirror-"+key)
 	if _, err := os.Stat(out); err == nil {
 		return out
 	}
 	start := time.Now()
-	tmp, err := os.MkdirTemp(cacheDir(), "stock-mirror-build-")
+	tmp, err := os.MkdirTemp(k8se2e.CacheDir(), "stock-mirror-build-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,10 +107,6 @@ func mirrorTree(t testing.TB, bins string) string {
 			t.Fatalf("the mirror's %s: %v", tb.name, err)
 		}
 	}
-	image, err := buildImage(src, tmp)
-	if err != nil {
-		t.Fatalf("the mirror's image archive: %v", err)
-	}
 	if err := writeTarGz(filepath.Join(tree, "images", "images.tar.gz"), map[string]string{"images.tar": image}); err != nil {
 		t.Fatalf("the mirror's image archive: %v", err)
 	}
@@ -141,9 +118,9 @@ func mirrorTree(t testing.TB, bins string) string {
 }
 
 // mirrorKey hashes what goes into the mirror's tree: the names, sizes and
-// modification times of the binaries' directory, and the image's source
-// files.
-func mirrorKey(bins, imageSrc string) (string, error) {
+// modification times of the binaries' directory, and the image tarball's
+// name (which names the hash of its source).
+func mirrorKey(bins, image string) (string, error) {
 	h := sha256.New()
 	entries, err := os.ReadDir(bins)
 	if err != nil {
@@ -156,20 +133,8 @@ func mirrorKey(bins, imageSrc string) (string, error) {
 		}
 		fmt.Fprintf(h, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
 	}
-	err = filepath.WalkDir(imageSrc, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(imageSrc, path)
-		fmt.Fprintf(h, "%s %d\n", rel, len(data))
-		h.Write(data)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil))[:12], err
+	fmt.Fprintf(h, "image %s\n", filepath.Base(image))
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 // writeTarGz writes a gzip'd tarball at path with the files of members
@@ -228,41 +193,6 @@ func writeTarGz(path string, members map[string]string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// buildImage builds the image of e2e/kubernetes/image (a module of its
-// own) into dir: the sleeper program, wrapped by its mkimage into a
-// one-layer image tarball tagged imageTags, whose path it returns.
-func buildImage(src, dir string) (string, error) {
-	env := []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}
-	sleeper, mkimage, out := filepath.Join(dir, "sleeper"), filepath.Join(dir, "mkimage"), filepath.Join(dir, "images.tar")
-	if err := runIn(src, env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", sleeper, "./sleeper"); err != nil {
-		return "", err
-	}
-	if err := runIn(src, env, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
-		return "", err
-	}
-	args := []string{"-bin", sleeper, "-out", out}
-	for _, tag := range imageTags {
-		args = append(args, "-tag", tag)
-	}
-	return out, runIn(dir, nil, mkimage, args...)
-}
-
-// runIn runs a command in dir with env added to this process's
-// environment, killed after ten minutes, and returns an error with its
-// output unless it succeeds.
-func runIn(dir string, env []string, name string, args ...string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.WaitDelay = 10 * time.Second
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return nil
 }
 
 // mirrorAddress is where the mirror listens in the test network: the
