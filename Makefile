@@ -16,12 +16,13 @@ build:
 # Every go test has a timeout that fits what it does (go test's default,
 # 10 minutes, would kill a first run that builds a machine's root file
 # system). The packages whose tests boot systemd-nspawn machines
-# (internal/nspawntest) are SLOW_TESTS, PACKAGE:TIMEOUT each, run one
+# (internal/nspawntest) are SLOW_TESTS, PACKAGE:TIMEOUT[:COUNT] each, run one
 # after the other once the rest have passed or failed; each timeout covers
 # building the package's root file systems on first use (nspawntest bounds
 # one debootstrap at 15 minutes and its packing at 5, the usual first
 # build takes 2 to 5) and the tests. A new package of machine tests (such
-# as e2e/stock) goes in this list. e2e/kubernetes runs once here (make
+# as e2e/stock, the operator's cluster from stock machines, run twice in a
+# row) goes in this list. e2e/kubernetes runs once here (make
 # e2e-kubernetes runs it twice in a row) and needs the binaries that make
 # e2e-kubernetes-build builds (.ci/run does; without them its tests skip,
 # and fail under CI).
@@ -36,7 +37,11 @@ SLOW_TESTS = \
 	./internal/nspawntest:30m \
 	./switchtest:30m \
 	./e2e/deploy:40m \
-	./e2e/kubernetes:60m
+	./e2e/kubernetes:60m \
+	./e2e/stock:40m:2
+# TIMELINE_TESTS print their tests' logs (-v) when they pass too: the
+# timelines of the cluster tests.
+TIMELINE_TESTS = ./e2e/stock ./e2e/kubernetes
 SUITES = bin/comparison-suites.txt
 MODULE = github.com/nodegen/nodegen
 test:
@@ -51,7 +56,10 @@ test:
 	timed "go test (all but SLOW_TESTS)" $(GO) test -count=1 -timeout $(TEST_TIMEOUT) \
 	  $$($(GO) list ./... | grep -vxF $(foreach t,$(SLOW_TESTS),-e $(MODULE)/$(patsubst ./%,%,$(firstword $(subst :, ,$(t)))))); \
 	for t in $(SLOW_TESTS); do \
-	  timed "go test $${t%%:*}" $(GO) test -count=1 -timeout $${t##*:} $${t%%:*}; \
+	  pkg=$${t%%:*}; rest=$${t#*:}; timeout=$${rest%%:*}; count=1; \
+	  [ "$$rest" = "$$timeout" ] || count=$${rest#*:}; \
+	  v=; case " $(TIMELINE_TESTS) " in *" $$pkg "*) v=-v;; esac; \
+	  timed "go test $$pkg" $(GO) test -count=$$count -timeout $$timeout $$v $$pkg; \
 	done; \
 	timed "nodegen test modules/" $(GO) run ./cmd/nodegen test modules/; \
 	echo "suites that need the machine (internal/suitereport):"; sort -u $(SUITES) 2>/dev/null | sed 's/^/  /'; \

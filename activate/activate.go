@@ -32,6 +32,11 @@ type SwitchOptions struct {
 	// Settle is how long units are given, once their jobs are done,
 	// before their state is read; default 1 s.
 	Settle time.Duration
+	// Stable is how long a service the activation (re)started must keep
+	// running under one InvocationID to be up; default 3 s. A program
+	// that refuses its configuration exits at once, and Restart= runs it
+	// again and again: active at any one moment, it is never up.
+	Stable time.Duration
 	// Checked, when set, is called with the plan once the check stage
 	// passed, before anything changes (and with DryRun, before returning).
 	Checked func(*Plan)
@@ -1123,7 +1128,11 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	// A unit that exited and waits to be restarted (Restart=) is given
 	// until the timeout to come up: a service that restarts until what it
 	// needs answers (a Kubernetes component and its apiserver) is up then.
-	statuses, err := s.unitStatuses(acted, refused, since.Add(timeout))
+	stable := o.Stable
+	if stable == 0 {
+		stable = 3 * time.Second
+	}
+	statuses, err := s.unitStatuses(acted, refused, before, stable, since.Add(timeout))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1179,9 +1188,11 @@ func (s *System) resetRemoved(u UnitPlan) error {
 
 // unitStatuses returns the status of each unit of units that systemd did
 // not refuse, asking again for those waiting to be restarted
-// (SubState=auto-restart) or starting again (activating) until none is,
-// or until deadline.
-func (s *System) unitStatuses(units []string, refused map[string]string, deadline time.Time) (map[string]UnitStatus, error) {
+// (SubState=auto-restart) or starting again (activating), and for an
+// active unit that ran since before until it has kept one InvocationID
+// for stable (one that runs again and again under new ones is marked
+// Flapping), until none is left to ask, or until deadline.
+func (s *System) unitStatuses(units []string, refused map[string]string, before map[string]Invocation, stable time.Duration, deadline time.Time) (map[string]UnitStatus, error) {
 	statuses := map[string]UnitStatus{}
 	pending := []string{}
 	for _, unit := range units {
@@ -1189,6 +1200,10 @@ func (s *System) unitStatuses(units []string, refused map[string]string, deadlin
 			pending = append(pending, unit)
 		}
 	}
+	// since is when each active unit was first seen with its current
+	// InvocationID; runs counts the InvocationIDs it was seen active with.
+	since := map[string]time.Time{}
+	runs := map[string]int{}
 	for {
 		var again []string
 		for _, unit := range pending {
@@ -1196,18 +1211,34 @@ func (s *System) unitStatuses(units []string, refused map[string]string, deadlin
 			if err != nil {
 				return nil, err
 			}
+			prev, seen := statuses[unit]
 			statuses[unit] = st
+			switch {
 			// Between two tries a restarting unit is activating
 			// again (its ExecStartPre= running), with no job left.
-			if st.SubState == "auto-restart" || st.ActiveState == "activating" {
+			case st.SubState == "auto-restart" || st.ActiveState == "activating":
 				again = append(again, unit)
+			case st.ActiveState == "active" && st.InvocationID != "" && st.InvocationID != before[unit].ID:
+				if !seen || prev.InvocationID != st.InvocationID || prev.ActiveState != "active" {
+					since[unit] = time.Now()
+					runs[unit]++
+				}
+				if time.Since(since[unit]) < stable {
+					again = append(again, unit)
+				}
 			}
 		}
 		if len(again) == 0 || !time.Now().Before(deadline) {
+			for _, unit := range again {
+				if st := statuses[unit]; st.ActiveState == "active" && runs[unit] > 1 {
+					st.Flapping = true
+					statuses[unit] = st
+				}
+			}
 			return statuses, nil
 		}
 		pending = again
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(min(500*time.Millisecond, stable))
 	}
 }
 

@@ -753,7 +753,7 @@ func TestUnitsRestartingOrWaitingForACondition(t *testing.T) {
 		"looping.service":    {restart},
 	}}
 	res, err := run(t, root, f, func(s *System) (*Result, error) {
-		return s.Switch(prof, SwitchOptions{JobTimeout: 3 * time.Second, Settle: time.Millisecond})
+		return s.Switch(prof, SwitchOptions{JobTimeout: 3 * time.Second, Settle: time.Millisecond, Stable: time.Millisecond})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -222,6 +222,10 @@ type UnitStatus struct {
 	// last ended: CLD_EXITED (1) with its exit status, CLD_KILLED (2) or
 	// CLD_DUMPED (3) with its signal; "0" when it did not end.
 	ExecMainCode, ExecMainStatus string
+	// Flapping says the unit, active now, ran again and again under new
+	// InvocationIDs while the activation watched it (set by the
+	// activation, not read from systemd).
+	Flapping bool
 }
 
 // statusProperties are the properties UnitStatus holds.
@@ -484,7 +488,7 @@ func (st UnitStatus) judge(before Invocation) (up bool, why string) {
 	// (one that had not is asked of the journal, see actOnUnits).
 	collected := st.InvocationID == "" && before.ID != ""
 	switch {
-	case st.SubState == "auto-restart":
+	case st.SubState == "auto-restart" || st.Flapping:
 		return false, fmt.Sprintf("%s/%s (Result=%s%s): it keeps exiting and being restarted", st.ActiveState, st.SubState, st.Result, st.mainExit())
 	case st.ActiveState == "active" || st.ActiveState == "reloading" || st.ActiveState == "refreshing":
 		if st.Result == "" || st.Result == "success" {

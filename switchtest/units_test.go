@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnitsConfirmedUp: a switch confirms every unit it starts is up: a
@@ -234,5 +235,53 @@ config "systemd.services.web" {
 	}
 	if status := mustNodegen(t, m, "status"); !strings.Contains(status, "  its last activation: generation 2 failed (") {
 		t.Errorf("status does not say the active generation failed:\n%s", status)
+	}
+}
+
+// TestRestartedUnitThatKeepsExiting: a service restarted with a setting
+// its program refuses exits at once, and Restart= runs it again and
+// again, active at any one moment: the switch counts it failed ("it keeps
+// exiting and being restarted") and, with --rollback-on-failure, goes
+// back to the generation before, whose service then keeps running; a
+// service that comes up after a few tries (what it needs answers late)
+// is up.
+func TestRestartedUnitThatKeepsExiting(t *testing.T) {
+	m := machine(t)
+	host := func(run string) string {
+		return fmt.Sprintf(`
+config "networking" { hostName = "e2e" }
+config "systemd.services.picky" {
+  wantedBy      = ["multi-user.target"]
+  # No start limit: it is restarted for as long as it exits.
+  unitConfig    = { StartLimitIntervalSec = 0 }
+  serviceConfig = { ExecStart = %q, Restart = "on-failure", RestartSec = "200ms" }
+}
+`, run)
+	}
+	good := profileOf(t, m, "good", host("/bin/sleep infinity"))
+	mustNodegen(t, m, "switch", good)
+	refused := profileOf(t, m, "refused", host("/bin/sh -c 'sleep 0.3; exit 1'"))
+	out, code := nodegen(t, m, "switch", "--rollback-on-failure", "--timeout", "8s", refused)
+	for _, want := range []string{"picky.service", "it keeps exiting and being restarted", "generation 1 is active again"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("switch to a service that keeps exiting: exit %d, want 1 and %q\n%s", code, want, out)
+		}
+	}
+	if gen := prop(t, m, "picky.service", "ExecStart"); !strings.Contains(gen, "/bin/sleep") {
+		t.Errorf("picky.service runs %s after the rollback", gen)
+	}
+	id := prop(t, m, "picky.service", "InvocationID")
+	time.Sleep(time.Second)
+	if st, now := prop(t, m, "picky.service", "ActiveState"), prop(t, m, "picky.service", "InvocationID"); st != "active" || now != id {
+		t.Errorf("picky.service after the rollback: %s, invocation %s then %s", st, id, now)
+	}
+
+	// Up on its third run: the restarts of a service that waits for what
+	// it needs are no failure.
+	m.MustRun("rm", "-f", "/run/picky-runs")
+	late := profileOf(t, m, "late", host(`/bin/sh -c 'echo >> /run/picky-runs; [ $(wc -l < /run/picky-runs) -ge 3 ] || exit 1; exec sleep infinity'`))
+	out = mustNodegen(t, m, "switch", "--timeout", "20s", late)
+	if runs := strings.TrimSpace(m.MustRun("sh", "-c", "wc -l < /run/picky-runs")); runs != "3" {
+		t.Errorf("picky.service ran %s times, want 3\n%s", runs, out)
 	}
 }

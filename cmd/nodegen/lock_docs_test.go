@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,9 @@ func TestKubernetesDocsLock(t *testing.T) {
 	t.Chdir(dir)
 	write := func(name, text string) {
 		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(name, []byte(strings.ReplaceAll(text, "http://mirror.lan", srv.URL)), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,21 +1,16 @@
 package kubernetes
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/nspawntest"
@@ -46,16 +41,6 @@ var rootPackages = []string{
 	"ca-certificates", "ethtool", "socat", "curl",
 }
 
-// cacheDir is where the Kubernetes binaries, the node's root file system
-// and the image are cached: $NODEGEN_K8S_CACHE, else
-// /var/cache/nodegen-e2e/kubernetes.
-func cacheDir() string {
-	if dir := os.Getenv("NODEGEN_K8S_CACHE"); dir != "" {
-		return dir
-	}
-	return "/var/cache/nodegen-e2e/kubernetes"
-}
-
 // suite is how make test's list of suites names these tests
 // (internal/suitereport).
 const suite = "Kubernetes " + version + " programs and clusters (e2e/kubernetes)"
@@ -66,7 +51,7 @@ const suite = "Kubernetes " + version + " programs and clusters (e2e/kubernetes)
 // e2e-kubernetes-build).
 func binaries(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(cacheDir(), version, "bin")
+	dir := filepath.Join(k8se2e.CacheDir(), version, "bin")
 	var missing []string
 	for _, p := range append(slices.Clone(programs), addonManager) {
 		if info, err := os.Stat(filepath.Join(dir, p)); err != nil || info.Mode()&0o111 == 0 {
@@ -95,7 +80,7 @@ func nodeRoot(profiles ...profile.Profile) nspawntest.Root {
 	return nspawntest.Root{
 		Packages: slices.Compact(packages),
 		Disable:  []string{"containerd.service", "etcd.service"},
-		CacheDir: filepath.Join(cacheDir(), "rootfs"),
+		CacheDir: filepath.Join(k8se2e.CacheDir(), "rootfs"),
 	}
 }
 
@@ -124,113 +109,6 @@ func writeProfile(t testing.TB, p profile.Profile) string {
 	return dir
 }
 
-// imageTags are the references of the image: the pod sandbox and the
-// workload are the same program.
-var imageTags = []string{"k8s-e2e.local/pause:1", "k8s-e2e.local/sleeper:1"}
-
-var imageBuild struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// image returns the path of the image tarball (image/: the sleeper
-// program in a one-layer image tagged imageTags), building it into the
-// cache when it is missing: CACHE/image-HASH.tar, HASH of image/'s files.
-func image(t testing.TB) string {
-	t.Helper()
-	imageBuild.once.Do(func() { imageBuild.path, imageBuild.err = buildImage() })
-	if imageBuild.err != nil {
-		t.Fatalf("building the image: %v", imageBuild.err)
-	}
-	return imageBuild.path
-}
-
-// buildImage builds the image tarball unless it is cached.
-func buildImage() (string, error) {
-	return cachedImage("image", func(src, tmp, mkimage string) error {
-		sleeper := filepath.Join(tmp, "sleeper")
-		if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", sleeper, "./sleeper"); err != nil {
-			return err
-		}
-		args := []string{"-bin", sleeper, "-out", filepath.Join(tmp, "image.tar")}
-		for _, tag := range imageTags {
-			args = append(args, "-tag", tag)
-		}
-		return run(tmp, nil, mkimage, args...)
-	})
-}
-
-// cachedImage returns CACHE/NAME-HASH.tar, HASH of image/'s files, making
-// it when it is missing: build gets image/'s path, a temporary directory
-// and image/mkimage built into it, and writes image.tar there, which is
-// then renamed into place (a tarball in the cache is always whole).
-func cachedImage(name string, build func(src, tmp, mkimage string) error) (string, error) {
-	src, err := filepath.Abs("image")
-	if err != nil {
-		return "", err
-	}
-	sum, err := treeHash(src)
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(cacheDir(), name+"-"+sum+".tar")
-	if _, err := os.Stat(out); err == nil {
-		return out, nil
-	}
-	if err := os.MkdirAll(cacheDir(), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(cacheDir(), "image-build-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	mkimage := filepath.Join(tmp, "mkimage")
-	if err := run(src, []string{"CGO_ENABLED=0", "GOWORK=off", "GOFLAGS="}, "go", "build", "-o", mkimage, "./mkimage"); err != nil {
-		return "", err
-	}
-	if err := build(src, tmp, mkimage); err != nil {
-		return "", err
-	}
-	return out, os.Rename(filepath.Join(tmp, "image.tar"), out)
-}
-
-// treeHash hashes the names and contents of the regular files below dir.
-func treeHash(dir string) (string, error) {
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		fmt.Fprintf(h, "%s %d\n", rel, len(data))
-		h.Write(data)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil))[:12], err
-}
-
-// run runs a command in dir with env added to this process's environment,
-// killed after ten minutes, and returns an error with its output unless it
-// succeeds.
-func run(dir string, env []string, name string, args ...string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.WaitDelay = 10 * time.Second
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
 // corednsVersion is the CoreDNS scripts/build-coredns.sh builds into
 // CACHE/coredns-VERSION/coredns.
 const corednsVersion = "v1.15.0"
@@ -250,7 +128,7 @@ var corednsBuild struct {
 // e2e-kubernetes-build).
 func corednsImage(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(cacheDir(), "coredns-"+corednsVersion, "coredns")
+	bin := filepath.Join(k8se2e.CacheDir(), "coredns-"+corednsVersion, "coredns")
 	if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
 		suitereport.Skip(t, suite, "no CoreDNS in "+filepath.Dir(bin)+"; make e2e-kubernetes-build builds it")
 	}
@@ -263,7 +141,7 @@ func corednsImage(t testing.TB) string {
 
 // buildCorednsImage wraps bin into an image tarball unless it is cached.
 func buildCorednsImage(bin string) (string, error) {
-	return cachedImage("coredns-"+corednsVersion+"-image", func(_, tmp, mkimage string) error {
-		return run(tmp, nil, mkimage, "-bin", bin, "-name", "coredns", "-out", filepath.Join(tmp, "image.tar"), "-tag", corednsTag)
+	return k8se2e.CachedImage("coredns-"+corednsVersion+"-image", func(_, tmp, mkimage string) error {
+		return k8se2e.Run(tmp, nil, mkimage, "-bin", bin, "-name", "coredns", "-out", filepath.Join(tmp, "image.tar"), "-tag", corednsTag)
 	})
 }

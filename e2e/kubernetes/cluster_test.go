@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 	"github.com/nodegen/nodegen/internal/nspawntest"
 	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/profile"
@@ -26,7 +27,7 @@ func TestSingleHost(t *testing.T) {
 	const node = "kube" // fixtures/k8s-single
 	bins := binaries(t)
 	p := evaluate(t, overlays("k8s-single", "testdata/single.hcl")...)
-	img := image(t)
+	img := k8se2e.Image(t)
 	root := nodeRoot(p)
 	nspawntest.RootOf(t, root) // built on first use: not on the timeline
 	tl := newTimeline(t)
@@ -69,7 +70,7 @@ func TestTwoHosts(t *testing.T) {
 // built.
 func switchTwoHosts(t *testing.T, pm, pw profile.Profile, bins string, more ...nspawntest.Bind) (tl *timeline, master, worker *node) {
 	t.Helper()
-	img := image(t)
+	img := k8se2e.Image(t)
 	root := nodeRoot(pm, pw)
 	nspawntest.RootOf(t, root) // built on first use: not on the timeline
 	tl = newTimeline(t)
@@ -93,7 +94,7 @@ func switchTwoHosts(t *testing.T, pm, pw profile.Profile, bins string, more ...n
 // CACHE/flannel-VERSION/flanneld and .../cni, each with bin/flannel.
 func flannelDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(cacheDir(), "flannel-v0.28.10")
+	dir := filepath.Join(k8se2e.CacheDir(), "flannel-v0.28.10")
 	for _, p := range []string{"flanneld/bin/flannel", "cni/bin/flannel"} {
 		if info, err := os.Stat(filepath.Join(dir, p)); err != nil || info.Mode()&0o111 == 0 {
 			suitereport.Skip(t, suite, "no flannel in "+dir+"; make e2e-kubernetes-build builds it")

@@ -2,13 +2,12 @@ package kubernetes
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
 	"github.com/nodegen/nodegen/internal/nspawntest"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -80,26 +79,10 @@ type node struct {
 // unit is logged.
 func bootNode(t *testing.T, tl *timeline, role string, root nspawntest.Root, bins, img string, more ...nspawntest.Bind) *node {
 	t.Helper()
-	state := t.TempDir()
-	binds := append([]nspawntest.Bind{
-		{Host: "/dev/kmsg", Container: "/dev/kmsg"},
+	m := nspawntest.Boot(t, k8se2e.BootOptions(t, root, append([]nspawntest.Bind{
 		{Host: bins, Container: packageDir + "/bin", ReadOnly: true},
 		{Host: img, Container: imagePath, ReadOnly: true},
-	}, more...)
-	for _, dir := range []string{"/var/lib/containerd", "/var/lib/kubernetes", "/var/log/pods"} {
-		host := filepath.Join(state, filepath.Base(dir))
-		if err := os.Mkdir(host, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		binds = append(binds, nspawntest.Bind{Host: host, Container: dir})
-	}
-	m := nspawntest.Boot(t, nspawntest.Options{
-		Root:              root,
-		Binds:             binds,
-		NoSeccomp:         true,
-		AllCapabilities:   true,
-		ControllerCgroups: true,
-	})
+	}, more...)...))
 	n := &node{Machine: m, role: role, t: t, tl: tl}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -321,7 +304,7 @@ func (n *node) requireNoFailedUnits() {
 // scheduler puts on the node nodeName, whatever its taints, and a Service
 // of the same name that forwards its port 80 there.
 func podManifest(name, nodeName string) string {
-	return sleeperPod(name, nodeName, "labels: {app: sleeper}", "LISTEN", ":8080") + `---
+	return k8se2e.SleeperPod(name, nodeName, "labels: {app: sleeper}", "LISTEN", ":8080") + `---
 apiVersion: v1
 kind: Service
 metadata: {name: ` + name + `, namespace: default}
@@ -335,27 +318,5 @@ spec:
 // its taints, that resolves name through the cluster's DNS and prints what
 // it found.
 func lookupPod(name, nodeName, lookup string) string {
-	return sleeperPod(name, nodeName, "", "LOOKUP", lookup)
-}
-
-// sleeperPod is a pod of the sleeper image, with the metadata keys extra
-// (none when it is empty) and the environment variable key set to
-// value, that the scheduler puts on the node nodeName, whatever its taints.
-func sleeperPod(name, nodeName, extra, key, value string) string {
-	if extra != "" {
-		extra = ", " + extra
-	}
-	return `apiVersion: v1
-kind: Pod
-metadata: {name: ` + name + `, namespace: default` + extra + `}
-spec:
-  nodeSelector: {kubernetes.io/hostname: ` + nodeName + `}
-  tolerations: [{operator: Exists}]
-  terminationGracePeriodSeconds: 5
-  containers:
-  - name: sleeper
-    image: ` + imageTags[1] + `
-    imagePullPolicy: Never
-    env: [{name: ` + key + `, value: "` + value + `"}]
-`
+	return k8se2e.SleeperPod(name, nodeName, "", "LOOKUP", lookup)
 }

@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"runtime"
 	"strconv"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // Forward makes the TCP port port of the machine's loopback reachable
@@ -83,35 +79,17 @@ func (m *Machine) Forward(port int) string {
 }
 
 // dialInside connects to the TCP address addr from inside the machine's
-// network namespace. A socket stays in the namespace it was made in, so
-// the thread enters the namespace for the dial only and comes back; a
-// thread that cannot come back is not given back to the Go runtime.
+// network namespace.
 func (m *Machine) dialInside(addr string) (net.Conn, error) {
-	runtime.LockOSThread()
-	self, err := os.Open("/proc/thread-self/ns/net")
-	if err != nil {
-		runtime.UnlockOSThread()
+	var conn net.Conn
+	err := inNetNS(fmt.Sprintf("/proc/%d/ns/net", m.pid), func() error {
+		var err error
+		conn, err = net.Dial("tcp", addr)
+		return err
+	})
+	if err != nil && conn != nil { // dialled, but the thread could not come back
+		conn.Close()
 		return nil, err
 	}
-	defer self.Close()
-	target, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", m.pid))
-	if err != nil {
-		runtime.UnlockOSThread()
-		return nil, err
-	}
-	defer target.Close()
-	if err := unix.Setns(int(target.Fd()), unix.CLONE_NEWNET); err != nil {
-		runtime.UnlockOSThread()
-		return nil, fmt.Errorf("entering the network namespace of %s: %w", m.name, err)
-	}
-	conn, dialErr := net.Dial("tcp", addr)
-	if err := unix.Setns(int(self.Fd()), unix.CLONE_NEWNET); err != nil {
-		// This thread stays locked and ends with its goroutine.
-		if conn != nil {
-			conn.Close()
-		}
-		return nil, fmt.Errorf("leaving the network namespace of %s: %w", m.name, err)
-	}
-	runtime.UnlockOSThread()
-	return conn, dialErr
+	return conn, err
 }

@@ -17,9 +17,9 @@ submodule "deploymentKey" {
     description = "The content of the key. Exactly one of text and keyFile must be set. It is sent to the host over the deployer's SSH connection and written to destDir; it is never written into the profile, its manifest or a generation."
   }
   option "keyFile" {
-    type        = nullOr(pathWord)
+    type        = nullOr(path)
     default     = null
-    description = "A file on the deploying machine whose content is the key, read when nodegen deploy runs. Exactly one of text and keyFile must be set."
+    description = "A file on the deploying machine whose content is the key, read when nodegen deploy runs: an absolute path, or one relative to the module that defines it (\"./secrets/db-password\", as colmena's keyFile = ./secrets/db-password), which stays below that module's directory. Exactly one of text and keyFile must be set."
     example     = "/home/alice/secrets/db-password"
   }
   option "destDir" {

@@ -593,3 +593,10 @@ config "systemd.services.kubelet" {
   after    = ["kube-apiserver-online.target"]
   before   = ["kubelet.target"]
 }
+
+# A change of the configuration file (the text written above) restarts the kubelet,
+# as NixOS's store path of the file in ExecStart does.
+config "systemd.services.kubelet" {
+  when            = local.cfg.enable
+  restartTriggers = [formatencode(format.kubeletConfig, local.kubeletConfig)]
+}

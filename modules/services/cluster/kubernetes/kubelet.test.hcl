@@ -335,3 +335,30 @@ run "extraOpts is one line" {
   }
   expect_error = "definition of option \"services.kubernetes.kubelet.extraOpts\" is not of type"
 }
+
+run "a change of a component's configuration file restarts it" {
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["master", "node"]
+    masterAddress = "master.example.com"
+    flannel       = { enable = false }
+  }
+  config "services.kubernetes.kubelet.settings" { maxPods = 50 }
+
+  assert {
+    condition     = config.systemd.services.kubelet.restartTriggers == [config.environment.etc["kubernetes/kubelet-config.json"].text] && strcontains(config.systemd.services.kubelet.restartTriggers[0], "\"maxPods\": 50")
+    error_message = "the kubelet's restart triggers are its configuration file"
+  }
+  assert {
+    condition     = config.systemd.services.kube-proxy.restartTriggers == [config.environment.etc["kubernetes/kube-proxy-config.json"].text]
+    error_message = "kube-proxy's restart triggers are its configuration file"
+  }
+  assert {
+    condition     = config.systemd.services.kube-scheduler.restartTriggers == [config.environment.etc["kubernetes/kube-scheduler-config.json"].text]
+    error_message = "the scheduler's restart triggers are its configuration file"
+  }
+  assert {
+    condition     = strcontains(config.systemd.units["kubelet.service"].text, "X-Restart-Triggers=${sha256(jsonencode(config.systemd.services.kubelet.restartTriggers))}")
+    error_message = "the kubelet's unit file changes with its configuration file"
+  }
+}

@@ -78,3 +78,10 @@ config "systemd.services.kube-proxy" {
   after  = ["kube-apiserver-online.target"]
   before = ["kubernetes.target"]
 }
+
+# A change of the configuration file (the text written above) restarts kube-proxy,
+# as NixOS's store path of the file in ExecStart does.
+config "systemd.services.kube-proxy" {
+  when            = local.cfg.enable
+  restartTriggers = [formatencode(format.kubeProxyConfig, local.cfg.settings)]
+}

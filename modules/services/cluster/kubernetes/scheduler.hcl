@@ -92,3 +92,10 @@ config "systemd.services.kube-scheduler" {
   wantedBy = ["kube-apiserver-online.target"]
   before   = ["kube-apiserver-online.target"]
 }
+
+# A change of the configuration file (the text written above) restarts the scheduler,
+# as NixOS's store path of the file in ExecStart does.
+config "systemd.services.kube-scheduler" {
+  when            = local.cfg.enable
+  restartTriggers = [formatencode(format.kubeSchedulerConfig, local.cfg.settings)]
+}
