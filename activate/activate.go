@@ -1,6 +1,7 @@
 package activate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -730,14 +731,14 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			for i, t := range placementsToPlace(p, target) {
 				// What is there now must be what the check saw, or
 				// nodegen's: a file that appeared since is the admin's.
-				d, err := s.inspect(t.Path)
+				// place makes sure of it in the rename itself.
+				accept := func(d onDisk) bool { return s.holds(d, t) || s.holdsAny(d, p.mine[t.Path]) }
+				err := s.place(p.To, t, accept)
+				var ae *appearedError
+				if errors.As(err, &ae) {
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(ae.d))
+				}
 				if err != nil {
-					return err
-				}
-				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
-					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(d))
-				}
-				if err := s.place(p.To, t); err != nil {
 					return err
 				}
 				if i == 0 {
@@ -864,10 +865,11 @@ func (s *System) resolveOwners(target []Placement) ([]Placement, error) {
 	return out, nil
 }
 
-// place puts one entry of generation gen in place.
-func (s *System) place(gen int, t Placement) error {
+// place puts one entry of generation gen in place, over nothing or over
+// what accept takes (an *appearedError otherwise: see replace).
+func (s *System) place(gen int, t Placement, accept func(onDisk) bool) error {
 	if t.Kind != KindCopy {
-		return s.symlinkAtomic(t.Target, t.Path)
+		return s.replace("linking", t.Path, linkMaker(t.Target), accept)
 	}
 	data, err := s.readFile(path.Join(generationDir(gen), t.Path))
 	if err != nil {
@@ -877,7 +879,7 @@ func (s *System) place(gen int, t Placement) error {
 	if err != nil {
 		return err
 	}
-	return s.writeAtomic(t.Path, data, mode, t.UID, t.GID)
+	return s.replace("writing", t.Path, fileMaker(t.Path, bytes.NewReader(data), int64(len(data)), mode, t.UID, t.GID), accept)
 }
 
 // removeIfOurs removes a symlink into the generations (etc/static).

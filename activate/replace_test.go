@@ -1,0 +1,101 @@
+package activate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nodegen/nodegen/profile"
+)
+
+// TestFileAppearingBeforeTheRenameIsKept writes the admin's file at a
+// path in the window between the place step's last look at it and the
+// rename over it (the failpoint "commit:PATH", where strace's delay put
+// it in r2-residual-window.sh): the switch fails naming the file, which
+// is kept as the admin wrote it, and no temporary file is left.
+func TestFileAppearingBeforeTheRenameIsKept(t *testing.T) {
+	tests := []struct {
+		name     string
+		one, two []string // entries "path=text" or "path->target" of the two profiles; one may be nil
+		at       string   // the path the admin writes in the window
+	}{
+		{
+			name: "nothing there at the check",
+			two:  []string{"hostname=h\n", "chrony/chrony.conf=server ntp.example\n"},
+			at:   "etc/chrony/chrony.conf",
+		},
+		{
+			name: "nodegen's link there at the check",
+			one:  []string{"hostname=h\n", "app->/srv/one"},
+			two:  []string{"hostname=h\n", "app->/srv/two"},
+			at:   "etc/app",
+		},
+		{
+			name: "nodegen's file there at the check",
+			one:  []string{"hostname=h\n", "copy secret=one\n"},
+			two:  []string{"hostname=h\n", "copy secret=two\n"},
+			at:   "etc/secret",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := newRoot(t, nil)
+			if tt.one != nil {
+				mustSwitch(t, root, entriesProfile(t, tt.one), SwitchOptions{})
+			}
+			const admin = "DISTRIBUTION CONFFILE\n"
+			old := failpoint
+			failpoint = func(stage string) error {
+				if stage == "commit:"+tt.at {
+					failpoint = old // once: the rollback after it runs as it would
+					if err := os.Remove(filepath.Join(root, tt.at)); err != nil && !os.IsNotExist(err) {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(root, tt.at), []byte(admin), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return nil
+			}
+			t.Cleanup(func() { failpoint = old })
+			_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(entriesProfile(t, tt.two), SwitchOptions{}) })
+			if err == nil || !strings.Contains(err.Error(), "/"+tt.at+": a file appeared there after the check; it was left as it is") {
+				t.Fatalf("switch: %v, want it to name the file that appeared", err)
+			}
+			fi, err := os.Lstat(filepath.Join(root, tt.at))
+			if err != nil || !fi.Mode().IsRegular() {
+				t.Fatalf("%s after the switch: %v %v, want the admin's file", tt.at, fi, err)
+			}
+			if got := readIn(t, root, tt.at); got != admin {
+				t.Errorf("%s = %q, want the admin's %q", tt.at, got, admin)
+			}
+			if left := tempFiles(t, root); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// entriesProfile writes a profile of entries "path=text" (a file, linked
+// from /etc/static), "copy path=text" (a 0600 file, which is copied) or
+// "path->target" (a symlink).
+func entriesProfile(t *testing.T, specs []string) string {
+	t.Helper()
+	var es []profile.Entry
+	for _, sp := range specs {
+		if p, target, ok := strings.Cut(sp, "->"); ok {
+			es = append(es, link(p, target))
+			continue
+		}
+		p, text, _ := strings.Cut(sp, "=")
+		if c, ok := strings.CutPrefix(p, "copy "); ok {
+			e := file(c, text)
+			e.Mode = "0600"
+			es = append(es, e)
+			continue
+		}
+		es = append(es, file(p, text))
+	}
+	return writeProfile(t, es...)
+}
