@@ -752,17 +752,21 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		{"remove", func() error {
 			for _, rel := range p.Remove {
 				// Only what nodegen placed: a file changed since the
-				// check stays, no longer managed.
+				// check stays, no longer managed; removeIf makes sure
+				// of it in the removal itself.
 				d, err := s.inspect(rel)
 				if err != nil {
 					return err
 				}
-				if d.fi != nil && !s.holdsAny(d, p.mine[rel]) {
-					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
+				if d.fi == nil {
 					continue
 				}
-				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				removed, err := s.removeIf(rel, func(d onDisk) bool { return s.holdsAny(d, p.mine[rel]) })
+				if err != nil {
+					return err
+				}
+				if !removed {
+					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
 				}
 			}
 			return nil

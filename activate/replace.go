@@ -35,20 +35,11 @@ func (s *System) replace(verb, rel string, create func(dir *os.Root, tmp string)
 		}
 		return fmt.Errorf("%s %s: %w", verb, s.show(rel), unwrapPath(err))
 	}
-	dir, err := s.r.OpenRoot(path.Dir(rel))
+	dir, d, err := s.openParent(rel)
 	if err != nil {
 		return fail(err)
 	}
 	defer dir.Close()
-	df, err := dir.Open(".")
-	if err != nil {
-		return fail(err)
-	}
-	defer df.Close()
-	d, err := safefile.DirOf(df)
-	if err != nil {
-		return fail(err)
-	}
 	defer d.Close()
 	tmp := path.Base(tempName(rel))
 	if err := create(dir, tmp); err != nil {
@@ -66,6 +57,28 @@ func (s *System) replace(verb, rel string, create func(dir *os.Root, tmp string)
 		return fail(err)
 	}
 	return d.Sync()
+}
+
+// openParent opens rel's directory once, as a root to work in by names
+// and as a safefile.Dir of its own descriptor for the renames os.Root
+// does not have.
+func (s *System) openParent(rel string) (*os.Root, *safefile.Dir, error) {
+	dir, err := s.r.OpenRoot(path.Dir(rel))
+	if err != nil {
+		return nil, nil, err
+	}
+	df, err := dir.Open(".")
+	if err != nil {
+		dir.Close()
+		return nil, nil, err
+	}
+	defer df.Close()
+	d, err := safefile.DirOf(df)
+	if err != nil {
+		dir.Close()
+		return nil, nil, err
+	}
+	return dir, d, nil
 }
 
 // commit renames tmp over rel's name in d as replace says. keep is true when
@@ -120,6 +133,61 @@ func (s *System) commit(rel string, dir *os.Root, d *safefile.Dir, tmp string, a
 		return false, err
 	}
 	return false, &appearedError{was}
+}
+
+// removeIf removes what is at rel when accept takes it, and reports
+// whether nothing is left there (removed, or gone already). What is there is first renamed to a temporary name
+// through its directory's descriptor, and looked at there: an entry
+// that someone put at rel since the caller's check is renamed back
+// (never over anything: RENAME_NOREPLACE), so it is never removed.
+func (s *System) removeIf(rel string, accept func(onDisk) bool) (bool, error) {
+	fail := func(err error) (bool, error) {
+		return false, fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+	}
+	dir, d, err := s.openParent(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	} else if err != nil {
+		return fail(err)
+	}
+	defer dir.Close()
+	defer d.Close()
+	name, tmp := path.Base(rel), path.Base(tempName(rel))
+	switch old, err := inspectIn(dir, name); {
+	case err != nil:
+		return fail(err)
+	case old.fi == nil:
+		return true, nil // gone already
+	case !accept(old):
+		return false, nil
+	}
+	// The window between the check and the rename, for tests to write in.
+	if err := failpoint("remove:" + rel); err != nil {
+		return fail(err)
+	}
+	switch err := d.RenameNoReplace(name, tmp); {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, nil
+	case errors.Is(err, safefile.ErrRenameUnsupported):
+		// What this file system allows: a removal right after the check.
+		if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fail(err)
+		}
+		return true, d.Sync()
+	case err != nil:
+		return fail(err)
+	}
+	was, err := inspectIn(dir, tmp)
+	if err == nil && was.fi != nil && accept(was) {
+		if err := dir.Remove(tmp); err != nil {
+			return fail(err)
+		}
+		return true, d.Sync()
+	}
+	if err := d.RenameNoReplace(tmp, name); err != nil {
+		return false, fmt.Errorf("%s was changed while nodegen removed it, and putting it back failed: it is at %s (%w)", s.show(rel), s.show(path.Join(path.Dir(rel), tmp)), err)
+	}
+	return false, nil
 }
 
 // fileMaker makes a regular file of what r holds (at most limit bytes,

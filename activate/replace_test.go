@@ -45,34 +45,12 @@ func TestFileAppearingBeforeTheRenameIsKept(t *testing.T) {
 				mustSwitch(t, root, entriesProfile(t, tt.one), SwitchOptions{})
 			}
 			const admin = "DISTRIBUTION CONFFILE\n"
-			old := failpoint
-			failpoint = func(stage string) error {
-				if stage == "commit:"+tt.at {
-					failpoint = old // once: the rollback after it runs as it would
-					if err := os.Remove(filepath.Join(root, tt.at)); err != nil && !os.IsNotExist(err) {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(filepath.Join(root, tt.at), []byte(admin), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				return nil
-			}
-			t.Cleanup(func() { failpoint = old })
+			adminWritesAt(t, "commit:"+tt.at, root, tt.at, admin)
 			_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(entriesProfile(t, tt.two), SwitchOptions{}) })
 			if err == nil || !strings.Contains(err.Error(), "/"+tt.at+": a file appeared there after the check; it was left as it is") {
 				t.Fatalf("switch: %v, want it to name the file that appeared", err)
 			}
-			fi, err := os.Lstat(filepath.Join(root, tt.at))
-			if err != nil || !fi.Mode().IsRegular() {
-				t.Fatalf("%s after the switch: %v %v, want the admin's file", tt.at, fi, err)
-			}
-			if got := readIn(t, root, tt.at); got != admin {
-				t.Errorf("%s = %q, want the admin's %q", tt.at, got, admin)
-			}
-			if left := tempFiles(t, root); len(left) > 0 {
-				t.Errorf("temporary files left: %v", left)
-			}
+			checkAdminFile(t, root, tt.at, admin)
 		})
 	}
 }
@@ -98,4 +76,71 @@ func entriesProfile(t *testing.T, specs []string) string {
 		es = append(es, file(p, text))
 	}
 	return writeProfile(t, es...)
+}
+
+// TestFileAppearingBeforeTheRemovalIsKept replaces an entry that the
+// switch removes (the profile no longer has it) with the admin's file in
+// the window between the remove step's look at it and the removal (the
+// failpoint "remove:PATH"): the switch completes and leaves the file.
+func TestFileAppearingBeforeTheRemovalIsKept(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		one  []string
+		at   string
+	}{
+		{"nodegen's link", []string{"hostname=h\n", "app->/srv/one"}, "etc/app"},
+		{"nodegen's copy", []string{"hostname=h\n", "copy secret=one\n"}, "etc/secret"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := newRoot(t, nil)
+			mustSwitch(t, root, entriesProfile(t, tt.one), SwitchOptions{})
+			const admin = "THE ADMIN'S\n"
+			hit := adminWritesAt(t, "remove:"+tt.at, root, tt.at, admin)
+			mustSwitch(t, root, entriesProfile(t, []string{"hostname=h\n"}), SwitchOptions{})
+			if !*hit {
+				t.Fatalf("the switch did not remove %s", tt.at)
+			}
+			checkAdminFile(t, root, tt.at, admin)
+		})
+	}
+}
+
+// adminWritesAt makes the failpoint stage, once, replace what is at rel
+// below root with a file of text, as an admin would in that window; the
+// flag it returns says whether it did.
+func adminWritesAt(t *testing.T, stage, root, rel, text string) *bool {
+	t.Helper()
+	hit := new(bool)
+	old := failpoint
+	failpoint = func(s string) error {
+		if s != stage || *hit {
+			return old(s)
+		}
+		*hit = true
+		if err := os.Remove(filepath.Join(root, rel)); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
+	t.Cleanup(func() { failpoint = old })
+	return hit
+}
+
+// checkAdminFile checks that rel below root is the admin's regular file
+// of text, and that no temporary file is left.
+func checkAdminFile(t *testing.T, root, rel, text string) {
+	t.Helper()
+	fi, err := os.Lstat(filepath.Join(root, rel))
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("%s after the switch: %v %v, want the admin's file", rel, fi, err)
+	}
+	if got := readIn(t, root, rel); got != text {
+		t.Errorf("%s = %q, want the admin's %q", rel, got, text)
+	}
+	if left := tempFiles(t, root); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
 }
