@@ -43,30 +43,37 @@ func DirOf(f *os.File) (*Dir, error) {
 // changes. It is one renameat2 with RENAME_NOREPLACE, so nothing that
 // appears at to in the meantime is ever replaced.
 func (d *Dir) RenameNoReplace(from, to string) error {
-	return d.rename("rename", from, to, renameNoReplace)
+	return d.rename("rename", from, d, to, renameNoReplace)
+}
+
+// MoveNoReplace is RenameNoReplace from the entry name of d to the entry
+// toName of the directory to, on the same file system (else an error
+// that is syscall.EXDEV).
+func (d *Dir) MoveNoReplace(name string, to *Dir, toName string) error {
+	return d.rename("rename", name, to, toName, renameNoReplace)
 }
 
 // Exchange swaps the entries a and b of d in one step (renameat2 with
 // RENAME_EXCHANGE): both must exist. The caller then looks at what came
 // to a, and exchanges them back when it was not what it may replace.
 func (d *Dir) Exchange(a, b string) error {
-	return d.rename("exchange", a, b, renameExchange)
+	return d.rename("exchange", a, d, b, renameExchange)
 }
 
-func (d *Dir) rename(op, from, to string, flags uint) error {
+func (d *Dir) rename(op, from string, toDir *Dir, to string, flags uint) error {
 	for _, n := range []string{from, to} {
 		if p := NameProblem(n); p != "" {
 			return fmt.Errorf("%q is not a file name: %s", n, p)
 		}
 	}
-	err := renameat2(d.fd, from, to, flags)
+	err := renameat2(d.fd, from, toDir.fd, to, flags)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.ENOTSUP):
-		return fmt.Errorf("%s %s: %w", op, filepath.Join(d.path, to), ErrRenameUnsupported)
+		return fmt.Errorf("%s %s: %w", op, filepath.Join(toDir.path, to), ErrRenameUnsupported)
 	}
-	return &fs.PathError{Op: op, Path: filepath.Join(d.path, to), Err: err}
+	return &fs.PathError{Op: op, Path: filepath.Join(toDir.path, to), Err: err}
 }
 
 // Sync makes the entries of d durable.

@@ -2,10 +2,10 @@ package safefile
 
 import "golang.org/x/sys/unix"
 
-// renameat2 renames within dir with flags (RENAME_NOREPLACE,
-// RENAME_EXCHANGE).
-func renameat2(dir int, from, to string, flags uint) error {
-	return ignoringEINTR(func() error { return unix.Renameat2(dir, from, dir, to, flags) })
+// renameat2 renames from in the directory fromDir to to in toDir, with
+// flags (RENAME_NOREPLACE, RENAME_EXCHANGE).
+func renameat2(fromDir int, from string, toDir int, to string, flags uint) error {
+	return ignoringEINTR(func() error { return unix.Renameat2(fromDir, from, toDir, to, flags) })
 }
 
 const (

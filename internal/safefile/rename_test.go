@@ -123,3 +123,35 @@ func TestDirOfAFile(t *testing.T) {
 		t.Fatal("DirOf of a regular file: no error")
 	}
 }
+
+// TestMoveNoReplace moves an entry to another directory onto a free name,
+// and refuses a taken one, leaving both as they were.
+func TestMoveNoReplace(t *testing.T) {
+	base := t.TempDir()
+	open := func(name string) *Dir {
+		t.Helper()
+		d, err := MkdirAll(filepath.Join(base, name), 0o755)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return d
+	}
+	from, to := open("backups"), open("etc")
+	for _, p := range []string{"backups/motd", "backups/issue", "etc/issue"} {
+		if err := os.WriteFile(filepath.Join(base, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := from.MoveNoReplace("motd", to, "motd"); err != nil {
+		t.Fatal(err)
+	}
+	if err := from.MoveNoReplace("issue", to, "issue"); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("moving onto a taken name: %v, want it to exist", err)
+	}
+	for p, want := range map[string]string{"etc/motd": "backups/motd", "etc/issue": "etc/issue", "backups/issue": "backups/issue"} {
+		if b, err := os.ReadFile(filepath.Join(base, p)); err != nil || string(b) != want {
+			t.Errorf("%s = %q %v, want %q", p, b, err, want)
+		}
+	}
+}
