@@ -778,6 +778,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 				} else if d.fi != nil {
 					return fmt.Errorf("%s: %s appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), describe(d), s.show(backupPath(rel)))
 				}
+				// The window between the check and the rename, for
+				// tests to write in.
+				if err := failpoint("restore:" + rel); err != nil {
+					return err
+				}
 				if err := s.restore(rel); err != nil {
 					return err
 				}
@@ -923,6 +928,10 @@ func (s *System) restore(rel string) error {
 		return unwrapPath(err)
 	}
 	if err := s.move(backupPath(rel), rel); err != nil {
+		var ae *appearedError
+		if errors.Is(err, fs.ErrExist) || errors.As(err, &ae) {
+			return fmt.Errorf("%s: something appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), s.show(backupPath(rel)))
+		}
 		return fmt.Errorf("restoring %s from %s: %w", s.show(rel), s.show(backupPath(rel)), err)
 	}
 	s.logf("restored %s", s.show(rel))
@@ -935,13 +944,16 @@ func (s *System) restore(rel string) error {
 	return nil
 }
 
-// move renames src to dst; across file systems it copies (a regular file
-// with its mode and owner, or a symlink) and then removes src.
+// move renames src to dst, which must be free: what appeared at dst is
+// never replaced (an error that is fs.ErrExist, or an *appearedError).
+// Across file systems it copies (a regular file with its mode and owner,
+// or a symlink) and then removes src.
 func (s *System) move(src, dst string) error {
-	err := s.r.Rename(src, dst)
+	err := s.renameNoReplace(src, dst)
 	if err == nil || !errors.Is(err, syscall.EXDEV) {
 		return unwrapPath(err)
 	}
+	nothing := func(onDisk) bool { return false }
 	fi, err := s.r.Lstat(src)
 	if err != nil {
 		return unwrapPath(err)
@@ -952,7 +964,7 @@ func (s *System) move(src, dst string) error {
 		if err != nil {
 			return unwrapPath(err)
 		}
-		if err := s.symlinkAtomic(target, dst); err != nil {
+		if err := s.replace("linking", dst, linkMaker(target), nothing); err != nil {
 			return err
 		}
 	case fi.Mode().IsRegular():
@@ -964,7 +976,8 @@ func (s *System) move(src, dst string) error {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 			uid, gid = int(st.Uid), int(st.Gid)
 		}
-		if err := s.writeAtomic(dst, data, fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky), uid, gid); err != nil {
+		mode := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		if err := s.replace("writing", dst, fileMaker(dst, bytes.NewReader(data), int64(len(data)), mode, uid, gid), nothing); err != nil {
 			return err
 		}
 	default:

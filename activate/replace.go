@@ -190,6 +190,32 @@ func (s *System) removeIf(rel string, accept func(onDisk) bool) (bool, error) {
 	return false, nil
 }
 
+// renameNoReplace renames src to dst, each opened through its directory
+// once, only if nothing is at dst (RENAME_NOREPLACE; a plain rename where
+// the file system cannot, after a look).
+func (s *System) renameNoReplace(src, dst string) error {
+	from, fd, err := s.openParent(src)
+	if err != nil {
+		return err
+	}
+	defer from.Close()
+	defer fd.Close()
+	to, td, err := s.openParent(dst)
+	if err != nil {
+		return err
+	}
+	defer to.Close()
+	defer td.Close()
+	err = fd.MoveNoReplace(path.Base(src), td, path.Base(dst))
+	if !errors.Is(err, safefile.ErrRenameUnsupported) {
+		return err
+	}
+	if _, err := to.Lstat(path.Base(dst)); err == nil {
+		return &fs.PathError{Op: "rename", Path: dst, Err: fs.ErrExist}
+	}
+	return s.r.Rename(src, dst)
+}
+
 // fileMaker makes a regular file of what r holds (at most limit bytes,
 // else errTooLarge), with mode and (when uid >= 0) owner, synced: the
 // new entry of a replace of rel.

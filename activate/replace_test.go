@@ -144,3 +144,26 @@ func checkAdminFile(t *testing.T, root, rel, text string) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestFileAppearingBeforeTheRestoreIsKept: deactivate puts back the
+// admin's file that a switch with --backup moved aside; a file written
+// at that path between the restore step's check and the rename (the
+// failpoint "restore:PATH") is not replaced, and the file moved aside
+// stays in the backups.
+func TestFileAppearingBeforeTheRestoreIsKept(t *testing.T) {
+	root := newRoot(t, map[string]string{"etc/motd": "the first admin's\n"})
+	mustSwitch(t, root, entriesProfile(t, []string{"hostname=h\n", "motd=nodegen's\n"}), SwitchOptions{Backup: true})
+	const admin = "THE ADMIN'S\n"
+	hit := adminWritesAt(t, "restore:etc/motd", root, "etc/motd", admin)
+	_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Deactivate(SwitchOptions{}) })
+	if !*hit {
+		t.Fatal("deactivate did not restore etc/motd")
+	}
+	if err == nil || !strings.Contains(err.Error(), "/etc/motd: something appeared there after the check; nodegen keeps the file it moved aside at ") {
+		t.Fatalf("deactivate: %v, want it to name the file that appeared", err)
+	}
+	checkAdminFile(t, root, "etc/motd", admin)
+	if got := readIn(t, root, backupDir+"/etc/motd"); got != "the first admin's\n" {
+		t.Errorf("the backup holds %q", got)
+	}
+}
