@@ -469,6 +469,9 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 	if err != nil {
 		return p, err
 	}
+	if err := s.checkImagePrograms(p.manifest); err != nil {
+		return p, err
+	}
 	bp := s.checkBinaries(p.manifest, o.Offline)
 	provided := func(p *Plan) {
 		for _, a := range bp.download {
@@ -488,6 +491,11 @@ func (s *System) planAndProvide(res *Result, st State, interrupted *Journal, to 
 		}
 	}
 	provided(p)
+	if !o.DryRun {
+		if err := s.installSelf(); err != nil {
+			return p, err
+		}
+	}
 	p.NewGeneration = fresh
 	o.checked(p)
 	if o.DryRun && len(bp.problems) > 0 {
@@ -594,7 +602,8 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 	} else if m := st.markOf(to); m != nil {
 		s.logf("%s; activating it as asked", m.Describe())
 	}
-	p, err := s.planAndProvide(res, st, interrupted, to, "", planHow{backup: o.Backup}, o, false)
+	how := planHow{backup: o.Backup, keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.planAndProvide(res, st, interrupted, to, "", how, o, false)
 	if err != nil || o.DryRun {
 		res.Generation = to
 		return res, err
@@ -610,7 +619,8 @@ func (s *System) Deactivate(o SwitchOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.checkedPlan(res, st, interrupted, 0, "", planHow{})
+	how := planHow{keepEdits: true, takeOverDir: s.freeName(path.Join(takenOverDir, s.now().UTC().Format("20060102T150405Z")))}
+	p, err := s.checkedPlan(res, st, interrupted, 0, "", how)
 	if err != nil {
 		return res, err
 	}
@@ -703,6 +713,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			}
 			for _, rel := range p.TakeOver {
 				if err := s.moveAside(rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
+					return err
+				}
+			}
+			for _, rel := range p.KeepEdited {
+				if err := s.keepEdit(p.From, rel, path.Join(p.journal.TakeOverDir, rel)); err != nil {
 					return err
 				}
 			}
@@ -1081,6 +1096,11 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 	if err := s.resetRemoved(u); err != nil {
 		return nil, nil, err
 	}
+	again, err := s.startSystemUnits(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	u.Start = append(u.Start, again...)
 	acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 	if len(acted) == 0 {
 		return nil, nil, nil

@@ -578,6 +578,10 @@ func (f *fakeUnits) Invocations(units []string) (map[string]Invocation, error) {
 
 func (f *fakeUnits) Succeeded(unit string, since time.Time) bool { return false }
 
+func (f *fakeUnits) SystemUnits(units []string) (map[string]SystemUnit, error) {
+	return map[string]SystemUnit{}, nil
+}
+
 func (f *fakeUnits) ResetFailed(units []string) error {
 	f.calls = append(f.calls, "reset-failed "+strings.Join(units, " "))
 	for _, u := range units {
@@ -908,7 +912,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "the switch was not killed:", err)
 		os.Exit(4)
 	}
-	os.Exit(m.Run())
+	cleanup := useFakeSelf()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // TestIdenticalAdminFileIsNotTakenOver: an admin's file that happens to

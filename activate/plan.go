@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -59,6 +60,11 @@ type Plan struct {
 	// TakeOver), moved below TakenOverTo first.
 	TakeOver    []string `json:"takeOver"`
 	TakenOverTo string   `json:"takenOverTo,omitempty"`
+	// KeepEdited are files of the generation left that were edited
+	// through their links (echo >> /etc/motd writes into the generation):
+	// each is copied below TakenOverTo before the activation changes what
+	// the path shows.
+	KeepEdited []string `json:"keepEdited"`
 	// CreateDirs are the directories created for new entries.
 	CreateDirs []string `json:"createDirs"`
 	// Conflicts are what stops the activation: nothing changes while there
@@ -102,6 +108,10 @@ type planHow struct {
 	// named says the user named takeOver (not a journal): each must be a
 	// file in the way.
 	named bool
+	// keepEdits keeps every file of the generation left that was edited
+	// through its link (see planEdits) instead of refusing: rollback, the
+	// way back, is never stopped by one.
+	keepEdits bool
 }
 
 // known are the placements nodegen may have made at each path: those the
@@ -261,7 +271,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 	p := &Plan{
 		From: from, To: to, state: st,
 		Place: []Placement{}, Updated: []string{}, Remove: []string{}, LeftInPlace: []string{}, Backup: []string{}, Stock: []StockFile{}, TakeOver: []string{},
-		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
+		Restore: []string{}, CreateDirs: []string{}, Conflicts: []Conflict{}, KeepEdited: []string{}, Invalid: []Conflict{}, Download: []string{}, Install: []string{},
 	}
 	p.owners = s.readOwners()
 	if toDir == "" && to != 0 {
@@ -464,15 +474,18 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 		createdDirs = append(createdDirs, d)
 	}
 	createdDirs = append(createdDirs, p.CreateDirs...)
+	if err := s.planEdits(p, how); err != nil {
+		return nil, err
+	}
 	for _, rel := range how.takeOver {
-		if how.named && !contains(p.TakeOver, rel) {
+		if how.named && !contains(p.TakeOver, rel) && !contains(p.KeepEdited, rel) {
 			p.conflict(s, rel, "--take-over names it, but it is not a file in the way of the profile's entry: nothing to take over")
 		}
 	}
-	if len(p.TakeOver) > 0 {
+	if len(p.TakeOver) > 0 || len(p.KeepEdited) > 0 {
 		p.TakenOverTo = how.takeOverDir
 	}
-	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs), TakeOver: p.TakeOver, TakeOverDir: p.TakenOverTo}
+	p.journal = Journal{From: p.From, To: to, Backup: backup, Dirs: dedupe(createdDirs), TakeOver: append(slices.Clone(p.TakeOver), p.KeepEdited...), TakeOverDir: p.TakenOverTo}
 	if interrupted != nil && interrupted.Failed != nil {
 		// Until this activation is done, the journal says the failure: a
 		// crash leaves it to be gone around again, not completed.
@@ -483,7 +496,9 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 	if p.From != 0 {
 		fromDir = s.genDir(p.From)
 	}
-	ch, err := profile.Diff(fromDir, toDir)
+	// The generation left may have been edited through its links
+	// (planEdits): what the system shows and runs is the edited file.
+	ch, err := profile.DiffFromEdited(fromDir, toDir)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,12 @@ type Drift struct {
 	// Now says what is there instead: "missing", "changed: now a file
 	// with mode 0644", "changed: now a symlink to /x"...
 	Now string `json:"now"`
+	// GenerationFile is set for an edit made into the active generation
+	// (through the link /etc/PATH -> /etc/static/PATH, which is still
+	// nodegen's): the generation's file that was changed.
+	GenerationFile string `json:"generationFile,omitempty"`
+	// Hint says the ways out of such an edit (EditedHint).
+	Hint string `json:"hint,omitempty"`
 }
 
 // Status is what nodegen status reports.
@@ -81,6 +87,7 @@ func (s *System) Status() (*Status, error) {
 // generation.
 func (s *System) drifted(st State) ([]Drift, error) {
 	out := []Drift{}
+	listed := map[string]bool{}
 	entries := st.Entries
 	if st.Generation != 0 {
 		entries = append([]Placement{{Path: staticLink, Kind: KindSymlink, Target: staticTarget(st.Generation)}}, entries...)
@@ -101,6 +108,19 @@ func (s *System) drifted(st State) ([]Drift, error) {
 			}
 		}
 		out = append(out, Drift{Path: s.show(e.Path), Option: e.Option, Now: now})
+		listed[e.Path] = true
+	}
+	// The files of the active generation, which the links show.
+	edited, err := s.editedFiles(st.Generation)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range edited {
+		if listed[f.entry.Path] {
+			continue
+		}
+		pl, ok := stateHas(st, f.entry.Path)
+		out = append(out, s.editedDrift(st.Generation, f, ok && pl.Kind == KindLink))
 	}
 	return out, nil
 }

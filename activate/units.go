@@ -259,6 +259,9 @@ type UnitManager interface {
 	// successfully since a time: for a unit it unloaded since, whose
 	// state says nothing any more.
 	Succeeded(unit string, since time.Time) bool
+	// SystemUnits reads what systemd loads for each unit name (after a
+	// daemon-reload): the system's own file, once nodegen's is removed.
+	SystemUnits(units []string) (map[string]SystemUnit, error)
 }
 
 // Systemctl is the UnitManager of the running system, through systemctl

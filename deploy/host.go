@@ -166,13 +166,12 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return HostResult{Outcome: Failed, Message: err.Error()}
 	}
 	sum := sha256.Sum256(manifest)
-	prof := remoteDir + "/profiles/" + hex.EncodeToString(sum[:16])
-	if r := c.run(ctx, nil, "test -f "+prof+"/nodegen-profile.json"); r.code == exitSSH {
-		return lost("checking the profile", r)
-	} else if r.code != 0 {
-		if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
-			return *r
-		}
+	prof := remoteDir + "/profiles/" + ReceivedName(hex.EncodeToString(sum[:]))
+	// The host checks its copy each time (receive hashes what it has):
+	// a profile it received before is rebuilt from its intact files,
+	// and a damaged one is sent again.
+	if r := d.copyProfile(ctx, c, exe, prof, manifest, manifestPath); r != nil {
+		return *r
 	}
 
 	if d.cfg.DryRun {
@@ -274,7 +273,9 @@ func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, m
 	if err != nil {
 		return &HostResult{Outcome: Failed, Message: "the host's answer to receive --missing is refused (nothing was sent): " + err.Error()}
 	}
-	d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	if len(send) > 0 {
+		d.emit("copy-profile", fmt.Sprintf("%s: %d file(s) the host lacks", prof, len(send)))
+	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(tarFiles(pw, d.h.Profile, manifest, send)) }()
 	r = c.run(ctx, pr, exe+" receive "+prof)
@@ -282,6 +283,10 @@ func (d *deployer) copyProfile(ctx context.Context, c *conn, exe, prof string, m
 	if r.code != 0 {
 		res := lost("copying the profile", r)
 		return &res
+	}
+	// The host names the damaged copies it found (and replaced).
+	if note := strings.TrimSpace(r.stderr); note != "" {
+		d.emit("copy-profile", printable(note))
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/nodegen/nodegen/profile"
 )
 
-func writeTestProfile(t *testing.T, dir string, entries ...profile.Entry) {
+func writeTestProfile(t testing.TB, dir string, entries ...profile.Entry) {
 	t.Helper()
 	if err := profile.Write(dir, profile.Profile{Entries: entries}); err != nil {
 		t.Fatal(err)
@@ -41,13 +41,13 @@ func TestReceive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	missing := Missing(m, Known(store, filepath.Join(t.TempDir(), "no-generations")))
+	missing, _ := Missing(m, Known(store, filepath.Join(t.TempDir(), "no-generations")))
 	if diff := cmp.Diff([]string{sha256Hex("new\n")}, missing); diff != "" {
 		t.Fatalf("missing (-want +got):\n%s", diff)
 	}
 	stream := sendMissing(t, local, m, missing)
 	dst := filepath.Join(store, "new")
-	if err := Receive(dst, stream, Known(store)); err != nil {
+	if _, _, err := Receive(dst, stream, Known(store, "")); err != nil {
 		t.Fatal(err)
 	}
 	got, err := profile.Read(dst)
@@ -83,13 +83,13 @@ func TestReceiveShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	missing := Missing(m, map[string]string{})
+	missing, _ := Missing(m, Copies{})
 	if diff := cmp.Diff([]string{sha256Hex("same\n"), sha256Hex("other\n")}, missing); diff != "" {
 		t.Fatalf("missing (-want +got):\n%s", diff)
 	}
 	stream := sendMissing(t, local, m, missing)
 	dst := filepath.Join(t.TempDir(), "p")
-	if err := Receive(dst, stream, map[string]string{}); err != nil {
+	if _, _, err := Receive(dst, stream, Copies{}); err != nil {
 		t.Fatal(err)
 	}
 	if changes, err := profile.Diff(local, dst); err != nil || !changes.Empty() {
@@ -159,12 +159,12 @@ func TestReceiveRefuses(t *testing.T) {
 		{"no manifest first", map[string]string{"etc/motd": "hello\n", profile.ManifestName: string(manifest)}, "etc/motd", "does not begin with its nodegen-profile.json"},
 		{"a file the manifest lacks", map[string]string{profile.ManifestName: string(manifest), "etc/../../evil": "x"}, profile.ManifestName, "not one of its manifest's files"},
 		{"other content", map[string]string{profile.ManifestName: string(manifest), "etc/motd": "HELLO\n"}, profile.ManifestName, "etc/motd: the content is not the manifest's"},
-		{"a file neither sent nor known", map[string]string{profile.ManifestName: string(manifest)}, profile.ManifestName, "etc/motd was neither sent nor found on this host"},
+		{"a file neither sent nor known", map[string]string{profile.ManifestName: string(manifest)}, profile.ManifestName, "etc/motd was neither sent nor found intact on this host"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := filepath.Join(t.TempDir(), "p")
 			writeTestProfile(t, dst, fileEntry("old", "old\n", "0644"))
-			err := Receive(dst, stream(tc.files, tc.first), map[string]string{})
+			_, _, err := Receive(dst, stream(tc.files, tc.first), Copies{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

@@ -18,6 +18,7 @@ var (
 	mirrorsPath  = options.Path{"environment", "assetMirrors"}
 	packagesPath = options.Path{"environment", "packages"}
 	imagePath    = options.Path{"environment", "providedByImage"}
+	basePath     = options.Path{"environment", "basePrograms"}
 )
 
 // Assets returns the enabled assets of an evaluated configuration
@@ -26,15 +27,17 @@ var (
 // Unlike Build, it checks nothing else: an asset without a hash has
 // neither SHA256 nor SHA512, which is what `nodegen lock` looks for.
 func Assets(ev *eval.Evaluator) ([]profile.Asset, hcl.Diagnostics) {
-	assets, _, _, diags := binariesFromEvaluation(ev)
+	assets, _, _, _, diags := binariesFromEvaluation(ev)
 	return assets, diags
 }
 
 // binariesFromEvaluation collects the assets and packages of an evaluated
-// configuration (environment.assets, environment.packages), and the paths
-// of executables that packages and the image provide. An evaluation
-// without those options (--bare) has none.
-func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, packages []profile.Package, provided []string, diags hcl.Diagnostics) {
+// configuration (environment.assets, environment.packages), the paths of
+// executables that packages and the base system provide
+// (environment.basePrograms), and those left to the image
+// (environment.providedByImage). An evaluation without those options
+// (--bare) has none.
+func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, packages []profile.Package, provided, image []string, diags hcl.Diagnostics) {
 	get := func(p options.Path) cty.Value {
 		if !ev.IsDeclared(p) {
 			return cty.NilVal
@@ -96,10 +99,13 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 			provided = append(provided, stringList(p.GetAttr("provides"))...)
 		}
 	}
-	if v := get(imagePath); v != cty.NilVal {
+	if v := get(basePath); v != cty.NilVal {
 		provided = append(provided, stringList(v)...)
 	}
-	return assets, packages, provided, diags
+	if v := get(imagePath); v != cty.NilVal {
+		image = stringList(v)
+	}
+	return assets, packages, provided, image, diags
 }
 
 // sortedAttrs returns the attribute names of the object v, sorted.

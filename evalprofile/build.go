@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -37,15 +38,16 @@ func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diag
 	if w != nil && !diags.HasErrors() {
 		w.Entries(entries)
 	}
-	assets, packages, provided, d := binariesFromEvaluation(ev)
+	assets, packages, provided, image, d := binariesFromEvaluation(ev)
 	diags = append(diags, d...)
 	warns, d := ev.Assertions()
 	diags = append(diags, d...)
-	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages}
+	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages,
+		ImagePrograms: profile.ImagePrograms(entries, assets, provided, image)}
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
-	p.Warnings = append(p.Warnings, profile.CheckExecutables(entries, assets, provided)...)
+	p.Warnings = append(p.Warnings, profile.CheckExecutables(entries, assets, slices.Concat(provided, image))...)
 	diags = append(diags, checkStartup(ev, &p, diags)...)
 	// The queries above reach the same failed definitions, each reporting
 	// them: report each once.

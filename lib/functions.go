@@ -56,6 +56,9 @@ func Functions() map[string]function.Function {
 		"trimsuffix":  stdlib.TrimSuffixFunc,
 		"upper":       stdlib.UpperFunc,
 
+		// Networks.
+		"cidrcontains": CIDRContainsFunc,
+
 		// Collections.
 		"alltrue":         AllTrueFunc,
 		"anytrue":         AnyTrueFunc,

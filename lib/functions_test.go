@@ -78,7 +78,7 @@ func TestFunctionsNames(t *testing.T) {
 	want := strings.Fields(`abs ceil floor log max min parseint pow signum
 		chomp format formatlist indent join lower regex regexall replace shellquote split
 		strrev substr title trim trimprefix trimsuffix trimspace upper
-		startswith endswith strcontains dirname basename
+		startswith endswith strcontains dirname basename cidrcontains
 		alltrue anytrue chunklist coalesce coalescelist compact concat contains
 		distinct element flatten index keys length lookup merge range reverse
 		setintersection setproduct setsubtract setunion slice sort sum
@@ -202,6 +202,24 @@ func TestStringFunctions(t *testing.T) {
 		{fn: "strcontains", args: args(str("kubelet"), str("bel")), want: cty.True},
 		{fn: "strcontains", args: args(str("kubelet"), str("x")), want: cty.False},
 		{fn: "strcontains", args: args(cty.NullVal(cty.String), str("x")), wantErr: "must not be null"},
+	})
+}
+
+func TestCIDRContains(t *testing.T) {
+	runFuncCases(t, []funcCase{
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("10.0.0.1")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("10.0.1.1")), want: cty.False},
+		{fn: "cidrcontains", args: args(str("10.0.0.7/24"), str("10.0.0.200")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/8"), str("10.1.0.0/16")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("10.1.0.0/16"), str("10.0.0.0/8")), want: cty.False},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("10.0.0.0/24")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("fd00::/108"), str("fd00::10")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("fd00::/108"), str("fd01::10")), want: cty.False},
+		{fn: "cidrcontains", args: args(str("0.0.0.0/0"), str("192.168.50.10")), want: cty.True},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("fd00::1")), wantErr: "fd00::1 is IPv6 and 10.0.0.0/24 is IPv4"},
+		{fn: "cidrcontains", args: args(str("10.0.0.0"), str("10.0.0.1")), wantErr: `"10.0.0.0" is not a CIDR prefix`},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("master01")), wantErr: `"master01" is not an IP address`},
+		{fn: "cidrcontains", args: args(str("10.0.0.0/24"), str("10.0.0.0/33")), wantErr: `"10.0.0.0/33" is not a CIDR prefix`},
 	})
 }
 

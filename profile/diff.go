@@ -162,10 +162,27 @@ func (u UnitChanges) empty() bool {
 // An empty oldDir or newDir stands for a profile without entries: what a
 // first switch, or a deactivation, does.
 func Diff(oldDir, newDir string) (Changes, error) {
+	return diff(oldDir, newDir, false)
+}
+
+// DiffFromEdited is Diff from a profile whose files may have been changed
+// since it was written, as an edit made through a link into an active
+// generation changes it: a file of oldDir that is not its manifest's is
+// read as it is now (a regular file of at most 64 MiB), since that is what
+// the system shows and runs. newDir is verified as Diff verifies it.
+func DiffFromEdited(oldDir, newDir string) (Changes, error) {
+	return diff(oldDir, newDir, true)
+}
+
+// maxEdited bounds an edited file that DiffFromEdited reads.
+const maxEdited = 64 << 20
+
+func diff(oldDir, newDir string, oldEdited bool) (Changes, error) {
 	oldSide, err := readSide(oldDir)
 	if err != nil {
 		return Changes{}, err
 	}
+	oldSide.edited = oldEdited
 	newSide, err := readSide(newDir)
 	if err != nil {
 		return Changes{}, err
@@ -242,6 +259,8 @@ type side struct {
 	dir      string
 	manifest Manifest
 	byPath   map[string]ManifestEntry
+	// edited says a file that is not the manifest's is read as it is.
+	edited bool
 }
 
 // readSide reads the profile in dir; "" is the empty profile.
@@ -266,22 +285,37 @@ func index(m Manifest) map[string]ManifestEntry {
 
 // content reads a file of the profile and checks it against the manifest.
 func (s *side) content(e ManifestEntry) ([]byte, error) {
-	return ReadEntry(s.dir, e)
+	data, err := ReadEntry(s.dir, e)
+	if s.edited && errors.Is(err, ErrModified) {
+		return readRegular(filepath.Join(s.dir, filepath.FromSlash(e.Path)), maxEdited)
+	}
+	return data, err
 }
+
+// ErrModified is wrapped by the errors of a profile's file that is not
+// what its manifest says: the profile was modified after it was written.
+var ErrModified = errors.New("the profile was modified")
 
 // ReadEntry reads the file of manifest entry e in the profile in dir: a
 // regular file of at most its manifest size (see readRegular) whose sha256
 // is the manifest's, so that a profile changed after it was written is an
 // error.
+//
+// A file that is there but is not the manifest's (another kind of file,
+// larger, another sha256) is an error that wraps ErrModified.
 func ReadEntry(dir string, e ManifestEntry) ([]byte, error) {
 	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(e.Path)), *e.Size)
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrModified, err)
 	}
 	sum := sha256.Sum256(data)
 	if hex.EncodeToString(sum[:]) != e.SHA256 {
-		return nil, fmt.Errorf("%s: %s does not match its sha256 in the manifest; the profile was modified",
-			dir, e.Path)
+		return nil, fmt.Errorf("%w: %s: %s does not match its sha256 in the manifest",
+			ErrModified, dir, e.Path)
 	}
 	return data, nil
 }

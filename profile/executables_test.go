@@ -98,3 +98,98 @@ func TestCheckExecutablesShared(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckExecutablesBareNames: the commands a script runs by bare name
+// are looked up in the PATH of the units that run it (systemd's when they
+// set none); a builtin, a function or a quoted word is never a warning.
+func TestCheckExecutablesBareNames(t *testing.T) {
+	unit := func(name, env string) Entry {
+		return Entry{Target: "systemd/system/" + name + ".service", Mode: "0644", Option: "systemd.services." + name,
+			Content: []byte("[Service]\n" + env + "ExecStartPre=/etc/nodegen/scripts/" + name + "-pre-start\n")}
+	}
+	script := func(name, text string) Entry {
+		return Entry{Target: "nodegen/scripts/" + name + "-pre-start", Mode: "0755", Option: "systemd.services." + name + ".preStart", Content: []byte("#!/bin/sh -e\n" + text)}
+	}
+	base := []string{"/bin/sh", "/usr/bin/sleep", "/usr/bin/curl"}
+	for _, tc := range []struct {
+		name    string
+		entries []Entry
+		want    []string
+	}{
+		{"found in systemd's PATH", []Entry{unit("a", ""), script("a", "while ! curl -fs x; do sleep 1; done\n")}, nil},
+		{"a name nothing provides", []Entry{unit("a", ""), script("a", "wget -q x\necho done\n")}, []string{
+			"systemd.services.a.preStart: /etc/nodegen/scripts/a-pre-start runs wget (line 2), which no asset, package or image provides in its PATH (/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin); declare its package in environment.systemPackages, or list its path in environment.providedByImage",
+		}},
+		{"the unit's PATH replaces systemd's (the asset's tool is found)", []Entry{unit("a", "Environment=\"PATH=/opt/tools/bin:/opt/tools/sbin\" A=1\n"), script("a", "sleep 1\ntool x\n")}, []string{
+			"systemd.services.a.preStart: /etc/nodegen/scripts/a-pre-start runs sleep (line 2), which no asset, package or image provides in its PATH (/opt/tools/bin:/opt/tools/sbin); declare its package in environment.systemPackages, or list its path in environment.providedByImage",
+		}},
+		{"builtins, functions and expanded words", []Entry{unit("a", ""), script("a", "f() { :; }\nf\ncd /x && test -f y\n\"$TOOL\" z\nexport A=1\n")}, nil},
+		{"a profile file by absolute path", []Entry{unit("a", ""), script("a", "/etc/nodegen/scripts/a-pre-start\n")}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assets := []Asset{{Name: "tool", Files: []AssetFile{{Path: "/opt/tools/bin/tool"}}}}
+			if d := cmp.Diff(tc.want, CheckExecutables(tc.entries, assets, base)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestImagePrograms: the programs a profile runs that only the image
+// provides, by absolute path or found in PATH, each once with the first
+// option that runs it; what a package, an asset or the base system
+// provides is not the image's.
+func TestImagePrograms(t *testing.T) {
+	entries := []Entry{
+		{Target: "systemd/system/kubelet.service", Mode: "0644", Option: "systemd.services.kubelet", Content: []byte("[Service]\nExecStart=/opt/kubernetes/bin/kubelet --config x\nExecStartPre=/etc/nodegen/scripts/kubelet-pre-start\n")},
+		{Target: "systemd/system/proxy.service", Mode: "0644", Option: "systemd.services.proxy", Content: []byte("[Service]\nExecStart=/opt/kubernetes/bin/kubelet --proxy\n")},
+		{Target: "nodegen/scripts/kubelet-pre-start", Mode: "0755", Option: "systemd.services.kubelet.preStart", Content: []byte("#!/bin/sh -e\niptables -L\ncurl x\nmkdir -p /y\n")},
+	}
+	provided := []string{"/bin/sh", "/usr/bin/mkdir", "/usr/bin/curl"}
+	image := []string{"/opt/kubernetes/bin/kubelet", "/usr/sbin/iptables", "/usr/bin/curl", "/usr/bin/unused"}
+	want := []ImageProgram{
+		{Path: "/opt/kubernetes/bin/kubelet", Option: "systemd.services.kubelet"},
+		{Path: "/usr/sbin/iptables", Option: "systemd.services.kubelet.preStart"},
+	}
+	if d := cmp.Diff(want, ImagePrograms(entries, nil, provided, image)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if got := ImagePrograms(entries, []Asset{{Name: "k", Files: []AssetFile{{Path: "/opt/kubernetes/bin/kubelet"}}}}, provided, image); len(got) != 1 || got[0].Path != "/usr/sbin/iptables" {
+		t.Errorf("with kubelet as an asset: %v", got)
+	}
+}
+
+// TestUnitPATH reads Environment=PATH= as systemd splits the setting.
+func TestUnitPATH(t *testing.T) {
+	for _, tc := range []struct {
+		unit string
+		want []string
+	}{
+		{"[Service]\nEnvironment=\"PATH=/usr/bin:/usr/sbin\"\n", []string{"/usr/bin", "/usr/sbin"}},
+		{"[Service]\nEnvironment=A=1 PATH=/opt/x/bin 'B=two words'\n", []string{"/opt/x/bin"}},
+		{"[Service]\nEnvironment=\"A=PATH=/no\"\n", nil},
+		{"[Service]\nEnvironment=PATH=/a\nEnvironment=PATH=/b\n", []string{"/b"}},
+		{"[Service]\nExecStart=/bin/true\n", nil},
+	} {
+		if d := cmp.Diff(tc.want, unitPATH(tc.unit)); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.unit, d)
+		}
+	}
+}
+
+// TestValidateImagePrograms refuses what no evaluation writes.
+func TestValidateImagePrograms(t *testing.T) {
+	for _, ps := range [][]ImageProgram{
+		{{Path: "relative"}},
+		{{Path: "/a/../b"}},
+		{{Path: "/b"}, {Path: "/a"}},
+		{{Path: "/a"}, {Path: "/a"}},
+	} {
+		if err := validateImagePrograms(ps); err == nil {
+			t.Errorf("%v: accepted", ps)
+		}
+	}
+	if err := validateImagePrograms([]ImageProgram{{Path: "/a"}, {Path: "/b"}}); err != nil {
+		t.Error(err)
+	}
+}

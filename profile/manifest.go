@@ -36,6 +36,9 @@ type Manifest struct {
 	// and Packages the distribution packages it needs, sorted by name.
 	Assets   []Asset   `json:"assets,omitempty"`
 	Packages []Package `json:"packages,omitempty"`
+	// ImagePrograms are the programs the profile runs and leaves to the
+	// system image (see ImagePrograms), sorted by path.
+	ImagePrograms []ImageProgram `json:"imagePrograms,omitempty"`
 }
 
 // ManifestEntry describes one path of a profile.
@@ -102,6 +105,20 @@ func dedupedWarnings(warnings []string) []string {
 	return out
 }
 
+// entries returns m's entries as the Entries Write would have written
+// them from, without their content, for treeProblems.
+func (m Manifest) entries() []Entry {
+	entries := make([]Entry, len(m.Entries))
+	for i, e := range m.Entries {
+		entries[i] = Entry{Target: strings.TrimPrefix(e.Path, "etc/"), Mode: e.Mode, User: e.User, Group: e.Group, Option: e.Option}
+		if e.Type == TypeSymlink {
+			entries[i].Mode = TypeSymlink
+			entries[i].Link = e.Target
+		}
+	}
+	return entries
+}
+
 // Read reads the manifest of the profile in dir and checks that it is well
 // formed (see ParseManifest).
 func Read(dir string) (Manifest, error) {
@@ -117,7 +134,11 @@ func Read(dir string) (Manifest, error) {
 
 // ParseManifest decodes a manifest, named name in errors, and checks that
 // it is well formed: a known version, entries below etc/ sorted by path,
-// each once, with a known type.
+// each once, with a known type, and none below another entry (below a
+// symlink, say), by the rule Write checks before it writes (treeProblems):
+// every reader of a profile (switch, receive, diff) accepts only a tree
+// that can be made without writing through one of its own links. Modes
+// and unit names are switch's check (activate), which reports them all.
 func ParseManifest(data []byte, name string) (Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -150,7 +171,13 @@ func ParseManifest(data []byte, name string) (Manifest, error) {
 			return bad("unknown type %q", e.Type)
 		}
 	}
+	if errs := treeProblems(m.entries()); len(errs) > 0 {
+		return Manifest{}, fmt.Errorf("%s: %w", name, errs[0])
+	}
 	if _, _, err := validateBinaries(m.Assets, m.Packages); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := validateImagePrograms(m.ImagePrograms); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if m.Entries == nil {

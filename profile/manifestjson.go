@@ -33,6 +33,15 @@ func (m Manifest) encode() []byte {
 			w.close('}')
 		})
 	}
+	if len(m.ImagePrograms) > 0 {
+		w.key("imagePrograms")
+		w.array(false, len(m.ImagePrograms), func(i int) {
+			w.open('{')
+			w.str("path", m.ImagePrograms[i].Path)
+			w.strOmitEmpty("option", m.ImagePrograms[i].Option)
+			w.close('}')
+		})
+	}
 	w.close('}')
 	return append(w.b, '\n')
 }

@@ -15,6 +15,8 @@ import (
 var (
 	unitExecs     = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, textmemo.SharedTexts)
 	scriptExecs   = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, textmemo.SharedTexts)
+	scriptCmds    = textmemo.New(func(text string) []scriptCommand { return slices.Clip(scriptCommands(text)) }, textmemo.SharedTexts)
+	unitPATHs     = textmemo.New(func(text string) []string { return slices.Clip(unitPATH(text)) }, textmemo.SharedTexts)
 	contentSHA256 = textmemo.New(sha256Hex, textmemo.SharedTexts)
 )
 

@@ -146,6 +146,9 @@ func (w *Pending) Commit(p Profile) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := validateImagePrograms(p.ImagePrograms); err != nil {
+		return err
+	}
 	if w.prepared == nil {
 		// Nothing was started: do it all now, in Write's order.
 		if w.abs == "" {
@@ -183,6 +186,7 @@ func (w *Pending) Commit(p Profile) (err error) {
 	m := *w.manifest
 	m.Warnings = dedupedWarnings(p.Warnings)
 	m.Assets, m.Packages = assets, packages
+	m.ImagePrograms = p.ImagePrograms
 	err = finishTree(t.tmp, m.encode(), m.DescriptionMode(), w.sync)
 	if rechecked != nil {
 		// A dir that may not be replaced ranks before a tree's error, as

@@ -50,6 +50,9 @@ type Profile struct {
 	// Assets and Packages are the binaries the profile needs (see Asset).
 	Assets   []Asset
 	Packages []Package
+	// ImagePrograms are the programs it leaves to the image (see
+	// ImagePrograms).
+	ImagePrograms []ImageProgram
 }
 
 // EntryError is an invalid entry given to Write.
@@ -412,6 +415,26 @@ func validate(in []Entry) ([]Entry, error) {
 	}
 
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Target < entries[j].Target })
+	errs = append(errs, treeProblems(entries)...)
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Target < errs[j].Target })
+		list := make([]error, len(errs))
+		for i, e := range errs {
+			list[i] = e
+		}
+		return nil, errors.Join(list...)
+	}
+	return entries, nil
+}
+
+// treeProblems checks that entries, sorted by target, make a tree that
+// can be written without following a link of its own: each target once,
+// and none below another entry (a file or symlink at one of its parent
+// paths). Write checks it before it writes, and so does ParseManifest for
+// every reader of a profile: nodegen receive, which makes the profile's
+// symlinks, could otherwise be made to write through one.
+func treeProblems(entries []Entry) []*EntryError {
+	var errs []*EntryError
 	byTarget := make(map[string]Entry, len(entries))
 	for i, e := range entries {
 		if i > 0 && entries[i-1].Target == e.Target {
@@ -430,16 +453,7 @@ func validate(in []Entry) ([]Entry, error) {
 			}
 		}
 	}
-
-	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Target < errs[j].Target })
-		list := make([]error, len(errs))
-		for i, e := range errs {
-			list[i] = e
-		}
-		return nil, errors.Join(list...)
-	}
-	return entries, nil
+	return errs
 }
 
 func orUnknown(option string) string {

@@ -317,11 +317,15 @@ func TestFailedUnitRollsBack(t *testing.T) {
 	}
 }
 
-// noBinaries leaves every binary of the library's fixtures to the image,
-// for a machine without a network.
+// noBinaries drops every binary of the library's fixtures, for a machine
+// without a network: neither installed nor looked for in the image (which
+// lacks them: the units that run them fail).
 const noBinaries = `
 config "services.kubernetes.release" { skipInstall = true }
-config "environment" { systemPackages = mkForce([]) }
+config "environment" {
+  systemPackages  = mkForce([])
+  providedByImage = mkForce([])
+}
 config "environment.packages" {
   etcd-server  = { enable = false }
   golang-cfssl = { enable = false }
@@ -356,21 +360,32 @@ func TestLibraryProfilesLoad(t *testing.T) {
 	for _, fixture := range []string{"k8s-worker", "containerd-kubelet", "containerd-worker", "containerd-worker-flannel"} {
 		t.Run(fixture, func(t *testing.T) {
 			m := machine(t)
-			// The machine has no network: the profile's assets cannot be
-			// downloaded nor its packages installed, and the switch
-			// refuses before it changes anything, naming each (a node on
-			// Debian's containerd, with the Kubernetes binaries in the
-			// image, has packages only).
+			// The fixtures leave the Kubernetes binaries to the image
+			// (skipInstall), which lacks them: the switch refuses before
+			// it changes anything, naming each.
 			before := etcListing(t, m)
 			full := profileOf(t, m, fixture+"-full", "../fixtures/"+fixture+"/host.hcl")
 			out, code := nodegen(t, m, "switch", "--backup", full)
+			if code != 1 || !strings.Contains(out, "that the profile leaves to the image are not on the system; nothing was changed:") ||
+				!strings.Contains(out, "/opt/kubernetes/bin/kubelet (run by systemd.services.kubelet): no such file") {
+				t.Errorf("switch without the image's binaries: exit %d\n%s", code, out)
+			}
+			// Not looked for in the image (providedByImage emptied), the
+			// other binaries come with the profile, and the machine has no
+			// network: its assets cannot be downloaded nor its packages
+			// installed, and the switch refuses before it changes
+			// anything, naming each (a node on Debian's containerd has
+			// packages only).
+			inImage := profileOf(t, m, fixture+"-image", "../fixtures/"+fixture+"/host.hcl", `config "environment" { providedByImage = mkForce([]) }`)
+			out, code = nodegen(t, m, "switch", "--backup", inImage)
 			if code != 1 || !strings.Contains(out, "cannot be provided; nothing was changed in /etc") || !(strings.Contains(out, "asset ") || strings.Contains(out, "package ")) {
 				t.Errorf("switch without the binaries: exit %d\n%s", code, out)
 			}
 			if d := cmp.Diff(before, etcListing(t, m)); d != "" {
 				t.Errorf("the refused switch changed /etc (-before +after):\n%s", d)
 			}
-			// Without them (left to the image), the units are installed.
+			// Without them (not in the image either), the units are
+			// installed.
 			p := profileOf(t, m, fixture, "../fixtures/"+fixture+"/host.hcl", noBinaries)
 			// The binaries are not on the machine: units fail, and the
 			// wait loops never finish; the switch says so and exits 1.

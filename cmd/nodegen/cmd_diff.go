@@ -23,7 +23,9 @@ func init() {
 status 0 when the diff could be made (and was printed), 1 on an error.
 With --exit-code, as git diff --exit-code: 0 when the profiles are the
 same, 1 when they differ, 2 on an error (a missing directory, one that
-is not a profile, a wrong argument).`,
+is not a profile, a wrong argument). Every file of both profiles is
+checked against its manifest first: a profile changed after it was
+written (a file edited, replaced or removed) is an error naming the files.`,
 		example: "nodegen eval host.hcl -o result-new\nnodegen diff result result-new\nnodegen diff --exit-code result result-new || echo changed",
 		args:    argsDirs,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -53,6 +55,14 @@ func runDiff(args []string, asJSON bool, stdout, stderr io.Writer) (differs bool
 	}
 	for _, dir := range args {
 		if err := checkProfileDir(dir); err != nil {
+			fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
+			return false, exitError
+		}
+	}
+	// A profile whose files are not its manifest's would diff by the
+	// manifests alone as if untouched: each is verified first.
+	for _, dir := range args {
+		if err := profile.VerifyDir(dir); err != nil {
 			fmt.Fprintf(stderr, "nodegen diff: %s\n", err)
 			return false, exitError
 		}

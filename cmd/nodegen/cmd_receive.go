@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -18,12 +19,20 @@ func init() {
 		usage:   "nodegen receive [--missing | --key NAME [--user USER] [--group GROUP] [--mode MODE]] DIR",
 		help: `nodegen deploy runs this on the host. With --missing, stdin is a profile's
 manifest, and stdout lists the SHA-256 hashes (one a line) of the contents
-of its files that the host has no copy of in the profiles it received
-before (the directories beside DIR) or in its generations. Without, stdin
-is a tar stream of the manifest and one file of each of those contents;
-the profile is assembled in a temporary directory beside DIR from them
-and the host's copies, every file checked against the manifest's hash,
-and renamed to DIR.
+of its files that the host has no intact copy of in the profiles it
+received before (the directories beside DIR) or in its generations: each
+copy is hashed, and a damaged one is named on stderr. Without, stdin is a
+tar stream of the manifest and one file of each of those contents. The
+manifest is checked first, by the rules switch reads a profile with (no
+entry below another, a symlink's say), and nothing is written for one
+they refuse. The profile is then assembled in a temporary directory
+beside DIR, through that directory's descriptor, from the files sent and
+the host's intact copies (a file of an earlier received profile with the
+same content and mode is shared, a hard link), every file checked against
+the manifest's hash, and renamed to DIR; a damaged copy of an earlier
+received profile is replaced. The receive holds the lock that switch and
+gc hold (in the directory above --generations) and first removes what
+receives that were cut left beside DIR.
 
 With --key, stdin is a key of deployment.keys (at most 1 MiB), written
 as DIR/NAME, owned by USER:GROUP with MODE. NAME is a file name, not a
@@ -60,19 +69,46 @@ directory's descriptor: nothing is ever written through a link.`,
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 					return exitError
 				}
-				known := deploy.Known(filepath.Dir(dir), *gens)
+				// A damaged copy is named, quoted: its path is the host's,
+				// but it ends up on the deployer's terminal.
+				damaged := func(paths, replaced []string) {
+					for _, p := range paths {
+						fmt.Fprintf(stderr, "nodegen receive: %q is damaged (its content is not its manifest's): not used", p)
+						if slices.Contains(replaced, p) {
+							fmt.Fprint(stderr, ", replaced by an intact copy")
+						}
+						fmt.Fprintln(stderr)
+					}
+				}
 				if *missing {
 					m, err := deploy.ReadManifest(os.Stdin)
 					if err != nil {
 						fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 						return exitError
 					}
-					for _, h := range deploy.Missing(m, known) {
+					hashes, bad := deploy.Missing(m, deploy.Known(filepath.Dir(dir), *gens))
+					damaged(bad, nil)
+					for _, h := range hashes {
 						fmt.Fprintln(stdout, h)
 					}
 					return exitOK
 				}
-				if err := deploy.Receive(dir, os.Stdin, known); err != nil {
+				// The lock is switch's: a receive and a switch or gc take
+				// turns (the host's copies are found with it held), and
+				// what a cut receive left is removed here.
+				release, err := deploy.LockHost(filepath.Dir(filepath.Clean(*gens)))
+				if err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				defer release()
+				if _, err := deploy.CleanReceived(filepath.Dir(dir)); err != nil {
+					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+					return exitError
+				}
+				bad, replaced, err := deploy.Receive(dir, os.Stdin, deploy.Known(filepath.Dir(dir), *gens))
+				damaged(bad, replaced)
+				if err != nil {
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 					return exitError
 				}

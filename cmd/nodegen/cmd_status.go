@@ -87,6 +87,11 @@ func printStatus(w io.Writer, st *activate.Status) {
 			fmt.Fprintf(w, "  %s%s: %s\n", d.Path, from, d.Now)
 		}
 		fmt.Fprintln(w, "  (a switch that replaces a changed file refuses; switch --take-over PATH replaces it, keeping it under /var/lib/nodegen/taken-over; a missing one is put back by the next switch)")
+		for _, d := range st.Drifted {
+			if d.Hint != "" {
+				fmt.Fprintf(w, "  (%s was edited in the generation itself: %s)\n", d.Path, d.Hint)
+			}
+		}
 	}
 	switch {
 	case !st.Live:

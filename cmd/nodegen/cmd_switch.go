@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
+	"github.com/nodegen/nodegen/deploy"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
@@ -146,8 +147,12 @@ steps that failed) per generation.`,
 			help: `Stops the units of the active generation, removes every /etc entry nodegen
 placed (and /etc/static, and the directories it created when they are
 empty), and restores the files that switch moved aside (with --backup, or
-taken over from the OS installer or a package).
-Afterwards nothing of nodegen is left in /etc. The generations stay under
+taken over from the OS installer or a package). A unit it removed that was
+running gives way to the system's own unit of that name, which is started
+again when it is enabled (Debian's ssh.service for the profile's sshd, a
+package's containerd.service): a remote host keeps its login path. An edit
+made through a link into the generation is kept under
+/var/lib/nodegen/taken-over. Afterwards nothing of nodegen is left in /etc. The generations stay under
 /var/lib/nodegen (nodegen switch or rollback activates one again).`,
 			example: "nodegen deactivate --dry-run\nnodegen deactivate",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -166,7 +171,7 @@ Afterwards nothing of nodegen is left in /etc. The generations stay under
 		},
 		&command{
 			name:    "gc",
-			summary: "Delete old generations, keeping the newest N and the active one.",
+			summary: "Delete old generations, keeping the newest N and the active one, and the received profiles none of them needs.",
 			usage:   "nodegen gc [--root DIR] --keep N",
 			example: "nodegen gc --keep 5",
 			flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
@@ -188,15 +193,38 @@ Afterwards nothing of nodegen is left in /etc. The generations stay under
 						}
 						if len(removed) == 0 {
 							fmt.Fprintln(stdout, "no generation to remove")
-							return exitOK
+						} else {
+							fmt.Fprintf(stdout, "removed generation(s) %s\n", joinInts(removed))
 						}
-						fmt.Fprintf(stdout, "removed generation(s) %s\n", joinInts(removed))
-						return exitOK
+						return collectReceived(s, *root, stdout, stderr)
 					})
 				}
 			},
 		},
 	)
+}
+
+// collectReceived removes the profiles received by nodegen deploy that
+// no generation left needs (deploy.CollectReceived), for gc.
+func collectReceived(s *activate.System, root string, stdout, stderr io.Writer) int {
+	gens, err := s.Generations()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen gc: %s\n", err)
+		return exitError
+	}
+	keep := map[string]bool{}
+	for _, g := range gens {
+		keep[deploy.ReceivedName(g.ProfileHash)] = true
+	}
+	removed, err := deploy.CollectReceived(deploy.ReceivedDir(root), keep)
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen gc: %s\n", err)
+		return exitError
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(stdout, "removed %d received profile(s)\n", len(removed))
+	}
+	return exitOK
 }
 
 func rootFlag(fs *pflag.FlagSet) *string {
@@ -205,7 +233,8 @@ func rootFlag(fs *pflag.FlagSet) *string {
 	return root
 }
 
-// withSystem opens the system at root (taking its lock) for a command.
+// withSystem opens the system at root (taking its lock) for a command,
+// and removes what cut receives left (deploy.CleanReceived).
 func withSystem(name, root string, stdout, stderr io.Writer, body func(*activate.System) int) int {
 	return openSystem(name, root, false, stdout, stderr, body)
 }
@@ -226,6 +255,11 @@ func openSystem(name, root string, create bool, stdout, stderr io.Writer, body f
 		return exitError
 	}
 	defer s.Close()
+	// With the lock held, no receive is writing: what one that was cut
+	// left beside the received profiles goes.
+	if _, err := deploy.CleanReceived(deploy.ReceivedDir(root)); err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: warning: removing what a cut nodegen receive left: %s\n", name, err)
+	}
 	return body(s)
 }
 
@@ -477,6 +511,9 @@ func printPlan(w io.Writer, name string, p *activate.Plan, dry, live bool) {
 	}
 	for _, rel := range p.TakeOver {
 		fmt.Fprintf(w, "  take over /%s (the file there moved to /%s/%s)\n", rel, p.TakenOverTo, rel)
+	}
+	for _, rel := range p.KeepEdited {
+		fmt.Fprintf(w, "  keep     /%s as edited through its link (generation %d's file copied to /%s/%s)\n", rel, p.From, p.TakenOverTo, rel)
 	}
 	for _, rel := range p.Restore {
 		fmt.Fprintf(w, "  restore  /%s\n", rel)

@@ -37,6 +37,7 @@ func TestScripts(t *testing.T) {
 			"serve":    serve,
 			"envsubst": envsubst,
 			"targz":    targz,
+			"tarfiles": tarfiles,
 		},
 	})
 }
@@ -62,6 +63,26 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
+}
+
+// tarfiles ARCHIVE DIR NAME... writes the files NAME... of DIR, in that
+// order, as the uncompressed tar stream that nodegen deploy sends to
+// nodegen receive.
+func tarfiles(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: tarfiles ARCHIVE DIR [NAME...]")
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, name := range args[2:] {
+		data, err := os.ReadFile(filepath.Join(ts.MkAbs(args[1]), filepath.FromSlash(name)))
+		ts.Check(err)
+		ts.Check(tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: int64(len(data)), Typeflag: tar.TypeReg}))
+		_, err = tw.Write(data)
+		ts.Check(err)
+	}
+	ts.Check(tw.Close())
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf.Bytes(), 0o644))
 }
 
 // serve DIR serves the files below DIR over HTTP for the rest of the

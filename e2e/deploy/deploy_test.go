@@ -68,7 +68,8 @@ func TestThreeHosts(t *testing.T) {
 }
 
 // TestOnTag deploys only the host that --on @web selects; --dry-run shows
-// a host's plan and changes nothing.
+// a host's plan and changes nothing, and fails a host that lacks a program
+// the profile leaves to the image.
 func TestOnTag(t *testing.T) {
 	f := newFleet(t, "a", "b", "c")
 	files := []string{f.host("a", ""), f.host("b", `config "deployment" { tags = ["web"] }`), f.host("c", "")}
@@ -96,6 +97,21 @@ func TestOnTag(t *testing.T) {
 	stdout, stderr, code := f.deploy("--dry-run", "--on", "a", admin)
 	if code != 14 || !strings.Contains(stderr, "a: refused") || !strings.Contains(stdout, "/etc/admin.conf: a file that nodegen does not manage is in the way") {
 		t.Errorf("--dry-run with a file in the way: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A program the host leaves to the image, which c lacks, fails c's
+	// dry run, named, from c's own nodegen; nothing changes.
+	image := f.host("c", `config "environment" { providedByImage = ["/opt/app/bin/app"] }
+config "systemd.services.app" {
+  wantedBy      = ["multi-user.target"]
+  serviceConfig = { ExecStart = "/opt/app/bin/app" }
+}
+`)
+	stdout, stderr, code = f.deploy("--dry-run", "--on", "c", image)
+	if code == 0 || !strings.Contains(stdout+stderr, "/opt/app/bin/app (run by systemd.services.app): no such file") {
+		t.Errorf("--dry-run with a program the image lacks: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if active, confirm := f.generation("c"); active != 0 || confirm != "" {
+		t.Errorf("--dry-run changed c: generation %d, confirmation %q", active, confirm)
 	}
 	if _, stderr, code := f.deploy(append([]string{"--on", "@db"}, files...)...); code != 2 || !strings.Contains(stderr, `--on "@db" matches none of the 3 hosts`) {
 		t.Errorf("--on @db: exit %d\n%s", code, stderr)

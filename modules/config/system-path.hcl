@@ -144,7 +144,26 @@ options "environment" {
   option "providedByImage" {
     type        = listOf(str)
     default     = []
-    description = "Absolute paths of executables the system image provides, which the check of what units run accepts without an asset or package. The library lists the programs of a stock Debian or Flatcar system that units commonly run; a host's list adds to it."
+    description = <<-EOT
+      Absolute paths of executables the system image provides, which the
+      check of what units run accepts without an asset or package. The
+      profile records those its units and scripts run, and `nodegen switch`
+      (and `switch --dry-run`, which `deploy --dry-run` runs on each host)
+      refuses before anything changes when one is not an executable file on
+      the system.
+    EOT
+  }
+  option "basePrograms" {
+    type        = listOf(str)
+    default     = []
+    description = <<-EOT
+      Absolute paths of the programs of every stock system nodegen switches
+      (Debian, Ubuntu, Flatcar), which the check of what units run accepts
+      without an asset or package, and which switch does not look for. The
+      library lists the ones its units and scripts run, and the copy of
+      nodegen that every switch keeps (system.nodegen.path); list a program
+      that only your image has in environment.providedByImage instead.
+    EOT
   }
 }
 
@@ -154,16 +173,18 @@ assert {
 }
 
 config "environment" {
-  packages = { for n in config.environment.systemPackages : n => {} }
+  # (A package that two modules list is one entry.)
+  packages = { for n in distinct(config.environment.systemPackages) : n => {} }
   # What a stock Debian or Flatcar system has, at both places a merged /usr
   # gives it.
-  providedByImage = [
-    "/bin/bash", "/bin/cat", "/bin/chmod", "/bin/chown", "/bin/cp", "/bin/echo", "/bin/false",
-    "/bin/kill", "/bin/ln", "/bin/mkdir", "/bin/mount", "/bin/mv", "/bin/rm", "/bin/sh",
-    "/bin/sleep", "/bin/systemctl", "/bin/true", "/bin/umount", "/sbin/modprobe", "/sbin/sysctl",
-    "/usr/bin/bash", "/usr/bin/cat", "/usr/bin/env", "/usr/bin/find", "/usr/bin/grep",
-    "/usr/bin/hostname", "/usr/bin/install", "/usr/bin/kill", "/usr/bin/mkdir", "/usr/bin/rm",
-    "/usr/bin/sed", "/usr/bin/sh", "/usr/bin/sleep", "/usr/bin/systemctl", "/usr/bin/test",
-    "/usr/bin/true", "/usr/sbin/modprobe", "/usr/sbin/sysctl",
-  ]
+  # (coreutils, grep, sed, findutils, util-linux's mount, kmod, procps,
+  # systemd: what Debian marks essential or required, and Flatcar ships.)
+  basePrograms = concat(flatten([
+    for p in [
+      "basename", "bash", "cat", "chmod", "chown", "cp", "cut", "date", "dirname", "echo", "env",
+      "false", "find", "grep", "head", "hostname", "id", "install", "kill", "ln", "ls", "mkdir",
+      "mktemp", "mount", "mv", "od", "readlink", "rm", "sed", "sh", "sleep", "sort", "stat",
+      "systemctl", "tail", "tee", "test", "touch", "tr", "true", "umount", "uname", "wc", "xargs",
+    ] : ["/bin/${p}", "/usr/bin/${p}"]
+  ]), ["/sbin/modprobe", "/sbin/sysctl", "/usr/sbin/modprobe", "/usr/sbin/sysctl"])
 }

@@ -87,6 +87,12 @@ config "environment" {
   systemPackages = ["containerd", "runc"]
 }
 
+# Debian's containerd package has ctr too (the kubelet's image seeding runs it).
+config "environment.packages.containerd" {
+  when     = local.ctrEnabled && local.ctrBin.fromPackages
+  provides = ["/usr/bin/containerd", "/usr/bin/containerd-shim-runc-v2", "/usr/bin/ctr"]
+}
+
 # Flatcar and ContainerOS ship containerd in their images.
 config "environment" {
   when            = local.ctr.enable && !local.ctr.skipInstall && contains(["flatcar", "containeros"], local.ctr.distribution)

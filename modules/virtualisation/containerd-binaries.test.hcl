@@ -36,3 +36,15 @@ run "Flatcar ships containerd" {
     error_message = "no asset on Flatcar; the image's containerd is what runs"
   }
 }
+
+run "Debian's containerd package provides ctr" {
+  config "services.containerd" {
+    enable   = true
+    version  = "1.6.20"
+    binaries = { fromPackages = true }
+  }
+  assert {
+    condition     = contains(config.environment.packages.containerd.provides, "/usr/bin/ctr") && contains(keys(config.environment.packages), "runc")
+    error_message = "the check of what scripts run finds ctr in the containerd package"
+  }
+}

@@ -398,6 +398,14 @@ config "environment.etc.\"nodegen/scripts/cni-iptables-setup\"" {
   EOT
 }
 
+# The script's iptables: Debian's package, or the image's on Flatcar and
+# ContainerOS.
+config "environment" {
+  when            = local.masquerade
+  systemPackages  = mkIf(!local.immutable, ["iptables"])
+  providedByImage = mkIf(local.immutable, ["/usr/sbin/iptables"])
+}
+
 config "systemd.services.cni-iptables-setup" {
   when          = local.masquerade
   description   = "Configure iptables for kubernetes CNI"

@@ -60,3 +60,29 @@ run "a kubelet on containerd 2.1 gets bin_dirs" {
     error_message = "containerd 2.1 takes a list of plugin directories"
   }
 }
+
+run "the masquerade rules' iptables comes from Debian's package" {
+  config "services.containerd" {
+    enable            = true
+    version           = "1.6.20"
+    usesKubenet       = true
+    nonMasqueradeCIDR = "100.64.0.0/10"
+  }
+  assert {
+    condition     = contains(config.environment.systemPackages, "iptables") && !contains(config.environment.providedByImage, "/usr/sbin/iptables")
+    error_message = "cni-iptables-setup runs iptables: Debian's package"
+  }
+}
+
+run "or from Flatcar's image" {
+  config "services.containerd" {
+    enable            = true
+    distribution      = "flatcar"
+    usesKubenet       = true
+    nonMasqueradeCIDR = "100.64.0.0/10"
+  }
+  assert {
+    condition     = !contains(config.environment.systemPackages, "iptables") && contains(config.environment.providedByImage, "/usr/sbin/iptables")
+    error_message = "Flatcar ships iptables: the image's, which switch checks"
+  }
+}

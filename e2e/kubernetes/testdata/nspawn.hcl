@@ -17,7 +17,7 @@ options "e2e" {
   option "hosts" {
     type        = attrsOf(listOf(str))
     default     = {}
-    description = "Lines added to /etc/hosts: the names of each address, such as the master's and etcd's names the units use."
+    description = "The names of each address in /etc/hosts (networking.hosts), such as the master's name the units use; the test network has no DNS."
   }
   option "podSubnet" {
     type        = str
@@ -27,6 +27,10 @@ options "e2e" {
 
 locals {
   nodeIp = config.services.kubernetes.kubelet.nodeIp
+}
+
+config "networking" {
+  hosts = config.e2e.hosts
 }
 
 config "services.kubernetes" {
@@ -110,11 +114,12 @@ config "services.containerd" {
 # What a VM has and an nspawn container lacks, before anything else runs:
 # a node IP on an interface other than lo (k8s0: the test moves one end of
 # a veth pair between two machines in as k8s0; alone, a machine makes a
-# veth pair inside, as the kernel may have no dummy driver), the names the
-# library's units use (e2e.hosts), writable cgroup v1 controllers (nspawn
-# mounts them read-only), and the three host-global sysctls the kubelet
-# writes when they differ (a failed write is fatal; /proc/sys is read-only
-# here): a file with the wanted value is bound over each.
+# veth pair inside, as the kernel may have no dummy driver), writable
+# cgroup v1 controllers (nspawn mounts them read-only), and the three
+# host-global sysctls the kubelet writes when they differ (a failed write
+# is fatal; /proc/sys is read-only here): a file with the wanted value is
+# bound over each. (The names the units use are in /etc/hosts:
+# networking.hosts from e2e.hosts, and etcd.local from the library.)
 config "systemd.services.k8s-node-prep" {
   description = "Prepare the nspawn container to act as a Kubernetes node"
   wantedBy    = ["multi-user.target"]
@@ -134,10 +139,6 @@ config "systemd.services.k8s-node-prep" {
     ip -4 addr show dev k8s0 | grep -q "inet ${local.nodeIp}/" || ip addr add ${local.nodeIp}/24 dev k8s0
     ip link set k8s0 up
     [ -n "$(ip route show default)" ] || ip route add default dev k8s0
-    grep -q "^# e2e.hosts$" /etc/hosts || cat >> /etc/hosts <<'HOSTS'
-    # e2e.hosts
-    ${join("\n", [for ip, names in config.e2e.hosts : "${ip} ${join(" ", names)}"])}
-    HOSTS
     for d in /sys/fs/cgroup /sys/fs/cgroup/*; do mount -o remount,bind,rw "$d"; done
     mkdir -p /run/fake-sysctl
     for kv in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1; do

@@ -6,6 +6,6 @@ config "services.kubernetes.kubelet" {
 }
 
 config "e2e" {
-  hosts     = { "10.88.0.10" = ["kube"], "127.0.0.1" = ["etcd.local"] }
+  hosts     = { "10.88.0.10" = ["kube"] }
   podSubnet = "10.1.0.0/24"
 }

@@ -5,6 +5,5 @@ config "e2e" {
   hosts = {
     "10.88.0.10" = ["master01.cluster.example.com", "master01"]
     "10.88.0.11" = ["worker01.cluster.example.com", "worker01"]
-    "127.0.0.1"  = ["etcd.local"]
   }
 }

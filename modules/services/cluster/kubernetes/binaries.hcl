@@ -150,3 +150,10 @@ config "environment" {
     local.k8s.kubelet.enable || local.k8s.proxy.enable ? ["conntrack", "ethtool", "iproute2", "iptables", "socat"] : [],
   )
 }
+
+# iproute2's programs are not named after it (the check of what units and
+# scripts run looks them up); merged /usr has them at both places.
+config "environment.packages.iproute2" {
+  when     = local.k8s.kubelet.enable || local.k8s.proxy.enable
+  provides = flatten([for p in ["bin/ip", "sbin/ip", "bin/ss", "sbin/bridge", "sbin/tc"] : ["/${p}", "/usr/${p}"]])
+}

@@ -189,3 +189,16 @@ run "skipInstall leaves the binaries to the image" {
     error_message = "the image provides the kubelet"
   }
 }
+
+run "iproute2 provides ip" {
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+  }
+  assert {
+    condition     = contains(config.environment.packages.iproute2.provides, "/usr/sbin/ip") && contains(config.environment.packages.iproute2.provides, "/bin/ip")
+    error_message = "the node's host tools: ip is iproute2's"
+  }
+}

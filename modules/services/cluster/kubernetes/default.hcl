@@ -312,3 +312,34 @@ config "services.kubernetes" {
     : "https://${local.cfg.masterAddress}:${local.cfg.apiserver.securePort}"
   )
 }
+
+# A node's own address inside the Service range or the pod range is taken
+# for a Service's cluster IP or a pod's: traffic to the node goes astray.
+# (Easy to do: the Service range defaults to 10.0.0.0/24, where many
+# private networks put their hosts.)
+locals {
+  ipv4Pattern = "^[0-9]{1,3}([.][0-9]{1,3}){3}$"
+  # The node's addresses that are IP addresses, by the option that sets them.
+  nodeAddresses = {
+    for o, a in {
+      "services.kubernetes.kubelet.nodeIp"             = local.cfg.kubelet.enable ? local.cfg.kubelet.nodeIp : null
+      "services.kubernetes.masterAddress"              = options.services.kubernetes.masterAddress.isDefined ? local.cfg.masterAddress : null
+      "services.kubernetes.apiserver.advertiseAddress" = local.cfg.apiserver.enable ? local.cfg.apiserver.advertiseAddress : null
+    } : o => a if a != null && (length(regexall(local.ipv4Pattern, a)) > 0 || strcontains(a, ":"))
+  }
+  # The ranges, each CIDR of a dual-stack list on its own.
+  clusterRanges = concat(
+    [for r in split(",", local.cfg.apiserver.serviceClusterIpRange) : { cidr = trimspace(r), what = "the Service range", option = "services.kubernetes.apiserver.serviceClusterIpRange" }],
+    local.cfg.clusterCidr == null ? [] : [for r in split(",", local.cfg.clusterCidr) : { cidr = trimspace(r), what = "the pod range", option = "services.kubernetes.clusterCidr" }],
+  )
+}
+
+config {
+  when = local.anyEnabled
+  warnings = flatten([
+    for o, a in local.nodeAddresses : [
+      for r in local.clusterRanges : "${o}: the node address ${a} lies in ${r.what} ${r.cidr} (${r.option}), whose addresses the cluster gives to ${r.what == "the pod range" ? "pods" : "Services"}: traffic for the node would go to them. Choose node addresses outside the Service and pod ranges, or move the ranges."
+      if strcontains(r.cidr, ":") == strcontains(a, ":") && cidrcontains(r.cidr, a)
+    ]
+  ])
+}

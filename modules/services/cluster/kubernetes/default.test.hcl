@@ -109,3 +109,57 @@ run "an unknown role" {
   config "services.kubernetes" { roles = ["worker"] }
   expect_error = "is not of type"
 }
+
+run "a node address in the Service range is a warning" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "10.0.0.10"
+    kubelet       = { nodeIp = "10.0.0.21" }
+  }
+
+  assert {
+    condition     = length([for w in config.warnings : w if startswith(w, "services.kubernetes.kubelet.nodeIp: the node address 10.0.0.21 lies in the Service range 10.0.0.0/24 (services.kubernetes.apiserver.serviceClusterIpRange)")]) == 1
+    error_message = "the kubelet's node IP in the default Service range is named, with the range and its option"
+  }
+  assert {
+    condition     = length([for w in config.warnings : w if startswith(w, "services.kubernetes.masterAddress: the node address 10.0.0.10 lies in the Service range")]) == 1
+    error_message = "so is a master address that is an IP address"
+  }
+}
+
+run "a node address in the pod range is a warning" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+    clusterCidr   = "10.244.0.0/16,fd00:10:244::/56"
+    kubelet       = { nodeIp = "fd00:10:244::7" }
+  }
+
+  assert {
+    condition     = [for w in config.warnings : w if strcontains(w, "lies in")] == ["services.kubernetes.kubelet.nodeIp: the node address fd00:10:244::7 lies in the pod range fd00:10:244::/56 (services.kubernetes.clusterCidr), whose addresses the cluster gives to pods: traffic for the node would go to them. Choose node addresses outside the Service and pod ranges, or move the ranges."]
+    error_message = "an IPv6 node address is checked against the IPv6 range of a dual-stack list, and a host name is not an address"
+  }
+}
+
+run "node addresses outside the ranges are fine" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["master", "node"]
+    masterAddress = "192.168.50.10"
+    kubelet       = { nodeIp = "192.168.50.10" }
+    apiserver     = { advertiseAddress = "192.168.50.10" }
+  }
+
+  assert {
+    condition     = length([for w in config.warnings : w if strcontains(w, "lies in")]) == 0
+    error_message = "no warning"
+  }
+}

@@ -222,6 +222,22 @@ submodule "kubernetesCert" {
   }
 }
 
+# The wait loops run curl from services.kubernetes.toolsPackage: from
+# Debian's package when that is /usr, and an enabled service runs one.
+locals {
+  waitScripts = [for n, w in config.services.kubernetes.lib.waitCurl : w.script]
+  waitCurlRun = anytrue([
+    for n, s in config.systemd.services : s.enable && anytrue([
+      for w in local.waitScripts : strcontains(s.preStart, w) || strcontains(s.script, w)
+    ])
+  ])
+}
+
+config "environment" {
+  when           = config.services.kubernetes.toolsPackage == "/usr" && local.waitCurlRun
+  systemPackages = ["curl"]
+}
+
 # mkWaitCurl: wait until a URL answers (the "curl wait loops").
 submodule "kubernetesWaitCurl" {
   option "address" {

@@ -331,8 +331,7 @@ config "systemd.services.kube-certs" {
 }
 
 config "environment" {
-  when            = local.cfg.enable
-  providedByImage = [root.system.nodegen.path]
+  when = local.cfg.enable
   etc = {
     for n, c in local.cfg.certs : "${local.specDir}/${n}.json" => {
       origin = "services.kubernetes.pki.certs.${n}"
@@ -397,8 +396,8 @@ config "systemd.services.kube-addon-manager" {
 
 # etcd of the master, on the loopback. (NixOS sets these on every host with
 # easyCerts; nodegen only with the apiserver, which requests etcd's
-# certificate. NixOS also maps etcd.local to 127.0.0.1 in /etc/hosts, which
-# nodegen leaves to the host.)
+# certificate.) The apiserver dials etcd.local, a name etcd's certificate
+# covers: /etc/hosts maps it to the loopback, as NixOS does.
 # easyCerts doesn't support multimaster clusters anyway atm.
 config "services.etcd" {
   when                     = local.withApiserver
@@ -410,6 +409,11 @@ config "services.etcd" {
   certFile                 = mkDefault(local.cfg.certs.etcd.cert)
   keyFile                  = mkDefault(local.cfg.certs.etcd.key)
   trustedCaFile            = mkDefault(local.cfg.certs.etcd.caCert)
+}
+
+config "networking" {
+  when       = local.cfg.enable && config.services.etcd.enable
+  extraHosts = "127.0.0.1 etcd.${local.top.addons.dns.clusterDomain} etcd.local\n"
 }
 
 # flannel: its kubeconfig, and it waits until a node has a pod CIDR.

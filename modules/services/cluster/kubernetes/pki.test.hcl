@@ -36,8 +36,20 @@ run "a node's certificates" {
     error_message = "each certificate is a spec file for nodegen pki fetch"
   }
   assert {
-    condition     = config.systemd.services.kube-certs.serviceConfig.ExecStart == "/usr/local/bin/nodegen pki fetch --spec-dir /etc/kubernetes/pki/specs" && config.systemd.services.kube-certs.serviceConfig.Restart == "on-failure"
-    error_message = "kube-certs.service runs nodegen over the specs, and retries"
+    condition     = config.systemd.services.kube-certs.serviceConfig.ExecStart == "/var/lib/nodegen/bin/nodegen pki fetch --spec-dir /etc/kubernetes/pki/specs" && config.systemd.services.kube-certs.serviceConfig.Restart == "on-failure"
+    error_message = "kube-certs.service runs nodegen over the specs (the copy nodegen switch keeps of itself), and retries"
+  }
+  assert {
+    condition     = contains(config.environment.basePrograms, "/var/lib/nodegen/bin/nodegen") && !contains(config.environment.providedByImage, "/var/lib/nodegen/bin/nodegen")
+    error_message = "every switch brings that copy: it is not the image's"
+  }
+  assert {
+    condition     = contains(config.environment.systemPackages, "curl")
+    error_message = "the wait loop for the CA runs curl, from Debian's package"
+  }
+  assert {
+    condition     = !strcontains(config.environment.etc.hosts.text, "etcd.local")
+    error_message = "a node runs no etcd: etcd.local is the master's"
   }
   assert {
     condition     = config.systemd.timers.kube-certs.timerConfig.OnCalendar == "daily" && config.systemd.timers.kube-certs.wantedBy == ["timers.target"]
@@ -63,7 +75,11 @@ run "nodegen elsewhere" {
 
   assert {
     condition     = startswith(config.systemd.services.kube-certs.serviceConfig.ExecStart, "/opt/bin/nodegen pki fetch ") && contains(config.environment.providedByImage, "/opt/bin/nodegen")
-    error_message = "the unit runs nodegen from system.nodegen.path"
+    error_message = "the unit runs nodegen from system.nodegen.path, which the image provides (and switch checks)"
+  }
+  assert {
+    condition     = !contains(config.environment.basePrograms, "/var/lib/nodegen/bin/nodegen")
+    error_message = "nodegen's own copy is not what the unit runs"
   }
 }
 
@@ -94,6 +110,25 @@ run "the master's CA" {
   assert {
     condition     = strcontains(config.systemd.services.kube-certs.preStart, "ln -fs \"/var/lib/cfssl/apitoken.secret\" \"/var/lib/kubernetes/secrets/apitoken.secret\"")
     error_message = "the master's own hosts use cfssl's token"
+  }
+}
+
+run "the master resolves etcd's name" {
+  # flanneld from a release whose hash the library knows
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["master"]
+    masterAddress = "master.example.com"
+  }
+
+  assert {
+    condition     = config.services.kubernetes.apiserver.etcd.servers == ["https://etcd.local:2379"] && contains(config.services.kubernetes.pki.certs.etcd.hosts, "etcd.local")
+    error_message = "the apiserver dials etcd.local, which etcd's certificate names"
+  }
+  assert {
+    condition     = endswith(config.environment.etc.hosts.text, "\n127.0.0.1 etcd.cluster.local etcd.local\n")
+    error_message = "/etc/hosts maps etcd's names to the loopback etcd listens on, as NixOS's networking.extraHosts"
   }
 }
 

@@ -495,7 +495,8 @@ assert {
 
 # What NixOS takes from pkgs.openssh: Debian's package, installed by
 # nodegen switch.
+# (It depends on openssh-client, whose ssh-keygen the preStart runs.)
 config "environment.packages.openssh-server" {
   when     = local.sshd.enable
-  provides = [local.sshdBin, "/usr/lib/openssh/sftp-server"]
+  provides = [local.sshdBin, "/usr/lib/openssh/sftp-server", "/usr/bin/ssh-keygen"]
 }
