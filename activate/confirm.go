@@ -144,17 +144,26 @@ func (s *System) ArmConfirmation(gen, from int, token string, within time.Durati
 			c.From = prev.From
 		}
 		if prev.Generation == gen && prev.TokenHash == c.TokenHash {
+			// The timers of this attempt go on being counted, so that a
+			// new one never has the name of one still loaded.
 			c.Timers = prev.Timers
 		}
 	}
 	if c.From != gen {
-		timer := fmt.Sprintf("nodegen-rollback-%d-%s-%d", gen, c.TokenHash[:8], len(c.Timers)+1)
+		// The boot unit first: from the moment a timer is armed, a
+		// reboot must not end the wait without a rollback.
+		if err := s.installBootUnit(exe); err != nil {
+			return nil, err
+		}
+		timer := nextTimer(c)
 		at := s.now().Add(within)
 		if err := armTimer(timer, within, exe, gen, c.Attempt()); err != nil {
 			return nil, err
 		}
-		c.Timers = append(c.Timers, timer)
+		c.Timers = []string{timer}
 		c.Deadline = at.UTC().Format(time.RFC3339)
+	} else {
+		c.Timers = nil
 	}
 	if err := s.writeConfirmation(c); err != nil {
 		stopTimers(c.Timers)
@@ -167,6 +176,11 @@ func (s *System) ArmConfirmation(gen, from int, token string, within time.Durati
 		}
 	}
 	stopTimers(stale)
+	if c.From == gen {
+		if err := s.removeBootUnit(); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -180,7 +194,10 @@ func (s *System) DisarmConfirmation(gen int) error {
 	}
 	stopTimers(c.Timers)
 	c.State, c.Timers = ConfirmRolledBack, nil
-	return s.writeConfirmation(c)
+	if err := s.writeConfirmation(c); err != nil {
+		return err
+	}
+	return s.removeBootUnit()
 }
 
 // ConfirmConfirmation confirms generation gen with the attempt's token:
@@ -221,6 +238,9 @@ func (s *System) ConfirmConfirmation(gen int, token string) (*Confirmation, erro
 	if err := s.writeConfirmation(c); err != nil {
 		return nil, err
 	}
+	if err := s.removeBootUnit(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -253,8 +273,19 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 		return nil, "", err
 	}
 	if st.Generation != gen {
+		// From is active: a rollback of this attempt that was killed
+		// half way, which Recover just completed; the generation is
+		// marked as the rollback would have.
+		if st.Generation == c.From && st.markOf(gen) == nil {
+			if err := s.setMark(gen, MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)); err != nil {
+				return nil, "", err
+			}
+		}
 		c.State, c.Timers = ConfirmRolledBack, nil
-		return nil, fmt.Sprintf("generation %d is not active (%s is)", gen, generationName(st.Generation)), s.writeConfirmation(c)
+		if err := s.writeConfirmation(c); err != nil {
+			return nil, "", err
+		}
+		return nil, fmt.Sprintf("generation %d is not active (%s is)", gen, generationName(st.Generation)), s.removeBootUnit()
 	}
 	s.logf("generation %d was not confirmed in time: activating %s again", gen, generationName(c.From))
 	if c.From == 0 {
@@ -273,7 +304,11 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 	}
 	merr := s.setMark(gen, kind, why)
 	c.State, c.Timers = ConfirmRolledBack, nil
-	if werr := s.writeConfirmation(c); werr != nil && err == nil {
+	werr := s.writeConfirmation(c)
+	if werr == nil {
+		werr = s.removeBootUnit()
+	}
+	if werr != nil && err == nil {
 		err = werr
 	}
 	if merr != nil && err == nil {
@@ -296,7 +331,11 @@ func armTimer(name string, within time.Duration, exe string, gen int, attempt st
 	args := []string{"systemd-run", "--quiet", "--collect", "--unit=" + name,
 		fmt.Sprintf("--on-active=%ds", secs), "--timer-property=AccuracySec=1s",
 		"--description=nodegen: roll back generation " + fmt.Sprint(gen) + " unless it is confirmed",
-		"--property=Type=oneshot", "--", exe, "confirm", "--expire", fmt.Sprint(gen), attempt}
+		// Type=exec, not oneshot: the start job ends once the command
+		// runs, so the rollback's wait for the jobs it queued does not
+		// wait for its own. A run killed by a signal runs again.
+		"--property=Type=exec", "--property=Restart=on-abnormal", "--property=RestartSec=1s",
+		"--", exe, "confirm", "--expire", fmt.Sprint(gen), attempt}
 	out, err := timerCommand(30*time.Second, args...)
 	if err != nil {
 		return fmt.Errorf("arming the rollback timer: %s: %v", strings.TrimSpace(out), err)

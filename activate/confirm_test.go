@@ -54,11 +54,21 @@ func TestConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.From != 1 || len(c.Timers) != 2 {
+	if c.From != 1 || len(c.Timers) != 1 || !strings.HasSuffix(c.Timers[0], "-2") {
 		t.Errorf("re-armed: from %d, timers %q", c.From, c.Timers)
 	}
-	if len(*calls) != 2 || !strings.Contains((*calls)[1], "--on-active=10s") {
-		t.Errorf("re-arming ran %q", *calls)
+	if len(*calls) != 3 || !strings.Contains((*calls)[1], "--on-active=10s") || !strings.HasSuffix((*calls)[2], "-1.timer") || !strings.HasPrefix((*calls)[2], "systemctl stop -- ") {
+		t.Errorf("re-arming ran %q, want the new timer armed and the first one stopped", *calls)
+	}
+	if !strings.Contains((*calls)[1], "--property=Type=exec") {
+		t.Errorf("the timer's service is not Type=exec (its rollback would wait for its own start job): %q", (*calls)[1])
+	}
+	unit, err := s.readFile(bootUnitFile)
+	if err != nil || !strings.Contains(string(unit), "ExecStart=/usr/local/bin/nodegen confirm --enforce\n") {
+		t.Errorf("the boot unit while generation 2 waits: %q, %v", unit, err)
+	}
+	if _, err := s.r.Lstat(bootUnitWant); err != nil {
+		t.Errorf("multi-user.target does not want the boot unit: %v", err)
 	}
 
 	for _, bad := range []struct {
@@ -77,8 +87,13 @@ func TestConfirmation(t *testing.T) {
 	if _, err := s.ConfirmConfirmation(2, token); err != nil {
 		t.Fatal(err)
 	}
-	if len(*calls) != 1 || !strings.HasPrefix((*calls)[0], "systemctl stop -- nodegen-rollback-2-") || strings.Count((*calls)[0], ".timer") != 2 {
+	if len(*calls) != 1 || !strings.HasPrefix((*calls)[0], "systemctl stop -- nodegen-rollback-2-") || strings.Count((*calls)[0], ".timer") != 1 {
 		t.Errorf("confirming ran %q", *calls)
+	}
+	for _, rel := range []string{bootUnitFile, bootUnitWant} {
+		if _, err := s.r.Lstat(rel); err == nil {
+			t.Errorf("%s stays after the confirmation", rel)
+		}
 	}
 	if _, err := s.ConfirmConfirmation(2, token); err != nil {
 		t.Errorf("confirming again: %v", err)
@@ -164,5 +179,49 @@ func TestGCKeepsWhatAWaitGoesBackTo(t *testing.T) {
 	}
 	if len(removed) != 1 || removed[0] != 2 {
 		t.Errorf("gc --keep 0 removed %v, want [2] (3 is active, 1 is what it goes back to)", removed)
+	}
+}
+
+// TestEnforceConfirmation is the boot unit's command: a deadline that
+// passed while the host was down rolls back; one still ahead is armed
+// again for the rest of the wait.
+func TestEnforceConfirmation(t *testing.T) {
+	calls := recordTimers(t)
+	s := twoGenerations(t)
+	defer s.Close()
+	const token = "0123456789abcdef-attempt-a"
+	start := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
+	s.now = func() time.Time { return start }
+	if _, err := s.ArmConfirmation(2, 1, token, time.Minute, ConfirmWaiting, "/usr/local/bin/nodegen"); err != nil {
+		t.Fatal(err)
+	}
+
+	// A boot 20 s later: 40 s are left.
+	*calls = nil
+	s.now = func() time.Time { return start.Add(20 * time.Second) }
+	res, why, err := s.EnforceConfirmation("/usr/local/bin/nodegen", SwitchOptions{})
+	if err != nil || res != nil || !strings.Contains(why, "armed again") {
+		t.Fatalf("enforcing before the deadline: %+v, %q, %v", res, why, err)
+	}
+	if len(*calls) != 1 || !strings.Contains((*calls)[0], "--on-active=40s") || !strings.Contains((*calls)[0], "nodegen-rollback-2-") || !strings.Contains((*calls)[0], "-2 ") {
+		t.Errorf("enforcing before the deadline ran %q, want a second timer for 40s", *calls)
+	}
+
+	// A boot after the deadline rolls back, marks generation 2 and
+	// removes the boot unit.
+	s.now = func() time.Time { return start.Add(time.Hour) }
+	res, why, err = s.EnforceConfirmation("/usr/local/bin/nodegen", SwitchOptions{})
+	if err != nil || why != "" || res == nil || res.Generation != 1 {
+		t.Fatalf("enforcing after the deadline: %+v, %q, %v", res, why, err)
+	}
+	st, _ := s.readState()
+	if st.Generation != 1 || st.markOf(2) == nil || st.markOf(2).Kind != MarkRolledBack {
+		t.Errorf("after the deadline: generation %d active, marks %+v", st.Generation, st.Marks)
+	}
+	if _, err := s.r.Lstat(bootUnitFile); err == nil {
+		t.Errorf("the boot unit stays after the rollback")
+	}
+	if _, why, err := s.EnforceConfirmation("/usr/local/bin/nodegen", SwitchOptions{}); err != nil || why != "no generation waits for a confirmation" {
+		t.Errorf("enforcing once more: %q, %v", why, err)
 	}
 }

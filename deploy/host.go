@@ -204,7 +204,9 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	}
 	d.emit("switch", "")
 	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
-	sw := c.run(ctx, nil, fmt.Sprintf("%s switch%s --rollback-on-failure --confirm-timeout %ds --confirm-token %s %s", exe, d.backupFlag(), secs, token, prof))
+	// The token goes on stdin, never in a command line that every user
+	// of the host can read.
+	sw := c.run(ctx, strings.NewReader(token+"\n"), fmt.Sprintf("%s switch%s --rollback-on-failure --confirm-timeout %ds --confirm-token-file - %s", exe, d.backupFlag(), secs, prof))
 	m := genLine.FindStringSubmatch(sw.stdout)
 	var gen int
 	switch {
@@ -233,7 +235,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	deadline := time.Now().Add(d.cfg.ConfirmTimeout)
 	var last result
 	for {
-		last = c.runNew(ctx, fmt.Sprintf("%s confirm %d %s >&2 && %s generations --json", exe, gen, token, exe))
+		last = c.runNew(ctx, strings.NewReader(token+"\n"), fmt.Sprintf("%s confirm %d >&2 && %s generations --json", exe, gen, exe))
 		if last.code != exitSSH || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
@@ -304,7 +306,7 @@ func (d *deployer) resume(ctx context.Context, c *conn, exe, token string) (int,
 	want := sha256.Sum256([]byte(token))
 	deadline := time.Now().Add(resumeTimeout + d.cfg.ConfirmTimeout)
 	for {
-		r := c.runNew(ctx, exe+" confirm --show")
+		r := c.runNew(ctx, nil, exe+" confirm --show")
 		var cf struct {
 			Generation int    `json:"generation"`
 			TokenHash  string `json:"tokenHash"`

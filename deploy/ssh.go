@@ -125,11 +125,11 @@ func (c *conn) run(ctx context.Context, stdin io.Reader, cmd string) result {
 	return c.exec(ctx, stdin, append(args, c.wrap(cmd))...)
 }
 
-// runNew runs cmd over a new connection, not the master's: proof that
-// the host still lets the deployer in.
-func (c *conn) runNew(ctx context.Context, cmd string) result {
+// runNew runs cmd over a new connection, not the master's, with stdin:
+// proof that the host still lets the deployer in.
+func (c *conn) runNew(ctx context.Context, stdin io.Reader, cmd string) result {
 	args := append([]string{"-S", "none", "-o", "ControlMaster=no", "-o", "ControlPath=none"}, c.args...)
-	return c.exec(ctx, nil, append(args, c.wrap(cmd))...)
+	return c.exec(ctx, stdin, append(args, c.wrap(cmd))...)
 }
 
 // wrap runs cmd through sudo when the user is not root.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,37 +32,54 @@ const confirmLockWait = 30 * time.Minute
 func init() {
 	commands = append(commands, &command{
 		name:    "confirm",
-		summary: "Confirm a generation that a switch with --confirm-token armed a rollback timer for.",
-		usage:   "nodegen confirm [--root DIR] GEN TOKEN | --show",
-		help: `A switch with --confirm-token TOKEN arms a transient systemd timer that
+		summary: "Confirm a generation that a switch with --confirm-token-file armed a rollback timer for.",
+		usage:   "nodegen confirm [--root DIR] GEN [TOKEN] | --show | --enforce",
+		help: `A switch with --confirm-token-file arms a transient systemd timer that
 activates the previous generation again unless this command comes, with
-the same generation and token, before it fires. nodegen deploy runs it
-over a new SSH connection, as proof that the new generation still lets the
-deployer in. Confirming again with the same token succeeds; a generation
-that was rolled back, is not active, or waits for another token exits 3.
+the same generation and token, before it fires. Without TOKEN, the token
+is read from stdin (one line): in the command line, every local user can
+read it, so nodegen deploy sends it on stdin. nodegen deploy runs it over a new SSH connection, as proof
+that the new generation still lets the deployer in. Confirming again with
+the same token succeeds; a generation that was rolled back, is not
+active, or waits for another token exits 3.
 
 The timer itself runs "nodegen confirm --expire GEN ATTEMPT": unless GEN
 was confirmed, it activates the generation the switch came from. It waits
-for a switch still running to finish first.
+for a switch still running to finish first, and runs again when it is
+killed.
+
+While a generation waits, the unit ` + activate.BootUnit + ` (in
+/etc/systemd/system.control) runs "nodegen confirm --enforce" at every
+boot: it completes a switch or rollback killed half way, rolls back when
+the deadline passed while the host was down, and arms the timer again
+for the rest of the wait when it did not. The unit is removed once the
+generation is confirmed or rolled back.
 
 --show prints the latest confirmation as JSON ({} when there is none),
 without taking the system's lock: nodegen deploy reads it over a new
 connection when its session was cut during the switch.`,
-		example: "nodegen confirm 7 3f9a0c...",
+		example: "nodegen confirm 7 < token",
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			root := rootFlag(fs)
 			expire := fs.Bool("expire", false, "what the rollback timer runs: roll back unless GEN was confirmed (ATTEMPT in place of TOKEN)")
 			show := fs.Bool("show", false, "print the latest confirmation (generation, state, the token's hash) as JSON, without waiting for a switch that runs")
+			enforce := fs.Bool("enforce", false, "what the boot unit runs: roll back when the deadline of a waiting generation passed, else arm its timer again")
 			return func(args []string, stdout, stderr io.Writer) int {
 				c := findCommand("confirm")
-				if *show {
+				if *show || *enforce {
 					if len(args) > 0 {
-						return usageError(stderr, c, "--show takes no arguments")
+						return usageError(stderr, c, "--show and --enforce take no arguments")
+					}
+					if *enforce {
+						return enforceConfirmation(*root, stdout, stderr)
 					}
 					return showConfirmation(*root, stdout, stderr)
 				}
-				if len(args) != 2 {
-					return usageError(stderr, c, "want GEN TOKEN, got %d argument(s)", len(args))
+				switch {
+				case *expire && len(args) != 2:
+					return usageError(stderr, c, "--expire: want GEN ATTEMPT, got %d argument(s)", len(args))
+				case len(args) != 1 && len(args) != 2:
+					return usageError(stderr, c, "want GEN (and the token on stdin), got %d argument(s)", len(args))
 				}
 				gen, err := strconv.Atoi(args[0])
 				if err != nil || gen <= 0 {
@@ -70,8 +88,14 @@ connection when its session was cut during the switch.`,
 				if *expire {
 					return expireConfirmation(*root, gen, args[1], stdout, stderr)
 				}
+				var token string
+				if len(args) == 2 {
+					token = args[1]
+				} else if token, err = readToken(os.Stdin); err != nil {
+					return usageError(stderr, c, "the token on stdin: %s", err)
+				}
 				return withSystem("confirm", *root, stdout, stderr, func(s *activate.System) int {
-					cf, err := s.ConfirmConfirmation(gen, args[1])
+					cf, err := s.ConfirmConfirmation(gen, token)
 					if errors.Is(err, activate.ErrNotConfirmable) {
 						fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
 						return exitNotConfirmable
@@ -114,6 +138,29 @@ func showConfirmation(root string, stdout, stderr io.Writer) int {
 // system's lock (a switch may still be activating), then rolls back unless
 // gen was confirmed.
 func expireConfirmation(root string, gen int, attempt string, stdout, stderr io.Writer) int {
+	return waitingForLock(root, stdout, stderr, func(s *activate.System, o activate.SwitchOptions) (*activate.Result, string, error) {
+		return s.ExpireConfirmation(gen, attempt, o)
+	})
+}
+
+// enforceConfirmation is the boot unit's command: it waits for the
+// system's lock, then rolls back a generation whose deadline passed, or
+// arms its timer again.
+func enforceConfirmation(root string, stdout, stderr io.Writer) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen confirm: %s\n", err)
+		return exitError
+	}
+	return waitingForLock(root, stdout, stderr, func(s *activate.System, o activate.SwitchOptions) (*activate.Result, string, error) {
+		return s.EnforceConfirmation(exe, o)
+	})
+}
+
+// waitingForLock opens the system at root, waiting up to confirmLockWait
+// for another nodegen command to release it, and runs rollback: a
+// rollback, or nothing and why.
+func waitingForLock(root string, stdout, stderr io.Writer, rollback func(*activate.System, activate.SwitchOptions) (*activate.Result, string, error)) int {
 	deadline := time.Now().Add(confirmLockWait)
 	for {
 		s, err := activate.Open(activate.Options{Root: root, Log: stdout})
@@ -127,8 +174,8 @@ func expireConfirmation(root string, gen int, attempt string, stdout, stderr io.
 		}
 		defer s.Close()
 		o := activate.SwitchOptions{Checked: planPrinter("rollback", s, false, stdout)}
-		res, why, err := s.ExpireConfirmation(gen, attempt, o)
-		if why != "" {
+		res, why, err := rollback(s, o)
+		if why != "" && err == nil {
 			fmt.Fprintf(stdout, "nothing to roll back: %s\n", why)
 			return exitOK
 		}
@@ -136,23 +183,86 @@ func expireConfirmation(root string, gen int, attempt string, stdout, stderr io.
 	}
 }
 
+// maxToken bounds the token read from stdin or a file.
+const maxToken = 1024
+
+// readToken reads a confirmation token: one line (its newline dropped), at
+// most maxToken bytes.
+func readToken(r io.Reader) (string, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxToken+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxToken {
+		return "", fmt.Errorf("longer than %d bytes", maxToken)
+	}
+	token, rest, _ := strings.Cut(string(data), "\n")
+	token = strings.TrimSuffix(token, "\r")
+	switch {
+	case strings.TrimSpace(rest) != "":
+		return "", errors.New("more than one line")
+	case token == "":
+		return "", errors.New("empty")
+	}
+	return token, nil
+}
+
+// readTokenFile reads the token of switch --confirm-token-file: stdin for
+// "-", else a regular file that only its owner can read.
+func readTokenFile(name string) (string, error) {
+	if name == "-" {
+		return readToken(os.Stdin)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%s can be read by others than its owner (mode %04o): chmod 600 it", name, fi.Mode().Perm())
+	}
+	return readToken(f)
+}
+
 // confirmFlags are switch's flags for a generation that must be confirmed.
 type confirmFlags struct {
-	token   string
+	file    string
 	timeout time.Duration
+	// token is --confirm-token, or what file held once check read it.
+	token string
 }
 
 func (f *confirmFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&f.token, "confirm-token", "", "make the new generation wait for \"nodegen confirm GEN `TOKEN`\", and roll back without it (at least 16 characters)")
-	fs.DurationVar(&f.timeout, "confirm-timeout", 30*time.Second, "with --confirm-token: how long after the activation the confirmation may take")
+	fs.StringVar(&f.file, "confirm-token-file", "", "make the new generation wait for \"nodegen confirm GEN\" with the token in `FILE` (- for stdin; at least 16 characters, a file only its owner reads), and roll back without it")
+	fs.StringVar(&f.token, "confirm-token", "", "--confirm-token-file with the `TOKEN` in the command line, where every local user can read it: for tests and hosts without other users")
+	fs.DurationVar(&f.timeout, "confirm-timeout", 30*time.Second, "with --confirm-token-file: how long after the activation the confirmation may take")
 }
 
+// check reads the token of --confirm-token-file: nodegen deploy sends it
+// on stdin, never in argv, where every local user could read it.
 func (f *confirmFlags) check(c *command, stderr io.Writer) int {
 	switch {
+	case f.file != "" && f.token != "":
+		return usageError(stderr, c, "--confirm-token and --confirm-token-file: want one of them")
+	case f.file != "":
+		token, err := readTokenFile(f.file)
+		if err != nil {
+			return usageError(stderr, c, "--confirm-token-file %s: %s", f.file, err)
+		}
+		f.token = token
 	case f.token == "":
 		return exitOK
+	}
+	switch {
 	case len(f.token) < 16:
-		return usageError(stderr, c, "--confirm-token needs at least 16 characters")
+		return usageError(stderr, c, "the confirmation token needs at least 16 characters")
 	case f.timeout < time.Second:
 		return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", f.timeout)
 	}

@@ -63,9 +63,11 @@ deployment.targetHost, targetPort, targetUser and sshOptions, then
 ~/.ssh/config), copies the nodegen binary when the host lacks this one and
 of the profile the files the host has no copy of (by hash; nodegen receive
 there; below /var/lib/nodegen/deploy), writes the host's deployment.keys, and runs
-"nodegen switch --rollback-on-failure --confirm-token TOKEN" there. The
-switch arms a systemd timer on the host that rolls back unless "nodegen
-confirm GEN TOKEN" comes within --confirm-timeout; the deployer sends it
+"nodegen switch --rollback-on-failure --confirm-token-file -" there, a
+new token on its stdin. The switch arms a systemd timer on the host that
+rolls back unless "nodegen confirm GEN" with the token comes within
+--confirm-timeout (a boot unit keeps that promise across a reboot); the
+deployer sends it
 over a new SSH connection and reads the active generation back. A host
 that keeps the deployer out rolls back by itself.
 

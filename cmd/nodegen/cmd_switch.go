@@ -30,7 +30,7 @@ func init() {
 			name:    "switch",
 			gc:      runtimetune.OneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... [--confirm-timeout DUR --confirm-token TOKEN] PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... [--confirm-timeout DUR --confirm-token-file FILE] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile is copied into a new
 generation under /var/lib/nodegen/generations first (the same profile as
@@ -80,11 +80,13 @@ generation by itself and exit 1 naming the stage. A switch killed half way
 is completed by the next nodegen command that changes the system (switch,
 rollback, deactivate, gc); nodegen status shows what is pending.
 
-With --confirm-token, the new generation must be confirmed: before
-anything changes, a transient systemd timer is armed that activates the
-previous generation again unless "nodegen confirm GEN TOKEN" comes within
---confirm-timeout after the activation (the timer covers the activation
-too). This is what nodegen deploy does; docs/deploying.md explains it.`,
+With --confirm-token-file FILE (- for stdin), the new generation must be
+confirmed: before anything changes, a transient systemd timer is armed
+that activates the previous generation again unless "nodegen confirm GEN"
+with FILE's token on stdin comes within --confirm-timeout after the
+activation (the timer covers the activation too). A unit that runs at
+boot keeps the promise across a reboot. This is what nodegen deploy does
+(the token on stdin); docs/deploying.md explains it.`,
 			example: "nodegen switch --dry-run fixtures/minimal/host.hcl\nnodegen eval host.hcl -o result && nodegen switch --rollback-on-failure result",
 			args:    argsModules,
 			flags:   switchCommand,

@@ -492,6 +492,16 @@ config "deployment" {
 	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/run/keys/token")); got != "deployer 400" {
 		t.Errorf("/run/keys/token: %s", got)
 	}
+	// The confirmation token is in no command line (issue 36, N14):
+	// sudo logs every command the deployer ran, as /proc shows it to
+	// every user while it runs.
+	sudoLog := m.MustRun("journalctl", "--no-pager", "--output=cat", "-t", "sudo")
+	if !strings.Contains(sudoLog, "--confirm-token-file -") || !regexp.MustCompile(`confirm [0-9]+ >&2`).MatchString(sudoLog) {
+		t.Errorf("sudo logged no switch with the token on stdin and no confirm GEN:\n%s", sudoLog)
+	}
+	if leak := regexp.MustCompile(`confirm-token [0-9a-f]{16}|confirm [0-9]+ [0-9a-f]{16}`).FindString(sudoLog); leak != "" {
+		t.Errorf("the token is in a command line sudo logged: %s", leak)
+	}
 }
 
 // TestBackupConflicts: an admin's file in the way of a host's profile

@@ -58,6 +58,11 @@ type Options struct {
 	// Root is the root file system to boot (RootOf), with more packages
 	// than the default one.
 	Root Root
+	// Dir, when set, is booted in place of an overlay of Root: a copy of
+	// a root (CopyRoot), written to as a host's disk is. What the machine
+	// wrote is still there when the same Dir is booted again after
+	// PowerOff, as on a host that restarts.
+	Dir string
 	// NoSeccomp turns nspawn's system call filter off
 	// (SYSTEMD_SECCOMP=0): a container runtime in the machine (runc)
 	// needs calls it refuses, such as keyctl.
@@ -115,7 +120,10 @@ type Machine struct {
 // later Boot removes its cgroups.
 func Boot(t testing.TB, opts Options) *Machine {
 	t.Helper()
-	root := RootOf(t, opts.Root)
+	root, volatile := opts.Dir, []string{}
+	if root == "" {
+		root, volatile = RootOf(t, opts.Root), []string{"--volatile=overlay"}
+	}
 	bindArgs, err := bindArgs(opts.Binds)
 	if err != nil {
 		t.Fatalf("nspawntest: %v", err)
@@ -143,8 +151,9 @@ func Boot(t testing.TB, opts Options) *Machine {
 	args = append(args, m.cgroups...)
 	args = append(args, "--", "timeout", "--kill-after=30s", fmt.Sprintf("%ds", int(lifetime(t).Seconds())),
 		"systemd-nspawn", "-q", "-D", root, "-M", m.name,
-		"--register=no", "--keep-unit", "--console=pipe", "--volatile=overlay",
-		"--private-network")
+		"--register=no", "--keep-unit", "--console=pipe")
+	args = append(args, volatile...)
+	args = append(args, "--private-network")
 	if opts.AllCapabilities {
 		args = append(args, "--capability=all")
 	}
@@ -429,6 +438,24 @@ func (m *Machine) powerOff() {
 			m.t.Logf("nspawntest: log of %s:\n%s", m.name, m.log())
 		}
 	})
+}
+
+// PowerOff powers the machine off now, as its cleanup would: a machine
+// booted from a Dir can then be booted again, as a host is after a
+// restart. Its methods must not be called afterwards.
+func (m *Machine) PowerOff() { m.powerOff() }
+
+// CopyRoot copies the root file system r (RootOf) into a new directory
+// of the test's and returns it, for Options.Dir: a disk of its own for
+// machines that must restart.
+func CopyRoot(t testing.TB, r Root) string {
+	t.Helper()
+	src := RootOf(t, r)
+	dst := filepath.Join(t.TempDir(), "root")
+	if out, err := exec.Command("cp", "-a", "--reflink=auto", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("nspawntest: copying %s: %v\n%s", src, err, out)
+	}
+	return dst
 }
 
 // waitShutdown waits at most timeout until the machine's systemd has
