@@ -1,6 +1,7 @@
 package activate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -750,14 +751,14 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			for i, t := range placementsToPlace(p, target) {
 				// What is there now must be what the check saw, or
 				// nodegen's: a file that appeared since is the admin's.
-				d, err := s.inspect(t.Path)
+				// place makes sure of it in the rename itself.
+				accept := func(d onDisk) bool { return s.holds(d, t) || s.holdsAny(d, p.mine[t.Path]) }
+				err := s.place(p.To, t, accept)
+				var ae *appearedError
+				if errors.As(err, &ae) {
+					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(ae.d))
+				}
 				if err != nil {
-					return err
-				}
-				if d.fi != nil && !s.holds(d, t) && !s.holdsAny(d, p.mine[t.Path]) {
-					return fmt.Errorf("%s: %s appeared there after the check; it was left as it is (move it away, or have nodegen keep it: "+BackupHint+")", s.show(t.Path), describe(d))
-				}
-				if err := s.place(p.To, t); err != nil {
 					return err
 				}
 				if i == 0 {
@@ -771,17 +772,21 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 		{"remove", func() error {
 			for _, rel := range p.Remove {
 				// Only what nodegen placed: a file changed since the
-				// check stays, no longer managed.
+				// check stays, no longer managed; removeIf makes sure
+				// of it in the removal itself.
 				d, err := s.inspect(rel)
 				if err != nil {
 					return err
 				}
-				if d.fi != nil && !s.holdsAny(d, p.mine[rel]) {
-					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
+				if d.fi == nil {
 					continue
 				}
-				if err := s.r.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("removing %s: %w", s.show(rel), unwrapPath(err))
+				removed, err := s.removeIf(rel, func(d onDisk) bool { return s.holdsAny(d, p.mine[rel]) })
+				if err != nil {
+					return err
+				}
+				if !removed {
+					s.logf("%s changed after the check: left as it is, no longer managed", s.show(rel))
 				}
 			}
 			return nil
@@ -792,6 +797,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 					return err
 				} else if d.fi != nil {
 					return fmt.Errorf("%s: %s appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), describe(d), s.show(backupPath(rel)))
+				}
+				// The window between the check and the rename, for
+				// tests to write in.
+				if err := failpoint("restore:" + rel); err != nil {
+					return err
 				}
 				if err := s.restore(rel); err != nil {
 					return err
@@ -884,10 +894,11 @@ func (s *System) resolveOwners(target []Placement) ([]Placement, error) {
 	return out, nil
 }
 
-// place puts one entry of generation gen in place.
-func (s *System) place(gen int, t Placement) error {
+// place puts one entry of generation gen in place, over nothing or over
+// what accept takes (an *appearedError otherwise: see replace).
+func (s *System) place(gen int, t Placement, accept func(onDisk) bool) error {
 	if t.Kind != KindCopy {
-		return s.symlinkAtomic(t.Target, t.Path)
+		return s.replace("linking", t.Path, linkMaker(t.Target), accept)
 	}
 	data, err := s.readFile(path.Join(generationDir(gen), t.Path))
 	if err != nil {
@@ -897,7 +908,7 @@ func (s *System) place(gen int, t Placement) error {
 	if err != nil {
 		return err
 	}
-	return s.writeAtomic(t.Path, data, mode, t.UID, t.GID)
+	return s.replace("writing", t.Path, fileMaker(t.Path, bytes.NewReader(data), int64(len(data)), mode, t.UID, t.GID), accept)
 }
 
 // removeIfOurs removes a symlink into the generations (etc/static).
@@ -937,6 +948,10 @@ func (s *System) restore(rel string) error {
 		return unwrapPath(err)
 	}
 	if err := s.move(backupPath(rel), rel); err != nil {
+		var ae *appearedError
+		if errors.Is(err, fs.ErrExist) || errors.As(err, &ae) {
+			return fmt.Errorf("%s: something appeared there after the check; nodegen keeps the file it moved aside at %s", s.show(rel), s.show(backupPath(rel)))
+		}
 		return fmt.Errorf("restoring %s from %s: %w", s.show(rel), s.show(backupPath(rel)), err)
 	}
 	s.logf("restored %s", s.show(rel))
@@ -949,13 +964,16 @@ func (s *System) restore(rel string) error {
 	return nil
 }
 
-// move renames src to dst; across file systems it copies (a regular file
-// with its mode and owner, or a symlink) and then removes src.
+// move renames src to dst, which must be free: what appeared at dst is
+// never replaced (an error that is fs.ErrExist, or an *appearedError).
+// Across file systems it copies (a regular file with its mode and owner,
+// or a symlink) and then removes src.
 func (s *System) move(src, dst string) error {
-	err := s.r.Rename(src, dst)
+	err := s.renameNoReplace(src, dst)
 	if err == nil || !errors.Is(err, syscall.EXDEV) {
 		return unwrapPath(err)
 	}
+	nothing := func(onDisk) bool { return false }
 	fi, err := s.r.Lstat(src)
 	if err != nil {
 		return unwrapPath(err)
@@ -966,7 +984,7 @@ func (s *System) move(src, dst string) error {
 		if err != nil {
 			return unwrapPath(err)
 		}
-		if err := s.symlinkAtomic(target, dst); err != nil {
+		if err := s.replace("linking", dst, linkMaker(target), nothing); err != nil {
 			return err
 		}
 	case fi.Mode().IsRegular():
@@ -978,7 +996,8 @@ func (s *System) move(src, dst string) error {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 			uid, gid = int(st.Uid), int(st.Gid)
 		}
-		if err := s.writeAtomic(dst, data, fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky), uid, gid); err != nil {
+		mode := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		if err := s.replace("writing", dst, fileMaker(dst, bytes.NewReader(data), int64(len(data)), mode, uid, gid), nothing); err != nil {
 			return err
 		}
 	default:

@@ -235,7 +235,7 @@ func validUserName(n string) bool { return wordrule.UserNameProblem(n) == "" }
 // 4294967295.
 func validID(s string) bool {
 	v, err := strconv.ParseUint(s, 10, 32)
-	return err == nil && v != 65535 && v != 4294967295
+	return err == nil && wordrule.IDProblem(int64(v)) == ""
 }
 
 func validRange(s string) bool {
@@ -257,9 +257,7 @@ func hasControl(s string) bool {
 	return false
 }
 
-func validGECOS(s string) bool {
-	return utf8.ValidString(s) && !hasControl(s) && !strings.Contains(s, ":")
-}
+func validGECOS(s string) bool { return wordrule.GECOSProblem(s) == "" }
 
 // validPathField is systemd's valid_home and valid_shell: an absolute,
 // normalized path without colons or control characters.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -171,20 +172,32 @@ func placements(m profile.Manifest, o *owners) []Placement {
 type onDisk struct {
 	fi   fs.FileInfo // nil when nothing is there
 	link string      // a symlink's target
+	// open opens the file that was looked at, by the name it was
+	// looked at by.
+	open func() (*os.File, error)
 }
 
 func (s *System) inspect(rel string) (onDisk, error) {
-	fi, err := s.r.Lstat(rel)
+	d, err := inspectIn(s.r, rel)
+	if err != nil {
+		return onDisk{}, fmt.Errorf("%s: %w", s.show(rel), unwrapPath(err))
+	}
+	return d, nil
+}
+
+// inspectIn looks at rel below r without following it.
+func inspectIn(r *os.Root, rel string) (onDisk, error) {
+	fi, err := r.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return onDisk{}, nil
 	}
 	if err != nil {
-		return onDisk{}, fmt.Errorf("%s: %w", s.show(rel), unwrapPath(err))
+		return onDisk{}, err
 	}
-	d := onDisk{fi: fi}
+	d := onDisk{fi: fi, open: func() (*os.File, error) { return r.Open(rel) }}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		if d.link, err = s.r.Readlink(rel); err != nil {
-			return onDisk{}, fmt.Errorf("%s: %w", s.show(rel), unwrapPath(err))
+		if d.link, err = r.Readlink(rel); err != nil {
+			return onDisk{}, err
 		}
 	}
 	return d, nil
@@ -211,7 +224,7 @@ func (s *System) holds(d onDisk, p Placement) bool {
 			return false
 		}
 	}
-	f, err := s.r.Open(p.Path)
+	f, err := d.open()
 	if err != nil {
 		return false
 	}

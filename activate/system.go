@@ -186,64 +186,13 @@ var errTooLarge = errors.New("larger than the limit")
 // writeAtomicFrom is writeAtomic of what r holds, streamed; more than
 // limit bytes is errTooLarge, and nothing is written.
 func (s *System) writeAtomicFrom(rel string, r io.Reader, limit int64, mode fs.FileMode, uid, gid int) error {
-	tmp := tempName(rel)
-	f, err := s.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
-	}
-	fail := func(err error) error {
-		f.Close()
-		s.r.Remove(tmp)
-		if errors.Is(err, errTooLarge) {
-			return err
-		}
-		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
-	}
-	n, err := io.Copy(f, io.LimitReader(r, limit+1))
-	if err != nil {
-		return fail(err)
-	}
-	if n > limit {
-		return fail(errTooLarge)
-	}
-	if err := failpoint("temp:" + rel); err != nil {
-		return fail(err)
-	}
-	if uid >= 0 {
-		if err := f.Chown(uid, gid); err != nil {
-			return fail(err)
-		}
-	}
-	// Chmod after Chown: chown clears the set-id bits.
-	if err := f.Chmod(mode); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		s.r.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
-	}
-	if err := s.r.Rename(tmp, rel); err != nil {
-		s.r.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", s.show(rel), unwrapPath(err))
-	}
-	return s.syncDir(path.Dir(rel))
+	return s.replace("writing", rel, fileMaker(rel, r, limit, mode, uid, gid), nil)
 }
 
 // symlinkAtomic makes rel a symlink to target, replacing what is there
 // (but a directory) in one rename.
 func (s *System) symlinkAtomic(target, rel string) error {
-	tmp := tempName(rel)
-	if err := s.r.Symlink(target, tmp); err != nil {
-		return fmt.Errorf("linking %s: %w", s.show(rel), unwrapPath(err))
-	}
-	if err := s.r.Rename(tmp, rel); err != nil {
-		s.r.Remove(tmp)
-		return fmt.Errorf("linking %s: %w", s.show(rel), unwrapPath(err))
-	}
-	return nil
+	return s.replace("linking", rel, linkMaker(target), nil)
 }
 
 // syncDir makes the entries of a directory durable.

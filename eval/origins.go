@@ -99,9 +99,13 @@ func userDefinitionsNote(inst *instance, n *declNode) string {
 // noteOrigin adds, to the errors about an option of a submodule instance
 // the user defined that do not point into the user's definition, where
 // that definition is: an error in the library's part of the instance is
-// caused by what the user's definition holds.
+// caused by what the user's definition holds. An error located in the
+// library (a unit name the library makes of the instance's name, say) is
+// moved to the user's definition, the line to fix, as undefinedDiag
+// does; the detail still names the library's line.
 func (inst *instance) noteOrigin(diags hcl.Diagnostics) {
-	if _, ok := userRange(inst.defRanges); !ok || len(inst.loc) == 0 {
+	user, ok := userRange(inst.defRanges)
+	if !ok || len(inst.loc) == 0 {
 		return
 	}
 	o := inst.origin()
@@ -109,6 +113,11 @@ func (inst *instance) noteOrigin(diags hcl.Diagnostics) {
 		x, ok := d.Extra.(options.DiagExtra)
 		if !ok || d.Severity != hcl.DiagError || len(x.Option) <= len(inst.loc) || !slices.Equal(x.Option[:len(inst.loc)], inst.loc) ||
 			strings.Contains(d.Detail, o) || inst.inDefinition(d.Subject) {
+			continue
+		}
+		if d.Subject != nil && inLibrary(*d.Subject) {
+			d.Detail = joinNotes(d.Detail, fmt.Sprintf("The library makes it at %s from the submodule instance %q, which is defined here.", options.ShowPos(*d.Subject), inst.loc.String()))
+			d.Subject, d.Context = user.Ptr(), nil
 			continue
 		}
 		d.Detail = joinNotes(d.Detail, o)

@@ -194,7 +194,7 @@ func TestRender(t *testing.T) {
 		entries: []profile.Entry{
 			file("sysusers.d/a.conf", "# users\ng grp 300\nu svc 301:grp 'Service user' - /bin/sh\nm svc extra\nm core grp\nr - 500-900\nu svc 999\n"),
 			file("sysusers.d/b.conf", "u pathuid /var/lib/x\ng pathgid /var/lib/y\nu spec - \"%H user\"\nx what\n"),
-			file("sysusers.d/c.conf", "u evil - - \"/home/x y\"\nu root2 0:\"root x\"\ng 'a b'\nm evil 'root;'\nu -bad -\n"),
+			file("sysusers.d/c.conf", "u evil - - \"/home/x y\"\nu root2 0:\"root x\"\ng 'a b'\nm evil 'root;'\nu -bad -\nu gec 302 \"a:b\"\n"),
 		},
 		want: summary{
 			Files: []string{"/etc/sysusers.d/a.conf 0644 root:root", "/etc/sysusers.d/b.conf 0644 root:root", "/etc/sysusers.d/c.conf 0644 root:root"},
@@ -217,6 +217,7 @@ func TestRender(t *testing.T) {
 			`etc/sysusers.d/c.conf:3 (from opt.c.conf): the name "a b" is refused: it holds a space (systemd-sysusers refuses it too); the line is left to systemd-sysusers`,
 			`etc/sysusers.d/c.conf:4 (from opt.c.conf): the name "root;" is refused: it holds ';' (systemd-sysusers refuses it too); the line is left to systemd-sysusers`,
 			`etc/sysusers.d/c.conf:5 (from opt.c.conf): the name "-bad" is refused: it starts with '-', not a letter or _ (systemd-sysusers refuses it too); the line is left to systemd-sysusers`,
+			`etc/sysusers.d/c.conf:6 (from opt.c.conf): the description "a:b" is refused: it holds ':' (systemd-sysusers refuses it too); the line is left to systemd-sysusers`,
 		},
 	}, {
 		name: "owners nobody provides; settings only a switch reads",

@@ -133,8 +133,9 @@ func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]boo
 
 // sysusersProblem checks the fields of a u, g or m line by the rules
 // the options that write them have (package lib): names are user or
-// group names, a home and a shell absolute paths of one word. It returns
-// what is wrong and why, or "" for a line that keeps to them.
+// group names, a description a GECOS field, a home and a shell absolute
+// paths of one word. It returns what is wrong and why, or "" for a line
+// that keeps to them.
 func sysusersProblem(f []string) (what, problem string) {
 	name := func(s string) (string, string) {
 		if s == "-" {
@@ -153,6 +154,11 @@ func sysusersProblem(f []string) (what, problem string) {
 		if _, group, ok := strings.Cut(f[2], ":"); ok {
 			if w, p := name(group); p != "" {
 				return w, p
+			}
+		}
+		if f[3] != "-" {
+			if p := wordrule.GECOSProblem(f[3]); p != "" {
+				return fmt.Sprintf("the description %q", f[3]), p
 			}
 		}
 		for _, x := range []struct{ what, v string }{{"home", f[4]}, {"shell", f[5]}} {

@@ -124,6 +124,8 @@ func wordProblemOf(t Type, v cty.Value) string {
 	switch t := t.(type) {
 	case Word:
 		return t.problem(v)
+	case AccountID:
+		return t.problem(v)
 	case NullOr:
 		return wordProblemOf(t.Elem, v)
 	case Uniq:

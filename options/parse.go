@@ -20,6 +20,7 @@ var simpleTypes = withWordTypes(map[string]Type{
 	"str":           Str{},
 	"path":          PathType{},
 	"port":          Port{},
+	"accountId":     AccountID{},
 	"nonEmptyStr":   NonEmptyStr{},
 	"singleLineStr": SingleLineStr{},
 	"lines":         SeparatedString{Sep: "\n"},

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
+	"github.com/nodegen/nodegen/internal/wordrule"
 )
 
 // This file holds the types whose values are single strings, numbers or
@@ -251,6 +252,31 @@ func (t IntBetween) check(v cty.Value) bool { return intIn(v, t.Lo, t.Hi) }
 
 // Merge requires all definitions to be equal.
 func (t IntBetween) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
+	return mergeEqual(loc, t, defs)
+}
+
+// AccountID is the type accountId: a user or group ID that systemd
+// takes (wordrule.IDProblem).
+type AccountID struct{}
+
+// Description returns what the values are.
+func (AccountID) Description() string {
+	return "user or group ID; between 0 and 4294967294 (both inclusive), not 65535"
+}
+func (AccountID) descriptionClass() class { return classNoun }
+func (t AccountID) check(v cty.Value) bool {
+	i, ok := intValue(v)
+	return ok && wordrule.IDProblem(i) == ""
+}
+func (t AccountID) problem(v cty.Value) string {
+	if i, ok := intValue(v); ok {
+		return wordrule.IDProblem(i)
+	}
+	return ""
+}
+
+// Merge requires all definitions to be equal.
+func (t AccountID) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	return mergeEqual(loc, t, defs)
 }
 

@@ -44,6 +44,12 @@ func parseCertPEM(data []byte) (*x509.Certificate, error) {
 	}
 }
 
+// certificatePEM is the canonical PEM of a certificate: one CERTIFICATE
+// block of its DER, without headers.
+func certificatePEM(c *x509.Certificate) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})
+}
+
 // parseCAPEM parses every certificate of a PEM CA file into a pool.
 func parseCAPEM(data []byte) (*x509.CertPool, []*x509.Certificate, error) {
 	pool := x509.NewCertPool()

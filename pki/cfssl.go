@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -53,10 +54,53 @@ func newClient(remote string, roots *x509.CertPool, rootCA string, peer *[]*x509
 		remote: strings.TrimRight(remote, "/"),
 		rootCA: rootCA,
 		http: &http.Client{
-			Timeout:   requestTimeout,
-			Transport: &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment},
+			Timeout:       requestTimeout,
+			Transport:     &http.Transport{TLSClientConfig: cfg, Proxy: http.ProxyFromEnvironment},
+			CheckRedirect: sameOriginRedirect,
 		},
 	}
+}
+
+// maxRedirects bounds the redirects one request follows.
+const maxRedirects = 5
+
+// A redirectError is a redirect that the client refused to follow: to
+// another scheme, host or port than the request it answered (which would
+// carry the token and the request elsewhere, perhaps in clear), or one
+// too many.
+type redirectError struct {
+	from, to *neturl.URL
+	tooMany  bool
+}
+
+func (e *redirectError) Error() string {
+	if e.tooMany {
+		return fmt.Sprintf("%s redirected more than %d times", e.from.Redacted(), maxRedirects)
+	}
+	return fmt.Sprintf("%s redirected to %s: refusing to send the request to another scheme, host or port than the CA's", e.from.Redacted(), e.to.Redacted())
+}
+
+// sameOriginRedirect is the CheckRedirect of a client: it follows a
+// redirect only to the scheme, host and port of the request it answers.
+func sameOriginRedirect(req *http.Request, via []*http.Request) error {
+	prev := via[len(via)-1].URL
+	switch {
+	case origin(req.URL) != origin(prev):
+		return &redirectError{from: prev, to: req.URL}
+	case len(via) >= maxRedirects:
+		return &redirectError{from: prev, to: req.URL, tooMany: true}
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port made explicit.
+func origin(u *neturl.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // apiResponse is the envelope of every cfssl API answer.
@@ -80,7 +124,10 @@ func (c *client) post(ctx context.Context, path string, body []byte, result any)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.http.Do(req)
 	var verr *tls.CertificateVerificationError
+	var rerr *redirectError
 	switch {
+	case errors.As(err, &rerr):
+		return rerr
 	case errors.As(err, &verr):
 		return fmt.Errorf("the server at %s is not the CA in %s: its TLS certificate does not verify (%w)", c.remote, c.rootCA, verr.Err)
 	case err != nil:

@@ -12,7 +12,10 @@
 // has the CA sign it through cfssl's authenticated signing endpoint
 // (/api/v1/cfssl/authsign, with the HMAC-SHA256 token of cfssl's "standard"
 // auth provider), checks what comes back and writes key and certificate
-// atomically, with their owner and mode. A spec's action (a shell command,
+// atomically, with their owner and mode. The certificate file holds the
+// certificate that was checked, in canonical PEM, and nothing else the
+// CA sent; a redirect is followed only to the CA's own scheme, host and
+// port, so the token never goes elsewhere. A spec's action (a shell command,
 // such as restarting the service that reads the files) runs once files
 // changed.
 //

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -110,6 +111,12 @@ type fakeCFSSL struct {
 	now        func() time.Time
 	life       time.Duration
 
+	// tail is what a hostile CA appends to the certificate it sends.
+	tail []byte
+	// redirect, when set, is where authsign sends the client instead of
+	// answering (a 307, which repeats the request and its token there).
+	redirect string
+
 	mu    sync.Mutex
 	signs int // authsign requests answered with a certificate
 }
@@ -124,6 +131,9 @@ func newFakeCFSSL(t *testing.T, ca, tlsCA *testCA, key []byte, now func() time.T
 		writeAPI(w, http.StatusOK, map[string]any{"certificate": string(f.ca.pem)}, "")
 	})
 	mux.HandleFunc("POST "+authSignPath, f.authSign(t))
+	// The same handler at another path of the same server, for a redirect
+	// that stays on the CA.
+	mux.HandleFunc("POST /moved"+authSignPath, f.authSign(t))
 	f.srv = httptest.NewUnstartedServer(mux)
 	f.srv.TLS = &tls.Config{Certificates: []tls.Certificate{tlsCA.tlsCert(t)}}
 	f.srv.StartTLS()
@@ -133,6 +143,10 @@ func newFakeCFSSL(t *testing.T, ca, tlsCA *testCA, key []byte, now func() time.T
 
 func (f *fakeCFSSL) authSign(t *testing.T) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if f.redirect != "" && r.URL.Path == authSignPath {
+			http.Redirect(w, r, f.redirect, http.StatusTemporaryRedirect)
+			return
+		}
 		var ar authenticatedRequest
 		if err := json.NewDecoder(r.Body).Decode(&ar); err != nil {
 			writeAPI(w, http.StatusBadRequest, nil, err.Error())
@@ -163,7 +177,7 @@ func (f *fakeCFSSL) authSign(t *testing.T) http.HandlerFunc {
 		f.mu.Lock()
 		f.signs++
 		f.mu.Unlock()
-		writeAPI(w, http.StatusOK, map[string]any{"certificate": string(cert)}, "")
+		writeAPI(w, http.StatusOK, map[string]any{"certificate": string(cert) + string(f.tail)}, "")
 	}
 }
 
@@ -182,4 +196,23 @@ func writeAPI(w http.ResponseWriter, status int, result any, errMsg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// plainListener is a plain-HTTP server that records every request body
+// it is sent (what a redirect to http:// would give away) and answers
+// 500.
+type plainListener struct {
+	srv      *httptest.Server
+	requests atomic.Int32
+}
+
+func newPlainListener(t *testing.T) *plainListener {
+	t.Helper()
+	p := &plainListener{}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.requests.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	t.Cleanup(p.srv.Close)
+	return p
 }

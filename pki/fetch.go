@@ -3,7 +3,6 @@ package pki
 import (
 	"context"
 	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -260,7 +259,7 @@ func bootstrapCA(ctx context.Context, a Authority) (*x509.CertPool, []byte, erro
 	// What is written is the certificates alone, each in canonical PEM.
 	pemData = nil
 	for _, c := range certs {
-		pemData = append(pemData, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})...)
+		pemData = append(pemData, certificatePEM(c)...)
 	}
 	if len(peer) == 0 {
 		return nil, nil, fmt.Errorf("%s presented no TLS certificate", a.Remote)
@@ -318,7 +317,10 @@ func (f *Fetcher) issue(ctx context.Context, s *Spec, roots *x509.CertPool, now 
 	if err := writeAtomic(s.PrivateKey.Path, keyPEM, s.PrivateKey.perm, keyUID, keyGID); err != nil {
 		return nil, fmt.Errorf("writing the private key: %w", err)
 	}
-	if err := writeAtomic(s.Certificate.Path, certPEM, s.Certificate.perm, certUID, certGID); err != nil {
+	// What is written is the certificate that was checked, in canonical
+	// PEM: nothing else the CA put around it (other certificates, keys,
+	// text) reaches the file.
+	if err := writeAtomic(s.Certificate.Path, certificatePEM(cert), s.Certificate.perm, certUID, certGID); err != nil {
 		return nil, fmt.Errorf("writing the certificate: %w", err)
 	}
 	return cert, nil

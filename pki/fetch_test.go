@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/hex"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"slices"
@@ -456,5 +458,92 @@ func checkNoTemporaries(t *testing.T, dir string) {
 		if strings.Contains(e.Name(), ".tmp-") {
 			t.Errorf("temporary file left: %s", e.Name())
 		}
+	}
+}
+
+// TestKeepHostileCA: a CA that puts something after the certificate it
+// signed gets only that certificate written, in canonical PEM; a CA that
+// redirects the sign request anywhere but itself gets it refused before
+// the request (and its token) leaves for the other place.
+func TestKeepHostileCA(t *testing.T) {
+	tests := []struct {
+		name    string
+		hostile func(t *testing.T, e *env) (sentElsewhere func() int)
+		wantErr string
+	}{
+		{
+			name: "another certificate, a private key and text after the certificate",
+			hostile: func(t *testing.T, e *env) func() int {
+				_, keyPEM, err := newKey(KeyRequest{Algo: "ecdsa", Size: 256})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.fake.tail = append(append(append([]byte{}, e.other.pem...), keyPEM...), "trailing junk\n"...)
+				return nil
+			},
+		},
+		{
+			name: "a redirect to plain http",
+			hostile: func(t *testing.T, e *env) func() int {
+				p := newPlainListener(t)
+				e.fake.redirect = p.srv.URL + authSignPath
+				return func() int { return int(p.requests.Load()) }
+			},
+			wantErr: "/api/v1/cfssl/authsign redirected to http://127.0.0.1:",
+		},
+		{
+			name: "a redirect to another port over https",
+			hostile: func(t *testing.T, e *env) func() int {
+				other := newFakeCFSSL(t, e.ca, e.ca, e.fake.key, e.fake.now)
+				e.fake.redirect = other.srv.URL + authSignPath
+				return other.signCount
+			},
+			wantErr: "refusing to send the request to another scheme, host or port than the CA's",
+		},
+		{
+			name: "a redirect that stays on the CA is followed",
+			hostile: func(t *testing.T, e *env) func() int {
+				e.fake.redirect = e.fake.srv.URL + "/moved" + authSignPath
+				return nil
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, false)
+			s := e.spec(t)
+			sentElsewhere := tt.hostile(t, e)
+			o := e.f.Keep(context.Background(), []*Spec{s})[0]
+			if sentElsewhere != nil {
+				if n := sentElsewhere(); n != 0 {
+					t.Errorf("%d requests reached the place the CA redirected to", n)
+				}
+			}
+			if tt.wantErr != "" {
+				if o.Err == nil || !strings.Contains(o.Err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one with %q", o.Err, tt.wantErr)
+				}
+				if _, err := os.Stat(s.Certificate.Path); !os.IsNotExist(err) {
+					t.Errorf("a certificate was written after a refused redirect (%v)", err)
+				}
+				return
+			}
+			if o.Err != nil {
+				t.Fatal(o.Err)
+			}
+			checkFiles(t, e, s)
+			data := []byte(readFile(t, s.Certificate.Path))
+			b, rest := pem.Decode(data)
+			if b == nil || len(rest) != 0 {
+				t.Fatalf("the certificate file is not one PEM block:\n%s", data)
+			}
+			cert, err := x509.ParseCertificate(b.Bytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := string(data), string(certificatePEM(cert)); got != want {
+				t.Errorf("the certificate file is not canonical PEM:\n%s\nwant\n%s", got, want)
+			}
+		})
 	}
 }

@@ -11,6 +11,13 @@
 // temporary file for a symbolic link while this runs changes nothing
 // outside that directory, as systemd-tmpfiles and Nix refuse unsafe path
 // transitions.
+//
+// A Dir also renames without replacing (RenameNoReplace, and
+// MoveNoReplace to another directory) and exchanges two entries
+// (Exchange), renameat2's RENAME_NOREPLACE and RENAME_EXCHANGE, so that a
+// caller that checked what is at a name replaces only that: activate
+// places, removes and restores the files of a generation this way, in
+// directories it opened itself (DirOf).
 package safefile
 
 import "strings"

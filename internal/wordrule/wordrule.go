@@ -38,6 +38,7 @@ var Rules = []Rule{
 	{"word", "word", "one or more characters, without white space, control characters, quotes or backslashes, not starting with # (a comment)", WordProblem},
 	{"fileName", "file name", "one component of a path: a word that holds no /, is not . or .., at most 255 bytes", FileNameProblem},
 	{"pathWord", "one-word absolute path", "a normalized absolute path without white space, control characters, quotes, backslashes or % (which systemd-sysusers and systemd-tmpfiles expand)", PathWordProblem},
+	{"gecos", "GECOS field (account description)", "valid UTF-8 without control characters (a newline among them) or : (the field separator of /etc/passwd; systemd-sysusers' rule)", GECOSProblem},
 }
 
 // describeRune names a character for a message: "a space", "a newline",
@@ -276,4 +277,34 @@ func SystemdExecArg(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// GECOSProblem checks the description of an account (the GECOS field of
+// /etc/passwd) as systemd-sysusers does (valid_gecos): valid UTF-8, no
+// control character and no colon, the field separator. Empty is no
+// description.
+func GECOSProblem(s string) string {
+	return firstBad(s, func(_ int, r rune) bool { return r >= 0x20 && r != 0x7f && r != ':' })
+}
+
+// The largest user or group ID, and the one that 16-bit programs read as
+// -1.
+const (
+	maxID = 4294967294
+	id16  = 65535
+)
+
+// IDProblem checks a user or group ID as systemd does (uid_is_valid): 0
+// to 4294967294 (4294967295 is -1), and not 65535 (-1 to 16-bit
+// programs).
+func IDProblem(id int64) string {
+	switch {
+	case id < 0:
+		return fmt.Sprintf("it is %d, negative", id)
+	case id > maxID:
+		return fmt.Sprintf("it is %d, larger than %d", id, maxID)
+	case id == id16:
+		return "it is 65535, which 16-bit programs read as -1"
+	}
+	return ""
 }

@@ -65,10 +65,37 @@ func TestWordRules(t *testing.T) {
 		{PathWordProblem, "/000/", "it is not normalized (an empty, . or .. component, or a / at the end)"},
 		{PathWordProblem, "/a//b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
 		{PathWordProblem, "/a/../b", "it is not normalized (an empty, . or .. component, or a / at the end)"},
+		{GECOSProblem, "", ""},
+		{GECOSProblem, "Jörg Müller, room 4", ""},
+		{GECOSProblem, "a:b", "it holds ':'"},
+		{GECOSProblem, "x\nroot::0:0", "it holds a newline"},
+		{GECOSProblem, "a\x7fb", "it holds the character U+007F"},
+		{GECOSProblem, "a\xffb", "it is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		if got := tt.rule(tt.in); got != tt.problem {
 			t.Errorf("%q: got %q, want %q", tt.in, got, tt.problem)
+		}
+	}
+}
+
+// TestIDProblem: the user and group IDs systemd refuses.
+func TestIDProblem(t *testing.T) {
+	tests := []struct {
+		id      int64
+		problem string
+	}{
+		{0, ""},
+		{1000, ""},
+		{65534, ""},
+		{65535, "it is 65535, which 16-bit programs read as -1"},
+		{4294967294, ""},
+		{4294967295, "it is 4294967295, larger than 4294967294"},
+		{-1, "it is -1, negative"},
+	}
+	for _, tt := range tests {
+		if got := IDProblem(tt.id); got != tt.problem {
+			t.Errorf("%d: got %q, want %q", tt.id, got, tt.problem)
 		}
 	}
 }

@@ -12,7 +12,7 @@ submodule "usersUser" {
     description  = "The name of the user account."
   }
   option "uid" {
-    type        = nullOr(int)
+    type        = nullOr(accountId)
     default     = null
     description = "The account UID. If null, systemd-sysusers picks a free one in the system range."
   }
@@ -38,7 +38,7 @@ submodule "usersUser" {
     example     = ["wheel", "systemd-journal"]
   }
   option "description" {
-    type        = singleLineStr
+    type        = gecos
     default     = ""
     description = "A short description of the user account, typically the user's full name (the GECOS field)."
   }
@@ -80,7 +80,7 @@ submodule "usersGroup" {
     description  = "The name of the group."
   }
   option "gid" {
-    type        = nullOr(int)
+    type        = nullOr(accountId)
     default     = null
     description = "The group GID. If null, systemd-sysusers picks a free one in the system range."
   }
