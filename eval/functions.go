@@ -356,6 +356,11 @@ func (ev *Evaluator) noteCall(diags hcl.Diagnostics, c *callSite) hcl.Diagnostic
 		}
 		ev.calledNote[&n] = true
 		ev.calledNote[d] = true
+		if d == ev.exhausted {
+			// Every later charge returns the limit's error: the one
+			// that names the call, so that it is reported once.
+			ev.exhausted = &n
+		}
 		out = append(out, &n)
 	}
 	return out
@@ -387,28 +392,14 @@ func (ev *Evaluator) FunctionSignatures() map[string]string {
 }
 
 // holdsFunc reports whether a value of type t holds a function value
-// (fn.NAME), at the top or inside.
+// (fn.NAME), at the top or inside: each distinct object and tuple type
+// inside is looked at once (property.TypeHolds), so a type that shares
+// its parts (2^40 of them from 42 lines of locals) is walked in its size.
 func holdsFunc(t cty.Type) bool {
-	switch {
-	case t.Equals(funcType):
-		return true
-	case t.IsObjectType():
-		for _, at := range t.AttributeTypes() {
-			if holdsFunc(at) {
-				return true
-			}
-		}
-	case t.IsTupleType():
-		for _, et := range t.TupleElementTypes() {
-			if holdsFunc(et) {
-				return true
-			}
-		}
-	case t.IsListType() || t.IsMapType() || t.IsSetType():
-		return holdsFunc(t.ElementType())
-	}
-	return false
+	return property.TypeHolds(t, isFuncType)
 }
+
+func isFuncType(t cty.Type) bool { return t.IsCapsuleType() && t.Equals(funcType) }
 
 // funcValueDiag is the error for a function value (fn.NAME) at rng where
 // a value is needed: what says where.
