@@ -354,6 +354,21 @@ func (ev *Evaluator) charge(n int64, rng hcl.Range) *hcl.Diagnostic {
 	return ev.checkTime(rng)
 }
 
+// mergeBudget is the options.Budget of the evaluation's merges: a value
+// walked is a check of the time, a value made is charged as a collection
+// of its elements (checkElements), so that a merge that walks a value
+// that shares itself as a tree (2^40 nodes from 42 lines of locals) stops
+// at the allocation or time limit.
+type mergeBudget struct{ ev *Evaluator }
+
+// Spend implements options.Budget.
+func (b mergeBudget) Spend(made int, rng hcl.Range) *hcl.Diagnostic {
+	if made == 0 {
+		return b.ev.checkTime(rng)
+	}
+	return b.ev.checkElements(made, rng)
+}
+
 // checkTime is an error at rng once the evaluation has run longer than its
 // time limit, the same error every time after. It reads the clock only
 // every 1024th call.
@@ -418,16 +433,23 @@ func (l Limits) libLimits() lib.Limits {
 
 // checkDepth is an error at rng when the evaluation chain is longer than
 // the depth limit, so that a runaway evaluation is an error and not a Go
-// stack overflow. It checks the time limit too.
+// stack overflow. It checks the time limit too. The chain goes over the
+// limit once: a later step over it (a sibling of the step that went over,
+// evaluated as the chain unwinds) is the same error, the first, reported
+// once.
 func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
 	if len(ev.stack) > ev.limits.Depth {
-		return &hcl.Diagnostic{
+		if ev.tooDeep != nil {
+			return ev.tooDeep
+		}
+		ev.tooDeep = &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "evaluation too deep",
 			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long (limit depth). Raise the limit with --limit if the configuration really needs it.", ev.limits.Depth),
 			Subject:  rng.Ptr(),
 			Extra:    OverLimit{Limit: LimitDepth},
 		}
+		return ev.tooDeep
 	}
 	return ev.checkTime(rng)
 }
