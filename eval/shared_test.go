@@ -1,0 +1,82 @@
+package eval_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/options"
+)
+
+// sharedChain is 40 locals, each an object of two references to the one
+// before: a value of 41 nodes that is a tree of 2^40 (N9).
+func sharedChain() string {
+	var b strings.Builder
+	b.WriteString("locals {\n  l0 = {}\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "  l%d = { a = local.l%d, b = local.l%d }\n", i, i-1, i-1)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestSharedValues feeds each walker of whole values a value that shares
+// itself (N9): each ends, well within the time limit, in a located limit
+// error or in a value, and no limit's error is reported twice (N20).
+func TestSharedValues(t *testing.T) {
+	dbl := "function \"dbl\" {\n  params = [o, n]\n  result = n == 0 ? o : dbl({ a = o, b = o }, n - 1)\n}\n"
+	tests := []struct {
+		name string
+		typ  string // the option's type
+		src  string
+		want eval.Limit // 0: a value
+	}{
+		// the check that no function value hides in a call's arguments
+		{"a library call's arguments", "anything", sharedChain() + "config { out = jsonencode(local.l40) }", eval.LimitString},
+		{"a module function's result", "anything", dbl + "config { out = jsonencode(dbl({}, 40)) }", eval.LimitString},
+		// anything's merge, attribute by attribute
+		{"anything's merge", "anything", sharedChain() + "config { out = local.l40 }", eval.LimitAllocation},
+		{"attrsOf's merge", "attrsOf(anything)", sharedChain() + "config { out = local.l40 }", eval.LimitAllocation},
+		// the type walks (NeedsDeep, typeContains) of a value that is
+		// only looked at: its length
+		{"a value's type", "number", sharedChain() + "config { out = length(local.l40) }", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "option \"out\" { type = " + tt.typ + " }\n" + tt.src
+			fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
+			start := time.Now()
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: eval.Limits{Time: 20 * time.Second}})
+			if !diags.HasErrors() {
+				_, diags = ev.Get(options.Path{"out"})
+			}
+			if took := time.Since(start); took > 15*time.Second {
+				t.Errorf("took %s", took)
+			}
+			diags = eval.Dedupe(diags)
+			var limited []*hcl.Diagnostic
+			for _, d := range diags {
+				if eval.LimitOf(d) != 0 {
+					limited = append(limited, d)
+				}
+			}
+			if tt.want == 0 {
+				if diags.HasErrors() {
+					t.Fatalf("errors: %v", diags)
+				}
+				return
+			}
+			if len(limited) != 1 || eval.LimitOf(limited[0]) != tt.want {
+				t.Fatalf("limit errors %v, want one of limit %v; all: %v", limited, tt.want, diags)
+			}
+			if s := limited[0].Subject; s == nil || s.Filename != "main.hcl" || s.Start.Line == 0 {
+				t.Errorf("the limit's error is not located: %v", limited[0])
+			}
+		})
+	}
+}
