@@ -45,6 +45,11 @@ func TestSharedValues(t *testing.T) {
 		// the type walks (NeedsDeep, typeContains) of a value that is
 		// only looked at: its length
 		{"a value's type", "number", sharedChain() + "config { out = length(local.l40) }", 0},
+		// anything's merge of a list: a value taken whole (plain:
+		// normalize, findProperty; WhollyKnown), then written (JSON)
+		{"a list of anything", "anything", sharedChain() + "config { out = [local.l40] }", 0},
+		{"attrs", "attrs", sharedChain() + "config { out = { x = local.l40 } }", 0},
+		{"a function's argument", "bool", sharedChain() + "config { out = can(local.l40) }", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +73,11 @@ func TestSharedValues(t *testing.T) {
 			if tt.want == 0 {
 				if diags.HasErrors() {
 					t.Fatalf("errors: %v", diags)
+				}
+				// Written out, the value is 2^40 values: an error.
+				v, _ := ev.Get(options.Path{"out"})
+				if _, err := eval.JSON(v); tt.typ != "bool" && tt.typ != "number" && (err == nil || !strings.Contains(err.Error(), "many times over")) {
+					t.Errorf("JSON: %v, want an error that the value holds more than %d values", err, eval.MaxJSONValues)
 				}
 				return
 			}
