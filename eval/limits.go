@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/hclguard"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -412,6 +413,22 @@ func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 			return tooLarge(LimitElements, rng, fmt.Sprintf("This value has %d elements, more than %d (limit elements).", n, ev.limits.Elements))
 		}
 		return ev.charge(int64(n)*allocationPerElement, rng)
+	}
+	return nil
+}
+
+// checkTree is an error at rng when v, about to be walked whole by cty or
+// a library function (which know nothing of sharing), holds more values
+// at every depth than the elements limit: a value that holds another
+// many times over (an object of two references to one object, forty
+// times over, is 2^40 values) would be walked without end.
+func (ev *Evaluator) checkTree(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+	ty := v.Type()
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+		return nil
+	}
+	if n := ctyelems.TreeSize(v, ev.limits.Elements); n > ev.limits.Elements {
+		return tooLarge(LimitElements, rng, fmt.Sprintf("This value holds more than %d values at all depths (limit elements), some of them many times over; it is not walked.", ev.limits.Elements))
 	}
 	return nil
 }

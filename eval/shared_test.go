@@ -37,8 +37,16 @@ func TestSharedValues(t *testing.T) {
 		want eval.Limit // 0: a value
 	}{
 		// the check that no function value hides in a call's arguments
-		{"a library call's arguments", "anything", sharedChain() + "config { out = jsonencode(local.l40) }", eval.LimitString},
-		{"a module function's result", "anything", dbl + "config { out = jsonencode(dbl({}, 40)) }", eval.LimitString},
+		{"a library call's arguments", "anything", sharedChain() + "config { out = jsonencode(local.l40) }", eval.LimitElements},
+		{"a module function's result", "anything", dbl + "config { out = jsonencode(dbl({}, 40)) }", eval.LimitElements},
+		// cty's walks: Equals, conversion of arguments
+		{"equality", "bool", sharedChain() + "config { out = local.l40 == local.l40 }", eval.LimitElements},
+		{"contains", "bool", sharedChain() + "config { out = contains([local.l40], local.l40) }", eval.LimitElements},
+		{"a conversion", "number", sharedChain() + "config { out = length(tomap(local.l40)) }", eval.LimitElements},
+		{"flatten", "number", sharedChain() + "config { out = length(flatten([local.l40])) }", eval.LimitElements},
+		{"yamlencode", "str", sharedChain() + "config { out = yamlencode(local.l40) }", eval.LimitElements},
+		// a for expression looks at the top only
+		{"a for expression", "number", sharedChain() + "config { out = length([for k, v in local.l40 : k]) }", 0},
 		// anything's merge, attribute by attribute
 		{"anything's merge", "anything", sharedChain() + "config { out = local.l40 }", eval.LimitAllocation},
 		{"attrsOf's merge", "attrsOf(anything)", sharedChain() + "config { out = local.l40 }", eval.LimitAllocation},

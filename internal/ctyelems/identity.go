@@ -60,3 +60,65 @@ func IdentityOf(v cty.Value) (Identity, bool) {
 	}
 	return Identity{}, false
 }
+
+// TreeSize is the number of values in v at every depth, v included, as a
+// walk that does not know of sharing (cty's Equals and conversions, the
+// encoders) visits them: a value that holds another twice counts it
+// twice. It counts up to max and returns max+1 beyond; its own work is
+// bounded by the distinct values inside v (each shared one is counted
+// once and its count reused).
+func TreeSize(v cty.Value, max int) int {
+	var w sizeWalk
+	w.max = max
+	return w.size(v)
+}
+
+type sizeWalk struct {
+	max  int
+	seen map[Identity]int
+}
+
+func (w *sizeWalk) size(v cty.Value) int {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return 1
+	}
+	ty := v.Type()
+	n := 1
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if n += w.inner(v.GetAttr(name)); n > w.max {
+				return w.max + 1
+			}
+		}
+	case ty.IsTupleType() || ty.IsListType():
+		for i := range v.LengthInt() {
+			if n += w.inner(v.Index(Index(i))); n > w.max {
+				return w.max + 1
+			}
+		}
+	case ty.IsMapType() || ty.IsSetType():
+		n += v.LengthInt()
+	}
+	return min(n, w.max+1)
+}
+
+func (w *sizeWalk) inner(v cty.Value) int {
+	ty := v.Type()
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+		return w.size(v)
+	}
+	id, ok := IdentityOf(v)
+	if !ok {
+		return w.size(v)
+	}
+	if n, ok := w.seen[id]; ok {
+		return n
+	}
+	n := w.size(v)
+	if w.seen == nil {
+		w.seen = map[Identity]int{}
+	}
+	w.seen[id] = n
+	return n
+}

@@ -53,3 +53,31 @@ func TestWalksOfSharedValues(t *testing.T) {
 		t.Error("ContainsMarked of a shared value is wrong")
 	}
 }
+
+// TestTreeSize: the size of a value as a walk that knows nothing of
+// sharing sees it, counted in the work of the distinct values.
+func TestTreeSize(t *testing.T) {
+	leaf := cty.ObjectVal(map[string]cty.Value{"x": cty.True})
+	v := leaf
+	for range 60 {
+		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v})
+	}
+	tests := []struct {
+		name string
+		v    cty.Value
+		max  int
+		want int
+	}{
+		{"a string", cty.StringVal("x"), 10, 1},
+		{"an object", leaf, 10, 2},
+		{"a tuple of two", cty.TupleVal([]cty.Value{leaf, leaf}), 10, 5},
+		{"a map", cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), 10, 3},
+		{"2^61 values, over", v, 1 << 20, 1<<20 + 1},
+		{"a list of it", cty.ListVal([]cty.Value{v}), 1000, 1001},
+	}
+	for _, tt := range tests {
+		if got := TreeSize(tt.v, tt.max); got != tt.want {
+			t.Errorf("%s: TreeSize = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
