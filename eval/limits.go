@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/nodegen/nodegen/internal/hclguard"
 	"github.com/nodegen/nodegen/internal/ctyelems"
+	"github.com/nodegen/nodegen/internal/hclguard"
 	"github.com/nodegen/nodegen/lib"
 )
 
