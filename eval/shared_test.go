@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/options"
@@ -97,4 +98,59 @@ func TestSharedValues(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sharedUses are what FuzzSharedValues does with a shared value: the
+// walkers of whole values (merges, library calls, operators, conversions,
+// encoders, for expressions, the output).
+var sharedUses = []string{
+	"V", "[V]", "{ x = V }", "jsonencode(V)", "yamlencode(V)", "V == V", "V != null",
+	"contains([V], V)", "length(flatten([V]))", "keys(merge(V, {}))", "tomap(V)",
+	"[for k, v in V : k]", "can(V.a)", "try(V.a.b, 1)", "lookup(V, \"a\", null)",
+	"{ for k, v in V : k => v }", "setunion([V], [V])", "tostring(V)", "sha256(jsonencode(V))",
+}
+
+// sharedTypes are the types of the option that takes the result.
+var sharedTypes = []string{"anything", "attrs", "attrsOf(anything)", "listOf(anything)", "nullOr(anything)", "str", "bool"}
+
+// FuzzSharedValues gives the walkers a value that shares itself (a chain
+// of up to 60 objects of two or three references to the one before,
+// built by locals or by a module's function) and checks that each ends,
+// bounded by the limits, without a panic and within the time limit.
+func FuzzSharedValues(f *testing.F) {
+	for use := range sharedUses {
+		f.Add(uint8(40), uint8(use), uint8(0), false)
+	}
+	f.Add(uint8(60), uint8(0), uint8(2), true)
+	f.Fuzz(func(t *testing.T, depth, use, typ uint8, viaFunction bool) {
+		n := int(depth % 61)
+		var b strings.Builder
+		fmt.Fprintf(&b, "option \"out\" { type = %s }\n", sharedTypes[int(typ)%len(sharedTypes)])
+		v := fmt.Sprintf("local.l%d", n)
+		if viaFunction {
+			b.WriteString("function \"dbl\" {\n  params = [o, n]\n  result = n == 0 ? o : dbl({ a = o, b = o, c = [o] }, n - 1)\n}\n")
+			v = fmt.Sprintf("dbl({}, %d)", n)
+		} else {
+			b.WriteString("locals {\n  l0 = { x = 1 }\n")
+			for i := 1; i <= n; i++ {
+				fmt.Fprintf(&b, "  l%d = { a = local.l%d, b = local.l%d, c = [local.l%d] }\n", i, i-1, i-1, i-1)
+			}
+			b.WriteString("}\n")
+		}
+		fmt.Fprintf(&b, "config { out = %s }\n", strings.ReplaceAll(sharedUses[int(use)%len(sharedUses)], "V", v))
+		fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(b.String())}}
+		start := time.Now()
+		ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: fuzzLimits})
+		if !diags.HasErrors() {
+			var out cty.Value
+			out, diags = ev.Get(options.Path{"out"})
+			if !diags.HasErrors() {
+				eval.JSON(out)
+			}
+		}
+		// The time limit is a second; its check, some work later.
+		if took := time.Since(start); took > 10*time.Second {
+			t.Fatalf("took %s:\n%s", took, b.String())
+		}
+	})
 }
