@@ -154,3 +154,54 @@ func FuzzSharedValues(f *testing.F) {
 		}
 	})
 }
+
+// TestFunctionLimitErrorsOnce (N20): the depth error of a chain that
+// foldl builds and the time error of a branching recursion are each
+// reported once.
+func TestFunctionLimitErrorsOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string
+		limits eval.Limits
+		want   eval.Limit
+	}{
+		{"a chain foldl builds", `function "cons" {
+  params = [acc, x]
+  result = { next = acc, v = x }
+}
+function "depth" {
+  params = [l]
+  result = l == null ? 0 : 1 + depth(l.next)
+}
+locals {
+  big = flatten([for i in range(20) : [for j in range(1000) : j]])
+}
+config { out = depth(foldl(local.big, null, fn.cons)) }
+`, eval.Limits{Allocation: 4 << 30}, eval.LimitDepth},
+		{"a branching recursion", `function "f" {
+  params = [n, s]
+  result = n < 1 ? length(s) : f(n - 1, "${s}x") + f(n - 1, "${s}y")
+}
+config { out = f(40, "") }
+`, eval.Limits{Time: time.Second}, eval.LimitTime},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "option \"out\" { type = anything }\n" + tt.src
+			fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: tt.limits})
+			if !diags.HasErrors() {
+				_, diags = ev.Get(options.Path{"out"})
+			}
+			var got []string
+			for _, d := range eval.Dedupe(diags) {
+				if eval.LimitOf(d) == tt.want {
+					got = append(got, d.Error())
+				}
+			}
+			if len(got) != 1 {
+				t.Errorf("%d errors of limit %v, want 1: %q", len(got), tt.want, got)
+			}
+		})
+	}
+}
