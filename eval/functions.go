@@ -290,6 +290,13 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 	if d := ev.checkDepth(rng); d != nil {
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
+	// The call's frame and its arguments' thunks count toward the
+	// allocation limit as a collection's elements do, so that a
+	// branching recursion's memory is bounded by it, not by the time
+	// limit alone.
+	if d := ev.charge(int64(1+len(args))*allocationPerElement, rng); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	ev.stats.Calls++
 	// While the options are declared (a dynamic block's for_each), there
 	// are no options yet: the body reads the module's locals as the
@@ -349,18 +356,23 @@ func (ev *Evaluator) noteCall(diags hcl.Diagnostics, c *callSite) hcl.Diagnostic
 			out = append(out, d)
 			continue
 		}
-		n := *d
-		n.Detail += fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.signature(), options.ShowPos(c.rng))
 		if ev.calledNote == nil {
 			ev.calledNote = map[*hcl.Diagnostic]bool{}
 		}
+		note := fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.signature(), options.ShowPos(c.rng))
+		if d == ev.exhausted {
+			// The spent budget's error is one, which every later
+			// charge returns and which thunks may have kept: it
+			// names the call itself, so that it is reported once.
+			d.Detail += note
+			ev.calledNote[d] = true
+			out = append(out, d)
+			continue
+		}
+		n := *d
+		n.Detail += note
 		ev.calledNote[&n] = true
 		ev.calledNote[d] = true
-		if d == ev.exhausted {
-			// Every later charge returns the limit's error: the one
-			// that names the call, so that it is reported once.
-			ev.exhausted = &n
-		}
 		out = append(out, &n)
 	}
 	return out

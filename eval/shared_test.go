@@ -156,8 +156,8 @@ func FuzzSharedValues(f *testing.F) {
 }
 
 // TestFunctionLimitErrorsOnce (N20): the depth error of a chain that
-// foldl builds and the time error of a branching recursion are each
-// reported once.
+// foldl builds and the limit error of a branching recursion are each
+// reported once; calls count toward the allocation limit.
 func TestFunctionLimitErrorsOnce(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -183,7 +183,14 @@ config { out = depth(foldl(local.big, null, fn.cons)) }
   result = n < 1 ? length(s) : f(n - 1, "${s}x") + f(n - 1, "${s}y")
 }
 config { out = f(40, "") }
-`, eval.Limits{Time: time.Second}, eval.LimitTime},
+`, eval.Limits{Time: time.Second}, eval.LimitAllocation},
+		// Each call's frame counts toward the allocation limit.
+		{"fib(30)", `function "fib" {
+  params = [n]
+  result = n < 2 ? n : fib(n - 1) + fib(n - 2)
+}
+config { out = fib(30) }
+`, eval.Limits{}, eval.LimitAllocation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,13 +201,15 @@ config { out = f(40, "") }
 				_, diags = ev.Get(options.Path{"out"})
 			}
 			var got []string
+			var limits []eval.Limit
 			for _, d := range eval.Dedupe(diags) {
-				if eval.LimitOf(d) == tt.want {
+				if l := eval.LimitOf(d); l != 0 {
 					got = append(got, d.Error())
+					limits = append(limits, l)
 				}
 			}
-			if len(got) != 1 {
-				t.Errorf("%d errors of limit %v, want 1: %q", len(got), tt.want, got)
+			if len(got) != 1 || limits[0] != tt.want {
+				t.Errorf("errors of limits %v, want one of %v: %q", limits, tt.want, got)
 			}
 		})
 	}
