@@ -418,16 +418,18 @@ func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 }
 
 // checkTree is an error at rng when v, about to be walked whole by cty or
-// a library function (which know nothing of sharing), holds more values
-// at every depth than the elements limit: a value that holds another
-// many times over (an object of two references to one object, forty
-// times over, is 2^40 values) would be walked without end.
+// a library function (which know nothing of sharing), holds some value
+// more than once and so more values at every depth than the elements
+// limit: a value that holds another many times over (an object of two
+// references to one object, forty times over, is 2^40 values) would be
+// walked without end. A value that shares nothing was bounded as it was
+// made, and a function checks its own result.
 func (ev *Evaluator) checkTree(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 	ty := v.Type()
 	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
 		return nil
 	}
-	if n := ctyelems.TreeSize(v, ev.limits.Elements); n > ev.limits.Elements {
+	if n, shared := ctyelems.TreeSize(v, ev.limits.Elements); shared && n > ev.limits.Elements {
 		return tooLarge(LimitElements, rng, fmt.Sprintf("This value holds more than %d values at all depths (limit elements), some of them many times over; it is not walked.", ev.limits.Elements))
 	}
 	return nil

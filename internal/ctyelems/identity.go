@@ -66,16 +66,19 @@ func IdentityOf(v cty.Value) (Identity, bool) {
 // encoders) visits them: a value that holds another twice counts it
 // twice. It counts up to max and returns max+1 beyond; its own work is
 // bounded by the distinct values inside v (each shared one is counted
-// once and its count reused).
-func TreeSize(v cty.Value, max int) int {
+// once and its count reused). shared says whether v holds some value
+// more than once.
+func TreeSize(v cty.Value, max int) (n int, shared bool) {
 	var w sizeWalk
 	w.max = max
-	return w.size(v)
+	n = w.size(v)
+	return n, w.shared
 }
 
 type sizeWalk struct {
-	max  int
-	seen map[Identity]int
+	max    int
+	seen   map[Identity]int
+	shared bool
 }
 
 func (w *sizeWalk) size(v cty.Value) int {
@@ -113,6 +116,7 @@ func (w *sizeWalk) inner(v cty.Value) int {
 		return w.size(v)
 	}
 	if n, ok := w.seen[id]; ok {
+		w.shared = true
 		return n
 	}
 	n := w.size(v)

@@ -63,21 +63,23 @@ func TestTreeSize(t *testing.T) {
 		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v})
 	}
 	tests := []struct {
-		name string
-		v    cty.Value
-		max  int
-		want int
+		name   string
+		v      cty.Value
+		max    int
+		want   int
+		shared bool
 	}{
-		{"a string", cty.StringVal("x"), 10, 1},
-		{"an object", leaf, 10, 2},
-		{"a tuple of two", cty.TupleVal([]cty.Value{leaf, leaf}), 10, 5},
-		{"a map", cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), 10, 3},
-		{"2^61 values, over", v, 1 << 20, 1<<20 + 1},
-		{"a list of it", cty.ListVal([]cty.Value{v}), 1000, 1001},
+		{"a string", cty.StringVal("x"), 10, 1, false},
+		{"an object", leaf, 10, 2, false},
+		{"a tuple of two", cty.TupleVal([]cty.Value{leaf, leaf}), 10, 5, true},
+		{"a tuple of two alike", cty.TupleVal([]cty.Value{leaf, cty.ObjectVal(map[string]cty.Value{"x": cty.True})}), 10, 5, false},
+		{"a map", cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), 10, 3, false},
+		{"2^61 values, over", v, 1 << 20, 1<<20 + 1, true},
+		{"a list of it", cty.ListVal([]cty.Value{v}), 1000, 1001, true},
 	}
 	for _, tt := range tests {
-		if got := TreeSize(tt.v, tt.max); got != tt.want {
-			t.Errorf("%s: TreeSize = %d, want %d", tt.name, got, tt.want)
+		if got, shared := TreeSize(tt.v, tt.max); got != tt.want || shared != tt.shared {
+			t.Errorf("%s: TreeSize = %d, %v; want %d, %v", tt.name, got, shared, tt.want, tt.shared)
 		}
 	}
 }
