@@ -156,6 +156,9 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		if holdsFunc(a.Type()) {
 			return cty.DynamicVal, append(diags, funcValueDiag(argExpr(i).Range(), fmt.Sprintf("an argument of the library function %s", e.Name)))
 		}
+		if d := ev.checkTree(a, argExpr(i).Range()); d != nil {
+			return cty.DynamicVal, append(diags, d)
+		}
 	}
 	args, err := lib.CheckCall(fn, args, ev.limits.libLimits())
 	if big := asTooLarge(err); big != nil {

@@ -81,6 +81,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		modulePaths: map[string]modulePath{},
 		bound:       map[any]options.Type{},
 	}
+	ev.mergeRoom.Budget = mergeBudget{ev}
 	ok, diags := ev.load()
 	if !ok {
 		return ev, diags
@@ -397,6 +398,9 @@ type Evaluator struct {
 	// exhausted is the error of the spent allocation budget or time,
 	// which every later charge repeats.
 	exhausted *hcl.Diagnostic
+	// tooDeep is the first error of a chain longer than the depth
+	// limit, what every later one is (checkDepth).
+	tooDeep *hcl.Diagnostic
 }
 
 // Stats counts the work an evaluation did so far.

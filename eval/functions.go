@@ -290,6 +290,13 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 	if d := ev.checkDepth(rng); d != nil {
 		return cty.DynamicVal, hcl.Diagnostics{d}
 	}
+	// The call's frame and its arguments' thunks count toward the
+	// allocation limit as a collection's elements do, so that a
+	// branching recursion's memory is bounded by it, not by the time
+	// limit alone.
+	if d := ev.charge(int64(1+len(args))*allocationPerElement, rng); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	ev.stats.Calls++
 	// While the options are declared (a dynamic block's for_each), there
 	// are no options yet: the body reads the module's locals as the
@@ -349,11 +356,21 @@ func (ev *Evaluator) noteCall(diags hcl.Diagnostics, c *callSite) hcl.Diagnostic
 			out = append(out, d)
 			continue
 		}
-		n := *d
-		n.Detail += fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.signature(), options.ShowPos(c.rng))
 		if ev.calledNote == nil {
 			ev.calledNote = map[*hcl.Diagnostic]bool{}
 		}
+		note := fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.signature(), options.ShowPos(c.rng))
+		if d == ev.exhausted {
+			// The spent budget's error is one, which every later
+			// charge returns and which thunks may have kept: it
+			// names the call itself, so that it is reported once.
+			d.Detail += note
+			ev.calledNote[d] = true
+			out = append(out, d)
+			continue
+		}
+		n := *d
+		n.Detail += note
 		ev.calledNote[&n] = true
 		ev.calledNote[d] = true
 		out = append(out, &n)
@@ -387,28 +404,14 @@ func (ev *Evaluator) FunctionSignatures() map[string]string {
 }
 
 // holdsFunc reports whether a value of type t holds a function value
-// (fn.NAME), at the top or inside.
+// (fn.NAME), at the top or inside: each distinct object and tuple type
+// inside is looked at once (property.TypeHolds), so a type that shares
+// its parts (2^40 of them from 42 lines of locals) is walked in its size.
 func holdsFunc(t cty.Type) bool {
-	switch {
-	case t.Equals(funcType):
-		return true
-	case t.IsObjectType():
-		for _, at := range t.AttributeTypes() {
-			if holdsFunc(at) {
-				return true
-			}
-		}
-	case t.IsTupleType():
-		for _, et := range t.TupleElementTypes() {
-			if holdsFunc(et) {
-				return true
-			}
-		}
-	case t.IsListType() || t.IsMapType() || t.IsSetType():
-		return holdsFunc(t.ElementType())
-	}
-	return false
+	return property.TypeHolds(t, isFuncType)
 }
+
+func isFuncType(t cty.Type) bool { return t.IsCapsuleType() && t.Equals(funcType) }
 
 // funcValueDiag is the error for a function value (fn.NAME) at rng where
 // a value is needed: what says where.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/hclguard"
 	"github.com/nodegen/nodegen/lib"
 )
@@ -354,6 +355,21 @@ func (ev *Evaluator) charge(n int64, rng hcl.Range) *hcl.Diagnostic {
 	return ev.checkTime(rng)
 }
 
+// mergeBudget is the options.Budget of the evaluation's merges: a value
+// walked is a check of the time, a value made is charged as a collection
+// of its elements (checkElements), so that a merge that walks a value
+// that shares itself as a tree (2^40 nodes from 42 lines of locals) stops
+// at the allocation or time limit.
+type mergeBudget struct{ ev *Evaluator }
+
+// Spend implements options.Budget.
+func (b mergeBudget) Spend(made int, rng hcl.Range) *hcl.Diagnostic {
+	if made == 0 {
+		return b.ev.checkTime(rng)
+	}
+	return b.ev.checkElements(made, rng)
+}
+
 // checkTime is an error at rng once the evaluation has run longer than its
 // time limit, the same error every time after. It reads the clock only
 // every 1024th call.
@@ -401,6 +417,24 @@ func (ev *Evaluator) checkValue(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 	return nil
 }
 
+// checkTree is an error at rng when v, about to be walked whole by cty or
+// a library function (which know nothing of sharing), holds some value
+// more than once and so more values at every depth than the elements
+// limit: a value that holds another many times over (an object of two
+// references to one object, forty times over, is 2^40 values) would be
+// walked without end. A value that shares nothing was bounded as it was
+// made, and a function checks its own result.
+func (ev *Evaluator) checkTree(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
+	ty := v.Type()
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+		return nil
+	}
+	if n, shared := ctyelems.TreeSize(v, ev.limits.Elements); shared && n > ev.limits.Elements {
+		return tooLarge(LimitElements, rng, fmt.Sprintf("This value holds more than %d values at all depths (limit elements), some of them many times over; it is not walked.", ev.limits.Elements))
+	}
+	return nil
+}
+
 // checkElements checks that a collection of n elements about to be made
 // at rng is within the limits, and charges it.
 func (ev *Evaluator) checkElements(n int, rng hcl.Range) *hcl.Diagnostic {
@@ -418,16 +452,23 @@ func (l Limits) libLimits() lib.Limits {
 
 // checkDepth is an error at rng when the evaluation chain is longer than
 // the depth limit, so that a runaway evaluation is an error and not a Go
-// stack overflow. It checks the time limit too.
+// stack overflow. It checks the time limit too. The chain goes over the
+// limit once: a later step over it (a sibling of the step that went over,
+// evaluated as the chain unwinds) is the same error, the first, reported
+// once.
 func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
 	if len(ev.stack) > ev.limits.Depth {
-		return &hcl.Diagnostic{
+		if ev.tooDeep != nil {
+			return ev.tooDeep
+		}
+		ev.tooDeep = &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "evaluation too deep",
 			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long (limit depth). Raise the limit with --limit if the configuration really needs it.", ev.limits.Depth),
 			Subject:  rng.Ptr(),
 			Extra:    OverLimit{Limit: LimitDepth},
 		}
+		return ev.tooDeep
 	}
 	return ev.checkTime(rng)
 }

@@ -41,6 +41,13 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 	if r, ok := fastBinary(e.Op, lhs, rhs); ok {
 		return r, diags
 	}
+	// cty's operators walk their operands whole (Equals).
+	if d := sc.inst.ev.checkTree(lhs, e.LHS.Range()); d != nil {
+		return cty.UnknownVal(e.Op.Type), append(diags, d)
+	}
+	if d := sc.inst.ev.checkTree(rhs, e.RHS.Range()); d != nil {
+		return cty.UnknownVal(e.Op.Type), append(diags, d)
+	}
 	params := lib.Params(e.Op.Impl)
 	lv, err := convert.Convert(lhs, params[0].Type)
 	if err != nil {

@@ -130,20 +130,37 @@ func GoValue(v cty.Value) any {
 	return fmt.Sprintf("<%s>", ty.FriendlyName())
 }
 
+// MaxJSONValues bounds the values, at every depth, of a value that JSON
+// renders: a value that holds another many times over (an object of two
+// references to one object, forty times over, is 2^40 values written out)
+// is an error rather than an output without end.
+const MaxJSONValues = 1 << 22
+
 // JSON renders a forced value as JSON with sorted keys and a two-space
-// indent, whole numbers as integers.
+// indent, whole numbers as integers. A value of more than MaxJSONValues
+// values at every depth is an error.
 func JSON(v cty.Value) ([]byte, error) {
+	n := 0
+	jv := jsonValue(v, &n)
+	if n > MaxJSONValues {
+		return nil, fmt.Errorf("the value holds more than %d values at all depths (it holds some value many times over); it is not written", MaxJSONValues)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonValue(v)); err != nil {
+	if err := enc.Encode(jv); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func jsonValue(v cty.Value) any {
+// jsonValue is v as encoding/json writes it, counting the values it makes
+// in n; past MaxJSONValues, it makes no more.
+func jsonValue(v cty.Value, n *int) any {
+	if *n++; *n > MaxJSONValues {
+		return nil
+	}
 	if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
 		bf := v.AsBigFloat()
 		if bf.IsInt() {
@@ -158,13 +175,13 @@ func jsonValue(v cty.Value) any {
 			m := map[string]any{}
 			for it := v.ElementIterator(); it.Next(); {
 				k, e := it.Element()
-				m[k.AsString()] = jsonValue(e)
+				m[k.AsString()] = jsonValue(e, n)
 			}
 			return m
 		case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 			out := []any{}
 			for _, e := range ctyelems.Elems(v) {
-				out = append(out, jsonValue(e))
+				out = append(out, jsonValue(e, n))
 			}
 			return out
 		}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
-	"github.com/nodegen/nodegen/profile"
 )
 
 // checkChanged evaluates an edited document in its first target as far
@@ -71,9 +70,10 @@ func (s *Server) checkSaved(d *document) {
 			diags = append(diags, built...)
 			if !built.HasErrors() {
 				// The checks of the files by the programs that read
-				// them (sshd -t, nft -c, ...), those this machine
-				// has, as nodegen eval --checks auto runs them.
-				_, checked := evalprofile.RunChecks(ev, p.Entries, profile.ChecksAuto)
+				// them (sshd -t, nft -c, ...: scripts the modules
+				// chose), only when the user enabled them
+				// (Options.Checks), as nodegen eval --checks runs them.
+				_, checked := evalprofile.RunChecks(ev, p.Entries, s.checks)
 				diags = append(diags, checked...)
 			}
 			warns, _ := ev.Assertions()

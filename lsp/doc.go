@@ -10,7 +10,9 @@
 //     declaring, defining and merging finds (parse errors, unknown
 //     options with "did you mean", values not of their type, conflicts);
 //     on save, the full evaluation of each host that reads the file
-//     (assertions, warnings, the profile's checks). A diagnostic is shown
+//     (assertions, warnings; the checks of the generated files, module
+//     scripts, only when Options.Checks or the client enables them). A
+//     diagnostic is shown
 //     at its subject and at every place of an evaluated file its message
 //     quotes (both definitions of a conflict), each naming the others.
 //   - hover (navigate.go): `nodegen option`'s explanation of the option

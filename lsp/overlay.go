@@ -2,10 +2,11 @@ package lsp
 
 import (
 	"io/fs"
-	"os"
 	"sync"
 	"testing/fstest"
 	"time"
+
+	"github.com/nodegen/nodegen/lib"
 )
 
 // overlay is the host's file system, rooted at "/", with the editor's
@@ -20,7 +21,7 @@ type overlay struct {
 }
 
 func newOverlay() *overlay {
-	return &overlay{disk: os.DirFS("/"), bufs: map[string][]byte{}}
+	return &overlay{disk: lib.DirFS("/"), bufs: map[string][]byte{}}
 }
 
 func (o *overlay) set(name string, b []byte) {
@@ -47,8 +48,15 @@ func (o *overlay) Open(name string) (fs.File, error) {
 	return m.Open(name)
 }
 
-// Stat implements fs.StatFS.
+// Stat implements fs.StatFS. A file on disk is looked at without being
+// opened, which for a FIFO would block.
 func (o *overlay) Stat(name string) (fs.FileInfo, error) {
+	o.mu.Lock()
+	_, ok := o.bufs[name]
+	o.mu.Unlock()
+	if !ok {
+		return fs.Stat(o.disk, name)
+	}
 	f, err := o.Open(name)
 	if err != nil {
 		return nil, err

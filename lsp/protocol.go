@@ -34,6 +34,9 @@ type initializeParams struct {
 		Hosts []string `json:"hosts"`
 		// Bare evaluates without the built-in library.
 		Bare bool `json:"bare"`
+		// Checks says which checks of the generated files a save runs:
+		// "off" (the default), "auto" or "required" (Options.Checks).
+		Checks string `json:"checks"`
 	} `json:"initializationOptions"`
 	Capabilities struct {
 		General struct {

@@ -20,6 +20,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/assetlock"
 	"github.com/nodegen/nodegen/internal/parsecache"
+	"github.com/nodegen/nodegen/profile"
 )
 
 // Options configure a server.
@@ -38,6 +39,13 @@ type Options struct {
 	// definition (read-only files, an editor opens them as any file);
 	// "" is the user's cache directory's nodegen/lsp/library.
 	LibraryDir string
+	// Checks says which checks of the generated files (each a script a
+	// module chose, run by the programs it names) a save runs: "off"
+	// (also "", the default: a server started in a repository nobody
+	// vetted runs none of its scripts), "auto" or "required", as
+	// nodegen eval --checks. The client's initializationOptions.checks
+	// replaces it.
+	Checks string
 	// Log, when set, receives the stack of a request that panicked (a
 	// bug: the client is answered an internal error, and the server goes
 	// on).
@@ -56,6 +64,7 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 	root        string // the workspace root, a path inside fsys ("" if none)
+	checks      profile.CheckMode
 
 	fsys *overlay
 	docs map[string]*document
@@ -108,6 +117,14 @@ func New(opts Options, out io.Writer) *Server {
 		declCache: map[*eval.Evaluator][]eval.Declaration{},
 		typeCache: map[*eval.Evaluator][]eval.TypedDeclaration{},
 	}
+}
+
+// checkMode reads Options.Checks: "" is off.
+func checkMode(s string) (profile.CheckMode, error) {
+	if s == "" {
+		return profile.ChecksOff, nil
+	}
+	return profile.ParseCheckMode(s)
 }
 
 // errExit is returned by Run after an exit notification that followed a
@@ -317,12 +334,22 @@ func (s *Server) initialize(params json.RawMessage) (any, *responseError) {
 		s.root = strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p.RootPath)), "/")
 	}
 	hosts := s.opts.Hosts
+	checks := s.opts.Checks
 	if o := p.InitializationOptions; o != nil {
 		hosts = append(hosts, o.Hosts...)
 		if o.Bare {
 			s.opts.Library = nil
 		}
+		if o.Checks != "" {
+			checks = o.Checks
+		}
 	}
+	mode, err := checkMode(checks)
+	if err != nil {
+		s.initialized = false
+		return nil, &responseError{codeInvalidParams, "initializationOptions.checks: " + err.Error()}
+	}
+	s.checks = mode
 	for _, h := range hosts {
 		h = filepath.ToSlash(h)
 		if !strings.HasPrefix(h, "/") {

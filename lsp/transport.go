@@ -6,15 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
 )
 
 // maxMessage bounds one message's body: a document larger than this is
-// refused rather than read into memory.
-const maxMessage = 64 << 20
+// refused rather than read into memory. maxHeaderLine and maxHeaderFields
+// bound its header (the protocol has two fields, Content-Length and
+// Content-Type, each a short line).
+const (
+	maxMessage      = 64 << 20
+	maxHeaderLine   = 1024
+	maxHeaderFields = 16
+)
 
 // message is one JSON-RPC 2.0 message: a request (ID and Method), a
 // notification (Method only) or a response (ID, and Result or Error).
@@ -65,21 +70,9 @@ func (r *reader) read() ([]byte, error) {
 		}
 		r.r.Discard(1)
 	}
-	tp := textproto.NewReader(r.r)
-	hdr, err := tp.ReadMIMEHeader()
+	n, err := r.header()
 	if err != nil {
-		if (err == io.EOF || err == io.ErrUnexpectedEOF) && len(hdr) == 0 {
-			return nil, io.EOF
-		}
-		return nil, fmt.Errorf("reading a message header: %w", err)
-	}
-	cl := hdr.Get("Content-Length")
-	if cl == "" {
-		return nil, fmt.Errorf("message header without Content-Length")
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(cl))
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("bad Content-Length %q", cl)
+		return nil, err
 	}
 	if n > maxMessage {
 		return nil, fmt.Errorf("message of %d bytes is over the limit of %d", n, maxMessage)
@@ -89,6 +82,80 @@ func (r *reader) read() ([]byte, error) {
 		return nil, fmt.Errorf("reading a message body: %w", err)
 	}
 	return body, nil
+}
+
+// header reads a message's header up to its empty line and returns its
+// Content-Length. A line longer than maxHeaderLine, more than
+// maxHeaderFields fields, or a Content-Length that is not a number of at
+// most maxMessage is an error, found before more than maxHeaderLine bytes
+// of any one line are held.
+func (r *reader) header() (int, error) {
+	n := -1
+	for fields := 0; ; fields++ {
+		line, err := r.line()
+		if err != nil {
+			if err == io.EOF && fields == 0 {
+				return 0, io.EOF
+			}
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, fmt.Errorf("reading a message header: %w", err)
+		}
+		if line == "" {
+			break
+		}
+		if fields == maxHeaderFields {
+			return 0, fmt.Errorf("reading a message header: more than %d fields", maxHeaderFields)
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return 0, fmt.Errorf("reading a message header: malformed field %q", line)
+		}
+		if !strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			continue
+		}
+		v := strings.TrimSpace(value)
+		m, err := strconv.Atoi(v)
+		if err != nil || m < 0 {
+			return 0, fmt.Errorf("bad Content-Length %q", v)
+		}
+		n = m
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("message header without Content-Length")
+	}
+	return n, nil
+}
+
+// line reads one header line without its line end (CRLF, or LF alone),
+// of at most maxHeaderLine bytes.
+func (r *reader) line() (string, error) {
+	var b []byte
+	for {
+		chunk, err := r.r.ReadSlice('\n')
+		if len(b)+len(chunk) > maxHeaderLine+2 {
+			return "", fmt.Errorf("a header line longer than %d bytes", maxHeaderLine)
+		}
+		b = append(b, chunk...)
+		switch err {
+		case nil:
+			b = b[:len(b)-1]
+			if len(b) > 0 && b[len(b)-1] == '\r' {
+				b = b[:len(b)-1]
+			}
+			return string(b), nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(b) > 0 {
+				return "", io.ErrUnexpectedEOF
+			}
+			return "", io.EOF
+		default:
+			return "", err
+		}
+	}
 }
 
 // writer writes messages, each whole in one Write, and counts them.

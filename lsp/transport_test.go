@@ -23,6 +23,12 @@ func TestReader(t *testing.T) {
 		{"short body", "Content-Length: 10\r\n\r\n{}", nil, "reading a message body: unexpected EOF"},
 		{"header cut", "Content-Length: 10\r\n", nil, "reading a message header"},
 		{"empty", "", nil, ""},
+		{"header line too long", "X-Pad: " + strings.Repeat("a", maxHeaderLine) + "\r\nContent-Length: 2\r\n\r\n{}", nil, "a header line longer than 1024 bytes"},
+		{"longest header line", "X-Pad: " + strings.Repeat("a", maxHeaderLine-7) + "\r\nContent-Length: 2\r\n\r\n{}", []string{"{}"}, ""},
+		{"too many fields", strings.Repeat("X-A: b\r\n", maxHeaderFields) + "Content-Length: 2\r\n\r\n{}", nil, "more than 16 fields"},
+		{"malformed field", "Content-Length 2\r\n\r\n{}", nil, "malformed field"},
+		{"case of the name", "content-length: 2\r\n\r\n{}", []string{"{}"}, ""},
+		{"line cut", "Content-Len", nil, "unexpected EOF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +52,32 @@ func TestReader(t *testing.T) {
 				t.Errorf("error %v, want one with %q", err, tt.err)
 			}
 		})
+	}
+}
+
+// endless is an endless header line of 'a's that counts what was read
+// of it.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReaderHeaderBounded: a header line without end (N19: a 200 MB one
+// took the server to 900 MB) is refused after reading at most a buffer
+// more than the longest line allowed.
+func TestReaderHeaderBounded(t *testing.T) {
+	src := &endless{}
+	_, err := newReader(io.MultiReader(strings.NewReader("X-Pad: "), src)).read()
+	if err == nil || !strings.Contains(err.Error(), "a header line longer than") {
+		t.Fatalf("error %v, want one with a header line longer than", err)
+	}
+	if src.n > 64<<10 {
+		t.Errorf("read %d bytes of an endless header line, want at most 64 KiB", src.n)
 	}
 }
 

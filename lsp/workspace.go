@@ -9,15 +9,20 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/lib"
 )
 
-// maxWorkspaceModules and maxWorkspaceEntries bound the modules read and
-// the directory entries looked at to find the workspace's hosts (a
-// workspace root may be a home directory); a larger workspace names its
-// hosts (Options.Hosts).
+// maxWorkspaceModules, maxWorkspaceEntries and maxWorkspaceBytes bound the
+// modules read, the directory entries looked at and the bytes read to find
+// the workspace's hosts (a workspace root may be a home directory); a
+// larger workspace names its hosts (Options.Hosts). Each module is read
+// as an evaluation reads it: a regular file of at most the file limit.
 const (
 	maxWorkspaceModules = 5000
 	maxWorkspaceEntries = 100000
+	maxWorkspaceBytes   = 256 << 20
 )
 
 // workspace is what the server knows of the modules below the workspace
@@ -38,7 +43,7 @@ func scanWorkspace(fsys fs.FS, root string) *workspace {
 		return w
 	}
 	imported := map[string]bool{}
-	n, entries := 0, 0
+	n, entries, budget := 0, 0, int64(maxWorkspaceBytes)
 	_ = fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
 		if entries++; entries > maxWorkspaceEntries {
 			return fs.SkipAll
@@ -58,9 +63,14 @@ func scanWorkspace(fsys fs.FS, root string) *workspace {
 		if n++; n > maxWorkspaceModules {
 			return fs.SkipAll
 		}
-		src, err := fs.ReadFile(fsys, p)
+		// A regular file of bounded size (not a FIFO, which would
+		// block, nor a link to /dev/zero), read in a bounded total.
+		src, err := lib.ReadRegular(fsys, p, min(eval.DefaultLimits.FileBytes, budget))
 		if err != nil {
 			return nil
+		}
+		if budget -= int64(len(src)); budget <= 0 {
+			return fs.SkipAll
 		}
 		var deps []string
 		for _, rel := range constantImports(src, p) {

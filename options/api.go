@@ -13,6 +13,20 @@ import (
 type Def struct {
 	Value cty.Value
 	Range hcl.Range
+	// budget is the Room's Budget of the merge the definition is part
+	// of, handed to the merges of its attributes and elements.
+	budget Budget
+}
+
+// Budget bounds the work of a merge, which walks a value as a tree: a
+// value that shares itself (an object of two references to one value,
+// forty times over) is a tree of 2^40 nodes. Spend is called at each
+// value a merge walks into (made 0) and for the attributes and elements
+// of each value it makes; a non-nil error stops the merge with it, and
+// every later Spend should return it too, so that a walk that is stopped
+// ends quickly.
+type Budget interface {
+	Spend(made int, rng hcl.Range) *hcl.Diagnostic
 }
 
 // Type is an option type: it checks definitions and merges them.

@@ -59,6 +59,18 @@ func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
 // the definitions and for the survivors from room rather than allocating
 // its own; a nil room allocates.
 func MergeDefinitionsIn(loc Path, t Type, defs []Def, room *Room) (Merged, hcl.Diagnostics) {
+	var budget Budget
+	switch {
+	case room != nil && room.Budget != nil:
+		budget = room.Budget
+	case len(defs) > 0:
+		budget = defs[0].budget
+	}
+	if budget != nil && len(defs) > 0 {
+		if d := budget.Spend(0, property.RangeOf(defs[0].Value, defs[0].Range)); d != nil {
+			return Merged{Value: cty.DynamicVal, Defined: true}, hcl.Diagnostics{d}
+		}
+	}
 	if len(loc) > MaxDepth {
 		rng := hcl.Range{}
 		if len(defs) > 0 {
@@ -123,7 +135,7 @@ func MergeDefinitionsIn(loc Path, t Type, defs []Def, room *Room) (Merged, hcl.D
 		survivors = make([]Def, len(won))
 	}
 	for i, w := range won {
-		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range}
+		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range, budget: budget}
 	}
 	v, diags := t.Merge(loc, survivors)
 	if len(won) > 1 {
@@ -153,6 +165,9 @@ type Room struct {
 	partBlock     []property.Part
 	survivorBlock []Def
 	segBlock      []string // the segments of the paths of child (nil Room: none)
+	// Budget, when set, bounds the work of the merges made in the room
+	// and of those of their attributes and elements.
+	Budget Budget
 	// size is how many parts or survivors a new block holds, at least,
 	// and paths how many paths a new block of segments holds; zero means
 	// defaultRoomBlock.

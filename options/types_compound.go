@@ -46,7 +46,11 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	unknown := false
 	var out []cty.Value
 	var room *Room
-	if total := listElems(defs); total > 1 {
+	total := listElems(defs)
+	if d := spend(defs, total); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
+	if total > 1 {
 		room = newRoom(total, total)
 	}
 	for n, d := range defs {
@@ -60,7 +64,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 		}
 		for m, e := range ctyelems.Elems(d.Value) {
 			r, ds := MergeDefinitionsIn(room.child(loc, "[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
-				[]Def{{Value: e, Range: property.RangeOf(e, d.Range)}}, room)
+				[]Def{{Value: e, Range: property.RangeOf(e, d.Range), budget: d.budget}}, room)
 			diags = append(diags, ds...)
 			if r.Defined {
 				out = append(out, r.Value)
@@ -106,6 +110,9 @@ func (t AttrsOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 // sets; t is the type for messages.
 func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics) {
 	groups, unknown, diags := attrsByKey(loc, t, defs)
+	if d := spend(defs, len(groups)); d != nil {
+		return cty.DynamicVal, append(diags, d)
+	}
 	out := make(map[string]cty.Value, len(groups))
 	var room *Room
 	if len(groups) > 1 {
@@ -128,6 +135,15 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
 }
 
+// spend charges the budget of defs (that of the first) for a value of n
+// attributes or elements that a merge of them makes.
+func spend(defs []Def, n int) *hcl.Diagnostic {
+	if len(defs) == 0 || defs[0].budget == nil {
+		return nil
+	}
+	return defs[0].budget.Spend(n, property.RangeOf(defs[0].Value, defs[0].Range))
+}
+
 // keyDefs are the definitions of one key of attribute sets, in
 // definition order.
 type keyDefs struct {
@@ -143,8 +159,9 @@ type keyDefs struct {
 func attrsByKey(loc Path, t Type, defs []Def) (groups []keyDefs, unknown bool, diags hcl.Diagnostics) {
 	// the attributes of each attribute set, with its range
 	type setAttrs struct {
-		attrs []attr
-		rng   hcl.Range
+		attrs  []attr
+		rng    hcl.Range
+		budget Budget
 	}
 	var buf [4]setAttrs
 	sets := buf[:0]
@@ -160,7 +177,7 @@ func attrsByKey(loc Path, t Type, defs []Def) (groups []keyDefs, unknown bool, d
 		}
 		attrs, ds := attributes(d.Value, d.Range)
 		diags = append(diags, ds...)
-		sets = append(sets, setAttrs{attrs, d.Range})
+		sets = append(sets, setAttrs{attrs, d.Range, d.budget})
 		total += len(attrs)
 	}
 	// Every attribute by its place (set, attribute), sorted stably by key:
@@ -179,7 +196,7 @@ func attrsByKey(loc Path, t Type, defs []Def) (groups []keyDefs, unknown bool, d
 	start := 0
 	for i, p := range at {
 		a := sets[p.set].attrs[p.attr]
-		flat[i] = Def{Value: a.value, Range: property.RangeOf(a.value, sets[p.set].rng)}
+		flat[i] = Def{Value: a.value, Range: property.RangeOf(a.value, sets[p.set].rng), budget: sets[p.set].budget}
 		if i+1 == len(at) || key(at[i+1]) != a.name {
 			groups = append(groups, keyDefs{key: a.name, defs: flat[start : i+1 : i+1]})
 			start = i + 1

@@ -54,7 +54,7 @@ func checkedValues(loc Path, t Type, defs []Def) (vals []Def, unknown bool, diag
 		diags = append(diags, ds...)
 		switch {
 		case ok:
-			vals = append(vals, Def{Value: v, Range: d.Range})
+			vals = append(vals, Def{Value: v, Range: d.Range, budget: d.budget})
 		case !ds.HasErrors():
 			unknown = true
 		}

@@ -101,28 +101,11 @@ func normalize(v cty.Value) cty.Value {
 	return v
 }
 
-// typeContains reports whether ty or any type inside it satisfies pred.
+// typeContains reports whether ty or any type inside it satisfies pred,
+// each distinct object and tuple type inside looked at once
+// (property.TypeHolds: a type that shares its parts is a DAG).
 func typeContains(ty cty.Type, pred func(cty.Type) bool) bool {
-	if pred(ty) {
-		return true
-	}
-	switch {
-	case ty.IsObjectType():
-		for _, at := range ty.AttributeTypes() {
-			if typeContains(at, pred) {
-				return true
-			}
-		}
-	case ty.IsTupleType():
-		for _, et := range ty.TupleElementTypes() {
-			if typeContains(et, pred) {
-				return true
-			}
-		}
-	case ty.IsCollectionType():
-		return typeContains(ty.ElementType(), pred)
-	}
-	return false
+	return property.TypeHolds(ty, pred)
 }
 
 // findProperty returns the first property inside v, if any.

@@ -156,29 +156,14 @@ func deep(v cty.Value, partial bool) (cty.Value, hcl.Diagnostics) {
 }
 
 // NeedsDeep reports whether a value of type ty may hold thunks or
-// references somewhere inside, so that Deep has work to do.
+// references somewhere inside, so that Deep has work to do. It looks at
+// each distinct object and tuple type inside once (TypeHolds).
 func NeedsDeep(ty cty.Type) bool {
-	switch {
-	case ty == LazyType || ty == RefType || ty == cty.DynamicPseudoType:
-		return true
-	case ty.IsObjectType():
-		for _, at := range ty.AttributeTypes() {
-			if NeedsDeep(at) {
-				return true
-			}
-		}
-		return false
-	case ty.IsTupleType():
-		for _, et := range ty.TupleElementTypes() {
-			if NeedsDeep(et) {
-				return true
-			}
-		}
-		return false
-	case ty.IsCollectionType():
-		return NeedsDeep(ty.ElementType())
-	}
-	return false
+	return TypeHolds(ty, needsDeepLeaf)
+}
+
+func needsDeepLeaf(ty cty.Type) bool {
+	return ty == LazyType || ty == RefType || ty == cty.DynamicPseudoType
 }
 
 // RangeOf returns the source range a value came from: a thunk's or a

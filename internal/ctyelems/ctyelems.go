@@ -135,66 +135,107 @@ func HasAttr(ty cty.Type, name string) bool {
 
 // WhollyKnown reports whether v is known and, if it is a collection or a
 // structure, so is every element at every depth: cty.Value.IsWhollyKnown
-// without an iterator and key values for every element.
+// without an iterator and key values for every element. A value inside
+// that v shares (the same object twice, 2^40 times from 42 lines) is
+// looked at once (IdentityOf).
 func WhollyKnown(v cty.Value) bool {
+	var w sharedWalk
+	return w.walk(v, whollyKnownStep)
+}
+
+func whollyKnownStep(v cty.Value) (bool, bool) {
 	if !v.IsKnown() {
-		return false
+		return false, true
 	}
 	if v.IsNull() {
-		return true
+		return true, true
 	}
 	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if !WhollyKnown(v.GetAttr(name)) {
-				return false
-			}
-		}
-		return true
-	case ty.IsTupleType() || ty.IsListType():
-		for i := range v.LengthInt() {
-			if !WhollyKnown(v.Index(Index(i))) {
-				return false
-			}
-		}
-		return true
-	case ty.IsMapType() || ty.IsSetType():
-		return v.IsWhollyKnown()
+	if ty.IsMapType() || ty.IsSetType() {
+		return v.IsWhollyKnown(), true
 	}
-	return true
+	return true, false
 }
 
 // ContainsMarked reports whether v or any value inside it is marked:
 // cty.Value.ContainsMarked without an iterator and key values for every
 // element. Callers that must unmark values (cty.Value.UnmarkDeep, which
 // rebuilds every collection) can skip that for the values nodegen makes,
-// which are never marked.
+// which are never marked. A value inside that v shares is looked at once.
 func ContainsMarked(v cty.Value) bool {
+	var w sharedWalk
+	return !w.walk(v, unmarkedStep)
+}
+
+func unmarkedStep(v cty.Value) (bool, bool) {
 	if v.IsMarked() {
-		return true
+		return false, true
 	}
 	if !v.IsKnown() || v.IsNull() {
-		return false
+		return true, true
+	}
+	ty := v.Type()
+	if ty.IsMapType() || ty.IsSetType() {
+		return !v.ContainsMarked(), true
+	}
+	return true, false
+}
+
+// sharedWalk checks that every value inside one, at every depth, passes a
+// step, looking at each object, tuple or list inside that it shares once.
+type sharedWalk struct {
+	passed map[Identity]bool
+}
+
+// walk reports whether v and every value inside it pass step, which
+// returns whether a value passes and whether that is the answer for it
+// (else the values inside are looked at: an object's attributes, a tuple's
+// or list's elements).
+func (w *sharedWalk) walk(v cty.Value, step func(cty.Value) (bool, bool)) bool {
+	ok, done := step(v)
+	if done || !ok {
+		return ok
 	}
 	ty := v.Type()
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if ContainsMarked(v.GetAttr(name)) {
-				return true
+			if !w.inner(v.GetAttr(name), step) {
+				return false
 			}
 		}
 	case ty.IsTupleType() || ty.IsListType():
 		for i := range v.LengthInt() {
-			if ContainsMarked(v.Index(Index(i))) {
-				return true
+			if !w.inner(v.Index(Index(i)), step) {
+				return false
 			}
 		}
-	case ty.IsMapType() || ty.IsSetType():
-		return v.ContainsMarked()
 	}
-	return false
+	return true
+}
+
+// inner is walk of a value inside another: one with parts is looked at
+// once.
+func (w *sharedWalk) inner(v cty.Value, step func(cty.Value) (bool, bool)) bool {
+	ty := v.Type()
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+		return w.walk(v, step)
+	}
+	id, ok := IdentityOf(v)
+	if !ok {
+		return w.walk(v, step)
+	}
+	if w.passed[id] {
+		return true
+	}
+	if !w.walk(v, step) {
+		return false
+	}
+	if w.passed == nil {
+		w.passed = map[Identity]bool{}
+	}
+	w.passed[id] = true
+	return true
 }
 
 // Unmarked returns v without its marks at any depth: v itself when it has

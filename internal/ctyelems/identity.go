@@ -1,0 +1,128 @@
+package ctyelems
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Identity is the identity of a known, unmarked, non-empty object, map,
+// tuple or list value: the attributes' map or the elements' array that
+// cty keeps in the value and shares with every copy of it, and with every
+// value built of it (cty.ObjectVal keeps its attributes' own maps and
+// arrays). Two values of one identity are equal; a walk of a value that
+// shares itself (an object of two references to one object, forty times
+// over, is a tree of 2^40) looks at each identity once.
+type Identity struct {
+	p unsafe.Pointer
+	n int
+}
+
+// ctyValue is cty.Value's layout: its type and its content.
+type ctyValue struct {
+	ty cty.Type
+	v  any
+}
+
+// sameLayout says whether cty.Value is laid out as ctyValue (checked
+// once, by reflection): when it is not, no value has an identity, and
+// walks go on without sharing.
+var sameLayout = func() bool {
+	t, m := reflect.TypeOf(cty.Value{}), reflect.TypeOf(ctyValue{})
+	if t.Size() != m.Size() || t.NumField() != m.NumField() {
+		return false
+	}
+	for i := range t.NumField() {
+		f, g := t.Field(i), m.Field(i)
+		if f.Name != g.Name || f.Type != g.Type || f.Offset != g.Offset {
+			return false
+		}
+	}
+	return true
+}()
+
+// IdentityOf returns v's identity, false when v has none (see Identity).
+func IdentityOf(v cty.Value) (Identity, bool) {
+	if !sameLayout || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return Identity{}, false
+	}
+	r := reflect.ValueOf((*ctyValue)(unsafe.Pointer(&v)).v)
+	switch r.Kind() {
+	case reflect.Map:
+		if r.Len() > 0 {
+			return Identity{r.UnsafePointer(), -1}, true
+		}
+	case reflect.Slice:
+		if r.Len() > 0 {
+			return Identity{r.UnsafePointer(), r.Len()}, true
+		}
+	}
+	return Identity{}, false
+}
+
+// TreeSize is the number of values in v at every depth, v included, as a
+// walk that does not know of sharing (cty's Equals and conversions, the
+// encoders) visits them: a value that holds another twice counts it
+// twice. It counts up to max and returns max+1 beyond; its own work is
+// bounded by the distinct values inside v (each shared one is counted
+// once and its count reused). shared says whether v holds some value
+// more than once.
+func TreeSize(v cty.Value, max int) (n int, shared bool) {
+	var w sizeWalk
+	w.max = max
+	n = w.size(v)
+	return n, w.shared
+}
+
+type sizeWalk struct {
+	max    int
+	seen   map[Identity]int
+	shared bool
+}
+
+func (w *sizeWalk) size(v cty.Value) int {
+	if !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return 1
+	}
+	ty := v.Type()
+	n := 1
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if n += w.inner(v.GetAttr(name)); n > w.max {
+				return w.max + 1
+			}
+		}
+	case ty.IsTupleType() || ty.IsListType():
+		for i := range v.LengthInt() {
+			if n += w.inner(v.Index(Index(i))); n > w.max {
+				return w.max + 1
+			}
+		}
+	case ty.IsMapType() || ty.IsSetType():
+		n += v.LengthInt()
+	}
+	return min(n, w.max+1)
+}
+
+func (w *sizeWalk) inner(v cty.Value) int {
+	ty := v.Type()
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+		return w.size(v)
+	}
+	id, ok := IdentityOf(v)
+	if !ok {
+		return w.size(v)
+	}
+	if n, ok := w.seen[id]; ok {
+		w.shared = true
+		return n
+	}
+	n := w.size(v)
+	if w.seen == nil {
+		w.seen = map[Identity]int{}
+	}
+	w.seen[id] = n
+	return n
+}

@@ -1,0 +1,85 @@
+package ctyelems
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestIdentityOf: copies of a value, and the attributes of an object
+// built of it, share its identity; another value of equal content does
+// not; values without parts have none.
+func TestIdentityOf(t *testing.T) {
+	inner := cty.ObjectVal(map[string]cty.Value{"x": cty.True})
+	outer := cty.ObjectVal(map[string]cty.Value{"a": inner, "b": inner})
+	tuple := cty.TupleVal([]cty.Value{inner, inner})
+	id, ok := IdentityOf(inner)
+	if !ok {
+		t.Fatal("an object has no identity: cty.Value is not laid out as IdentityOf expects")
+	}
+	for _, v := range []cty.Value{outer.GetAttr("a"), outer.GetAttr("b"), tuple.Index(cty.NumberIntVal(1))} {
+		if got, ok := IdentityOf(v); !ok || got != id {
+			t.Errorf("IdentityOf(%#v) = %v, %v; want the identity of the value it was built of", v, got, ok)
+		}
+	}
+	if got, _ := IdentityOf(cty.ObjectVal(map[string]cty.Value{"x": cty.True})); got == id {
+		t.Error("two objects made apart share an identity")
+	}
+	if a, _ := IdentityOf(tuple); a == id {
+		t.Error("a tuple has its element's identity")
+	}
+	for _, v := range []cty.Value{cty.EmptyObjectVal, cty.StringVal("x"), cty.NullVal(cty.DynamicPseudoType), cty.UnknownVal(cty.String), cty.EmptyTupleVal} {
+		if _, ok := IdentityOf(v); ok {
+			t.Errorf("IdentityOf(%#v) has an identity", v)
+		}
+	}
+}
+
+// TestWalksOfSharedValues: WhollyKnown and ContainsMarked of a value that
+// holds one object 2^60 times over answer at once, and see an unknown or
+// a mark at the bottom.
+func TestWalksOfSharedValues(t *testing.T) {
+	chain := func(leaf cty.Value) cty.Value {
+		v := cty.ObjectVal(map[string]cty.Value{"leaf": leaf})
+		for range 60 {
+			v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v})
+		}
+		return cty.TupleVal([]cty.Value{v, v})
+	}
+	if !WhollyKnown(chain(cty.True)) || WhollyKnown(chain(cty.UnknownVal(cty.Bool))) {
+		t.Error("WhollyKnown of a shared value is wrong")
+	}
+	if ContainsMarked(chain(cty.True)) || !ContainsMarked(chain(cty.True.Mark("m"))) {
+		t.Error("ContainsMarked of a shared value is wrong")
+	}
+}
+
+// TestTreeSize: the size of a value as a walk that knows nothing of
+// sharing sees it, counted in the work of the distinct values.
+func TestTreeSize(t *testing.T) {
+	leaf := cty.ObjectVal(map[string]cty.Value{"x": cty.True})
+	v := leaf
+	for range 60 {
+		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v})
+	}
+	tests := []struct {
+		name   string
+		v      cty.Value
+		max    int
+		want   int
+		shared bool
+	}{
+		{"a string", cty.StringVal("x"), 10, 1, false},
+		{"an object", leaf, 10, 2, false},
+		{"a tuple of two", cty.TupleVal([]cty.Value{leaf, leaf}), 10, 5, true},
+		{"a tuple of two alike", cty.TupleVal([]cty.Value{leaf, cty.ObjectVal(map[string]cty.Value{"x": cty.True})}), 10, 5, false},
+		{"a map", cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), 10, 3, false},
+		{"2^61 values, over", v, 1 << 20, 1<<20 + 1, true},
+		{"a list of it", cty.ListVal([]cty.Value{v}), 1000, 1001, true},
+	}
+	for _, tt := range tests {
+		if got, shared := TreeSize(tt.v, tt.max); got != tt.want || shared != tt.shared {
+			t.Errorf("%s: TreeSize = %d, %v; want %d, %v", tt.name, got, shared, tt.want, tt.shared)
+		}
+	}
+}

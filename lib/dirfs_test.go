@@ -1,0 +1,60 @@
+package lib
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDirFS: DirFS reads and lists as os.DirFS does, and opening a FIFO
+// does not wait for a writer (O_NONBLOCK), so ReadRegular refuses it at
+// once even when the look before the open is passed by.
+func TestDirFS(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.hcl"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(filepath.Join(dir, "fifo.hcl")); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	d := DirFS(dir)
+	if b, err := ReadRegular(d, "a.hcl", 64); err != nil || string(b) != "x = 1\n" {
+		t.Errorf("ReadRegular(a.hcl) = %q, %v", b, err)
+	}
+	if es, err := fs.ReadDir(d, "."); err != nil || len(es) != 2 {
+		t.Errorf("ReadDir = %v, %v; want 2 entries", es, err)
+	}
+	if _, err := d.Open("../x"); err == nil {
+		t.Error("Open(../x): no error")
+	}
+	done := make(chan error, 1)
+	go func() {
+		// The open itself, as a file swapped for a FIFO after the
+		// look meets it.
+		f, err := d.Open("fifo.hcl")
+		if err == nil {
+			var fi fs.FileInfo
+			if fi, err = f.Stat(); err == nil && fi.Mode().IsRegular() {
+				err = nil
+			} else if err == nil {
+				err = fs.ErrInvalid
+			}
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a FIFO opened as a regular file")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("opening a FIFO blocked")
+	}
+	if _, err := ReadRegular(d, "fifo.hcl", 64); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadRegular(fifo.hcl) error %v, want not a regular file", err)
+	}
+}
