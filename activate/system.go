@@ -103,16 +103,49 @@ func Open(opts Options) (*System, error) {
 		r.Close()
 		return nil, fmt.Errorf("opening %s: %w", s.show(lockFile), unwrapPath(err))
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockNoWait(f, s.rootName(), s.show(lockFile)); err != nil {
 		f.Close()
 		r.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another nodegen command is changing %s (it holds %s)%w", s.rootName(), s.show(lockFile), errLockedMark)
-		}
-		return nil, fmt.Errorf("locking %s: %w", s.show(lockFile), err)
+		return nil, err
 	}
 	s.lock = f
 	return s, nil
+}
+
+// LockState takes the lock of nodegen's state directory stateDir
+// (/var/lib/nodegen on a host), the one Open takes, for a command that
+// changes the state without a System (nodegen receive), without waiting:
+// another nodegen command holding it is ErrLocked. It returns the lock's
+// release.
+func LockState(stateDir string) (release func(), err error) {
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return nil, err
+	}
+	p := filepath.Join(stateDir, filepath.Base(lockFile))
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockNoWait(f, "this host", p); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// lockNoWait takes an exclusive flock on f, the lock file shown, without
+// waiting; where names what the holder is changing.
+func lockNoWait(f *os.File, where, shown string) error {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return fmt.Errorf("another nodegen command is changing %s (it holds %s)%w", where, shown, errLockedMark)
+		}
+		return fmt.Errorf("locking %s: %w", shown, err)
+	}
+	return nil
 }
 
 // Close releases the lock.

@@ -143,7 +143,7 @@ func intact(p string, e profile.ManifestEntry) bool {
 
 // tmpInfix marks the temporary directories of Receive beside the profile
 // it writes: .NAME.tmp-RANDOM. Only a Receive that holds the host's lock
-// writes one (see LockHost), so one that a command holding the lock finds
+// writes one (see activate.LockState), so one that a command holding the lock finds
 // is a leftover of a receive that was cut, and CleanReceived removes it.
 const tmpInfix = ".tmp-"
 

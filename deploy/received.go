@@ -2,17 +2,15 @@ package deploy
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // The profiles a host received live in ReceivedDir, each a directory
 // named by its manifest's hash, sharing their files with one another
-// (see Receive). A receive holds the host's lock (LockHost), as switch,
+// (see Receive). A receive holds the host's lock (activate.LockState), as switch,
 // rollback and gc do, so the next command that takes the lock removes
 // what a cut receive left (CleanReceived), and gc removes the profiles no
 // generation needs (CollectReceived).
@@ -21,32 +19,6 @@ import (
 // whose root is root.
 func ReceivedDir(root string) string {
 	return filepath.Join(root, filepath.FromSlash(remoteDir), "profiles")
-}
-
-// LockHost takes the lock of nodegen's state directory stateDir
-// (/var/lib/nodegen), the one that switch, rollback and gc take, without
-// waiting: it fails when another command holds it. It returns the lock's
-// release.
-func LockHost(stateDir string) (release func(), err error) {
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return nil, err
-	}
-	p := filepath.Join(stateDir, "lock")
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another nodegen command is changing this host (it holds %s)", p)
-		}
-		return nil, fmt.Errorf("locking %s: %w", p, err)
-	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 // CleanReceived removes from dir, the directory of received profiles, the

@@ -208,25 +208,6 @@ func TestCleanAndCollectReceived(t *testing.T) {
 	}
 }
 
-// TestLockHost: a receive and a command holding the host's lock take
-// turns; the second is refused, saying who holds it.
-func TestLockHost(t *testing.T) {
-	dir := t.TempDir()
-	release, err := LockHost(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LockHost(dir); err == nil || !strings.Contains(err.Error(), "another nodegen command is changing this host") {
-		t.Errorf("a second lock: %v", err)
-	}
-	release()
-	release, err = LockHost(dir)
-	if err != nil {
-		t.Fatalf("after the release: %v", err)
-	}
-	release()
-}
-
 // TestReceiveNeverLinksALink: a received profile's file replaced by a
 // relative symlink to an intact copy inside the received profiles (which
 // an os.Root would follow) is not shared: the new profile gets a regular

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
 )
 
@@ -96,7 +97,7 @@ directory's descriptor: nothing is ever written through a link.`,
 				// The lock is switch's: a receive and a switch or gc take
 				// turns (the host's copies are found with it held), and
 				// what a cut receive left is removed here.
-				release, err := deploy.LockHost(filepath.Dir(filepath.Clean(*gens)))
+				release, err := activate.LockState(filepath.Dir(filepath.Clean(*gens)))
 				if err != nil {
 					fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
 					return exitError
