@@ -228,7 +228,8 @@ func CleanStages(root string, now time.Time, age time.Duration) ([]string, error
 // InStageRoot reports whether dir is a stage directly below root.
 func InStageRoot(root, dir string) bool {
 	abs, err := filepath.Abs(dir)
-	return err == nil && filepath.Dir(abs) == filepath.Clean(root) && IDProblem(filepath.Base(abs)) == ""
+	absRoot, err2 := filepath.Abs(root)
+	return err == nil && err2 == nil && filepath.Dir(abs) == absRoot && IDProblem(filepath.Base(abs)) == ""
 }
 
 func quoteShort(s string) string {
