@@ -248,9 +248,14 @@ config "deployment" {
 			t.Errorf("%s holds %q", k.path, got)
 		}
 	}
-	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
+	// The keys belong to the generation, in its root-only keys/ (N5):
+	// nowhere else, not in the profile, a manifest or /etc/static.
+	out, _, code, err := m.Run("grep", "-rl", "--exclude-dir=keys", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
 	if err != nil || code != 1 {
-		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+		t.Errorf("a secret is in the profile, a manifest or a generation's files (grep exit %d, %v):\n%s", code, err, out)
+	}
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/var/lib/nodegen/generations/1/keys")); got != "root 700" {
+		t.Errorf("the generation's keys: %s, want root 700", got)
 	}
 }
 
