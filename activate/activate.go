@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -48,6 +49,11 @@ type SwitchOptions struct {
 	BeforeChange func(*Plan) error
 	// Offline provides assets from the cache only, never downloading.
 	Offline bool
+	// Keys are the keys (deployment.keys, staged by a deploy) that the new
+	// generation holds: a switch copies them into it, and its activation
+	// puts them in place (and removes the previous generation's). None
+	// is a generation without keys.
+	Keys []keyset.Entry
 	// TakeOver are paths ("/etc/motd") whose files, changed since nodegen
 	// placed them or not nodegen's, a switch replaces with the profile's
 	// on purpose; each is first moved below var/lib/nodegen/taken-over.
@@ -233,7 +239,7 @@ var failpoint = func(stage string) error {
 var errCrash = errors.New("simulated crash")
 
 // Stages of an activation, in order, as failpoint names them.
-var Stages = []string{"generation", "journal", "stop", "backup", "sysusers", "dirs", "static", "place-first", "place", "remove", "restore", "current", "state", "tmpfiles", "units", "done"}
+var Stages = []string{"generation", "journal", "stop", "backup", "sysusers", "dirs", "static", "place-first", "place", "remove", "restore", "keys", "current", "state", "tmpfiles", "units", "done"}
 
 // Recover completes an activation that a crash interrupted, if the journal
 // says there is one, and returns that journal (nil when there was none).
@@ -412,7 +418,7 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 	if o.DryRun {
 		to := 0
 		if st.Generation != 0 {
-			if same, err := s.sameProfile(st.Generation, dir); err != nil {
+			if same, err := s.sameProfile(st.Generation, dir, o.Keys); err != nil {
 				return nil, err
 			} else if same {
 				to, res.Unchanged = st.Generation, true
@@ -424,7 +430,7 @@ func (s *System) Switch(dir string, o SwitchOptions) (*Result, error) {
 		}
 		return res, s.runChecks(dir, p.manifest, true)
 	}
-	n, err := s.addGeneration(dir, st)
+	n, err := s.addGeneration(dir, st, o.Keys)
 	if err != nil {
 		return nil, err
 	}
@@ -571,8 +577,12 @@ func (s *System) rollBackUnits(res *Result, p *Plan, o SwitchOptions) (*Result, 
 	return res, nil
 }
 
-// sameProfile reports whether generation n holds the same profile as dir.
-func (s *System) sameProfile(n int, dir string) (bool, error) {
+// sameProfile reports whether generation n holds the same profile as dir,
+// and the same keys.
+func (s *System) sameProfile(n int, dir string, keys []keyset.Entry) (bool, error) {
+	if same, err := s.sameKeys(n, keys); err != nil || !same {
+		return false, err
+	}
 	a, err := s.readFile(path.Join(generationDir(n), profile.ManifestName))
 	if err != nil {
 		return false, err
@@ -809,6 +819,11 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			}
 			return nil
 		}},
+		{"keys", func() error {
+			var err error
+			p.keys, err = s.installKeys(p)
+			return err
+		}},
 		{"current", func() error {
 			dirs, err := s.pruneDirs(p.journal.Dirs, target)
 			if err != nil {
@@ -835,7 +850,7 @@ func (s *System) apply(p *Plan, o SwitchOptions) ([]FailedUnit, error) {
 			if len(failures) > maxFailures {
 				failures = failures[len(failures)-maxFailures:]
 			}
-			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures, Marks: p.state.Marks})
+			return s.writeState(State{Generation: p.To, LastGeneration: last, Entries: target, Dirs: p.keptDirs, Failures: failures, Marks: p.state.Marks, Keys: p.keys})
 		}},
 		{"tmpfiles", func() error { return s.runConfTool(p.To, "etc/tmpfiles.d/", "systemd-tmpfiles", "--create") }},
 		{"units", func() error {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -114,7 +115,9 @@ func (s *System) Generations() ([]Generation, error) {
 // against it while it is copied, so a profile changed or replaced after it
 // was written is refused, never copied half and half. The generation is
 // built under a temporary name and renamed into place whole.
-func (s *System) addGeneration(dir string, st State) (int, error) {
+//
+// keys are the generation's keys (see writeKeys).
+func (s *System) addGeneration(dir string, st State, keys []keyset.Entry) (int, error) {
 	manifest, err := os.ReadFile(filepath.Join(dir, profile.ManifestName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, profile.ManifestName)
@@ -202,6 +205,9 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 			return fail(unwrapPath(err))
 		}
 	}
+	if err := s.writeKeys(tmp, keys); err != nil {
+		return fail(err)
+	}
 	if err := s.syncAll(); err != nil {
 		return fail(err)
 	}
@@ -215,8 +221,19 @@ func (s *System) addGeneration(dir string, st State) (int, error) {
 }
 
 // sameGenerations reports whether generations a and b hold the same
-// profile (the same manifest).
+// profile (the same manifest) and the same keys.
 func (s *System) sameGenerations(a, b int) (bool, error) {
+	ka, err := s.generationKeysJSON(a)
+	if err != nil {
+		return false, err
+	}
+	kb, err := s.generationKeysJSON(b)
+	if err != nil {
+		return false, err
+	}
+	if string(ka) != string(kb) {
+		return false, nil
+	}
 	x, err := s.readFile(path.Join(generationDir(a), profile.ManifestName))
 	if err != nil {
 		return false, err

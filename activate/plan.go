@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -86,6 +87,7 @@ type Plan struct {
 	journal  Journal          // what the activation writes before changing anything
 	failure  *Failure         // a failed activation this one goes around, for state.json
 	keptDirs []string         // the created directories still there after apply
+	keys     []keyset.Key     // the keys the keys step placed, for state.json
 	// stillFailed are the units failed before that apply did not act on
 	// and that are failed still.
 	stillFailed []string

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"sort"
 
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -35,6 +36,9 @@ type State struct {
 	// Marks are the generations whose last activation failed or was
 	// rolled back, by generation (see Mark).
 	Marks []Mark `json:"marks,omitempty"`
+	// Keys are the keys of the active generation that its activation
+	// placed, with their hashes (see installKeys).
+	Keys []keyset.Key `json:"keys,omitempty"`
 }
 
 // maxFailures bounds the failures state.json keeps.
@@ -136,6 +140,9 @@ func (s *System) writeState(st State) error {
 	sort.Slice(st.Entries, func(i, j int) bool { return st.Entries[i].Path < st.Entries[j].Path })
 	sort.Strings(st.Dirs)
 	mode := fs.FileMode(0o644)
+	if len(st.Keys) > 0 {
+		mode = 0o600 // the hashes of secrets
+	}
 	for _, e := range st.Entries {
 		if e.Kind == KindCopy && profile.SecretMode(e.Mode) {
 			mode = 0o600

@@ -192,10 +192,22 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		}
 		d.emit("keys", strings.Join(names, " "))
 	}
-	for _, k := range keys {
-		if r := c.run(ctx, bytes.NewReader(k.data), exe+" "+receiveKeyArgs(k.Key)); r.code != 0 {
-			return lost("writing deployment.keys."+k.option, r)
+	// The keys are staged for this attempt, root's only: the switch
+	// copies them into its generation, whose activation puts them in
+	// place; a refused or rolled-back switch leaves the active
+	// generation's keys.
+	keysFlag := ""
+	if len(keys) > 0 {
+		id, err := newToken()
+		if err != nil {
+			return HostResult{Outcome: Failed, Message: err.Error()}
 		}
+		for _, k := range keys {
+			if r := c.run(ctx, bytes.NewReader(k.data), exe+" "+receiveStagedKeyArgs(k.Key, id)); r.code != 0 {
+				return lost("sending deployment.keys."+k.option, r)
+			}
+		}
+		keysFlag = " --keys " + shellQuote(remoteDir+"/keys/"+id)
 	}
 
 	token, err := newToken()
@@ -206,7 +218,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
 	// The token goes on stdin, never in a command line that every user
 	// of the host can read.
-	sw := c.run(ctx, strings.NewReader(token+"\n"), fmt.Sprintf("%s switch%s --rollback-on-failure --confirm-timeout %ds --confirm-token-file - %s", exe, d.backupFlag(), secs, prof))
+	sw := c.run(ctx, strings.NewReader(token+"\n"), fmt.Sprintf("%s switch%s%s --rollback-on-failure --confirm-timeout %ds --confirm-token-file - %s", exe, d.backupFlag(), keysFlag, secs, prof))
 	m := genLine.FindStringSubmatch(sw.stdout)
 	var gen int
 	switch {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -192,9 +193,11 @@ func TestDeployEscapesHostOutput(t *testing.T) {
 	}
 }
 
-// TestDeployKeys: each key goes to nodegen receive --key on the host,
-// its name, owner, mode and directory as arguments (quoted), its content
-// on stdin.
+// TestDeployKeys: each key is staged on the host for this attempt with
+// nodegen receive --key --stage ID, its name, owner, mode and directory as
+// arguments (quoted), its content on stdin; one ID for all the keys of the
+// attempt, and the switch copies that stage into its generation with
+// --keys (N5: keys belong to a generation).
 func TestDeployKeys(t *testing.T) {
 	text := "s3cret\n"
 	keyFile := filepath.Join(t.TempDir(), "api")
@@ -209,21 +212,38 @@ func TestDeployKeys(t *testing.T) {
 	if r.Outcome != Confirmed {
 		t.Fatalf("result %+v", r)
 	}
+	stage := regexp.MustCompile(` --stage ([0-9a-f]{32}) `)
 	got := map[string]string{}
+	ids := map[string]bool{}
 	for c, data := range f.received(commands) {
 		if i := strings.Index(c, " receive --key "); i >= 0 {
-			got[c[i+1:]] = string(data)
+			m := stage.FindStringSubmatch(c)
+			if m == nil {
+				t.Fatalf("a key was not staged: %s", c)
+			}
+			ids[m[1]] = true
+			got[strings.Replace(c[i+1:], m[1], "ID", 1)] = string(data)
 		}
 	}
 	want := map[string]string{
-		"receive --key db --user postgres --group postgres --mode 0400 -- /run/keys":          "s3cret\n",
-		"receive --key 'api token' --user root --group root --mode 0600 -- /var/lib/app/keys": "from a file",
+		"receive --key db --stage ID --user postgres --group postgres --mode 0400 -- /run/keys":          "s3cret\n",
+		"receive --key 'api token' --stage ID --user root --group root --mode 0600 -- /var/lib/app/keys": "from a file",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)
 	}
-	if i, j := slices.IndexFunc(commands, func(c string) bool { return strings.Contains(c, "--key") }), slices.IndexFunc(commands, func(c string) bool { return strings.Contains(c, " switch ") }); i < 0 || i > j {
-		t.Errorf("the keys were not written before the switch:\n%s", strings.Join(commands, "\n"))
+	if len(ids) != 1 {
+		t.Fatalf("want one stage for the attempt, got %v", ids)
+	}
+	var id string
+	for id = range ids {
+	}
+	j := slices.IndexFunc(commands, func(c string) bool { return strings.Contains(c, " switch ") })
+	if i := slices.IndexFunc(commands, func(c string) bool { return strings.Contains(c, "--key ") }); i < 0 || j < 0 || i > j {
+		t.Fatalf("the keys were not staged before the switch:\n%s", strings.Join(commands, "\n"))
+	}
+	if !strings.Contains(commands[j], " --keys /var/lib/nodegen/deploy/keys/"+id+" ") {
+		t.Errorf("the switch does not take the attempt's stage: %s", commands[j])
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/internal/safefile"
 	"github.com/nodegen/nodegen/internal/wordrule"
 	"github.com/nodegen/nodegen/lib"
@@ -53,13 +54,6 @@ func readKeys(keys map[string]Key) ([]keyToSend, error) {
 		out = append(out, keyToSend{Key: k, option: name, data: data})
 	}
 	return out, nil
-}
-
-// receiveKeyArgs is the command line (after the host's nodegen) that
-// writes k there, its content on stdin: nodegen receive --key.
-func receiveKeyArgs(k Key) string {
-	return strings.Join([]string{"receive", "--key", shellQuote(k.Name), "--user", shellQuote(k.User),
-		"--group", shellQuote(k.Group), "--mode", shellQuote(k.Permissions), "--", shellQuote(k.DestDir)}, " ")
 }
 
 // PutKey is the host's side of a key: it writes the content on r (at most
@@ -140,4 +134,31 @@ func lookupOwner(userName, groupName string) (safefile.Owner, error) {
 		return safefile.Owner{}, fmt.Errorf("the key's owner %s:%s has no numeric ids here", userName, groupName)
 	}
 	return safefile.Owner{UID: uid, GID: gid}, nil
+}
+
+// receiveStagedKeyArgs is the command line (after the host's nodegen)
+// that stages k there for the deploy attempt id, its content on stdin:
+// nodegen receive --key --stage.
+func receiveStagedKeyArgs(k Key, id string) string {
+	return strings.Join([]string{"receive", "--key", shellQuote(k.Name), "--stage", shellQuote(id), "--user", shellQuote(k.User),
+		"--group", shellQuote(k.Group), "--mode", shellQuote(k.Permissions), "--", shellQuote(k.DestDir)}, " ")
+}
+
+// StageKey is the host's side of a staged key: it reads the content on r
+// (at most MaxKeySize bytes) and stages it with k in the stage directory
+// dir (see keyset.Stage), for nodegen switch --keys. The owner is not
+// looked up here: the new generation may create it (sysusers), and its
+// activation resolves it.
+func StageKey(dir string, k keyset.Key, r io.Reader) error {
+	if err := k.Check(); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxKeySize+1))
+	if err != nil {
+		return fmt.Errorf("reading the key: %w", err)
+	}
+	if len(data) > MaxKeySize {
+		return fmt.Errorf("the key has more than %d bytes", MaxKeySize)
+	}
+	return keyset.Stage(dir, k, data)
 }

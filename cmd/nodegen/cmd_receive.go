@@ -11,13 +11,14 @@ import (
 
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
+	"github.com/nodegen/nodegen/internal/keyset"
 )
 
 func init() {
 	commands = append(commands, &command{
 		name:    "receive",
 		summary: "The host's side of nodegen deploy's copy of a profile, and of its keys.",
-		usage:   "nodegen receive [--missing | --key NAME [--user USER] [--group GROUP] [--mode MODE]] DIR",
+		usage:   "nodegen receive [--missing | --key NAME [--stage ID] [--user USER] [--group GROUP] [--mode MODE]] DIR",
 		help: `nodegen deploy runs this on the host. With --missing, stdin is a profile's
 manifest, and stdout lists the SHA-256 hashes (one a line) of the contents
 of its files that the host has no intact copy of in the profiles it
@@ -40,8 +41,17 @@ as DIR/NAME, owned by USER:GROUP with MODE. NAME is a file name, not a
 path. No component of DIR may be a symbolic link; a missing DIR is made,
 owned by root with mode 0751. The file is created under a temporary name
 with its owner and mode, filled, and renamed into place, through the
-directory's descriptor: nothing is ever written through a link.`,
-		example: "nodegen receive --missing /var/lib/nodegen/deploy/profiles/HASH < nodegen-profile.json\nnodegen receive --key db-password --user postgres --group postgres --mode 0400 /run/keys < secret",
+directory's descriptor: nothing is ever written through a link.
+
+With --key and --stage ID (what nodegen deploy runs), the key is not
+written at DIR/NAME but staged, root's only, below
+/var/lib/nodegen/deploy/keys/ID (beside --generations), with its path,
+owner and mode: nodegen switch --keys /var/lib/nodegen/deploy/keys/ID then
+copies the stage into the new generation, whose activation puts the keys
+in place. Keys of a deploy whose switch is refused or rolled back never
+replace the active generation's. A stage no switch used is removed after
+an hour by the next nodegen command that takes the lock.`,
+		example: "nodegen receive --missing /var/lib/nodegen/deploy/profiles/HASH < nodegen-profile.json\nnodegen receive --key db-password --stage 0f3c --user postgres --group postgres --mode 0400 /run/keys < secret",
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			missing := fs.Bool("missing", false, "read a manifest on stdin and list the hashes of the contents the host lacks")
 			gens := fs.String("generations", "/var/lib/nodegen/generations", "the generations, whose files count as the host's copies")
@@ -49,6 +59,7 @@ directory's descriptor: nothing is ever written through a link.`,
 			keyUser := fs.String("user", "root", "the key's owner")
 			keyGroup := fs.String("group", "root", "the key's group")
 			keyMode := fs.String("mode", "0600", "the key's permission bits, in octal")
+			stage := fs.String("stage", "", "with --key, stage the key for nodegen switch --keys under the deploy attempt's `ID` instead of writing it")
 			return func(args []string, stdout, stderr io.Writer) int {
 				c := findCommand("receive")
 				if len(args) != 1 {
@@ -57,6 +68,17 @@ directory's descriptor: nothing is ever written through a link.`,
 				if fs.Changed("key") {
 					if *missing {
 						return usageError(stderr, c, "--key and --missing: want one of them")
+					}
+					if fs.Changed("stage") {
+						if p := keyset.IDProblem(*stage); p != "" {
+							return usageError(stderr, c, "--stage %q: %s", *stage, p)
+						}
+						dir := filepath.Join(keyset.StageRoot(filepath.Dir(filepath.Clean(*gens))), *stage)
+						if err := deploy.StageKey(dir, keyset.Key{Name: *key, Dir: args[0], User: *keyUser, Group: *keyGroup, Mode: *keyMode}, os.Stdin); err != nil {
+							fmt.Fprintf(stderr, "nodegen receive: %s\n", err)
+							return exitError
+						}
+						return exitOK
 					}
 					k := deploy.Key{Name: *key, DestDir: args[0], User: *keyUser, Group: *keyGroup, Permissions: *keyMode}
 					if err := deploy.PutKey(k, os.Stdin); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/internal/keyset"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -30,7 +31,7 @@ func init() {
 			name:    "switch",
 			gc:      runtimetune.OneEvaluation,
 			summary: "Install a profile on this machine as a new generation, and start what changed.",
-			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... [--confirm-timeout DUR --confirm-token-file FILE] PROFILE | HOST.hcl...",
+			usage:   "nodegen switch [--root DIR] [--dry-run] [--backup] [--rollback-on-failure] [--offline] [--take-over PATH]... [--keys DIR] [--confirm-timeout DUR --confirm-token-file FILE] PROFILE | HOST.hcl...",
 			help: `PROFILE is a profile directory written by nodegen eval; HOST.hcl files are
 evaluated first, as nodegen eval does. The profile is copied into a new
 generation under /var/lib/nodegen/generations first (the same profile as
@@ -70,6 +71,20 @@ the active generation makes none), and only the copy is read after; then:
 
 Assets are linked at their paths like /etc entries, so a rollback brings
 back the previous binaries.
+
+Keys (deployment.keys) belong to a generation: --keys DIR names a stage
+that nodegen receive --key --stage wrote (nodegen deploy does), whose keys
+are copied into the new generation (keys/, root's only, each key's owner
+and mode recorded); a change of keys alone makes a new generation. The
+activation's keys step, after the files and before tmpfiles and units,
+puts the generation's keys at their paths (no component of a key's
+directory may be a symbolic link; the file is created with its owner and
+mode and renamed into place, through descriptors) and removes the keys
+nodegen placed that it does not have; a file in the way that nodegen did
+not place is kept as NAME.nodegen-kept. So a rollback, deactivate or a
+refused switch leaves the keys of the generation that is active. A switch
+without --keys makes a generation without keys. A stage below
+/var/lib/nodegen/deploy/keys is used once: the switch removes it.
 
 A unit that does not come up (active, or a oneshot that exited
 successfully) makes the switch exit 1, with its last journal lines;
@@ -262,7 +277,37 @@ func openSystem(name, root string, create bool, stdout, stderr io.Writer, body f
 	if _, err := deploy.CleanReceived(deploy.ReceivedDir(root)); err != nil {
 		fmt.Fprintf(stderr, "nodegen %s: warning: removing what a cut nodegen receive left: %s\n", name, err)
 	}
+	// Keys staged by a deploy that never switched (refused, cut, busy).
+	if _, err := keyset.CleanStages(keyStageRoot(root), time.Now(), keyset.StaleAge); err != nil {
+		fmt.Fprintf(stderr, "nodegen %s: warning: removing stale staged keys: %s\n", name, err)
+	}
 	return body(s)
+}
+
+// keyStageRoot is where nodegen receive --key --stage stages keys on the
+// system at root.
+func keyStageRoot(root string) string {
+	return keyset.StageRoot(filepath.Join(root, "var", "lib", "nodegen"))
+}
+
+// readStagedKeys reads the keys staged in dir for switch --keys; a stage
+// below the system's stage root is used once, and removed once read
+// (not on a dry run).
+func readStagedKeys(root, dir string, dryRun bool) ([]keyset.Entry, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := keyset.ReadStage(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !dryRun && keyset.InStageRoot(keyStageRoot(root), abs) {
+		if err := os.RemoveAll(abs); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
 }
 
 // sourceDate returns the clock that dates generations: SOURCE_DATE_EPOCH
@@ -288,6 +333,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
 	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
+	keysDir := fs.String("keys", "", "copy the keys staged in `DIR` (nodegen receive --key --stage) into the new generation")
 	fs.StringArrayVar(&o.TakeOver, "take-over", nil, "replace the file at `PATH` (changed since nodegen placed it, or not nodegen's) with the profile's, after moving it to /var/lib/nodegen/taken-over; repeat for more paths")
 	var cf confirmFlags
 	cf.add(fs)
@@ -306,6 +352,14 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		}
 		defer cleanup()
 		return openSystem("switch", *root, true, stdout, stderr, func(s *activate.System) int {
+			if fs.Changed("keys") {
+				keys, err := readStagedKeys(*root, *keysDir, o.DryRun)
+				if err != nil {
+					fmt.Fprintf(stderr, "nodegen switch: --keys: %s\n", err)
+					return exitError
+				}
+				o.Keys = keys
+			}
 			o.Checked = planPrinter("switch", s, o.DryRun, stdout)
 			if cf.token != "" && !o.DryRun {
 				return switchConfirmed(s, dir, o, &cf, stdout, stderr)

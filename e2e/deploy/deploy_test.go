@@ -248,17 +248,22 @@ config "deployment" {
 			t.Errorf("%s holds %q", k.path, got)
 		}
 	}
-	out, _, code, err := m.Run("grep", "-rl", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
+	// The keys belong to the generation, in its root-only keys/ (N5):
+	// nowhere else, not in the profile, a manifest or /etc/static.
+	out, _, code, err := m.Run("grep", "-rl", "--exclude-dir=keys", "-e", "5ecret", "/var/lib/nodegen", "/etc/static/")
 	if err != nil || code != 1 {
-		t.Errorf("a secret is in the profile, a manifest or a generation (grep exit %d, %v):\n%s", code, err, out)
+		t.Errorf("a secret is in the profile, a manifest or a generation's files (grep exit %d, %v):\n%s", code, err, out)
+	}
+	if got := strings.TrimSpace(m.MustRun("stat", "-c", "%U %a", "/var/lib/nodegen/generations/1/keys")); got != "root 700" {
+		t.Errorf("the generation's keys: %s, want root 700", got)
 	}
 }
 
 // TestKeysThroughLinks is N1 on a real host: a service user who owns its
 // home points the key's directory at /etc/apt/apt.conf.d, and plants, in
 // a directory of its own, a link at the key's name to /etc/shadow. The
-// first key is refused (the deploy fails before its switch, naming the
-// link) and nothing is written in /etc/apt/apt.conf.d; the second
+// first key is refused (the activation's keys step fails naming the
+// link, and the host goes back) and nothing is written in /etc/apt/apt.conf.d; the second
 // replaces the link with the key, and /etc/shadow is as it was.
 func TestKeysThroughLinks(t *testing.T) {
 	f := newFleet(t, "a")
@@ -272,7 +277,9 @@ config "deployment" {
 }
 `)
 	_, stderr, code := f.deploy(file)
-	if code != 10 || !strings.Contains(stderr, "a: failed: writing deployment.keys.db: exit 1: nodegen receive: the key's directory: /var/lib/app/keys is a symbolic link (to /etc/apt/apt.conf.d)") {
+	// The keys are the generation's: its activation's keys step refuses
+	// the link, and the host goes back to no generation.
+	if code == 0 || !strings.Contains(stderr, "/var/lib/app/keys is a symbolic link") {
 		t.Errorf("a key's directory through a link: exit %d\n%s", code, stderr)
 	}
 	if out, _, code, _ := m.Run("ls", "-A", "/etc/apt/apt.conf.d/db"); code == 0 {
@@ -295,6 +302,41 @@ config "deployment" {
 	}
 	if got := m.MustRun("stat", "-c", "%U %G %a %s %Y", "/etc/shadow"); got != shadow {
 		t.Errorf("/etc/shadow changed: %s, was %s", got, shadow)
+	}
+}
+
+// TestKeysRollBack is N5 on a real host: a deploy whose generation is
+// rolled back (not confirmed in time) leaves the old generation's keys,
+// not the new ones.
+func TestKeysRollBack(t *testing.T) {
+	f := newFleet(t, "a")
+	m := f.machines["a"]
+	file := f.host("a", `
+config "deployment" {
+  keys = { db = { text = "password-1\n" } }
+}
+`)
+	if _, _, code := f.deploy(file); code != 0 {
+		t.Fatalf("generation 1: exit %d", code)
+	}
+	f.waitGeneration("a", 1, "confirmed", 0)
+	if got := m.MustRun("cat", "/run/keys/db"); got != "password-1\n" {
+		t.Fatalf("generation 1's key: %q", got)
+	}
+	f.host("a", lockout+`
+config "deployment" {
+  keys = { db = { text = "password-2\n" } }
+}
+`)
+	if _, _, code := f.deploy("--confirm-timeout", "5s", file); code != 11 {
+		t.Fatalf("exit %d, want 11 (not confirmed)", code)
+	}
+	f.waitGeneration("a", 1, "rolled-back", 30*time.Second)
+	if got := m.MustRun("cat", "/run/keys/db"); got != "password-1\n" {
+		t.Errorf("after the rollback the key is %q, want generation 1's", got)
+	}
+	if out, _, code, _ := m.Run("sh", "-c", "ls -A /var/lib/nodegen/deploy/keys"); code == 0 && strings.TrimSpace(out) != "" {
+		t.Errorf("a stage was left: %s", out)
 	}
 }
 
