@@ -47,6 +47,7 @@ type aptProxy struct {
 
 	mu                      sync.Mutex
 	requests, hits, fetched int
+	releases                int // requests of a suite's InRelease or Release: apt-get update's
 	hitBytes, fetchedBytes  int64
 	refused                 []string
 }
@@ -108,6 +109,14 @@ func (p *aptProxy) summary() string {
 	return s
 }
 
+// releaseRequests returns how many times apt asked for a suite's
+// InRelease or Release (each apt-get update does).
+func (p *aptProxy) releaseRequests() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.releases
+}
+
 // count records a request's answer.
 func (p *aptProxy) count(hit bool, n int64) {
 	p.mu.Lock()
@@ -150,6 +159,11 @@ func (p *aptProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	clean := path.Clean("/" + r.URL.Path)
+	if base := path.Base(clean); base == "InRelease" || base == "Release" {
+		p.mu.Lock()
+		p.releases++
+		p.mu.Unlock()
+	}
 	if cacheable(clean) {
 		file := filepath.Join(p.cache, r.URL.Host, filepath.FromSlash(clean))
 		if f, err := os.Open(file); err == nil {
