@@ -133,7 +133,7 @@ options "environment" {
   option "packages" {
     type        = attrsOf(submodule.systemPackage)
     default     = {}
-    description = "Distribution packages the profile needs, by name: `nodegen switch` checks them with dpkg and installs the missing ones with apt-get (on a system without apt, such as Flatcar, use environment.assets)."
+    description = "Distribution packages the profile needs, by name: `nodegen switch` checks them with dpkg and installs the missing ones with apt-get, through environment.packageProxy when it is set, updating apt's lists first when they are missing or older than a day (on a system without apt, such as Flatcar, use environment.assets)."
   }
   option "packageProxy" {
     type        = nullOr(strMatching("https?://[^ \t\n]+", "an http:// or https:// URL"))
