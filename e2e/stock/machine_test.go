@@ -86,11 +86,19 @@ func bootHost(t *testing.T, tl *timeline, d *deployer, root nspawntest.Root, nam
 // requireStock fails the test unless the machine is as the stock root
 // made it: /etc/hostname as the installer wrote it, Debian's containerd
 // configuration file as its package shipped it, and none of the packages
-// absent installed.
-func (h *host) requireStock(absent []string) {
+// absent installed. It marks which of the profiles' packages wanted
+// the machine lacks.
+func (h *host) requireStock(wanted, absent []string) {
 	h.t.Helper()
+	var missing []string
+	for _, p := range wanted {
+		if !h.installed(p) {
+			missing = append(missing, p)
+		}
+	}
+	h.tl.mark(fmt.Sprintf("%s: packages the profiles list that the stock machine lacks: %s", h.name, strings.Join(missing, " ")))
 	for _, p := range absent {
-		if out, _, _, _ := h.Run("dpkg-query", "-W", "-f=${db:Status-Abbrev}", p); strings.HasPrefix(out, "ii") {
+		if h.installed(p) {
 			h.t.Fatalf("%s: the stock root has package %s installed, which nodegen switch is to install", h.name, p)
 		}
 	}
@@ -289,4 +297,10 @@ func aptHistory(log string) []aptRun {
 		}
 	}
 	return runs
+}
+
+// installed reports whether dpkg has the package installed.
+func (h *host) installed(pkg string) bool {
+	out, _, _, _ := h.Run("dpkg-query", "-W", "-f=${db:Status-Abbrev}", pkg)
+	return strings.HasPrefix(out, "ii")
 }

@@ -57,7 +57,7 @@ config "environment" {
 	}
 	first := []string{"curl", "etcd-server"}
 	m := bootHost(t, tl, d, root, "pkghost", address)
-	m.requireStock(append(first, "jq"))
+	m.requireStock(append(first, "jq"), append(first, "jq"))
 
 	write(first...)
 	r := d.ng("deploy", "--json", "pkg/pkghost.hcl")

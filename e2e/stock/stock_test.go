@@ -44,19 +44,14 @@ func TestStockCluster(t *testing.T) {
 	root := stockRoot()
 	nspawntest.RootOf(t, root)
 	tl.mark(fmt.Sprintf("stock root ready (debootstrap, %s)", strings.Join(root.Packages, " ")))
-	// What the profiles need that the stock machines lack: nodegen
-	// switch installs it, through the package proxy.
-	var toInstall []string
-	for _, p := range d.packages() {
-		if !slices.Contains(root.Packages, p) {
-			toInstall = append(toInstall, p)
-		}
-	}
-	tl.mark(fmt.Sprintf("packages the profiles list that the stock root lacks: %s", strings.Join(toInstall, " ")))
+	// What the profiles need that the stock machines lack (etcd, cfssl
+	// and the CNI plugins at least: no dependency of the root's
+	// packages): nodegen switch installs it, through the package proxy.
+	packages := d.packages()
 	machines := map[string]*host{}
 	for _, h := range hosts {
 		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock(toInstall)
+		machines[h.name].requireStock(packages, []string{"etcd-server", "golang-cfssl", "containernetworking-plugins"})
 	}
 	master, worker := machines["master01"], machines["worker01"]
 
