@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"compress/gzip"
-	"context"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -19,7 +18,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/nodegen/nodegen/internal/assetfetch"
 	"github.com/nodegen/nodegen/profile"
@@ -96,6 +94,7 @@ type binaryPlan struct {
 	download []profile.Asset // not in the cache yet
 	extract  []profile.Asset // in the cache, with members still to unpack
 	install  []string        // packages not installed
+	proxy    string          // the proxy apt-get installs them through
 	problems []BinaryProblem
 }
 
@@ -114,6 +113,7 @@ func (s *System) checkBinaries(m profile.Manifest, offline bool) binaryPlan {
 			bp.download = append(bp.download, a)
 		}
 	}
+	bp.proxy = m.PackageProxy
 	if len(m.Packages) > 0 {
 		missing, err := s.missingPackages(m.Packages)
 		if err != nil {
@@ -232,14 +232,6 @@ func (s *System) hashFile(rel string, h hash.Hash) error {
 	return err
 }
 
-func aptGet() string {
-	p, err := exec.LookPath("apt-get")
-	if err != nil {
-		return ""
-	}
-	return p
-}
-
 // missingPackages asks dpkg which of the packages are not installed.
 func (s *System) missingPackages(pkgs []profile.Package) ([]profile.Package, error) {
 	dpkg, err := exec.LookPath("dpkg-query")
@@ -292,7 +284,7 @@ func (s *System) provideBinaries(bp binaryPlan) error {
 	}
 	if len(problems) == 0 && len(bp.install) > 0 {
 		s.logf("installing packages %s", strings.Join(bp.install, " "))
-		if err := installPackages(bp.install); err != nil {
+		if err := installPackages(bp.install, bp.proxy, s.logf); err != nil {
 			for _, name := range bp.install {
 				problems = append(problems, BinaryProblem{"package " + name, "environment.packages." + name, err.Error()})
 			}
@@ -301,30 +293,6 @@ func (s *System) provideBinaries(bp binaryPlan) error {
 	if len(problems) > 0 {
 		sort.SliceStable(problems, func(i, j int) bool { return problems[i].What < problems[j].What })
 		return &BinariesError{problems}
-	}
-	return nil
-}
-
-// installPackages runs apt-get install, and apt-get update first when the
-// package lists do not know a package.
-func installPackages(names []string) error {
-	run := func(args ...string) (string, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "apt-get", args...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-	install := append([]string{"install", "-y", "--no-install-recommends", "--"}, names...)
-	out, err := run(install...)
-	if err != nil && strings.Contains(out, "Unable to locate package") {
-		if out, err = run("update"); err == nil {
-			out, err = run(install...)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("apt-get failed: %v: %s", err, lastLines(out, 3))
 	}
 	return nil
 }

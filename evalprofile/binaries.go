@@ -19,7 +19,21 @@ var (
 	packagesPath = options.Path{"environment", "packages"}
 	imagePath    = options.Path{"environment", "providedByImage"}
 	basePath     = options.Path{"environment", "basePrograms"}
+	proxyPath    = options.Path{"environment", "packageProxy"}
 )
+
+// packageProxy returns environment.packageProxy, "" when it is null or
+// not declared (--bare).
+func packageProxy(ev *eval.Evaluator) (string, hcl.Diagnostics) {
+	if !ev.IsDeclared(proxyPath) {
+		return "", nil
+	}
+	v, diags := ev.Get(proxyPath)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", diags
+	}
+	return v.AsString(), diags
+}
 
 // Assets returns the enabled assets of an evaluated configuration
 // (environment.assets), sorted by name, each with the URL it is

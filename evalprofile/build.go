@@ -40,9 +40,11 @@ func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diag
 	}
 	assets, packages, provided, image, d := binariesFromEvaluation(ev)
 	diags = append(diags, d...)
+	proxy, d := packageProxy(ev)
+	diags = append(diags, d...)
 	warns, d := ev.Assertions()
 	diags = append(diags, d...)
-	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages,
+	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages, PackageProxy: proxy,
 		ImagePrograms: profile.ImagePrograms(entries, assets, provided, image)}
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)

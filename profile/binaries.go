@@ -190,3 +190,35 @@ func checkInstallPath(p string) string {
 	}
 	return ""
 }
+
+// ValidatePackageProxy checks a package proxy (environment.packageProxy):
+// "" (none), or an http:// or https:// URL with a host and nothing apt's
+// configuration would read otherwise (no space, quote, semicolon or
+// control character).
+func ValidatePackageProxy(proxy string) error {
+	if proxy == "" {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(proxy, "http://")
+	if !ok {
+		rest, ok = strings.CutPrefix(proxy, "https://")
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	switch {
+	case !ok:
+		return fmt.Errorf("package proxy %q (from environment.packageProxy): not an http:// or https:// URL", proxy)
+	case host == "":
+		return fmt.Errorf("package proxy %q (from environment.packageProxy): no host", proxy)
+	case strings.IndexFunc(proxy, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '"' || r == ';' || r == '{' || r == '}' }) >= 0:
+		return fmt.Errorf("package proxy %q (from environment.packageProxy): a space, quote, semicolon, brace or control character", proxy)
+	}
+	return nil
+}
+
+// orNone is s, or "(none)" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

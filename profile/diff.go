@@ -40,6 +40,14 @@ type BinaryChanges struct {
 	// Packages added and removed, by name.
 	AddedPackages   []string `json:"addedPackages"`
 	RemovedPackages []string `json:"removedPackages"`
+	// PackageProxy is set when the proxy apt-get goes through changed.
+	PackageProxy *PackageProxyChange `json:"packageProxy,omitempty"`
+}
+
+// PackageProxyChange is a changed environment.packageProxy; "" is none.
+type PackageProxyChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // AssetChange is an asset whose download or files differ.
@@ -87,7 +95,10 @@ func diffBinaries(om, nm Manifest) *BinaryChanges {
 			b.RemovedPackages = append(b.RemovedPackages, p.Name)
 		}
 	}
-	if len(b.AddedAssets)+len(b.RemovedAssets)+len(b.ChangedAssets)+len(b.AddedPackages)+len(b.RemovedPackages) == 0 {
+	if om.PackageProxy != nm.PackageProxy {
+		b.PackageProxy = &PackageProxyChange{Old: om.PackageProxy, New: nm.PackageProxy}
+	}
+	if len(b.AddedAssets)+len(b.RemovedAssets)+len(b.ChangedAssets)+len(b.AddedPackages)+len(b.RemovedPackages) == 0 && b.PackageProxy == nil {
 		return nil
 	}
 	return b
@@ -399,6 +410,9 @@ func (c Changes) WriteText(w io.Writer) error {
 		}
 		for _, p := range bc.RemovedPackages {
 			fmt.Fprintf(&b, "  - package %s\n", p)
+		}
+		if pc := bc.PackageProxy; pc != nil {
+			fmt.Fprintf(&b, "  ~ packageProxy: %s -> %s\n", orNone(pc.Old), orNone(pc.New))
 		}
 	}
 	for _, fc := range c.Changed {

@@ -36,6 +36,9 @@ type Manifest struct {
 	// and Packages the distribution packages it needs, sorted by name.
 	Assets   []Asset   `json:"assets,omitempty"`
 	Packages []Package `json:"packages,omitempty"`
+	// PackageProxy is the HTTP proxy apt-get installs Packages through
+	// (environment.packageProxy), "" for apt's own configuration.
+	PackageProxy string `json:"packageProxy,omitempty"`
 	// ImagePrograms are the programs the profile runs and leaves to the
 	// system image (see ImagePrograms), sorted by path.
 	ImagePrograms []ImageProgram `json:"imagePrograms,omitempty"`
@@ -178,6 +181,9 @@ func ParseManifest(data []byte, name string) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := validateImagePrograms(m.ImagePrograms); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := ValidatePackageProxy(m.PackageProxy); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if m.Entries == nil {

@@ -33,6 +33,7 @@ func (m Manifest) encode() []byte {
 			w.close('}')
 		})
 	}
+	w.strOmitEmpty("packageProxy", m.PackageProxy)
 	if len(m.ImagePrograms) > 0 {
 		w.key("imagePrograms")
 		w.array(false, len(m.ImagePrograms), func(i int) {

@@ -149,6 +149,9 @@ func (w *Pending) Commit(p Profile) (err error) {
 	if err := validateImagePrograms(p.ImagePrograms); err != nil {
 		return err
 	}
+	if err := ValidatePackageProxy(p.PackageProxy); err != nil {
+		return err
+	}
 	if w.prepared == nil {
 		// Nothing was started: do it all now, in Write's order.
 		if w.abs == "" {
@@ -186,6 +189,7 @@ func (w *Pending) Commit(p Profile) (err error) {
 	m := *w.manifest
 	m.Warnings = dedupedWarnings(p.Warnings)
 	m.Assets, m.Packages = assets, packages
+	m.PackageProxy = p.PackageProxy
 	m.ImagePrograms = p.ImagePrograms
 	err = finishTree(t.tmp, m.encode(), m.DescriptionMode(), w.sync)
 	if rechecked != nil {

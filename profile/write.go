@@ -50,6 +50,9 @@ type Profile struct {
 	// Assets and Packages are the binaries the profile needs (see Asset).
 	Assets   []Asset
 	Packages []Package
+	// PackageProxy is the HTTP proxy apt-get installs Packages through
+	// (see ValidatePackageProxy); "" for none.
+	PackageProxy string
 	// ImagePrograms are the programs it leaves to the image (see
 	// ImagePrograms).
 	ImagePrograms []ImageProgram

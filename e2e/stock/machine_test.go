@@ -29,16 +29,14 @@ var kubeUnits = []string{
 
 // stockRoot is the machines' root file system: Debian bookworm as
 // debootstrap installs it (nspawntest's default root), with OpenSSH's
-// server and every package the hosts' profiles need, as an installer
-// or a cloud image would have them, and nothing else changed: the
-// packages' units enabled, their configuration files as shipped. (The
-// machines reach no Debian mirror, so nodegen switch could not install a
-// package.)
-func stockRoot(packages []string) nspawntest.Root {
-	all := append([]string{"openssh-server"}, packages...)
-	slices.Sort(all)
+// server and Debian's containerd package, as a provider's image has them,
+// and nothing else changed: their units enabled, their configuration
+// files as shipped. The other packages the profiles list are not there:
+// nodegen switch installs them with apt-get, through the package proxy a
+// provider gives (environment.packageProxy, the test's aptProxy).
+func stockRoot() nspawntest.Root {
 	return nspawntest.Root{
-		Packages: slices.Compact(all),
+		Packages: []string{"containerd", "openssh-server"},
 		CacheDir: filepath.Join(k8se2e.CacheDir(), "rootfs"),
 	}
 }
@@ -86,10 +84,24 @@ func bootHost(t *testing.T, tl *timeline, d *deployer, root nspawntest.Root, nam
 }
 
 // requireStock fails the test unless the machine is as the stock root
-// made it: /etc/hostname as the installer wrote it, and Debian's
-// containerd configuration file as its package shipped it.
-func (h *host) requireStock() {
+// made it: /etc/hostname as the installer wrote it, Debian's containerd
+// configuration file as its package shipped it, and none of the packages
+// absent installed. It marks which of the profiles' packages wanted
+// the machine lacks.
+func (h *host) requireStock(wanted, absent []string) {
 	h.t.Helper()
+	var missing []string
+	for _, p := range wanted {
+		if !h.installed(p) {
+			missing = append(missing, p)
+		}
+	}
+	h.tl.mark(fmt.Sprintf("%s: packages the profiles list that the stock machine lacks: %s", h.name, strings.Join(missing, " ")))
+	for _, p := range absent {
+		if h.installed(p) {
+			h.t.Fatalf("%s: the stock root has package %s installed, which nodegen switch is to install", h.name, p)
+		}
+	}
 	if _, _, code, err := h.Run("test", "-s", "/etc/hostname"); err != nil || code != 0 {
 		h.t.Fatalf("%s: the stock root has no /etc/hostname, which every installed Debian system has: nspawntest's root build removes it (internal/nspawntest/rootfs.go); issue 35 part 1 has it kept and taken over by nodegen switch", h.name)
 	}
@@ -229,4 +241,66 @@ func (h *host) requireNoFailedUnits() {
 	if out := h.MustRun("systemctl", "list-units", "--state=failed", "--no-legend", "--plain"); strings.TrimSpace(out) != "" {
 		h.t.Errorf("%s: units failed in %s:\n%s", h.name, h.Name(), out)
 	}
+}
+
+// requireInstalledBySwitch fails the test unless nodegen switch's
+// apt-get installed packages on the machine (apt's history.log names its
+// command line), and marks how many and how long it took on the timeline.
+func (h *host) requireInstalledBySwitch() {
+	h.t.Helper()
+	log, _, _, _ := h.Run("cat", "/var/log/apt/history.log")
+	runs := aptHistory(log)
+	if len(runs) == 0 {
+		h.t.Fatalf("%s: apt's history.log has no install by nodegen switch:\n%s", h.name, log)
+	}
+	for _, r := range runs {
+		h.tl.mark(fmt.Sprintf("%s: nodegen switch's apt-get installed %d packages (%d asked for, the rest their dependencies) in %s: %s",
+			h.name, r.installed, r.asked, r.took, strings.Join(r.names, " ")))
+	}
+}
+
+// aptRun is an apt-get install of apt's history.log.
+type aptRun struct {
+	asked, installed int
+	names            []string // the packages asked for
+	took             time.Duration
+}
+
+// aptHistory returns the installs of apt's history.log that nodegen
+// switch ran (apt-get ... install -y --no-install-recommends -- NAMES).
+func aptHistory(log string) []aptRun {
+	var runs []aptRun
+	for _, entry := range strings.Split(log, "\n\n") {
+		var r aptRun
+		var start, end time.Time
+		ours := false
+		for _, line := range strings.Split(entry, "\n") {
+			key, value, _ := strings.Cut(line, ": ")
+			switch key {
+			case "Start-Date":
+				start, _ = time.Parse("2006-01-02  15:04:05", value)
+			case "End-Date":
+				end, _ = time.Parse("2006-01-02  15:04:05", value)
+			case "Commandline":
+				if _, names, ok := strings.Cut(value, " install -y --no-install-recommends -- "); ok {
+					ours = true
+					r.names = strings.Fields(names)
+					r.asked = len(r.names)
+				}
+			case "Install":
+				r.installed = len(strings.Split(value, "), "))
+			}
+		}
+		if ours {
+			r.took = end.Sub(start)
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// installed reports whether dpkg has the package installed.
+func (h *host) installed(pkg string) bool {
+	out, _, _, _ := h.Run("dpkg-query", "-W", "-f=${db:Status-Abbrev}", pkg)
+	return strings.HasPrefix(out, "ii")
 }

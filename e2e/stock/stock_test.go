@@ -26,6 +26,7 @@ func TestStockCluster(t *testing.T) {
 
 	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
 	serveMirror(t, network, tree, tl)
+	serveAptProxy(t, network, tl)
 	d := newDeployer(t, tl, network)
 	suitereport.Ran(t, suite)
 
@@ -40,18 +41,23 @@ func TestStockCluster(t *testing.T) {
 	t.Logf("nodegen.lock.hcl:\n%s", lock)
 	tl.mark("nodegen lock: nodegen.lock.hcl written")
 
-	root := stockRoot(d.packages())
+	root := stockRoot()
 	nspawntest.RootOf(t, root)
-	tl.mark(fmt.Sprintf("stock root ready (%s)", strings.Join(root.Packages, " ")))
+	tl.mark(fmt.Sprintf("stock root ready (debootstrap, %s)", strings.Join(root.Packages, " ")))
+	// What the profiles need that the stock machines lack (etcd, cfssl
+	// and the CNI plugins at least: no dependency of the root's
+	// packages): nodegen switch installs it, through the package proxy.
+	packages := d.packages()
 	machines := map[string]*host{}
 	for _, h := range hosts {
 		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock()
+		machines[h.name].requireStock(packages, []string{"etcd-server", "golang-cfssl", "containernetworking-plugins"})
 	}
 	master, worker := machines["master01"], machines["worker01"]
 
 	// The master first: its CA's API token is the worker's key.
 	d.mustDeploy("master01 (first deploy)", "master01")
+	master.requireInstalledBySwitch()
 	c := &cluster{t: t, tl: tl, d: d, master: master}
 	c.pollKubectl("apiserver /readyz ok", 3*time.Minute, "ok", "get", "--raw", "/readyz")
 	token := d.ssh(master.address, nil, "cat", apiToken)
@@ -68,6 +74,7 @@ func TestStockCluster(t *testing.T) {
 	tl.mark("the master's CA token fetched to hosts/secrets/apitoken.secret")
 
 	d.mustDeploy("fleet (the worker joins)")
+	worker.requireInstalledBySwitch()
 	for _, h := range hosts {
 		c.pollKubectl("node "+h.name+" Ready", 3*time.Minute, "True",
 			"get", "node", h.name, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)

@@ -133,7 +133,19 @@ options "environment" {
   option "packages" {
     type        = attrsOf(submodule.systemPackage)
     default     = {}
-    description = "Distribution packages the profile needs, by name: `nodegen switch` checks them with dpkg and installs the missing ones with apt-get (on a system without apt, such as Flatcar, use environment.assets)."
+    description = "Distribution packages the profile needs, by name: `nodegen switch` checks them with dpkg and installs the missing ones with apt-get, through environment.packageProxy when it is set, updating apt's lists first when they are missing or older than a day (on a system without apt, such as Flatcar, use environment.assets)."
+  }
+  option "packageProxy" {
+    type        = nullOr(strMatching("https?://[^ \t\n]+", "an http:// or https:// URL"))
+    default     = null
+    description = <<-EOT
+      The HTTP proxy apt-get goes through when `nodegen switch` installs
+      environment.packages (`-o Acquire::http::Proxy=` and
+      `Acquire::https::Proxy=`), as a cloud provider's package proxy or an
+      apt-cacher on the network; apt checks Debian's signatures whatever
+      the proxy. null: apt's own configuration. The manifest records it.
+    EOT
+    example     = "http://10.88.0.1:3142"
   }
   option "systemPackages" {
     type        = listOf(str)

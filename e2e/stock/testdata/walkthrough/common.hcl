@@ -1,6 +1,7 @@
 # common.hcl
-# What the hosts of the cluster share: their names, the mirror the nodes
-# download from, the images they import, and the pod network.
+# What the hosts of the cluster share: their names, the mirror and the
+# package proxy the nodes download from, the images they import, and the
+# pod network.
 
 options "cluster" {
   option "podSubnet" {
@@ -18,9 +19,11 @@ config "networking" {
 }
 
 # The nodes download the Kubernetes release from the mirror, with the
-# hashes that nodegen lock wrote to nodegen.lock.hcl.
+# hashes that nodegen lock wrote to nodegen.lock.hcl, and the Debian
+# packages the profiles list through the network's package proxy.
 config "environment" {
   assetMirrors = { "https://dl.k8s.io" = "http://10.88.0.1/k8s" }
+  packageProxy = "http://10.88.0.1:3142"
 }
 
 # The nodes reach no registry: the pod sandbox (pause) image and the
