@@ -101,13 +101,16 @@ type Config struct {
 type Event struct {
 	// Host is the host's name.
 	Host string `json:"host"`
-	// Step is connect, copy-binary, copy-profile, keys, switch,
-	// reconnect, confirm or done.
+	// Step is connect, copy-binary, copy-profile, keys, beforeSwitch, switch,
+	// reconnect, afterSwitch, health, rollback, confirm or done.
 	Step string `json:"step"`
 	// Message says more of the step.
 	Message string `json:"message,omitempty"`
 	// Result is the host's result, with Step done.
 	Result *HostResult `json:"result,omitempty"`
+	// At is when the step began (done: when the host's deploy ended), in
+	// seconds since the deploy began.
+	At float64 `json:"at"`
 }
 
 // deployer is one host's deploy.

@@ -3,7 +3,9 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
+	"time"
 )
 
 // Run deploys hosts in waves (cfg.Waves), cfg.Parallel at a time within a
@@ -29,10 +31,12 @@ func Run(ctx context.Context, cfg Config, hosts []Host) (results []HostResult, s
 		return nil, false, fmt.Errorf("the nodegen binary to copy: %w", err)
 	}
 	var mu sync.Mutex
+	began := time.Now()
 	emit := func(e Event) {
 		if cfg.Event == nil {
 			return
 		}
+		e.At = math.Round(time.Since(began).Seconds()*10) / 10
 		mu.Lock()
 		defer mu.Unlock()
 		cfg.Event(e)

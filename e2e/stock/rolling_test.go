@@ -2,6 +2,7 @@ package stock
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -225,17 +226,25 @@ config "services.kubernetes.kubelet.settings" {
 	t.Logf("pods after:\n%s", c.mustKubectl(nil, "get", "pods", "-o", "wide"))
 }
 
-// hookTimeline returns the steps of nodegen deploy --json that the hooks,
-// health checks and confirmations are, a line each, in their order.
+// hookTimeline returns the steps of nodegen deploy --json that the
+// hooks, switches, health checks and confirmations are, a line each with
+// its time since the deploy began, in their order.
 func hookTimeline(events string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(events, "\n") {
-		for _, step := range []string{"beforeSwitch", "switch", "afterSwitch", "health", "rollback", "confirm", "done"} {
-			if strings.Contains(line, `"step":"`+step+`"`) {
-				b.WriteString(lastLines(line, 1))
-				b.WriteString("\n")
-				break
-			}
+		var e struct {
+			Host, Step, Message string
+			At                  float64
+			Result              *struct{ Outcome, Message string }
+		}
+		if json.Unmarshal([]byte(line), &e) != nil || e.Step == "" {
+			continue
+		}
+		switch e.Step {
+		case "beforeSwitch", "switch", "afterSwitch", "health", "rollback", "confirm":
+			fmt.Fprintf(&b, "%6.1f s  %s: %s %s\n", e.At, e.Host, e.Step, e.Message)
+		case "done":
+			fmt.Fprintf(&b, "%6.1f s  %s: %s %s\n", e.At, e.Host, e.Result.Outcome, e.Result.Message)
 		}
 	}
 	return b.String()
