@@ -176,6 +176,7 @@ config "services.kubernetes.kubelet.settings" {
 `, admin, kubectl)
 	d.setExtra("master01", "\nconfig \"services.kubernetes\" {\n  roles = [\"node\"]\n}\n"+rollout)
 	d.setExtra("worker01", rollout)
+	t.Logf("the rolling deploy begins at %.1f s of the sampling", time.Since(start).Seconds())
 	r := d.ng(append([]string{"deploy", "--json", "--waves", "1,100%", "--max-unavailable", "1", "--confirm-timeout", "60s"}, d.fleet("worker01", "master01")...)...)
 	tl.mark(fmt.Sprintf("rolling kubelet change: nodegen deploy exit %d in %s", r.code, r.took.Round(100*time.Millisecond)))
 	// Ten more seconds of samples after the deploy.
