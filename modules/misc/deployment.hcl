@@ -144,7 +144,7 @@ options "deployment" {
   option "beforeSwitch" {
     type        = listOf(submodule.deploymentHook)
     default     = []
-    description = "Commands that nodegen deploy runs, in order, after the profile and keys are copied and before the host's switch (not with --dry-run). One that fails stops that host before anything of its system changes: its outcome is hook-failed (exit code 17). mkBefore and mkAfter place a module's hooks."
+    description = "Commands that nodegen deploy runs, in order, once the profile is copied to the host, before its keys are written and before its switch (not with --dry-run). One that fails stops that host before anything of its system changes: its outcome is hook-failed (exit code 17). mkBefore and mkAfter place a module's hooks."
   }
   option "afterSwitch" {
     type        = listOf(submodule.deploymentHook)
