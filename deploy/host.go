@@ -108,8 +108,9 @@ type Event struct {
 	Message string `json:"message,omitempty"`
 	// Result is the host's result, with Step done.
 	Result *HostResult `json:"result,omitempty"`
-	// At is when the step began (done: when the host's deploy ended), in
-	// seconds since the deploy began.
+	// At is when the event came, in seconds since the deploy began: when
+	// the step began, or for a hook, a health check and done, when it
+	// ended.
 	At float64 `json:"at"`
 }
 
