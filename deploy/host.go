@@ -37,6 +37,8 @@ const (
 	RolledBack   Outcome = "rolled-back"   // the activation failed (a unit, a step) and the host went back by itself
 	Failed       Outcome = "failed"        // a step of the deploy failed, or the activation failed and did not go back
 	NotConfirmed Outcome = "not-confirmed" // not confirmed in time: the host rolls back by itself
+	Unhealthy    Outcome = "unhealthy"     // a health check failed after the activation: the host was rolled back
+	HookFailed   Outcome = "hook-failed"   // a beforeSwitch hook failed (nothing changed) or an afterSwitch hook did (the host was rolled back)
 	Unreachable  Outcome = "unreachable"   // no connection, or lost before the switch
 	Skipped      Outcome = "skipped"       // not tried: the failure budget stopped the deploy
 )
@@ -85,6 +87,11 @@ type Config struct {
 	// profile aside (switch --backup), as a host's
 	// deployment.backupConflicts does for it.
 	Backup bool
+	// MaxUnavailable bounds how many hosts are unavailable at once: from
+	// their beforeSwitch hooks (or their switch) until they are confirmed
+	// or their deploy ended otherwise. 0 is no bound but Parallel; the
+	// hosts' own deployment.maxUnavailable lower it.
+	MaxUnavailable int
 	// Event receives the progress of each host (from several goroutines,
 	// one call at a time).
 	Event func(Event)
@@ -94,13 +101,17 @@ type Config struct {
 type Event struct {
 	// Host is the host's name.
 	Host string `json:"host"`
-	// Step is connect, copy-binary, copy-profile, keys, switch,
-	// reconnect, confirm or done.
+	// Step is connect, copy-binary, copy-profile, keys, beforeSwitch, switch,
+	// reconnect, afterSwitch, health, rollback, confirm or done.
 	Step string `json:"step"`
 	// Message says more of the step.
 	Message string `json:"message,omitempty"`
 	// Result is the host's result, with Step done.
 	Result *HostResult `json:"result,omitempty"`
+	// At is when the event came, in seconds since the deploy began: when
+	// the step began, or for a hook, a health check and done, when it
+	// ended.
+	At float64 `json:"at"`
 }
 
 // deployer is one host's deploy.
@@ -109,6 +120,9 @@ type deployer struct {
 	h       Host
 	binHash string
 	emit    func(step, msg string)
+	// unavailable holds a slot for each host that is unavailable; nil:
+	// no bound.
+	unavailable chan struct{}
 }
 
 // genLine is the line of nodegen switch that names the generation waiting
@@ -185,6 +199,22 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return SwitchResult(r.stdout, r.stderr, r.code, true)
 	}
 
+	// From here on the host counts as unavailable, until its deploy ends.
+	if d.unavailable != nil {
+		select {
+		case d.unavailable <- struct{}{}:
+			defer func() { <-d.unavailable }()
+		case <-ctx.Done():
+			return HostResult{Outcome: Skipped, Message: "stopped while waiting for the unavailability budget: " + ctx.Err().Error()}
+		}
+	}
+	// A beforeSwitch hook that fails stops the host before its keys or
+	// its system change.
+	if r := d.runHooks(ctx, c, phaseBefore, d.h.Options.BeforeSwitch); r != nil {
+		r.Message += "; nothing was changed on the host"
+		return *r
+	}
+
 	if len(keys) > 0 {
 		names := make([]string, len(keys))
 		for i, k := range keys {
@@ -215,7 +245,9 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return HostResult{Outcome: Failed, Message: err.Error()}
 	}
 	d.emit("switch", "")
-	secs := int((d.cfg.ConfirmTimeout + time.Second - 1) / time.Second)
+	// The host's deadline covers the afterSwitch hooks and the health
+	// checks too, at their longest, and then the confirmation.
+	secs := int((d.cfg.ConfirmTimeout+time.Second-1)/time.Second) + d.checksWindow()
 	// The token goes on stdin, never in a command line that every user
 	// of the host can read.
 	sw := c.run(ctx, strings.NewReader(token+"\n"), fmt.Sprintf("%s switch%s%s --rollback-on-failure --confirm-timeout %ds --confirm-token-file - %s", exe, d.backupFlag(), keysFlag, secs, prof))
@@ -238,6 +270,17 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 		return SwitchResult(sw.stdout, sw.stderr, sw.code, false)
 	default:
 		gen, _ = strconv.Atoi(m[1])
+	}
+
+	// The afterSwitch hooks, then the health checks: one that fails rolls
+	// the host back at once, as its timer would.
+	if r := d.runHooks(ctx, c, phaseAfter, d.h.Options.AfterSwitch); r != nil {
+		d.rollBack(ctx, c, exe, token, gen, r)
+		return *r
+	}
+	if r := d.runHealthChecks(ctx, c); r != nil {
+		d.rollBack(ctx, c, exe, token, gen, r)
+		return *r
 	}
 
 	// The confirmation goes over a new connection, tried until the

@@ -24,8 +24,10 @@ import (
 // standIn is an ssh that plays a host: it keeps every command it is
 // given (the last argument) in the file commands, and the stdin of each
 // receive in receive.N; receive --missing answers with the file answer,
-// switch prints the file switch.out (and switch.err, and exits with
-// switch.code), and everything else succeeds.
+// switch runs switch.sh when there is one and prints the file switch.out
+// (and switch.err, and exits with switch.code); a hook or health check
+// (a command run through timeout -k 5) runs here; confirm --expire
+// answers that no generation is active; and everything else succeeds.
 const standIn = `#!/bin/sh
 W=%q
 case " $* " in *" -M "*) exec sleep 30;; esac
@@ -37,7 +39,9 @@ case "$last" in
   "test -f "*) exit 1;;
   *"receive --missing"*) cat > "$W/receive.$n"; cat "$W/answer"; exit 0;;
   *" receive "*) cat > "$W/receive.$n"; exit 0;;
-  *" switch "*) cat "$W/switch.out"; cat "$W/switch.err" >&2; exit $(cat "$W/switch.code");;
+  *" switch "*) [ ! -f "$W/switch.sh" ] || . "$W/switch.sh"; cat "$W/switch.out"; cat "$W/switch.err" >&2; exit $(cat "$W/switch.code");;
+  *" timeout -k 5 "*) sh -c "$last"; exit $?;;
+  *" confirm --expire "*) echo '[]'; exit 0;;
   *" confirm "*) echo '[{"number":1,"current":true}]'; exit 0;;
 esac
 exit 0

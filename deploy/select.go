@@ -36,6 +36,16 @@ type Options struct {
 	// BackupConflicts has the host's switch move the files in the way of
 	// its profile aside (switch --backup).
 	BackupConflicts bool `json:"backupConflicts"`
+	// HealthChecks must pass on the host, with its new generation active,
+	// before the deploy confirms it.
+	HealthChecks map[string]HealthCheck `json:"healthChecks"`
+	// BeforeSwitch and AfterSwitch are the hooks run, in order, before the
+	// host's switch and after it (before its health checks).
+	BeforeSwitch []Hook `json:"beforeSwitch"`
+	AfterSwitch  []Hook `json:"afterSwitch"`
+	// MaxUnavailable bounds how many hosts are unavailable at once (nil:
+	// no bound of this host's own).
+	MaxUnavailable *int `json:"maxUnavailable"`
 }
 
 // backupFlag is the switch flag that moves files in the way aside, when

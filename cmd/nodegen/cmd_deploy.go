@@ -33,6 +33,8 @@ const (
 	exitBudget           = 13 // the failure budget stopped the later waves
 	exitRefused          = 14 // a host's switch refused before changing anything (with --dry-run: a plan has conflicts)
 	exitBusy             = 15 // another nodegen command held a host's lock: nothing changed there
+	exitUnhealthy        = 16 // a host's health check failed after its activation: it was rolled back
+	exitHookFailed       = 17 // a host's beforeSwitch hook failed (nothing changed) or its afterSwitch hook did (it was rolled back)
 )
 
 // outcomeCodes are the exit codes of the hosts' outcomes; the highest
@@ -40,6 +42,7 @@ const (
 var outcomeCodes = map[deploy.Outcome]int{
 	deploy.Failed: exitActivationFailed, deploy.RolledBack: exitActivationFailed, deploy.NotConfirmed: exitRolledBack,
 	deploy.Unreachable: exitUnreachable, deploy.Refused: exitRefused, deploy.Busy: exitBusy,
+	deploy.Unhealthy: exitUnhealthy, deploy.HookFailed: exitHookFailed,
 }
 
 // summaryOrder is the order of the outcomes in the summary line.
@@ -49,6 +52,7 @@ var summaryOrder = []struct {
 }{
 	{deploy.Confirmed, "confirmed"}, {deploy.Planned, "planned"}, {deploy.Refused, "refused"}, {deploy.Busy, "busy"},
 	{deploy.Failed, "failed"}, {deploy.RolledBack, "rolled back"}, {deploy.NotConfirmed, "not confirmed (rolling back)"},
+	{deploy.Unhealthy, "unhealthy (rolled back)"}, {deploy.HookFailed, "hook failed"},
 	{deploy.Unreachable, "unreachable"}, {deploy.Skipped, "skipped"},
 }
 
@@ -56,7 +60,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--max-unavailable N] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -80,6 +84,14 @@ move those aside too, and put them back when nodegen stops managing them.
 comma-separated; more than 5 hosts need --on ('*' for all). --waves
 1,10%,100% deploys one host, then up to 10% of them, then the rest; after a
 wave, more failed hosts than --max-fail (default 0) stops the later waves.
+--max-unavailable N (or the smallest deployment.maxUnavailable of the
+hosts) bounds how many hosts are unavailable at once: from their
+beforeSwitch hooks until their deploy ends.
+
+A host's deployment.beforeSwitch hooks run (on the host or here) before
+its keys and switch; one that fails stops the host, nothing changed. Once
+the new generation is active, its afterSwitch hooks and then its
+deployment.healthChecks run; one that fails rolls the host back at once.
 
 On failure, each host's line says why first, followed by what its switch
 printed on stderr (the failed units' journals); -v adds the plan its
@@ -91,7 +103,8 @@ host was not confirmed and rolls back by itself; 12 a host was
 unreachable; 13 the failure budget stopped the deploy; 14 a host's switch
 refused before changing anything (files in the way, an invalid profile;
 with --dry-run, a plan has conflicts); 15 another nodegen command held a
-host's lock (the highest one applies, but 13 whenever the budget stopped
+host's lock; 16 a host's health check failed (it was rolled back); 17 a
+host's hook failed (the highest one applies, but 13 whenever the budget stopped
 the deploy); 1 an evaluation failed and nothing was deployed. Nothing is
 kept here between runs: a rerun deploys what is missing.
 docs/deploying.md explains it all.`,
@@ -109,6 +122,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	perJump := fs.Int("max-per-jump", 5, "deploy at most `N` hosts at once through one jump host (ProxyJump), whose sshd bounds connections (MaxStartups)")
 	waves := fs.String("waves", "", "deploy in waves: `LIST` of hosts done after each wave, a number or a percentage (1,10%,100%)")
 	maxFail := fs.String("max-fail", "0", "the failure budget: after a wave, more than `N` (or P% of the hosts) failed stops the later waves")
+	maxUnavailable := fs.Int("max-unavailable", 0, "at most `N` hosts unavailable at once (from their beforeSwitch hooks until their deploy ends); 0: no bound but --parallel and the hosts' deployment.maxUnavailable")
 	confirmTimeout := fs.Duration("confirm-timeout", 30*time.Second, "how long a host waits for its confirmation after its activation before it rolls back")
 	dry := fs.Bool("dry-run", false, "show each host's plan (nodegen switch --dry-run there); change nothing")
 	backup := fs.Bool("backup", false, "have every host's switch move the files in the way of its profile aside (nodegen switch --backup), as deployment.backupConflicts does for one host")
@@ -125,6 +139,9 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		}
 		if *perJump < 1 {
 			return usageError(stderr, c, "--max-per-jump %d: want at least 1", *perJump)
+		}
+		if *maxUnavailable < 0 {
+			return usageError(stderr, c, "--max-unavailable %d: want at least 1 (0: no bound)", *maxUnavailable)
 		}
 		if *confirmTimeout < time.Second {
 			return usageError(stderr, c, "--confirm-timeout %s: want at least 1s", *confirmTimeout)
@@ -167,13 +184,16 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 		var outMu sync.Mutex
 		cfg := deploy.Config{
 			Binary: exe, Parallel: *parallel, MaxPerJump: *perJump, Waves: *waves, MaxFail: budget,
-			ConfirmTimeout: *confirmTimeout, DryRun: *dry, Backup: *backup,
+			MaxUnavailable: *maxUnavailable, ConfirmTimeout: *confirmTimeout, DryRun: *dry, Backup: *backup,
 			Event: func(e deploy.Event) {
 				outMu.Lock()
 				defer outMu.Unlock()
 				if *asJSON {
 					writeJSONLine(stdout, e)
 					return
+				}
+				if hookSteps[e.Step] {
+					fmt.Fprintf(stderr, "%s: %s: %s\n", e.Host, e.Step, e.Message)
 				}
 				if e.Result != nil {
 					printHostResult(stdout, stderr, e.Result, *dry, *verbose)
@@ -224,6 +244,10 @@ func evalDeployHosts(files []buildHost, ef *evalFlags, dir string, stderr io.Wri
 	}
 	return hosts, code
 }
+
+// hookSteps are the events printed as they come, without --json: the
+// hooks, the health checks and a rollback they caused.
+var hookSteps = map[string]bool{"beforeSwitch": true, "afterSwitch": true, "health": true, "rollback": true}
 
 var deploymentPath, _ = options.ParsePath("deployment")
 

@@ -33,6 +33,9 @@ func TestDeployExitCodes(t *testing.T) {
 		{[]deploy.Outcome{deploy.Planned, deploy.Refused}, false, exitRefused},
 		{[]deploy.Outcome{deploy.Unreachable, deploy.Refused, deploy.Busy}, false, exitBusy},
 		{[]deploy.Outcome{deploy.Refused, deploy.Skipped}, true, exitBudget},
+		{[]deploy.Outcome{deploy.Confirmed, deploy.Unhealthy}, false, exitUnhealthy},
+		{[]deploy.Outcome{deploy.Unhealthy, deploy.HookFailed, deploy.Busy}, false, exitHookFailed},
+		{[]deploy.Outcome{deploy.Unhealthy, deploy.Skipped}, true, exitBudget},
 	} {
 		var results []deploy.HostResult
 		for i, o := range tc.outcomes {

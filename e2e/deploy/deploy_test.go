@@ -423,7 +423,7 @@ config "systemd.services.slow" {
 	var seen []string
 	for lines.Scan() {
 		seen = append(seen, lines.Text())
-		if strings.Contains(lines.Text(), `{"host":"b","step":"switch"}`) {
+		if strings.Contains(lines.Text(), `{"host":"b","step":"switch",`) {
 			break
 		}
 	}

@@ -44,6 +44,57 @@ submodule "deploymentKey" {
   }
 }
 
+submodule "deploymentHealthCheck" {
+  option "name" {
+    type         = word
+    default      = name
+    default_text = "the attribute name"
+    description  = "The check's name in nodegen deploy's output."
+  }
+  option "command" {
+    type        = str
+    description = "A shell command (sh -c) that nodegen deploy runs on the host, as the deploy's user (through sudo when it is not root), after the new generation is active and before it confirms it. Exit status 0 is healthy; its output is kept for the deploy's report."
+    example     = "curl -fsS http://127.0.0.1:8080/healthz"
+  }
+  option "timeout" {
+    type        = ints.positive
+    default     = 30
+    description = "Seconds one run of the command may take before it counts as failed (it is stopped)."
+  }
+  option "retries" {
+    type        = ints.unsigned
+    default     = 0
+    description = "How many more times a failed run is tried, interval seconds apart, before the check fails and the host rolls back."
+  }
+  option "interval" {
+    type        = ints.positive
+    default     = 2
+    description = "Seconds between two runs of a failed check."
+  }
+}
+
+submodule "deploymentHook" {
+  option "name" {
+    type        = word
+    description = "The hook's name in nodegen deploy's output."
+  }
+  option "command" {
+    type        = str
+    description = "A shell command (sh -c). On the deployer it runs in the directory nodegen deploy was started in, with NODEGEN_HOST (the host's name), NODEGEN_TARGET_HOST (the address ssh connects to) and NODEGEN_PHASE (beforeSwitch or afterSwitch) in its environment; on the host it runs as the deploy's user (through sudo when it is not root) over the deploy's connection, with the same variables."
+    example     = "kubectl drain --ignore-daemonsets \"$NODEGEN_HOST\""
+  }
+  option "runOn" {
+    type        = enum(["host", "deployer"])
+    default     = "host"
+    description = "Where the command runs: on the host, over the deploy's SSH connection, or on the deploying machine."
+  }
+  option "timeout" {
+    type        = ints.positive
+    default     = 300
+    description = "Seconds the command may take before it counts as failed (it is stopped)."
+  }
+}
+
 options "deployment" {
   option "targetHost" {
     type        = nullOr(host)
@@ -83,6 +134,27 @@ options "deployment" {
     default     = {}
     description = "Secrets that nodegen deploy writes on the host before it switches, each a file destDir/name with its owner and mode. They are sent over the deployer's SSH connection and are never part of the profile, its manifest or a generation."
     example     = { db-password = { keyFile = "/home/alice/secrets/db", user = "postgres", permissions = "0400" } }
+  }
+  option "healthChecks" {
+    type        = attrsOf(submodule.deploymentHealthCheck)
+    default     = {}
+    description = "Checks that nodegen deploy runs on the host, in the order of their names, once the new generation is active and the afterSwitch hooks passed: the deploy confirms the generation only when every one passes (each with its retries). A check that fails rolls the host back at once (nodegen confirm --expire on the host), as a lost connection does when its timer fires; its outcome is unhealthy (exit code 16)."
+    example     = { http = { command = "curl -fsS http://127.0.0.1:8080/healthz", retries = 5 } }
+  }
+  option "beforeSwitch" {
+    type        = listOf(submodule.deploymentHook)
+    default     = []
+    description = "Commands that nodegen deploy runs, in order, once the profile is copied to the host, before its keys are written and before its switch (not with --dry-run). One that fails stops that host before anything of its system changes: its outcome is hook-failed (exit code 17). mkBefore and mkAfter place a module's hooks."
+  }
+  option "afterSwitch" {
+    type        = listOf(submodule.deploymentHook)
+    default     = []
+    description = "Commands that nodegen deploy runs, in order, once the new generation is active and before its health checks and its confirmation. One that fails rolls the host back at once: its outcome is hook-failed (exit code 17). The host's confirmation timeout (nodegen deploy --confirm-timeout) must cover these hooks and the health checks."
+  }
+  option "maxUnavailable" {
+    type        = nullOr(ints.positive)
+    default     = null
+    description = "How many hosts nodegen deploy may have between their beforeSwitch hooks and their confirmation at once: each is counted as unavailable. The smallest of the deployed hosts' values, and of nodegen deploy --max-unavailable, applies to every wave; null sets no bound but --parallel."
   }
 }
 
