@@ -136,9 +136,8 @@ options "services.kubernetes.controlPlane" {
   option "isCAHost" {
     type        = bool
     read_only   = true
-    internal    = true
     default     = length(config.services.kubernetes.controlPlane.members) == 0 || config.networking.hostName == config.services.kubernetes.controlPlane.caHost
-    description = "Whether this host runs the easyCerts CA: the only master without members, the caHost member with them."
+    description = "Whether this host runs the easyCerts CA: the only master without members, the caHost member with them. A host file reads it to put the CA's API token where cfssl (/var/lib/cfssl) or the other hosts (services.kubernetes.secretsPath) read it."
   }
 }
 
@@ -173,6 +172,16 @@ config "services.etcd" {
   certFile                 = mkDefault(local.top.pki.certs.etcd.cert)
   keyFile                  = mkDefault(local.top.pki.certs.etcd.key)
   trustedCaFile            = mkDefault(local.top.pki.certs.etcd.caCert)
+}
+
+# A new cluster's member is ready once a majority has met: until then its
+# start may time out, and it tries again.
+config "systemd.services.etcd" {
+  when = local.ha && local.isMember && root.services.etcd.enable
+  serviceConfig = {
+    Restart    = "on-failure"
+    RestartSec = "5s"
+  }
 }
 
 config "services.kubernetes.pki.certs.etcd" {
