@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/nodegen/nodegen/internal/nspawntest"
 	"github.com/nodegen/nodegen/internal/suitereport"
 )
@@ -244,4 +246,58 @@ func readInt(t *testing.T, path string) int64 {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return n
+}
+
+// haSection is the section of docs/kubernetes.md that shows testdata/ha.
+const haSection = "## A highly available control plane"
+
+// TestHAFiles checks that docs/kubernetes.md's highly available control
+// plane shows the host files TestHACluster deploys (testdata/ha) as they
+// are, each in a hcl block whose first line names it, and shows every one
+// of them but master03's (master02's with its number).
+func TestHAFiles(t *testing.T) {
+	src, err := os.ReadFile(walkthroughDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section, ok := sectionOf(string(src), haSection)
+	if !ok {
+		t.Fatalf("%s has no section %q", walkthroughDoc, haSection)
+	}
+	shown := map[string]bool{}
+	for _, b := range fencedBlocks(section) {
+		if b.lang != "hcl" {
+			continue
+		}
+		m := fileNameLine.FindStringSubmatch(b.body)
+		if m == nil {
+			t.Errorf("%s: a hcl block of %q names no file in its first line:\n%s", walkthroughDoc, haSection, b.body)
+			continue
+		}
+		shown[m[1]] = true
+		data, err := os.ReadFile(filepath.Join("testdata/ha", m[1]))
+		if err != nil {
+			t.Errorf("%s: %q shows %s, which testdata/ha does not have: %v", walkthroughDoc, haSection, m[1], err)
+			continue
+		}
+		if string(data) != b.body {
+			t.Errorf("%s: %q shows %s otherwise than testdata/ha has it (-doc +file):\n%s", walkthroughDoc, haSection, m[1], cmp.Diff(b.body, string(data)))
+		}
+	}
+	for _, name := range []string{"common.hcl", "masters.hcl", "hosts/master01.hcl", "hosts/master02.hcl", "hosts/worker01.hcl"} {
+		if !shown[name] {
+			t.Errorf("%s: %q does not show %s", walkthroughDoc, haSection, name)
+		}
+	}
+	m2, err := os.ReadFile("testdata/ha/hosts/master02.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3, err := os.ReadFile("testdata/ha/hosts/master03.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.NewReplacer("master02", "master03", "10.88.0.22", "10.88.0.23", "10.1.2.0", "10.1.3.0").Replace(string(m2)); string(m3) != want {
+		t.Errorf("testdata/ha/hosts/master03.hcl is not master02's with its number, as the docs say (-want +got):\n%s", cmp.Diff(want, string(m3)))
+	}
 }
