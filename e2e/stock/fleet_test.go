@@ -94,6 +94,7 @@ type deployer struct {
 	sshCfg  string
 	pub     []byte // the key's public half, which the machines authorize
 	extra   map[string]string
+	names   []string // the hosts of fleet/, in order
 }
 
 // hosts are the walk-through's hosts and their addresses in the network
@@ -109,9 +110,20 @@ var hosts = []struct{ name, address string }{
 // an SSH key and the ssh configuration that uses it, and builds nodegen.
 func newDeployer(t *testing.T, tl *timeline, network *nspawntest.Network) *deployer {
 	t.Helper()
-	d := &deployer{t: t, tl: tl, network: network, dir: t.TempDir(), extra: map[string]string{}}
-	if out, err := exec.Command("cp", "-R", "testdata/walkthrough/.", d.dir).CombinedOutput(); err != nil {
-		t.Fatalf("copying the walk-through's files: %v\n%s", err, out)
+	var names []string
+	for _, h := range hosts {
+		names = append(names, h.name)
+	}
+	return newDeployerOf(t, tl, network, "testdata/walkthrough", names)
+}
+
+// newDeployerOf is newDeployer for the host files in src (common files
+// and hosts/NAME.hcl), of the hosts names.
+func newDeployerOf(t *testing.T, tl *timeline, network *nspawntest.Network, src string, names []string) *deployer {
+	t.Helper()
+	d := &deployer{t: t, tl: tl, network: network, dir: t.TempDir(), extra: map[string]string{}, names: names}
+	if out, err := exec.Command("cp", "-R", src+"/.", d.dir).CombinedOutput(); err != nil {
+		t.Fatalf("copying the host files of %s: %v\n%s", src, err, out)
 	}
 	if out, err := exec.Command("cp", "testdata/nspawn.hcl", d.dir).CombinedOutput(); err != nil {
 		t.Fatalf("copying the overlay: %v\n%s", err, out)
@@ -134,8 +146,8 @@ func newDeployer(t *testing.T, tl *timeline, network *nspawntest.Network) *deplo
 	if err := os.WriteFile(d.sshCfg, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range hosts {
-		d.writeHost(h.name)
+	for _, n := range names {
+		d.writeHost(n)
 	}
 	d.nodegen = nspawntest.BuildStatic(t, "./cmd/nodegen")
 	return d
@@ -175,9 +187,7 @@ func (d *deployer) setExtra(name, body string) {
 // none is given), relative to d.dir.
 func (d *deployer) fleet(names ...string) []string {
 	if len(names) == 0 {
-		for _, h := range hosts {
-			names = append(names, h.name)
-		}
+		names = d.names
 	}
 	var files []string
 	for _, n := range names {

@@ -23,6 +23,7 @@ const (
 // kubeUnits are the units whose journals a failure shows, in start order.
 var kubeUnits = []string{
 	"nspawn-node-prep", "cfssl", "cfssl-online", "kube-certs", "etcd", "containerd",
+	"kube-apiserver-lb", "kube-service-account-key",
 	"kube-apiserver", "kube-apiserver-online", "kube-controller-manager",
 	"kube-scheduler", "kubelet", "kube-proxy", "kube-addon-manager",
 }

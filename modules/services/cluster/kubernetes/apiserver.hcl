@@ -349,14 +349,14 @@ config "services.kubernetes.pki.certs" {
   apiServer = {
     name = "kube-apiserver"
     CN   = "kubernetes"
-    hosts = concat([for h in [
+    hosts = distinct(concat([for h in [
       "kubernetes.default.svc",
       "kubernetes.default.svc.${local.top.addons.dns.clusterDomain}",
       local.cfg.advertiseAddress,
       local.top.masterAddress,
       local.apiserverServiceIP,
       "127.0.0.1",
-    ] : h if h != null], local.cfg.extraSANs)
+    ] : h if h != null], local.cfg.extraSANs))
     action = "systemctl --no-block restart kube-apiserver.service"
   }
   apiserverProxyClient = {
@@ -387,7 +387,7 @@ config "services.kubernetes.pki.certs" {
   }
   etcd = {
     name = "etcd"
-    CN   = local.top.masterAddress
+    CN   = mkDefault(local.top.masterAddress)
     hosts = [for h in [
       "etcd.local",
       "etcd.${local.top.addons.dns.clusterDomain}",
@@ -409,7 +409,7 @@ config "systemd.services.kube-apiserver" {
 
 # easyCerts signs the ServiceAccount tokens with the service-account key.
 config "services.kubernetes.apiserver" {
-  when                         = local.cfg.enable && local.top.pki.enable
+  when                         = local.cfg.enable && local.top.pki.enable && !local.top.controlPlane.enable
   serviceAccountSigningKeyFile = mkDefault(local.top.pki.certs.serviceAccount.key)
 }
 

@@ -7,9 +7,11 @@
 # host; see README.md in this directory for the defaults.
 
 locals {
-  cfg           = config.services.kubernetes
-  anyEnabled    = config.services.kubernetes.anyComponent
-  etcdEndpoints = ["https://${local.cfg.masterAddress}:2379"]
+  cfg        = config.services.kubernetes
+  anyEnabled = config.services.kubernetes.anyComponent
+  etcdEndpoints = (local.cfg.controlPlane.enable
+    ? [for m in local.cfg.controlPlane.members : "https://${strcontains(m.address, ":") ? "[${m.address}]" : m.address}:2379"]
+  : ["https://${local.cfg.masterAddress}:2379"])
 }
 
 options "services.kubernetes" {
@@ -228,8 +230,9 @@ config "services.containerd" {
   binaries = { fromPackages = mkDefault(true) }
 }
 
+# (A highly available control plane shares one key instead: control-plane.hcl.)
 config "services.kubernetes.pki.certs" {
-  when = local.cfg.apiserver.enable || local.cfg.controllerManager.enable
+  when = (local.cfg.apiserver.enable || local.cfg.controllerManager.enable) && !local.cfg.controlPlane.enable
   serviceAccount = {
     name = "service-account"
     CN   = "system:service-account-signer"

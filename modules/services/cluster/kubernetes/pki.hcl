@@ -76,6 +76,10 @@ locals {
   schedulerPaths = [local.cfg.certs.schedulerClient.cert, local.cfg.certs.schedulerClient.key]
 
   withApiserver = local.cfg.enable && local.top.apiserver.enable
+  # The CA runs on the master, or on the control plane's caHost
+  # (control-plane.hcl); the other masters ask it, as the workers do.
+  isCA = local.withApiserver && local.top.controlPlane.isCAHost
+  ha   = local.top.controlPlane.enable
 }
 
 options "services.kubernetes.pki" {
@@ -161,7 +165,7 @@ options "services.kubernetes.pki" {
 
 # The CA: cfssl on the master.
 config "services.cfssl" {
-  when    = local.withApiserver
+  when    = local.isCA
   enable  = true
   address = "0.0.0.0"
   tlsCert = local.cfsslCert
@@ -171,7 +175,7 @@ config "services.cfssl" {
 }
 
 config "environment" {
-  when = local.withApiserver
+  when = local.isCA
   etc = {
     "kubernetes/pki/ca-csr.json" = {
       origin = "services.kubernetes.pki.caSpec"
@@ -209,7 +213,7 @@ config "environment" {
 }
 
 config "systemd.services.cfssl" {
-  when = local.withApiserver
+  when = local.isCA
   preStart = join("\n", [
     "set -e",
     !local.cfg.genCfsslCACert ? "" : <<-EOT
@@ -317,7 +321,7 @@ config "systemd.timers.kube-certs" {
 # On the master, the API token is cfssl's own, and the CA certificate is
 # the one cfssl signs with: neither needs the network.
 config "systemd.services.kube-certs" {
-  when     = local.withApiserver
+  when     = local.isCA
   after    = ["cfssl.service"]
   path     = [local.top.toolsPackage]
   preStart = <<-EOT
@@ -400,7 +404,7 @@ config "systemd.services.kube-addon-manager" {
 # covers: /etc/hosts maps it to the loopback, as NixOS does.
 # easyCerts doesn't support multimaster clusters anyway atm.
 config "services.etcd" {
-  when                     = local.withApiserver
+  when                     = local.withApiserver && !local.ha
   listenClientUrls         = ["https://127.0.0.1:2379"]
   listenPeerUrls           = ["https://127.0.0.1:2380"]
   advertiseClientUrls      = ["https://etcd.local:2379"]
@@ -448,7 +452,7 @@ config "services.kubernetes.lib.waitCurl.flannel" {
 config "services.kubernetes.apiserver" {
   when = local.withApiserver
   etcd = {
-    servers  = ["https://etcd.local:2379"]
+    servers  = mkIf(!local.ha, ["https://etcd.local:2379"])
     certFile = mkDefault(local.cfg.certs.apiserverEtcdClient.cert)
     keyFile  = mkDefault(local.cfg.certs.apiserverEtcdClient.key)
     caFile   = mkDefault(local.cfg.certs.apiserverEtcdClient.caCert)
@@ -456,7 +460,7 @@ config "services.kubernetes.apiserver" {
   clientCaFile          = mkDefault(local.cfg.certs.apiServer.caCert)
   tlsCertFile           = mkDefault(local.cfg.certs.apiServer.cert)
   tlsKeyFile            = mkDefault(local.cfg.certs.apiServer.key)
-  serviceAccountKeyFile = mkDefault(local.cfg.certs.serviceAccount.cert)
+  serviceAccountKeyFile = mkIf(!local.ha, mkDefault(local.ha ? null : local.cfg.certs.serviceAccount.cert))
   kubeletClientCaFile   = mkDefault(local.cfg.certs.apiServer.caCert)
   kubeletClientCertFile = mkDefault(local.cfg.certs.apiserverKubeletClient.cert)
   kubeletClientKeyFile  = mkDefault(local.cfg.certs.apiserverKubeletClient.key)
@@ -464,7 +468,7 @@ config "services.kubernetes.apiserver" {
 
 config "services.kubernetes.controllerManager" {
   when                  = local.cfg.enable && local.top.controllerManager.enable
-  serviceAccountKeyFile = mkDefault(local.cfg.certs.serviceAccount.key)
+  serviceAccountKeyFile = mkIf(!local.ha, mkDefault(local.ha ? null : local.cfg.certs.serviceAccount.key))
   rootCaFile            = local.cfg.certs.controllerManagerClient.caCert
 }
 

@@ -25,6 +25,16 @@ options "services.kubernetes.proxy" {
     default     = "0.0.0.0"
     description = "Kubernetes proxy listening address (settings.bindAddress)."
   }
+  option "mode" {
+    type        = enum(["iptables", "nftables", "ipvs"])
+    default     = "iptables"
+    description = <<-EOT
+      How kube-proxy programs Services (settings.mode): iptables, or
+      nftables (Debian's nftables package gives kube-proxy its nft). ipvs
+      is accepted with a warning: it is deprecated since Kubernetes 1.35,
+      and kubeadm warns of it too.
+    EOT
+  }
   option "settings" {
     type        = format.kubeProxyConfig
     default     = {}
@@ -34,7 +44,7 @@ options "services.kubernetes.proxy" {
       as JSON to /etc/kubernetes/kube-proxy-config.json and passed with
       --config). Definitions merge key by key; the library's values
       (apiVersion, kind, the kubeconfig, bindAddress, clusterCIDR, feature
-      gates, the iptables mode) are at mkDefault priority.
+      gates, the mode) are at mkDefault priority.
     EOT
   }
 }
@@ -47,7 +57,17 @@ config "services.kubernetes.proxy.settings" {
   bindAddress      = mkDefault(local.cfg.bindAddress)
   clusterCIDR      = mkIf(local.top.clusterCidr != null, mkDefault(local.top.clusterCidr))
   featureGates     = mkIf(length(local.cfg.featureGates) > 0, mkDefault(local.cfg.featureGates))
-  mode             = mkDefault("iptables")
+  mode             = mkDefault(local.cfg.mode)
+}
+
+config "environment.packages.nftables" {
+  when     = local.cfg.enable && local.cfg.mode == "nftables" && local.top.toolsPackage == "/usr"
+  provides = ["/usr/sbin/nft"]
+}
+
+config {
+  when     = local.cfg.enable && local.cfg.mode == "ipvs"
+  warnings = ["services.kubernetes.proxy.mode: the ipvs mode is deprecated since Kubernetes 1.35 (as kubeadm warns) and may go in a later release; use nftables (or iptables)."]
 }
 
 config "environment.etc.\"kubernetes/kube-proxy-config.json\"" {
