@@ -41,6 +41,12 @@ type Config struct {
 	// evaluations of the fleet that declare the same (see Fleet): the
 	// hosts of nodegen build.
 	Fleet *Fleet
+	// Hosts, when set, is the fleet of hosts evaluated together, which
+	// hosts.NAME reads (see Hosts); Host is the name of this evaluation's
+	// host in it. Alone, hosts lists Host only, and reading another host
+	// is an error that names the fleet it needs.
+	Hosts *Hosts
+	Host  string
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -385,7 +391,10 @@ type Evaluator struct {
 	// recorder, while an assertion's condition is evaluated, collects the
 	// options it reads (see record).
 	recorder *readRecorder
-	traced   map[*hcl.Diagnostic]bool
+	// hostChain is the chain of reads of other hosts that this
+	// evaluation is serving, when it is a view of its host (see Hosts).
+	hostChain *hostRead
+	traced    map[*hcl.Diagnostic]bool
 	// calledNote marks the errors that name the call of the function
 	// they are in (see noteCall).
 	calledNote map[*hcl.Diagnostic]bool
