@@ -372,7 +372,7 @@ func (r *hostsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagno
 		}}
 	}
 	if _, ok := slices.BinarySearch(ev.cfg.Hosts.names, name); !ok {
-		detail := fmt.Sprintf("The fleet has no host named %q.", name)
+		detail := fmt.Sprintf("The fleet has no host named %q: its hosts are those of the fleet file (--fleet) and those nodegen build or deploy is given.", name)
 		if s := didYouMean(name, ev.cfg.Hosts.names); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
