@@ -25,11 +25,11 @@ func init() {
 		name:    "eval",
 		gc:      runtimetune.OneEvaluation,
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] MODULE.hcl...",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] [--fleet FLEET.hcl] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
 		args:    argsModules,
 		flags:   evalCommand,
-		help:    limitsHelp() + "\n" + parseCacheHelp,
+		help:    limitsHelp() + "\n" + parseCacheHelp + "\n" + fleetHelp,
 	})
 }
 
