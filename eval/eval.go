@@ -266,8 +266,21 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// Files returns the parsed files by name, for rendering diagnostics.
-func (ev *Evaluator) Files() map[string]*hcl.File { return ev.loader.files }
+// Files returns the parsed files by name, for rendering diagnostics: the
+// evaluation's, and those of the other hosts whose errors it reports.
+func (ev *Evaluator) Files() map[string]*hcl.File {
+	if len(ev.hostFiles) == 0 {
+		return ev.loader.files
+	}
+	files := make(map[string]*hcl.File, len(ev.loader.files)+len(ev.hostFiles))
+	for name, f := range ev.hostFiles {
+		files[name] = f
+	}
+	for name, f := range ev.loader.files {
+		files[name] = f
+	}
+	return files
+}
 
 // withoutCommandLine drops subjects that stand for the command line, which
 // has no source to show.
@@ -394,6 +407,9 @@ type Evaluator struct {
 	// hostChain is the chain of reads of other hosts that this
 	// evaluation is serving, when it is a view of its host (see Hosts).
 	hostChain *hostRead
+	// hostFiles are the files of the other hosts whose errors the
+	// evaluation reports (see Files).
+	hostFiles map[string]*hcl.File
 	traced    map[*hcl.Diagnostic]bool
 	// calledNote marks the errors that name the call of the function
 	// they are in (see noteCall).

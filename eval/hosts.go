@@ -182,6 +182,15 @@ func (h *Hosts) evaluate(ev *Evaluator, key hostKey, p options.Path, rng hcl.Ran
 		got = vev.readForHost(p)
 		vev.hostChain = saved
 	}
+	if got.diags.HasErrors() && view.ev != nil {
+		// The errors are in the other host's files: the reader shows them.
+		if ev.hostFiles == nil {
+			ev.hostFiles = map[string]*hcl.File{}
+		}
+		for name, f := range view.ev.Files() {
+			ev.hostFiles[name] = f
+		}
+	}
 	release()
 	if got.diags.HasErrors() {
 		got.diags = append(copyDiags(got.diags), &hcl.Diagnostic{
