@@ -18,8 +18,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/assetlock"
+	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/profile"
 )
