@@ -1,9 +1,11 @@
 package eval_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -233,5 +235,43 @@ func TestHostsAssert(t *testing.T) {
 	}
 	if d.Summary != "assertion failed: the hosts disagree on the range" {
 		t.Errorf("summary = %q", d.Summary)
+	}
+}
+
+// TestHostsParallel evaluates the hosts of a fleet in parallel, as nodegen
+// build does, each reading the next host and the first: the values are
+// right, whichever evaluation made a view first (run with -race).
+func TestHostsParallel(t *testing.T) {
+	const n = 12
+	srcs := map[string]string{}
+	for i := range n {
+		srcs[fmt.Sprintf("h%02d", i)] = fmt.Sprintf("config {\n  address = \"10.0.0.%d\"\n  peer = \"${hosts.h%02d.config.address} ${hosts.h00.config.range}\"\n}\n", i, (i+1)%n)
+	}
+	_, files := writeHosts(t, srcs)
+	hosts := eval.NewHosts(files, eval.Config{Fleet: eval.NewFleet()})
+	got := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ev, diags := eval.New(hosts.Config(fmt.Sprintf("h%02d", i)))
+			if diags.HasErrors() {
+				t.Error(diags.Error())
+				return
+			}
+			v, diags := ev.Get(options.Path{"peer"})
+			if diags.HasErrors() {
+				t.Error(diags.Error())
+				return
+			}
+			got[i] = v.AsString()
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if want := fmt.Sprintf("10.0.0.%d 10.1.0.0/16", (i+1)%n); got[i] != want {
+			t.Errorf("h%02d: peer = %q, want %q", i, got[i], want)
+		}
 	}
 }
