@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -179,6 +180,11 @@ func (h *Hosts) evaluate(ev *Evaluator, key hostKey, p options.Path, rng hcl.Ran
 		vev := view.ev
 		saved := vev.hostChain
 		vev.hostChain = chain
+		if saved == nil {
+			// A kept view serves reads for the whole run: the time limit
+			// bounds each read, as the reader's own bounds it too.
+			vev.started = time.Now()
+		}
 		got = vev.readForHost(p)
 		vev.hostChain = saved
 	}
@@ -291,6 +297,9 @@ func (h *Hosts) keys(ev *Evaluator, name string, p options.Path) ([]string, hcl.
 	vev := view.ev
 	saved := vev.hostChain
 	vev.hostChain = chain
+	if saved == nil {
+		vev.started = time.Now()
+	}
 	defer func() { vev.hostChain = saved }()
 	v := property.RefVal(&nsRef{inst: vev.top, n: vev.top.root})
 	for _, seg := range p {
