@@ -34,7 +34,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	// is used before the next check.
 	rec := &readRecorder{}
 	check := func(c *checkSyntax, sc *scope, isAssert bool) {
-		rec.base, rec.reads = len(ev.stack), rec.reads[:0]
+		rec.base, rec.reads, rec.hosts = len(ev.stack), rec.reads[:0], rec.hosts[:0]
 		ev.recorder = rec
 		ok, known, d := sc.evalBool(c.condition, "condition")
 		ev.recorder = nil
@@ -55,7 +55,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "assertion failed: " + msg,
-					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads)),
+					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads), hostsNote(rec.hosts)),
 					Subject:  c.block.DefRange().Ptr(),
 				})
 			} else {

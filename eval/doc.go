@@ -55,6 +55,14 @@
 //     written relative to a module the same way (ResolvePath), and file()
 //     in any module reads such a value through the module that wrote it.
 //
+// Hosts (hosts.go) evaluates the hosts of a fleet together: an
+// expression reads another host's option as hosts.NAME.config.PATH, which
+// forces that option in a view of the other host (an Evaluator of its
+// own, sharing the declared tree through the Fleet), made on demand and
+// kept among a few; the values read are kept by host and path, and a read
+// that depends on itself through other hosts is a cycle, reported at each
+// read that forms it. Assertions note what they read of other hosts.
+//
 // Limits (limits.go) bound every phase: the size and number of the files
 // loaded, and while forcing, the evaluation chain's depth, the size of
 // each value made, the bytes of values made in all and the time, so that

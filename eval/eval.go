@@ -41,6 +41,12 @@ type Config struct {
 	// evaluations of the fleet that declare the same (see Fleet): the
 	// hosts of nodegen build.
 	Fleet *Fleet
+	// Hosts, when set, is the fleet of hosts evaluated together, which
+	// hosts.NAME reads (see Hosts); Host is the name of this evaluation's
+	// host in it. Alone, hosts lists Host only, and reading another host
+	// is an error that names the fleet it needs.
+	Hosts *Hosts
+	Host  string
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -260,8 +266,21 @@ func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-// Files returns the parsed files by name, for rendering diagnostics.
-func (ev *Evaluator) Files() map[string]*hcl.File { return ev.loader.files }
+// Files returns the parsed files by name, for rendering diagnostics: the
+// evaluation's, and those of the other hosts whose errors it reports.
+func (ev *Evaluator) Files() map[string]*hcl.File {
+	if len(ev.hostFiles) == 0 {
+		return ev.loader.files
+	}
+	files := make(map[string]*hcl.File, len(ev.loader.files)+len(ev.hostFiles))
+	for name, f := range ev.hostFiles {
+		files[name] = f
+	}
+	for name, f := range ev.loader.files {
+		files[name] = f
+	}
+	return files
+}
 
 // withoutCommandLine drops subjects that stand for the command line, which
 // has no source to show.
@@ -385,7 +404,13 @@ type Evaluator struct {
 	// recorder, while an assertion's condition is evaluated, collects the
 	// options it reads (see record).
 	recorder *readRecorder
-	traced   map[*hcl.Diagnostic]bool
+	// hostChain is the chain of reads of other hosts that this
+	// evaluation is serving, when it is a view of its host (see Hosts).
+	hostChain *hostRead
+	// hostFiles are the files of the other hosts whose errors the
+	// evaluation reports (see Files).
+	hostFiles map[string]*hcl.File
+	traced    map[*hcl.Diagnostic]bool
 	// calledNote marks the errors that name the call of the function
 	// they are in (see noteCall).
 	calledNote map[*hcl.Diagnostic]bool

@@ -53,7 +53,7 @@ const (
 )
 
 // configFree checks that expr, part of module m's attribute what (through
-// the locals in via), reads neither config, root, options nor name,
+// the locals in via), reads neither config, root, options, name nor hosts,
 // directly or through the module's locals; the diagnostic points at the
 // first such reference, and says that the attribute is read when
 // (whenCollected, whenDeclared). Variables bound in vars (a dynamic
@@ -68,7 +68,7 @@ func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding
 			continue
 		}
 		switch root {
-		case "config", "root", "options", "name":
+		case "config", "root", "options", "name", "hosts":
 			through := ""
 			if len(via) > 0 {
 				through = fmt.Sprintf(" (through %s)", strings.Join(via, ", "))

@@ -150,6 +150,8 @@ type readRecorder struct {
 	// base is the length of the evaluation chain when recording began.
 	base  int
 	reads []optionRead
+	// hosts are the options of other hosts read (see Hosts.read).
+	hosts []hostOptionRead
 }
 
 // record notes that option n of inst is being read, when an assertion's

@@ -12,7 +12,7 @@ import (
 	"github.com/nodegen/nodegen/property"
 )
 
-var rootNames = []string{"config", "root", "local", "options", "name", "format", "fn"}
+var rootNames = []string{"config", "root", "local", "options", "name", "format", "fn", "hosts"}
 
 func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diagnostics) {
 	tr := e.Traversal
@@ -23,7 +23,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	switch {
 	case sc.vars.lookup(rootName) != cty.NilVal:
 		v = sc.vars.lookup(rootName)
-	case (rootName == "config" || rootName == "options" || rootName == "root") && sc.inst.root == nil:
+	case (rootName == "config" || rootName == "options" || rootName == "root" || rootName == "hosts") && sc.inst.root == nil:
 		// The scope of what is read while modules are loaded (loadScope):
 		// configFree rejects these reads before they are evaluated; this
 		// is what a read that escaped it meets.
@@ -35,6 +35,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		}}
 	case rootName == "config":
 		v = sc.inst.configRef()
+	case rootName == "hosts":
+		v = property.RefVal(&hostsRef{ev: sc.inst.ev})
 	case rootName == "root":
 		v = sc.inst.ev.top.configRef()
 	case rootName == "options":
@@ -106,7 +108,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		if s := didYouMean(rootName, cands); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		} else {
-			detail += " Expressions can read config, root, local, options, name and format."
+			detail += " Expressions can read config, root, local, options, name, format and hosts."
 		}
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,

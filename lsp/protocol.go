@@ -32,6 +32,9 @@ type initializeParams struct {
 		// root or absolute: a saved file is checked by the full
 		// evaluation of each host that reads it.
 		Hosts []string `json:"hosts"`
+		// Fleet is a fleet file, relative to the root or absolute: its
+		// hosts read each other (Options.Fleet).
+		Fleet string `json:"fleet"`
 		// Bare evaluates without the built-in library.
 		Bare bool `json:"bare"`
 		// Checks says which checks of the generated files a save runs:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/assetlock"
+	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -39,6 +40,12 @@ type Options struct {
 	// definition (read-only files, an editor opens them as any file);
 	// "" is the user's cache directory's nodegen/lsp/library.
 	LibraryDir string
+	// Fleet is a fleet file (absolute, or relative to the workspace
+	// root; see internal/fleetfile): its hosts are evaluated together, a
+	// module reading another host's options as hosts.NAME.config.PATH,
+	// and each is a host a file is checked in, as Hosts are. The
+	// client's initializationOptions.fleet replaces it.
+	Fleet string
 	// Checks says which checks of the generated files (each a script a
 	// module chose, run by the programs it names) a save runs: "off"
 	// (also "", the default: a server started in a repository nobody
@@ -71,6 +78,9 @@ type Server struct {
 	// dirty are the documents changed since their last check.
 	dirty map[string]bool
 	hosts []string // paths inside fsys
+	// fleet are the hosts of the fleet file (see Options.Fleet), their
+	// files paths inside fsys.
+	fleet []eval.HostFile
 	// ws is the workspace's modules and their imports, when no hosts are
 	// named; read when first needed, again after a save.
 	ws *workspace
@@ -350,6 +360,26 @@ func (s *Server) initialize(params json.RawMessage) (any, *responseError) {
 		return nil, &responseError{codeInvalidParams, "initializationOptions.checks: " + err.Error()}
 	}
 	s.checks = mode
+	fleet := s.opts.Fleet
+	if o := p.InitializationOptions; o != nil && o.Fleet != "" {
+		fleet = o.Fleet
+	}
+	if fleet != "" {
+		fleet = filepath.ToSlash(fleet)
+		if !strings.HasPrefix(fleet, "/") {
+			fleet = path.Join("/"+s.root, fleet)
+		}
+		fhosts, diags := fleetfile.Load(filepath.FromSlash(fleet))
+		if diags.HasErrors() {
+			s.initialized = false
+			return nil, &responseError{codeInvalidParams, "fleet: " + diags.Error()}
+		}
+		for _, h := range fhosts {
+			name := strings.TrimPrefix(path.Clean(filepath.ToSlash(h.File)), "/")
+			s.fleet = append(s.fleet, eval.HostFile{Name: h.Name, Files: []string{name}})
+			hosts = append(hosts, "/"+name)
+		}
+	}
 	for _, h := range hosts {
 		h = filepath.ToSlash(h)
 		if !strings.HasPrefix(h, "/") {
@@ -518,6 +548,17 @@ func (s *Server) setText(d *document, src []byte) {
 func (s *Server) evaluate(roots []string) (*eval.Evaluator, hcl.Diagnostics) {
 	// With the lock file beside the host, as nodegen eval reads it.
 	cfg, diags := assetlock.AddTo(eval.Config{Files: roots, FS: s.fsys, Library: s.opts.Library, ParseCache: s.opts.ParseCache})
+	if len(s.fleet) > 0 && len(roots) > 0 {
+		// The fleet's hosts as the buffers have them now: a fresh set
+		// for each evaluation, which keeps no value from before an edit.
+		cfg.Hosts = eval.NewHosts(s.fleet, eval.Config{FS: s.fsys, Library: s.opts.Library, ParseCache: s.opts.ParseCache})
+		cfg.Host = strings.TrimSuffix(path.Base(roots[0]), ".hcl")
+		for _, h := range s.fleet {
+			if h.Files[0] == roots[0] {
+				cfg.Host = h.Name
+			}
+		}
+	}
 	ev, d := eval.New(cfg)
 	return ev, append(diags, d...)
 }

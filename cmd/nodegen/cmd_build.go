@@ -26,10 +26,13 @@ func init() {
 	commands = append(commands, &command{
 		name:    "build",
 		summary: "Build the profiles of many hosts in one run, in parallel.",
-		usage:   "nodegen build [-o DIR] [-j N] [--json] [--bare] [--show-trace] HOST.hcl...",
-		help: `Each HOST.hcl is a host of its own: it is evaluated alone with the module
+		usage:   "nodegen build [-o DIR] [-j N] [--json] [--bare] [--show-trace] [--fleet FLEET.hcl] HOST.hcl...",
+		help: `Each HOST.hcl is a host of its own: it is evaluated with the module
 library (as "nodegen eval HOST.hcl" would), and its profile is written to
-DIR/NAME, NAME being the file's name without .hcl. Two hosts with the same
+DIR/NAME, NAME being the file's name without .hcl. The hosts are a fleet:
+a module reads another host's options as hosts.NAME.config.PATH (with
+--fleet FLEET.hcl, the fleet file's hosts too; given no HOST.hcl, build
+builds the fleet file's hosts). Two hosts with the same
 name are a usage error. The library is parsed once for all hosts, and the
 hosts are evaluated N at a time (default: one per CPU). Hosts that declare
 the same options (the library's, and those of the modules they import) share
@@ -89,6 +92,12 @@ type hostResult struct {
 
 func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, stdout, stderr io.Writer) int {
 	c := findCommand("build")
+	if len(args) == 0 {
+		// With --fleet alone, the fleet's hosts.
+		for _, h := range ef.fleetHosts {
+			args = append(args, h.File)
+		}
+	}
 	switch {
 	case len(args) == 0:
 		return usageError(stderr, c, "no host given")
@@ -113,8 +122,10 @@ func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, s
 	// profile.Write), and the evaluators need not wait for them.
 	next := make(chan int)
 	built := make(chan builtHost, jobs)
-	// The hosts share the declared option trees they have in common.
-	fleet := eval.NewFleet()
+	// The hosts share the declared option trees they have in common,
+	// and read each other (with those of --fleet).
+	ef.addHosts(hosts)
+	fleet := ef.sharedFleet()
 	var evaluators sync.WaitGroup
 	for range min(jobs, len(hosts)) {
 		evaluators.Add(1)
@@ -205,6 +216,7 @@ func evalHost(h buildHost, ef *evalFlags, fleet *eval.Fleet) hostResult {
 	r := hostResult{Name: h.name, File: h.file, Warnings: []string{}, Errors: []string{}}
 	cfg := ef.config([]string{h.file})
 	cfg.Fleet = fleet
+	cfg.Host = h.name
 	ev, diags := newEvaluator(cfg)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)

@@ -60,7 +60,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "deploy",
 		summary: "Deploy hosts over SSH: copy each profile, switch, and confirm over a new connection.",
-		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--max-unavailable N] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] HOST.hcl...",
+		usage:   "nodegen deploy [--on SELECTOR]... [--parallel N] [--max-per-jump N] [--waves LIST] [--max-fail N|P%] [--max-unavailable N] [--confirm-timeout DUR] [--backup] [--dry-run] [--json] [-v] [--fleet FLEET.hcl] HOST.hcl...",
 		help: `Each HOST.hcl is evaluated as nodegen build does; then, per host, nodegen
 deploy connects with the system's ssh (one master connection; the host's
 deployment.targetHost, targetPort, targetUser and sshOptions, then
@@ -131,6 +131,12 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	ef.add(fs)
 	return func(args []string, stdout, stderr io.Writer) int {
 		c := findCommand("deploy")
+		if len(args) == 0 {
+			// With --fleet alone, the fleet's hosts.
+			for _, h := range ef.fleetHosts {
+				args = append(args, h.File)
+			}
+		}
 		if len(args) == 0 {
 			return usageError(stderr, c, "no host given")
 		}
@@ -215,6 +221,9 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 func evalDeployHosts(files []buildHost, ef *evalFlags, dir string, stderr io.Writer) ([]deploy.Host, int) {
 	hosts := make([]deploy.Host, len(files))
 	reports := make([][]byte, len(files))
+	// The hosts read each other (with those of --fleet), and share the
+	// declared trees they have in common.
+	ef.addHosts(files)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
@@ -255,7 +264,9 @@ var deploymentPath, _ = options.ParsePath("deployment")
 // when it evaluated.
 func evalDeployHost(h buildHost, ef *evalFlags, out string) (deploy.Host, []byte) {
 	r := hostResult{Name: h.name, File: h.file}
-	ev, diags := newEvaluator(ef.config([]string{h.file}))
+	cfg := ef.config([]string{h.file})
+	cfg.Host = h.name
+	ev, diags := newEvaluator(cfg)
 	if diags.HasErrors() {
 		return deploy.Host{}, r.failed(ev.Files(), diags).report
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/runtimetune"
@@ -24,11 +25,11 @@ func init() {
 		name:    "eval",
 		gc:      runtimetune.OneEvaluation,
 		summary: "Evaluate modules and write the system profile.",
-		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] MODULE.hcl...",
+		usage:   "nodegen eval [-o DIR] [-A PATH [--raw] | --json | --format ignition [--ignition-version V]] [--bare] [--show-trace] [--limit NAME=VALUE] [--stats] [--fleet FLEET.hcl] MODULE.hcl...",
 		example: "nodegen eval fixtures/minimal/host.hcl -o result\nnodegen eval -A networking.hostName fixtures/minimal/host.hcl\nnodegen eval --format ignition fixtures/coreos-wrapper/host.hcl > config.ign",
 		args:    argsModules,
 		flags:   evalCommand,
-		help:    limitsHelp() + "\n" + parseCacheHelp,
+		help:    limitsHelp() + "\n" + parseCacheHelp + "\n" + fleetHelp,
 	})
 }
 
@@ -62,10 +63,24 @@ type evalFlags struct {
 	// checks is eval's --checks: which checks of generated files by the
 	// programs that read them run (evalprofile.RunChecks).
 	checks string
+	// fleetFile is --fleet, fleetHosts its hosts; fleet is what the
+	// command's evaluations share (see fleet.go).
+	fleetFile  string
+	fleetHosts []fleetfile.Host
+	fleet      fleetState
 }
 
+// config is the Config that evaluates files, a host of the command's
+// fleet when there is one (see withFleet).
 func (f *evalFlags) config(files []string) eval.Config {
-	cfg := eval.Config{Files: files, ShowTrace: f.showTrace, Limits: f.limits, ParseCache: parseCache()}
+	cfg := f.baseConfig()
+	cfg.Files = files
+	return f.withFleet(cfg)
+}
+
+// baseConfig is the Config of the flags, without files or fleet.
+func (f *evalFlags) baseConfig() eval.Config {
+	cfg := eval.Config{ShowTrace: f.showTrace, Limits: f.limits, ParseCache: parseCache()}
 	if !f.bare {
 		cfg.Library = modules.FS()
 	}
@@ -84,6 +99,7 @@ func (f *evalFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.showTrace, "show-trace", false, "add the evaluation chain to errors")
 	fs.Var(limitFlag{&f.limits}, "limit", "set the limit NAME to VALUE (see the limits in nodegen eval --help); repeatable")
 	completeWith(fs, "limit", completeFree)
+	fs.Var(fleetFlag{f}, "fleet", "evaluate with the hosts of the fleet file `FLEET.hcl`, which modules read as hosts.NAME")
 }
 
 // limitFlag is --limit NAME=VALUE, which sets one of the evaluation's

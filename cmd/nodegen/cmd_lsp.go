@@ -16,7 +16,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "lsp",
 		summary: "Run the language server (LSP 3.17 over stdin and stdout) for editors.",
-		usage:   "nodegen lsp [--host HOST.hcl]... [--bare] [--checks off|auto|required] [--library-dir DIR]",
+		usage:   "nodegen lsp [--host HOST.hcl]... [--fleet FLEET.hcl] [--bare] [--checks off|auto|required] [--library-dir DIR]",
 		help: `Speaks the Language Server Protocol on stdin and stdout, for an editor
 to start: diagnostics as you type (and, on save, the full evaluation of
 the hosts that read the file), hover with what nodegen option prints,
@@ -40,6 +40,7 @@ docs/editors.md has the set-up of Neovim, Helix, Emacs and VS Code.`,
 		flags: func(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			hosts := fs.StringArray("host", nil, "a host file of the workspace; repeatable")
 			completeWith(fs, "host", completeFree)
+			fleet := fs.String("fleet", "", "a fleet file (`FLEET.hcl`): its hosts read each other, and a file is checked in those that read it")
 			bare := fs.Bool("bare", false, "evaluate without the built-in library")
 			checks := fs.String("checks", "off", "the checks of the generated files a save runs: off, auto or required (module scripts: enable only for a trusted workspace)")
 			completeWith(fs, "checks", "off", "auto", "required")
@@ -52,7 +53,7 @@ docs/editors.md has the set-up of Neovim, Helix, Emacs and VS Code.`,
 				if _, err := profile.ParseCheckMode(*checks); err != nil {
 					return usageError(stderr, findCommand("lsp"), "--checks: %s", err)
 				}
-				opts := lsp.Options{Hosts: *hosts, Checks: *checks, LibraryDir: *libDir, ParseCache: parseCache(), Log: stderr}
+				opts := lsp.Options{Hosts: *hosts, Fleet: *fleet, Checks: *checks, LibraryDir: *libDir, ParseCache: parseCache(), Log: stderr}
 				if !*bare {
 					opts.Library = modules.FS()
 				}

@@ -22,7 +22,7 @@ func init() {
 		name:    "option",
 		gc:      runtimetune.OneEvaluation,
 		summary: "Explain an option: its value, type, default, declaration and every definition.",
-		usage:   "nodegen option [--json] [--bare] [--show-trace] [MODULE.hcl...] PATH",
+		usage:   "nodegen option [--json] [--bare] [--show-trace] [--fleet FLEET.hcl] [MODULE.hcl...] PATH",
 		help: `Evaluates the modules with the library and shows, for the option at
 PATH, its value, type, default, description and where it is declared,
 then every definition in definition order with its location, its

@@ -23,7 +23,7 @@ import (
 // The documents whose examples TestDocs runs. docs/options.md is left
 // out: it is generated from the library (make docs), and its own test
 // checks it.
-var exampleDocs = []string{"../../docs/language.md", "../../docs/tutorial.md", "../../docs/switching.md", "../../docs/startup-check.md"}
+var exampleDocs = []string{"../../docs/language.md", "../../docs/tutorial.md", "../../docs/switching.md", "../../docs/startup-check.md", "../../docs/fleets.md"}
 
 // TestDocs runs the examples of the documentation, so that they cannot
 // rot. In a document:
