@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -409,7 +410,7 @@ var execKeys = []string{"ExecCondition", "ExecStartPre", "ExecStart", "ExecStart
 func unitWaits(u *unit, files map[string]File) []sourcedWait {
 	var out []sourcedWait
 	for _, s := range u.settings {
-		if s.section != "Service" || !contains(execKeys, s.key) || s.value == "" {
+		if s.section != "Service" || !slices.Contains(execKeys, s.key) || s.value == "" {
 			continue
 		}
 		line := strings.TrimLeft(s.value, "-@:+!|")
@@ -443,13 +444,4 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
