@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/agext/levenshtein v1.2.3
+	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/coreos/ignition/v2 v2.24.0
 	github.com/coreos/vcontext v0.0.0-20230201181013-d72178a18687
 	github.com/creack/pty v1.1.24
@@ -15,15 +16,13 @@ require (
 	github.com/vincent-petithory/dataurl v1.0.0
 	github.com/zclconf/go-cty v1.19.0
 	github.com/zclconf/go-cty-debug v0.0.0-20240509010212-0d6042c53940
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
-	golang.org/x/tools v0.52.0
-	gopkg.in/yaml.v3 v3.0.1
 	mvdan.cc/sh/v3 v3.12.0
 )
 
 require (
-	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/apparentlymart/go-textseg/v17 v17.0.1 // indirect
 	github.com/aws/aws-sdk-go-v2 v1.39.2 // indirect
 	github.com/coreos/go-json v0.0.0-20230131223807-18775e0fb4fb // indirect
@@ -33,4 +32,5 @@ require (
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )

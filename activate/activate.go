@@ -612,7 +612,7 @@ func (s *System) Rollback(to int, o SwitchOptions) (*Result, error) {
 		if to, err = rollbackTarget(st, ns); err != nil {
 			return nil, err
 		}
-	} else if !containsInt(ns, to) {
+	} else if !slices.Contains(ns, to) {
 		return nil, fmt.Errorf("there is no generation %d (run nodegen generations to list them)", to)
 	} else if m := st.markOf(to); m != nil {
 		s.logf("%s; activating it as asked", m.Describe())
@@ -1104,7 +1104,7 @@ func (s *System) actOnUnits(u UnitPlan, o SwitchOptions) (failed []FailedUnit, s
 		}
 		acted := dedupe(append(append(append([]string{}, u.Reload...), u.Restart...), u.Start...))
 		for _, unit := range u.FailedBefore {
-			if contains(now, unit) && !contains(acted, unit) {
+			if slices.Contains(now, unit) && !slices.Contains(acted, unit) {
 				still = append(still, unit)
 			}
 		}
@@ -1274,13 +1274,4 @@ func (s *System) unitStatuses(units []string, refused map[string]string, before 
 		pending = again
 		time.Sleep(min(500*time.Millisecond, stable))
 	}
-}
-
-func containsInt(list []int, n int) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }

@@ -9,17 +9,19 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"errors"
-	"github.com/nodegen/nodegen/internal/suitereport"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -70,7 +72,7 @@ func tarGz(t *testing.T, files map[string]string) []byte {
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o755, Size: int64(len(files[name])), Typeflag: tar.TypeReg})
 		tw.Write([]byte(files[name]))
 	}
@@ -82,7 +84,7 @@ func tarGz(t *testing.T, files map[string]string) []byte {
 func zipOf(t *testing.T, files map[string]string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		h := &zip.FileHeader{Name: name, Method: zip.Deflate}
 		h.SetMode(0o755)
 		w, _ := zw.CreateHeader(h)
@@ -90,21 +92,6 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 	}
 	zw.Close()
 	return buf.Bytes()
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 // binaryProfile writes a profile with one etc file and the assets.

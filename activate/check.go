@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func (s *System) checkProfile(p *Plan, m profile.Manifest, dir string) {
 				for _, suffix := range []string{".d", ".wants", ".requires", ".upholds"} {
 					part = strings.TrimSuffix(part, suffix)
 				}
-				if !contains(unitcheck.UnitTypes(), strings.TrimPrefix(path.Ext(part), ".")) {
+				if !slices.Contains(unitcheck.UnitTypes(), strings.TrimPrefix(path.Ext(part), ".")) {
 					continue
 				}
 				if why := wordrule.UnitNameProblem(part); why != "" {

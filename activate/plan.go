@@ -464,7 +464,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 		if err != nil {
 			return nil, err
 		}
-		if d.fi == nil || contains(p.Remove, rel) {
+		if d.fi == nil || slices.Contains(p.Remove, rel) {
 			p.Restore = append(p.Restore, rel)
 		} else {
 			p.conflict(s, rel, "nodegen keeps the file it moved aside at %s, but %s is there now; move one of them away", s.show(backupPath(rel)), describe(d))
@@ -480,7 +480,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 		return nil, err
 	}
 	for _, rel := range how.takeOver {
-		if how.named && !contains(p.TakeOver, rel) && !contains(p.KeepEdited, rel) {
+		if how.named && !slices.Contains(p.TakeOver, rel) && !slices.Contains(p.KeepEdited, rel) {
 			p.conflict(s, rel, "--take-over names it, but it is not a file in the way of the profile's entry: nothing to take over")
 		}
 	}
@@ -583,15 +583,6 @@ func (s *System) backups() ([]string, error) {
 func isConf(e profile.ManifestEntry, dir string) bool {
 	rel, ok := strings.CutPrefix(e.Path, dir)
 	return ok && e.Type == profile.TypeFile && strings.HasSuffix(rel, ".conf") && !strings.Contains(rel, "/")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // dedupe sorts and removes repeats.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,7 +266,7 @@ func TestStockFilesAreTakenOver(t *testing.T) {
 					t.Errorf("taken over (-want +got):\n%s", d)
 				}
 				for _, f := range tt.wantStock {
-					if !contains(res.Plan.Backup, f.Path) {
+					if !slices.Contains(res.Plan.Backup, f.Path) {
 						t.Errorf("%s is taken over without a backup: %v", f.Path, res.Plan.Backup)
 					}
 				}

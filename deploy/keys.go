@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +35,7 @@ type keyToSend struct {
 // wait for ever).
 func readKeys(keys map[string]Key) ([]keyToSend, error) {
 	var out []keyToSend
-	for _, name := range sortedKeys(keys) {
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
 		k := keys[name]
 		var data []byte
 		switch {

@@ -3,6 +3,8 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -258,8 +260,8 @@ func (ev *Evaluator) function(m *module, name string) (function.Function, bool) 
 }
 
 func (ev *Evaluator) functionNames() []string {
-	names := append(sortedKeys(ev.funcs), "file", "try", "can")
-	names = append(names, sortedKeys(ev.userFuncs)...)
+	names := append(slices.Sorted(maps.Keys(ev.funcs)), "file", "try", "can")
+	names = append(names, slices.Sorted(maps.Keys(ev.userFuncs))...)
 	for n := range higherOrder {
 		if _, dup := ev.funcs[n]; !dup {
 			names = append(names, n)

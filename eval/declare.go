@@ -2,7 +2,8 @@ package eval
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -202,7 +203,7 @@ func (ev *Evaluator) declare() *declared {
 		}
 	}
 	ev.walkOptions(root, nil, map[string]bool{}, nil, report)
-	for _, name := range sortedKeys(d.submodules) {
+	for _, name := range slices.Sorted(maps.Keys(d.submodules)) {
 		report(ev.submoduleType([]string{name}))
 	}
 	d.root, d.diags = root, diags
@@ -329,7 +330,7 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 			})
 		case len(n.children) > 0:
 			var first *declNode
-			for _, name := range sortedKeys(n.children) {
+			for _, name := range slices.Sorted(maps.Keys(n.children)) {
 				first = firstOption(n.children[name])
 				if first != nil {
 					break
@@ -357,7 +358,7 @@ func firstOption(n *declNode) *declNode {
 	if n.opt != nil {
 		return n
 	}
-	for _, name := range sortedKeys(n.children) {
+	for _, name := range slices.Sorted(maps.Keys(n.children)) {
 		if f := firstOption(n.children[name]); f != nil {
 			return f
 		}
@@ -366,19 +367,10 @@ func firstOption(n *declNode) *declNode {
 }
 
 func finishTrie(n *declNode) {
-	n.names = sortedKeys(n.children)
+	n.names = slices.Sorted(maps.Keys(n.children))
 	for _, c := range n.children {
 		finishTrie(c)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
@@ -764,7 +756,7 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 			}
 			c, added := n.child(seg, options.Path(p[:i+1]), nil)
 			if added {
-				n.names = sortedKeys(n.children)
+				n.names = slices.Sorted(maps.Keys(n.children))
 			}
 			n = c
 		}

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -220,7 +221,7 @@ func declareOnce[T interface{ declBlock() *hclsyntax.Block }](decls map[string]T
 // is declared.
 func unknownName[T any](decls map[string]T, what, name, how string, rng hcl.Range) hcl.Diagnostics {
 	detail := fmt.Sprintf("No %s %q is declared%s.", what, name, how)
-	if s := didYouMean(name, sortedKeys(decls)); s != "" {
+	if s := didYouMean(name, slices.Sorted(maps.Keys(decls))); s != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", s)
 	}
 	return hcl.Diagnostics{{

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -165,7 +167,7 @@ func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostic
 	}
 	if v.Type().IsObjectType() && !v.IsNull() && !ctyelems.HasAttr(v.Type(), name) {
 		detail := fmt.Sprintf("This object does not have an attribute named %q.", name)
-		names := sortedKeys(v.Type().AttributeTypes())
+		names := slices.Sorted(maps.Keys(v.Type().AttributeTypes()))
 		if s := didYouMean(name, names); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -169,7 +170,7 @@ func (r *renderer) storage(entries []profile.Entry) {
 	sort.Slice(plain, func(i, j int) bool { return plain[i].Target < plain[j].Target })
 
 	st := &r.cfg.Storage
-	for _, d := range sortedKeys(dirs) {
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		r.origins[fmt.Sprintf("storage.directories.%d", len(st.Directories))] = dirs[d]
 		st.Directories = append(st.Directories, types.Directory{
 			Node:               types.Node{Path: "/etc/" + d, User: types.NodeUser{Name: ptr("root")}, Group: types.NodeGroup{Name: ptr("root")}},
@@ -193,7 +194,7 @@ func (r *renderer) storage(entries []profile.Entry) {
 			Contents: types.Resource{Source: &source, Compression: compression},
 		}})
 	}
-	for i, name := range sortedKeys(units) {
+	for i, name := range slices.Sorted(maps.Keys(units)) {
 		u := units[name]
 		sort.Slice(u.Dropins, func(i, j int) bool { return u.Dropins[i].Name < u.Dropins[j].Name })
 		r.origins[fmt.Sprintf("systemd.units.%d", i)] = unitOrigins[name]
@@ -277,12 +278,3 @@ func dataURL(contents []byte) (string, *string) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -3,6 +3,7 @@ package ignition
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,7 +125,7 @@ func (r *renderer) passwd(entries []profile.Entry) (users, groups map[string]boo
 			r.warn(m.at, "user %q is not declared by the profile: adding it to group %q is left to systemd-sysusers at boot (Ignition would replace the groups of a user the image has)", m.user, m.group)
 			continue
 		}
-		if g := types.Group(m.group); !containsGroup(pw.Users[i].Groups, g) {
+		if g := types.Group(m.group); !slices.Contains(pw.Users[i].Groups, g) {
 			pw.Users[i].Groups = append(pw.Users[i].Groups, g)
 		}
 	}
@@ -178,15 +179,6 @@ func sysusersProblem(f []string) (what, problem string) {
 		return name(f[2])
 	}
 	return "", ""
-}
-
-func containsGroup(gs []types.Group, g types.Group) bool {
-	for _, x := range gs {
-		if x == g {
-			return true
-		}
-	}
-	return false
 }
 
 // sysusersFields splits a sysusers.d line into its six fields (type, name,

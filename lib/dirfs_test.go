@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestDirFS: DirFS reads and lists as os.DirFS does, and opening a FIFO
@@ -18,7 +20,7 @@ func TestDirFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := mkfifo(filepath.Join(dir, "fifo.hcl")); err != nil {
-		t.Skip("no FIFOs here:", err)
+		suitereport.Skip(t, "lib DirFS", "no FIFOs here: "+err.Error())
 	}
 	d := DirFS(dir)
 	if b, err := ReadRegular(d, "a.hcl", 64); err != nil || string(b) != "x = 1\n" {

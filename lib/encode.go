@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
 )
@@ -30,7 +30,7 @@ import (
 //     definition property (mkIf & co.) inside the value is an error.
 
 // YAMLEncodeFunc is yamlencode(v): v as a YAML document, written with
-// gopkg.in/yaml.v3 and two-space indentation. Mapping keys are sorted;
+// go.yaml.in/yaml/v3 and two-space indentation. Mapping keys are sorted;
 // strings that a YAML 1.1 or 1.2 reader would take for something else
 // ("true", "yes", "off", "42", "1e3", "0x1F", "null", "", ...) are
 // double-quoted; strings with a newline are literal blocks; null is null.

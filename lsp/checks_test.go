@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestSaveRunsChecksOnlyWhenEnabled (N16): a module's check of a generated
@@ -15,7 +17,7 @@ import (
 // server does not know is refused at initialize.
 func TestSaveRunsChecksOnlyWhenEnabled(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to run a check with")
+		suitereport.Skip(t, "lsp checks on save", "no /bin/sh to run a check with")
 	}
 	tests := []struct {
 		name    string

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -128,12 +129,12 @@ func (s *Server) publishRecorded(uris []string) {
 	for _, u := range uris {
 		set[u] = true
 	}
-	for _, u := range sortedKeys(set) {
+	for _, u := range slices.Sorted(maps.Keys(set)) {
 		if s.isLibraryURI(u) {
 			continue
 		}
 		var all []locatedDiagnostic
-		for _, k := range sortedKeys(s.keyDiags) {
+		for _, k := range slices.Sorted(maps.Keys(s.keyDiags)) {
 			all = append(all, s.keyDiags[k][u]...)
 		}
 		var version *int

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -197,7 +198,7 @@ func (s *Server) Run(in io.Reader) error {
 // checkDirty publishes the diagnostics of the documents changed since
 // they were last checked, in the order of their URIs.
 func (s *Server) checkDirty() {
-	for _, uri := range sortedKeys(s.dirty) {
+	for _, uri := range slices.Sorted(maps.Keys(s.dirty)) {
 		delete(s.dirty, uri)
 		if d := s.docs[uri]; d != nil {
 			s.call(func(*Server, json.RawMessage) (any, *responseError) { s.checkChanged(d); return nil, nil }, nil)
@@ -627,14 +628,4 @@ func (s *Server) docAt(p positionParams) (*document, int) {
 		return nil, 0
 	}
 	return d, d.text.offset(p.Position, s.enc)
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

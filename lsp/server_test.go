@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,7 +29,7 @@ func (t Anything) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			return cty.DynamicVal, nil
 		}
 		k := kindOf(d.Value)
-		if !containsString(kinds, k) {
+		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
 	}
@@ -60,15 +61,6 @@ func kindOf(v cty.Value) string {
 		return "boolean"
 	}
 	return ty.FriendlyName()
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Attrs is the type attrs: any attribute set, taken as it is. Definitions

@@ -2,6 +2,7 @@ package options
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -76,12 +77,12 @@ func (t FormatValue) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 		if !d.Value.IsKnown() {
 			return cty.DynamicVal, nil
 		}
-		if k := kindOf(d.Value); !containsString(kinds, k) {
+		if k := kindOf(d.Value); !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
 	}
 	switch {
-	case len(kinds) > 1 && containsString(kinds, "null"):
+	case len(kinds) > 1 && slices.Contains(kinds, "null"):
 		return cty.DynamicVal, hcl.Diagnostics{conflictError(loc, t, defs, "some of them are null and others are not")}
 	case len(kinds) > 1:
 		return cty.DynamicVal, hcl.Diagnostics{conflictError(loc, t, defs,

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -68,7 +69,7 @@ type ActionResult struct {
 func (f *Fetcher) RunActions(ctx context.Context, outcomes []Outcome) []ActionResult {
 	var actions []string
 	for _, o := range outcomes {
-		if o.Changed && o.Spec.Action != "" && !contains(actions, o.Spec.Action) {
+		if o.Changed && o.Spec.Action != "" && !slices.Contains(actions, o.Spec.Action) {
 			actions = append(actions, o.Spec.Action)
 		}
 	}
@@ -78,15 +79,6 @@ func (f *Fetcher) RunActions(ctx context.Context, outcomes []Outcome) []ActionRe
 		res = append(res, ActionResult{Action: a, Err: f.runAction(ctx, a)})
 	}
 	return res
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (f *Fetcher) now() time.Time {

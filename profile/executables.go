@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // execKeys are the unit settings whose first word is an executable.
@@ -205,18 +207,17 @@ func isUnitOrDropin(target string) bool {
 type unitExec struct{ key, exe string }
 
 // unitExecutables returns the absolute executables of a unit file's Exec*
-// settings, with their keys, parts of text.
+// settings, with their keys.
 func unitExecutables(text string) []unitExec {
 	var out []unitExec
-	for line := range strings.Lines(text) {
-		key, value, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
-		if !ok || !execKeys[strings.TrimSpace(key)] {
+	for _, s := range unitfile.Parse(text) {
+		if !execKeys[s.Key] {
 			continue
 		}
-		value = strings.TrimLeft(strings.TrimSpace(value), "@-:+!")
+		value := strings.TrimLeft(s.Value, "@-:+!")
 		exe, _, _ := strings.Cut(value, " ")
 		if strings.HasPrefix(exe, "/") && !strings.ContainsAny(exe, "$%") {
-			out = append(out, unitExec{strings.TrimSpace(key), exe})
+			out = append(out, unitExec{s.Key, exe})
 		}
 	}
 	return out
@@ -226,12 +227,11 @@ func unitExecutables(text string) []unitExec {
 // nil when it sets none.
 func unitPATH(text string) []string {
 	var dirs []string
-	for line := range strings.Lines(text) {
-		key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || strings.TrimSpace(key) != "Environment" {
+	for _, s := range unitfile.Parse(text) {
+		if s.Key != "Environment" {
 			continue
 		}
-		for _, a := range envAssignments(strings.TrimSpace(value)) {
+		for _, a := range envAssignments(s.Value) {
 			if v, ok := strings.CutPrefix(a, "PATH="); ok {
 				dirs = append(dirs[:0], strings.Split(v, ":")...)
 			}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // What a unit runs is part of what decides whether switching restarts it,
@@ -35,28 +39,23 @@ var ranKeys = map[string]bool{"EnvironmentFile": true}
 func (u *unitSet) ranFiles(unit string) (string, error) {
 	lists := map[string][]string{}
 	err := u.eachSource(unit, func(data []byte) {
-		eachAssignment(data, func(_, key, value string) {
-			if !execKeys[key] && !ranKeys[key] {
-				return
+		for _, s := range unitfile.Parse(string(data)) {
+			if !execKeys[s.Key] && !ranKeys[s.Key] {
+				continue
 			}
-			if value == "" {
+			if s.Value == "" {
 				// An empty assignment resets the list.
-				delete(lists, key)
-				return
+				delete(lists, s.Key)
+				continue
 			}
-			lists[key] = append(lists[key], value)
-		})
+			lists[s.Key] = append(lists[s.Key], s.Value)
+		}
 	})
 	if err != nil {
 		return "", err
 	}
 	w := &runWalk{side: u.side, seen: map[string]bool{}}
-	keys := make([]string, 0, len(lists))
-	for k := range lists {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(lists)) {
 		for _, v := range lists[k] {
 			p := ranPath(k, v)
 			if p == "" {

@@ -1,11 +1,11 @@
 package profile
 
 import (
-	"bufio"
-	"bytes"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // unitDir is where units live in a profile.
@@ -214,48 +214,15 @@ func StopsIfChanged(dir, unit string) (bool, error) {
 // parseUnitSettings reads the switchKeys of a unit file's [Unit] section and
 // of typeSection into settings.
 func parseUnitSettings(data []byte, typeSection string, settings map[string]string) {
-	eachAssignment(data, func(section, key, value string) {
-		if section != "Unit" && (typeSection == "" || section != typeSection) || !switchKeys[key] {
-			return
+	for _, s := range unitfile.Parse(string(data)) {
+		if s.Section != "Unit" && (typeSection == "" || s.Section != typeSection) || !switchKeys[s.Key] {
+			continue
 		}
-		if value == "" {
-			delete(settings, key)
+		if s.Value == "" {
+			delete(settings, s.Key)
 		} else {
-			settings[key] = value
+			settings[s.Key] = s.Value
 		}
-	})
-}
-
-// eachAssignment calls f with each assignment of a unit file, its
-// section, key and value trimmed, continuation lines joined.
-func eachAssignment(data []byte, f func(section, key, value string)) {
-	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	var pending string
-	for sc.Scan() {
-		line := sc.Text()
-		if pending != "" {
-			line = pending + " " + strings.TrimLeft(line, " \t")
-			pending = ""
-		}
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
-			continue
-		}
-		if strings.HasSuffix(trimmed, `\`) {
-			pending = strings.TrimSuffix(trimmed, `\`)
-			continue
-		}
-		if trimmed[0] == '[' && strings.HasSuffix(trimmed, "]") {
-			section = trimmed[1 : len(trimmed)-1]
-			continue
-		}
-		key, value, ok := strings.Cut(trimmed, "=")
-		if !ok {
-			continue
-		}
-		f(section, strings.TrimSpace(key), strings.TrimSpace(value))
 	}
 }
 

@@ -16,8 +16,11 @@ import (
 	"fmt"
 	"net"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // unitDir is where units live, below /etc.
@@ -67,7 +70,7 @@ func (p Problem) String() string { return "unit " + p.Unit + ": " + p.Message }
 // unit is a unit file of the profile with its drop-ins.
 type unit struct {
 	name     string
-	settings []setting
+	settings []unitfile.Setting
 }
 
 // Check returns the problems of a profile, by unit name and in the order
@@ -168,7 +171,7 @@ func loadUnits(fs []File) map[string]*unit {
 	units := map[string]*unit{}
 	sorted := append([]File(nil), fs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	dropins := map[string][]setting{}
+	dropins := map[string][]unitfile.Setting{}
 	for _, f := range sorted {
 		rel, ok := strings.CutPrefix(f.Path, unitDir)
 		if !ok || f.Link != "" {
@@ -409,10 +412,10 @@ var execKeys = []string{"ExecCondition", "ExecStartPre", "ExecStart", "ExecStart
 func unitWaits(u *unit, files map[string]File) []sourcedWait {
 	var out []sourcedWait
 	for _, s := range u.settings {
-		if s.section != "Service" || !contains(execKeys, s.key) || s.value == "" {
+		if s.Section != "Service" || !slices.Contains(execKeys, s.Key) || s.Value == "" {
 			continue
 		}
-		line := strings.TrimLeft(s.value, "-@:+!|")
+		line := strings.TrimLeft(s.Value, "-@:+!|")
 		for _, words := range lineCommands.Get(line) {
 			if len(words) == 0 {
 				continue
@@ -434,7 +437,7 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 				for i := 1; i+1 < len(words); i++ {
 					if words[i] == "-c" {
 						for _, w := range scriptWaits.Get(words[i+1]) {
-							out = append(out, sourcedWait{w, s.key + "= of " + u.name})
+							out = append(out, sourcedWait{w, s.Key + "= of " + u.name})
 						}
 						break
 					}
@@ -443,13 +446,4 @@ func unitWaits(u *unit, files map[string]File) []sourcedWait {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // service returns a unit file and its link from multi-user.target.wants.
@@ -222,9 +223,9 @@ func TestCheckShared(t *testing.T) {
 	for _, tt := range checkTests {
 		for _, f := range tt.p.Files {
 			texts = append(texts, string(f.Content))
-			for _, s := range parseUnit(string(f.Content)) {
-				texts = append(texts, s.value, strings.TrimLeft(s.value, "-@:+!|"))
-				for _, words := range commands(strings.TrimLeft(s.value, "-@:+!|")) {
+			for _, s := range unitfile.Parse(string(f.Content)) {
+				texts = append(texts, s.Value, strings.TrimLeft(s.Value, "-@:+!|"))
+				for _, words := range commands(strings.TrimLeft(s.Value, "-@:+!|")) {
 					texts = append(texts, words...)
 				}
 			}
@@ -232,7 +233,7 @@ func TestCheckShared(t *testing.T) {
 	}
 	for _, text := range texts {
 		held := unitSettings.Get(text)
-		if diff := cmp.Diff(parseUnit(text), held, cmp.AllowUnexported(setting{})); diff != "" {
+		if diff := cmp.Diff(unitfile.Parse(text), held); diff != "" {
 			t.Errorf("the unit %q (-parsed anew +held):\n%s", text, diff)
 		}
 		if len(held) != cap(held) {
@@ -270,42 +271,5 @@ func TestShellWaits(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(wait{})); diff != "" {
 			t.Errorf("shellWaits(%q) (-want +got):\n%s", tt.script, diff)
 		}
-	}
-}
-
-func TestParseUnit(t *testing.T) {
-	tests := []struct {
-		name, unit string
-		want       []setting
-	}{
-		{
-			name: "sections, comments, continued lines",
-			unit: "# comment\n[Unit]\nRequires=a b\\\n  c\n; other\n[Service]\nExecStart = /bin/x \n",
-			want: []setting{
-				{section: "Unit", key: "Requires", value: "a b   c"},
-				{section: "Service", key: "ExecStart", value: "/bin/x"},
-			},
-		},
-		{
-			name: "CRLF line ends, no newline at the end",
-			unit: "[Unit]\r\nWants=a\\\r\n b\r\n\r\n[Install]\r\nWantedBy=multi-user.target",
-			want: []setting{
-				{section: "Unit", key: "Wants", value: "a  b"},
-				{section: "Install", key: "WantedBy", value: "multi-user.target"},
-			},
-		},
-		{
-			name: "a line without =, an empty file",
-			unit: "[Unit]\nnonsense\n\n",
-			want: nil,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := parseUnit(tt.unit)
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(setting{})); diff != "" {
-				t.Errorf("parseUnit (-want +got):\n%s", diff)
-			}
-		})
 	}
 }

@@ -18,10 +18,10 @@ func TestMakeBuildIsStatic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	if runtime.GOOS != "linux" {
-		t.Skip("checks an ELF executable")
-	}
 	const suite = "make build (cmd/nodegen)"
+	if runtime.GOOS != "linux" {
+		suitereport.Skip(t, suite, "checks an ELF executable")
+	}
 	makeCmd := suitereport.Program(t, suite, "make", "Debian's make")
 	goCmd := suitereport.Program(t, suite, "go", "the Go toolchain")
 	bin := filepath.Join(t.TempDir(), "nodegen")
