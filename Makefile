@@ -38,7 +38,7 @@ SLOW_TESTS = \
 	./switchtest:30m \
 	./e2e/deploy:40m \
 	./e2e/kubernetes:60m \
-	./e2e/stock:40m:2
+	./e2e/stock:75m:2
 # TIMELINE_TESTS print their tests' logs (-v) when they pass too: the
 # timelines of the cluster tests.
 TIMELINE_TESTS = ./e2e/stock ./e2e/kubernetes

@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -149,7 +151,7 @@ func (d *deployer) runHooks(ctx context.Context, c *conn, phase string, hooks []
 // names, each until it passes or its retries are spent; the first that
 // fails stops them, and its result is returned (nil: all passed).
 func (d *deployer) runHealthChecks(ctx context.Context, c *conn) *HostResult {
-	for _, name := range sortedKeys(d.h.Options.HealthChecks) {
+	for _, name := range slices.Sorted(maps.Keys(d.h.Options.HealthChecks)) {
 		hc := d.h.Options.HealthChecks[name]
 		if hc.Name == "" {
 			hc.Name = name

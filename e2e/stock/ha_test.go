@@ -48,6 +48,7 @@ func TestHACluster(t *testing.T) {
 
 	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
 	serveMirror(t, network, tree, tl)
+	serveAptProxy(t, network, tl)
 	var names []string
 	for _, h := range haHosts {
 		names = append(names, h.name)
@@ -65,13 +66,13 @@ func TestHACluster(t *testing.T) {
 	}
 	tl.mark("nodegen lock: nodegen.lock.hcl written")
 
-	root := stockRoot(d.packages())
+	root := stockRoot()
 	nspawntest.RootOf(t, root)
 	tl.mark(fmt.Sprintf("stock root ready (%s)", strings.Join(root.Packages, " ")))
 	machines := map[string]*host{}
 	for _, h := range haHosts {
 		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock()
+		machines[h.name].requireStock(d.packages(), nil)
 	}
 
 	// One deploy of the whole fleet: the masters that are not the CA's

@@ -65,6 +65,7 @@ func TestRollingKubeletChange(t *testing.T) {
 	tree := mirrorTree(t, bins)
 	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
 	serveMirror(t, network, tree, tl)
+	serveAptProxy(t, network, tl)
 	d := newDeployer(t, tl, network)
 	suitereport.Ran(t, suite)
 	// The master takes pods too: two nodes to move the workload between.
@@ -72,7 +73,7 @@ func TestRollingKubeletChange(t *testing.T) {
 	if r := d.ng(append([]string{"lock"}, d.fleet()...)...); r.code != 0 {
 		t.Fatalf("nodegen lock: exit %d:\n%s", r.code, r.stderr)
 	}
-	root := stockRoot(d.packages())
+	root := stockRoot()
 	nspawntest.RootOf(t, root)
 	machines := map[string]*host{}
 	for _, h := range hosts {

@@ -36,6 +36,7 @@ config "deployment" {
 
 config "environment" {
   assetMirrors = { "https://dl.k8s.io" = "http://10.88.0.1/k8s" }
+  packageProxy = "http://10.88.0.1:3142"
 }
 
 config "environment.assets" {
