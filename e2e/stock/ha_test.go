@@ -15,15 +15,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/nodegen/nodegen/internal/nspawntest"
-	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // haHosts are the hosts of testdata/ha: three control-plane members and a
 // worker, at their addresses in the test network (their
 // deployment.targetHost).
-var haHosts = []struct{ name, address string }{
+var haHosts = []hostAddress{
 	{"master01", "10.88.0.21"},
 	{"master02", "10.88.0.22"},
 	{"master03", "10.88.0.23"},
@@ -40,40 +37,13 @@ var haHosts = []struct{ name, address string }{
 // pod is scheduled and runs. The memory and CPU of the four machines are
 // logged (BENCHMARKS.md).
 func TestHACluster(t *testing.T) {
-	requireTools(t)
-	bins := binaries(t)
-	tl := newTimeline(t)
-	tree := mirrorTree(t, bins)
-	tl.mark("mirror's tarballs ready: " + tree)
-
-	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
-	serveMirror(t, network, tree, tl)
-	serveAptProxy(t, network, tl)
-	var names []string
-	for _, h := range haHosts {
-		names = append(names, h.name)
-	}
-	d := newDeployerOf(t, tl, network, "testdata/ha", names)
-	suitereport.Ran(t, suite)
-
 	// The operator's secrets, made once before the first deploy: the CA's
 	// API token and the ServiceAccount key the masters share.
-	writeSecrets(t, filepath.Join(d.dir, "secrets"))
-	tl.mark("secrets/apitoken.secret and secrets/service-account-key.pem made")
-
-	if r := d.ng(append([]string{"lock"}, d.fleet()...)...); r.code != 0 {
-		t.Fatalf("nodegen lock %s: exit %d, want 0:\n%s%s", strings.Join(d.fleet(), " "), r.code, r.stdout, r.stderr)
-	}
-	tl.mark("nodegen lock: nodegen.lock.hcl written")
-
-	root := stockRoot()
-	nspawntest.RootOf(t, root)
-	tl.mark(fmt.Sprintf("stock root ready (%s)", strings.Join(root.Packages, " ")))
-	machines := map[string]*host{}
-	for _, h := range haHosts {
-		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock(d.packages(), nil)
-	}
+	s := newStockCluster(t, "testdata/ha", haHosts, func(d *deployer) {
+		writeSecrets(t, filepath.Join(d.dir, "secrets"))
+		d.tl.mark("secrets/apitoken.secret and secrets/service-account-key.pem made")
+	})
+	tl, d, machines := s.tl, s.d, s.machines
 
 	// One deploy of the whole fleet: the masters that are not the CA's
 	// host, and the worker, wait for master01's CA.

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
-	"github.com/nodegen/nodegen/internal/nspawntest"
-	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // rollingWorkload is a Deployment of two sleepers, preferably on two
@@ -59,26 +57,11 @@ spec:
 // available replica, and every node ends uncordoned on its new
 // generation.
 func TestRollingKubeletChange(t *testing.T) {
-	requireTools(t)
-	bins := binaries(t)
-	tl := newTimeline(t)
-	tree := mirrorTree(t, bins)
-	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
-	serveMirror(t, network, tree, tl)
-	serveAptProxy(t, network, tl)
-	d := newDeployer(t, tl, network)
-	suitereport.Ran(t, suite)
 	// The master takes pods too: two nodes to move the workload between.
-	d.setExtra("master01", "\nconfig \"services.kubernetes\" {\n  roles = [\"node\"]\n}\n")
-	if r := d.ng(append([]string{"lock"}, d.fleet()...)...); r.code != 0 {
-		t.Fatalf("nodegen lock: exit %d:\n%s", r.code, r.stderr)
-	}
-	root := stockRoot()
-	nspawntest.RootOf(t, root)
-	machines := map[string]*host{}
-	for _, h := range hosts {
-		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-	}
+	s := newStockCluster(t, "testdata/walkthrough", hosts, func(d *deployer) {
+		d.setExtra("master01", "\nconfig \"services.kubernetes\" {\n  roles = [\"node\"]\n}\n")
+	})
+	tl, d, bins, network, machines := s.tl, s.d, s.bins, s.network, s.machines
 	master := machines["master01"]
 	d.mustDeploy("master01 (first deploy)", "master01")
 	c := &cluster{t: t, tl: tl, d: d, master: master}
