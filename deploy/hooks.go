@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Hook is one of deployment.beforeSwitch and deployment.afterSwitch: a
@@ -140,7 +141,8 @@ func (d *deployer) runHooks(ctx context.Context, c *conn, phase string, hooks []
 		if r.code != 0 {
 			d.emit(phase, fmt.Sprintf("%s (on the %s): failed: %s [%.1f s]", h.Name, h.RunOn, r.why(), took))
 			return &HostResult{Outcome: HookFailed, Output: r.output,
-				Message: fmt.Sprintf("%s hook %s (on the %s) failed: %s", phase, h.Name, h.RunOn, r.why())}
+				Message: fmt.Sprintf("%s hook %s (on the %s) failed: %s", phase, h.Name, h.RunOn, r.why()),
+				reason:  fmt.Sprintf("hook failed: %s %s (on the %s): %s", phase, h.Name, h.RunOn, r.why())}
 		}
 		d.emit(phase, fmt.Sprintf("%s (on the %s): passed [%.1f s]", h.Name, h.RunOn, took))
 	}
@@ -174,7 +176,8 @@ func (d *deployer) runHealthChecks(ctx context.Context, c *conn) *HostResult {
 		if r.code != 0 {
 			d.emit(phaseHealth, fmt.Sprintf("%s: failed after %d tries: %s [%.1f s]", hc.Name, tries, r.why(), took))
 			return &HostResult{Outcome: Unhealthy, Output: r.output,
-				Message: fmt.Sprintf("health check %s failed (%d tries): %s", hc.Name, tries, r.why())}
+				Message: fmt.Sprintf("health check %s failed (%d tries): %s", hc.Name, tries, r.why()),
+				reason:  fmt.Sprintf("health check failed: %s (%d tries): %s", hc.Name, tries, r.why())}
 		}
 		d.emit(phaseHealth, fmt.Sprintf("%s: passed (%d tries) [%.1f s]", hc.Name, tries, took))
 	}
@@ -183,13 +186,15 @@ func (d *deployer) runHealthChecks(ctx context.Context, c *conn) *HostResult {
 
 // rollBack makes the host go back from gen, which waits for its
 // confirmation, at once: it runs there what the rollback timer would run
-// (nodegen confirm --expire), and returns what is active then, for r's
-// message.
+// (nodegen confirm --expire), with r's reason (the health check or hook
+// that failed) for the generation's mark, and returns what is active
+// then, for r's message.
 func (d *deployer) rollBack(ctx context.Context, c *conn, exe, token string, gen int, r *HostResult) {
 	sum := sha256.Sum256([]byte(token))
 	attempt := hex.EncodeToString(sum[:])[:16]
-	d.emit("rollback", "generation "+strconv.Itoa(gen))
-	cmd := fmt.Sprintf("%s confirm --expire %d %s >&2 && %s generations --json", exe, gen, attempt, exe)
+	reason := rollbackReason(r.reason)
+	d.emit("rollback", "generation "+strconv.Itoa(gen)+": "+reason)
+	cmd := fmt.Sprintf("%s confirm --expire --reason %s %d %s >&2 && %s generations --json", exe, shellQuote(reason), gen, attempt, exe)
 	res := c.run(ctx, nil, cmd)
 	if res.code == exitSSH {
 		// The master connection may be what the generation broke.
@@ -210,6 +215,28 @@ func (d *deployer) rollBack(ctx context.Context, c *conn, exe, token string, gen
 	default:
 		r.Message += fmt.Sprintf("; rolled back: generation %d is active again", active)
 	}
+}
+
+// maxReasonBytes bounds a rollback's reason: one line of the host's mark
+// (nodegen confirm --reason takes 1000 bytes at most).
+const maxReasonBytes = 300
+
+// rollbackReason makes why, the reason a health check or hook gives, one
+// printable line of at most maxReasonBytes bytes, cut at a character;
+// an empty why says the deployer rolled back.
+func rollbackReason(why string) string {
+	if why == "" {
+		why = "rolled back by nodegen deploy"
+	}
+	why = printable(strings.Join(strings.Fields(why), " "))
+	if len(why) <= maxReasonBytes {
+		return why
+	}
+	cut := maxReasonBytes - len("...")
+	for cut > 0 && !utf8.RuneStart(why[cut]) {
+		cut--
+	}
+	return why[:cut] + "..."
 }
 
 // checksWindow is how many seconds the afterSwitch hooks and the health

@@ -59,6 +59,9 @@ type HostResult struct {
 	Plan string `json:"plan,omitempty"`
 	// Seconds is how long the host's deploy took.
 	Seconds float64 `json:"seconds"`
+	// reason is why the host is rolled back, for its generation's mark:
+	// the health check or hook that failed.
+	reason string
 }
 
 // Config is how Run deploys.
