@@ -117,7 +117,7 @@ func (s *System) EnforceConfirmation(exe string, o SwitchOptions) (res *Result, 
 	}
 	// The deadline passed (or is unreadable: the promise was to roll
 	// back).
-	return s.ExpireConfirmation(c.Generation, c.Attempt(), o)
+	return s.ExpireConfirmation(c.Generation, c.Attempt(), "", o)
 }
 
 // nextTimer names a new timer of c's attempt: one more than the highest

@@ -58,6 +58,19 @@ type Confirmation struct {
 	Deadline string `json:"deadline,omitempty"`
 	// Date is when State was last set (RFC 3339, UTC).
 	Date string `json:"date"`
+	// Reason says why the generation was rolled back when it was not
+	// for its deadline: the deployer rolled it back at once ("health
+	// check failed: ...", "hook failed: ..."). Empty otherwise.
+	Reason string `json:"reason,omitempty"`
+}
+
+// RolledBackWhy says why a rolled-back confirmation's generation was
+// rolled back: its Reason, else that it was not confirmed in time.
+func (c *Confirmation) RolledBackWhy() string {
+	if c.Reason != "" {
+		return c.Reason
+	}
+	return fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)
 }
 
 // Attempt names the attempt in the timer's command line: the start of the
@@ -220,6 +233,9 @@ func (s *System) ConfirmConfirmation(gen int, token string) (*Confirmation, erro
 	case ConfirmConfirmed:
 		return c, nil
 	case ConfirmRolledBack:
+		if c.Reason != "" {
+			return nil, fmt.Errorf("%w: generation %d was rolled back (%s): %s", ErrNotConfirmable, gen, c.Date, c.Reason)
+		}
 		return nil, fmt.Errorf("%w: generation %d was not confirmed in time and was rolled back (%s)", ErrNotConfirmable, gen, c.Date)
 	case ConfirmActivating:
 		return nil, fmt.Errorf("%w: generation %d is still being activated", ErrNotConfirmable, gen)
@@ -249,8 +265,11 @@ func (s *System) ConfirmConfirmation(gen int, token string) (*Confirmation, erro
 // switch came from (deactivates, when it came from none). It does nothing,
 // and says so, when the attempt is not the latest, was confirmed, or gen
 // is no longer active. An activation that was killed half way is
-// completed first, as by every command that changes the system.
-func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (res *Result, why string, err error) {
+// completed first, as by every command that changes the system. reason,
+// when not empty, is why the deployer rolls gen back before its deadline
+// (a health check or hook that failed): the generation's mark and the
+// confirmation say it instead of "not confirmed in time".
+func (s *System) ExpireConfirmation(gen int, attempt, reason string, o SwitchOptions) (res *Result, why string, err error) {
 	c, err := s.ReadConfirmation()
 	if err != nil {
 		return nil, "", err
@@ -276,8 +295,9 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 		// From is active: a rollback of this attempt that was killed
 		// half way, which Recover just completed; the generation is
 		// marked as the rollback would have.
+		c.Reason = reason
 		if st.Generation == c.From && st.markOf(gen) == nil {
-			if err := s.setMark(gen, MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)); err != nil {
+			if err := s.setMark(gen, MarkRolledBack, c.RolledBackWhy()); err != nil {
 				return nil, "", err
 			}
 		}
@@ -287,7 +307,12 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 		}
 		return nil, fmt.Sprintf("generation %d is not active (%s is)", gen, generationName(st.Generation)), s.removeBootUnit()
 	}
-	s.logf("generation %d was not confirmed in time: activating %s again", gen, generationName(c.From))
+	c.Reason = reason
+	if reason != "" {
+		s.logf("generation %d is rolled back (%s): activating %s again", gen, reason, generationName(c.From))
+	} else {
+		s.logf("generation %d was not confirmed in time: activating %s again", gen, generationName(c.From))
+	}
 	if c.From == 0 {
 		res, err = s.Deactivate(o)
 	} else {
@@ -298,7 +323,7 @@ func (s *System) ExpireConfirmation(gen int, attempt string, o SwitchOptions) (r
 	// comes through afterwards.
 	// The mark first: once the confirmation says rolled back, the
 	// generation is marked.
-	kind, why := MarkRolledBack, fmt.Sprintf("not confirmed in time (the switch's deadline was %s)", c.Deadline)
+	kind, why := MarkRolledBack, c.RolledBackWhy()
 	if err != nil {
 		kind, why = MarkFailed, why+"; going back failed"
 	}

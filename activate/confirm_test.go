@@ -98,7 +98,7 @@ func TestConfirmation(t *testing.T) {
 	if _, err := s.ConfirmConfirmation(2, token); err != nil {
 		t.Errorf("confirming again: %v", err)
 	}
-	if _, why, err := s.ExpireConfirmation(2, c.Attempt(), SwitchOptions{}); err != nil || why != "generation 2 was confirmed" {
+	if _, why, err := s.ExpireConfirmation(2, c.Attempt(), "", SwitchOptions{}); err != nil || why != "generation 2 was confirmed" {
 		t.Errorf("the timer after the confirmation: %q, %v", why, err)
 	}
 	if st, _ := s.readState(); st.Generation != 2 {
@@ -115,10 +115,10 @@ func TestConfirmationExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, why, err := s.ExpireConfirmation(2, "0000000000000000", SwitchOptions{}); err != nil || why != "another switch's confirmation is the latest" {
+	if _, why, err := s.ExpireConfirmation(2, "0000000000000000", "", SwitchOptions{}); err != nil || why != "another switch's confirmation is the latest" {
 		t.Errorf("another attempt's timer: %q, %v", why, err)
 	}
-	res, why, err := s.ExpireConfirmation(2, c.Attempt(), SwitchOptions{})
+	res, why, err := s.ExpireConfirmation(2, c.Attempt(), "", SwitchOptions{})
 	if err != nil || why != "" || res.Generation != 1 {
 		t.Fatalf("expiring: %+v, %q, %v", res, why, err)
 	}
@@ -143,6 +143,44 @@ func TestConfirmationExpires(t *testing.T) {
 	c, err = s.ArmConfirmation(4, 3, token+"y", time.Minute, ConfirmActivating, "nodegen")
 	if err != nil || c.From != 1 {
 		t.Errorf("an attempt from an unconfirmed generation rolls back to %d (%v), want 1", c.From, err)
+	}
+}
+
+// TestConfirmationRolledBackWithReason: the deployer's rollback at once
+// (confirm --expire --reason) marks the generation and the confirmation
+// with its reason, not "not confirmed in time".
+func TestConfirmationRolledBackWithReason(t *testing.T) {
+	recordTimers(t)
+	s := twoGenerations(t)
+	defer s.Close()
+	const token = "0123456789abcdef-attempt-r"
+	c, err := s.ArmConfirmation(2, 1, token, time.Minute, ConfirmWaiting, "nodegen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const reason = "health check failed: kubernetes-node-ready (21 tries): exit 1"
+	res, why, err := s.ExpireConfirmation(2, c.Attempt(), reason, SwitchOptions{})
+	if err != nil || why != "" || res.Generation != 1 {
+		t.Fatalf("rolling back: %+v, %q, %v", res, why, err)
+	}
+	st, _ := s.readState()
+	if m := st.markOf(2); st.Generation != 1 || m == nil || m.Kind != MarkRolledBack || m.Why != reason {
+		t.Errorf("after the rollback: generation %d active, marks %+v; want 1, and 2 rolled back for %q", st.Generation, st.Marks, reason)
+	}
+	got, err := s.ReadConfirmation()
+	if err != nil || got.State != ConfirmRolledBack || got.Reason != reason || got.RolledBackWhy() != reason {
+		t.Errorf("the confirmation after the rollback: %+v, %v", got, err)
+	}
+	if _, err := s.ConfirmConfirmation(2, token); !errors.Is(err, ErrNotConfirmable) || !strings.HasSuffix(err.Error(), "): "+reason) || strings.Contains(err.Error(), "in time") {
+		t.Errorf("confirming after the rollback: %v, want it rolled back for %q", err, reason)
+	}
+	// The timer, when it fires afterwards, does nothing and keeps the
+	// reason.
+	if _, why, err := s.ExpireConfirmation(2, c.Attempt(), "", SwitchOptions{}); err != nil || why != "generation 2 was rolled back already" {
+		t.Errorf("the timer after the rollback: %q, %v", why, err)
+	}
+	if got, _ := s.ReadConfirmation(); got.Reason != reason {
+		t.Errorf("the reason after the timer: %q", got.Reason)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Hook is one of deployment.beforeSwitch and deployment.afterSwitch: a
@@ -131,8 +132,9 @@ func (r hookRun) why() string {
 }
 
 // runHooks runs hooks in order; the first that fails stops them, and its
-// result is returned (nil: all passed).
-func (d *deployer) runHooks(ctx context.Context, c *conn, phase string, hooks []Hook) *HostResult {
+// result is returned (nil: all passed), with the reason a rollback gives
+// the host ("hook failed: ...").
+func (d *deployer) runHooks(ctx context.Context, c *conn, phase string, hooks []Hook) (*HostResult, string) {
 	for _, h := range hooks {
 		start := time.Now()
 		r := d.runCommand(ctx, c, phase, h.RunOn, h.Command, h.Timeout)
@@ -140,17 +142,19 @@ func (d *deployer) runHooks(ctx context.Context, c *conn, phase string, hooks []
 		if r.code != 0 {
 			d.emit(phase, fmt.Sprintf("%s (on the %s): failed: %s [%.1f s]", h.Name, h.RunOn, r.why(), took))
 			return &HostResult{Outcome: HookFailed, Output: r.output,
-				Message: fmt.Sprintf("%s hook %s (on the %s) failed: %s", phase, h.Name, h.RunOn, r.why())}
+					Message: fmt.Sprintf("%s hook %s (on the %s) failed: %s", phase, h.Name, h.RunOn, r.why())},
+				fmt.Sprintf("hook failed: %s %s (on the %s): %s", phase, h.Name, h.RunOn, r.why())
 		}
 		d.emit(phase, fmt.Sprintf("%s (on the %s): passed [%.1f s]", h.Name, h.RunOn, took))
 	}
-	return nil
+	return nil, ""
 }
 
 // runHealthChecks runs the host's health checks in the order of their
 // names, each until it passes or its retries are spent; the first that
-// fails stops them, and its result is returned (nil: all passed).
-func (d *deployer) runHealthChecks(ctx context.Context, c *conn) *HostResult {
+// fails stops them, and its result is returned (nil: all passed), with
+// the reason a rollback gives the host ("health check failed: ...").
+func (d *deployer) runHealthChecks(ctx context.Context, c *conn) (*HostResult, string) {
 	for _, name := range slices.Sorted(maps.Keys(d.h.Options.HealthChecks)) {
 		hc := d.h.Options.HealthChecks[name]
 		if hc.Name == "" {
@@ -174,22 +178,25 @@ func (d *deployer) runHealthChecks(ctx context.Context, c *conn) *HostResult {
 		if r.code != 0 {
 			d.emit(phaseHealth, fmt.Sprintf("%s: failed after %d tries: %s [%.1f s]", hc.Name, tries, r.why(), took))
 			return &HostResult{Outcome: Unhealthy, Output: r.output,
-				Message: fmt.Sprintf("health check %s failed (%d tries): %s", hc.Name, tries, r.why())}
+					Message: fmt.Sprintf("health check %s failed (%d tries): %s", hc.Name, tries, r.why())},
+				fmt.Sprintf("health check failed: %s (%d tries): %s", hc.Name, tries, r.why())
 		}
 		d.emit(phaseHealth, fmt.Sprintf("%s: passed (%d tries) [%.1f s]", hc.Name, tries, took))
 	}
-	return nil
+	return nil, ""
 }
 
 // rollBack makes the host go back from gen, which waits for its
 // confirmation, at once: it runs there what the rollback timer would run
-// (nodegen confirm --expire), and returns what is active then, for r's
-// message.
-func (d *deployer) rollBack(ctx context.Context, c *conn, exe, token string, gen int, r *HostResult) {
+// (nodegen confirm --expire), with why (the health check or hook that
+// failed) for the generation's mark, and returns what is active then, for
+// r's message.
+func (d *deployer) rollBack(ctx context.Context, c *conn, exe, token string, gen int, r *HostResult, why string) {
 	sum := sha256.Sum256([]byte(token))
 	attempt := hex.EncodeToString(sum[:])[:16]
-	d.emit("rollback", "generation "+strconv.Itoa(gen))
-	cmd := fmt.Sprintf("%s confirm --expire %d %s >&2 && %s generations --json", exe, gen, attempt, exe)
+	reason := rollbackReason(why)
+	d.emit("rollback", "generation "+strconv.Itoa(gen)+": "+reason)
+	cmd := fmt.Sprintf("%s confirm --expire --reason %s %d %s >&2 && %s generations --json", exe, shellQuote(reason), gen, attempt, exe)
 	res := c.run(ctx, nil, cmd)
 	if res.code == exitSSH {
 		// The master connection may be what the generation broke.
@@ -210,6 +217,28 @@ func (d *deployer) rollBack(ctx context.Context, c *conn, exe, token string, gen
 	default:
 		r.Message += fmt.Sprintf("; rolled back: generation %d is active again", active)
 	}
+}
+
+// maxReasonBytes bounds a rollback's reason: one line of the host's mark
+// (nodegen confirm --reason takes 1000 bytes at most).
+const maxReasonBytes = 300
+
+// rollbackReason makes why, the reason a health check or hook gives, one
+// printable line of at most maxReasonBytes bytes, cut at a character;
+// an empty why says the deployer rolled back.
+func rollbackReason(why string) string {
+	if why == "" {
+		why = "rolled back by nodegen deploy"
+	}
+	why = printable(strings.Join(strings.Fields(why), " "))
+	if len(why) <= maxReasonBytes {
+		return why
+	}
+	cut := maxReasonBytes - len("...")
+	for cut > 0 && !utf8.RuneStart(why[cut]) {
+		cut--
+	}
+	return why[:cut] + "..."
 }
 
 // checksWindow is how many seconds the afterSwitch hooks and the health

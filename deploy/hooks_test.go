@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -58,20 +59,25 @@ func TestDeployHooks(t *testing.T) {
 		want      Outcome
 		wantMsg   string
 		wantSteps []string
+		// wantReason is what the rollback tells the host (confirm
+		// --expire --reason) and the rollback event says.
+		wantReason string
 	}{
 		{"all pass", "", Confirmed, "", []string{
 			"drain beforeSwitch web1", "stop beforeSwitch web1", "keys", "switch",
-			"uncordon afterSwitch web1", "a-ready health web1", "b-pods health web1", "confirm"}},
+			"uncordon afterSwitch web1", "a-ready health web1", "b-pods health web1", "confirm"}, ""},
 		{"a beforeSwitch hook fails", "stop", HookFailed,
 			"beforeSwitch hook stop (on the host) failed: exit 3; nothing was changed on the host",
-			[]string{"drain beforeSwitch web1", "stop beforeSwitch web1"}},
+			[]string{"drain beforeSwitch web1", "stop beforeSwitch web1"}, ""},
 		{"an afterSwitch hook fails", "uncordon", HookFailed,
 			"afterSwitch hook uncordon (on the deployer) failed: exit 3; rolled back: no generation is active",
-			[]string{"drain beforeSwitch web1", "stop beforeSwitch web1", "keys", "switch", "uncordon afterSwitch web1", "expire"}},
+			[]string{"drain beforeSwitch web1", "stop beforeSwitch web1", "keys", "switch", "uncordon afterSwitch web1", "expire"},
+			"hook failed: afterSwitch uncordon (on the deployer): exit 3"},
 		{"a health check fails", "b-pods", Unhealthy,
 			"health check b-pods failed (3 tries): exit 3; rolled back: no generation is active",
 			[]string{"drain beforeSwitch web1", "stop beforeSwitch web1", "keys", "switch", "uncordon afterSwitch web1",
-				"a-ready health web1", "b-pods health web1", "b-pods health web1", "b-pods health web1", "expire"}},
+				"a-ready health web1", "b-pods health web1", "b-pods health web1", "b-pods health web1", "expire"},
+			"health check failed: b-pods (3 tries): exit 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newHostile(t, key)
@@ -98,6 +104,30 @@ func TestDeployHooks(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantSteps, steps(commands)); diff != "" {
 				t.Errorf("steps (-want +got):\n%s\ncommands:\n%s", diff, strings.Join(commands, "\n"))
+			}
+			// The rollback tells the host why, and says it.
+			var expire, rollback []string
+			for _, c := range commands {
+				if strings.Contains(c, " confirm --expire ") {
+					expire = append(expire, c)
+				}
+			}
+			for _, e := range events {
+				if e.Step == "rollback" {
+					rollback = append(rollback, e.Message)
+				}
+			}
+			if tc.wantReason == "" {
+				if len(expire)+len(rollback) > 0 {
+					t.Errorf("rolled back: %q, events %q", expire, rollback)
+				}
+			} else {
+				if len(expire) != 1 || !strings.Contains(expire[0], " confirm --expire --reason '"+tc.wantReason+"' ") {
+					t.Errorf("the rollback's commands %q, want one with --reason '%s'", expire, tc.wantReason)
+				}
+				if want := []string{"generation 1: " + tc.wantReason}; !slices.Equal(rollback, want) {
+					t.Errorf("rollback events %q, want %q", rollback, want)
+				}
 			}
 			// Each hook and check is reported as it ends.
 			var reported []string
@@ -215,6 +245,29 @@ func TestMaxUnavailable(t *testing.T) {
 			}
 			if peak != budget {
 				t.Errorf("at most %d hosts were down at once, want %d: %q", peak, budget, data)
+			}
+		})
+	}
+}
+
+// TestRollbackReason: the reason a rollback gives the host is one
+// printable line, cut at a character, that never reaches confirm
+// --reason's bound.
+func TestRollbackReason(t *testing.T) {
+	long := "health check failed: x (1 tries): exit 1: " + strings.Repeat("é", 400)
+	for _, tc := range []struct{ name, why, want string }{
+		{"as it is", "hook failed: afterSwitch u (on the host): exit 1", "hook failed: afterSwitch u (on the host): exit 1"},
+		{"empty", "", "rolled back by nodegen deploy"},
+		{"lines and controls", "health check failed: h (1 tries): exit 1: a\nb\tc \x1b[31mred", `health check failed: h (1 tries): exit 1: a b c \x1b[31mred`},
+		{"long", long, long[:296] + "..."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rollbackReason(tc.why)
+			if got != tc.want {
+				t.Errorf("rollbackReason(%q) = %q, want %q", tc.why, got, tc.want)
+			}
+			if len(got) > maxReasonBytes || strings.ContainsAny(got, "\n\r") || !utf8.ValidString(got) {
+				t.Errorf("rollbackReason(%q) = %q: not one valid line of at most %d bytes", tc.why, got, maxReasonBytes)
 			}
 		})
 	}

@@ -209,7 +209,7 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 	}
 	// A beforeSwitch hook that fails stops the host before its keys or
 	// its system change.
-	if r := d.runHooks(ctx, c, phaseBefore, d.h.Options.BeforeSwitch); r != nil {
+	if r, _ := d.runHooks(ctx, c, phaseBefore, d.h.Options.BeforeSwitch); r != nil {
 		r.Message += "; nothing was changed on the host"
 		return *r
 	}
@@ -273,12 +273,12 @@ func (d *deployer) deploy(ctx context.Context) HostResult {
 
 	// The afterSwitch hooks, then the health checks: one that fails rolls
 	// the host back at once, as its timer would.
-	if r := d.runHooks(ctx, c, phaseAfter, d.h.Options.AfterSwitch); r != nil {
-		d.rollBack(ctx, c, exe, token, gen, r)
+	if r, why := d.runHooks(ctx, c, phaseAfter, d.h.Options.AfterSwitch); r != nil {
+		d.rollBack(ctx, c, exe, token, gen, r, why)
 		return *r
 	}
-	if r := d.runHealthChecks(ctx, c); r != nil {
-		d.rollBack(ctx, c, exe, token, gen, r)
+	if r, why := d.runHealthChecks(ctx, c); r != nil {
+		d.rollBack(ctx, c, exe, token, gen, r, why)
 		return *r
 	}
 

@@ -46,7 +46,10 @@ active, or waits for another token exits 3.
 The timer itself runs "nodegen confirm --expire GEN ATTEMPT": unless GEN
 was confirmed, it activates the generation the switch came from. It waits
 for a switch still running to finish first, and runs again when it is
-killed.
+killed. nodegen deploy runs it too, with --reason, when a health check or
+an afterSwitch hook fails: the generation's mark (nodegen generations) and
+the confirmation (nodegen status) then say that reason instead of "not
+confirmed in time".
 
 While a generation waits, the unit ` + activate.BootUnit + ` (in
 /etc/systemd/system.control) runs "nodegen confirm --enforce" at every
@@ -63,6 +66,7 @@ connection when its session was cut during the switch.`,
 			root := rootFlag(fs)
 			expire := fs.Bool("expire", false, "what the rollback timer runs: roll back unless GEN was confirmed (ATTEMPT in place of TOKEN)")
 			show := fs.Bool("show", false, "print the latest confirmation (generation, state, the token's hash) as JSON, without waiting for a switch that runs")
+			reason := fs.String("reason", "", "with --expire: why GEN is rolled back before its deadline (`TEXT`, one line: nodegen deploy's \"health check failed: ...\" or \"hook failed: ...\"), which its mark and the confirmation say in place of \"not confirmed in time\"")
 			enforce := fs.Bool("enforce", false, "what the boot unit runs: roll back when the deadline of a waiting generation passed, else arm its timer again")
 			return func(args []string, stdout, stderr io.Writer) int {
 				c := findCommand("confirm")
@@ -78,6 +82,10 @@ connection when its session was cut during the switch.`,
 				switch {
 				case *expire && len(args) != 2:
 					return usageError(stderr, c, "--expire: want GEN ATTEMPT, got %d argument(s)", len(args))
+				case *reason != "" && !*expire:
+					return usageError(stderr, c, "--reason goes with --expire only")
+				case strings.ContainsAny(*reason, "\n\r") || len(*reason) > maxReason:
+					return usageError(stderr, c, "--reason: want one line of at most %d bytes", maxReason)
 				case len(args) != 1 && len(args) != 2:
 					return usageError(stderr, c, "want GEN (and the token on stdin), got %d argument(s)", len(args))
 				}
@@ -86,7 +94,7 @@ connection when its session was cut during the switch.`,
 					return usageError(stderr, c, "GEN %q: want a generation number", args[0])
 				}
 				if *expire {
-					return expireConfirmation(*root, gen, args[1], stdout, stderr)
+					return expireConfirmation(*root, gen, args[1], *reason, stdout, stderr)
 				}
 				var token string
 				if len(args) == 2 {
@@ -111,6 +119,10 @@ connection when its session was cut during the switch.`,
 		},
 	})
 }
+
+// maxReason bounds confirm --expire --reason: a line of a mark, not a
+// journal.
+const maxReason = 1000
 
 // showConfirmation prints the latest confirmation as JSON. It reads the
 // file as it is, written atomically, without the lock: a switch may hold
@@ -137,9 +149,9 @@ func showConfirmation(root string, stdout, stderr io.Writer) int {
 // expireConfirmation is the rollback timer's command: it waits for the
 // system's lock (a switch may still be activating), then rolls back unless
 // gen was confirmed.
-func expireConfirmation(root string, gen int, attempt string, stdout, stderr io.Writer) int {
+func expireConfirmation(root string, gen int, attempt, reason string, stdout, stderr io.Writer) int {
 	return waitingForLock(root, stdout, stderr, func(s *activate.System, o activate.SwitchOptions) (*activate.Result, string, error) {
-		return s.ExpireConfirmation(gen, attempt, o)
+		return s.ExpireConfirmation(gen, attempt, reason, o)
 	})
 }
 

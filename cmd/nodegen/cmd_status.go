@@ -109,7 +109,11 @@ func printStatus(w io.Writer, st *activate.Status) {
 		case activate.ConfirmActivating, activate.ConfirmWaiting:
 			fmt.Fprintf(w, "confirmation: generation %d waits for nodegen confirm until %s, else %s is activated again\n", c.Generation, c.Deadline, genName(c.From))
 		case activate.ConfirmRolledBack:
-			fmt.Fprintf(w, "confirmation: generation %d was not confirmed and was rolled back (%s)\n", c.Generation, c.Date)
+			if c.Reason != "" {
+				fmt.Fprintf(w, "confirmation: generation %d was rolled back (%s): %s\n", c.Generation, c.Date, c.Reason)
+			} else {
+				fmt.Fprintf(w, "confirmation: generation %d was not confirmed and was rolled back (%s)\n", c.Generation, c.Date)
+			}
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/nodegen/nodegen/e2e/internal/k8se2e"
+	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // cluster reaches the cluster as the walk-through does: kubectl on the
@@ -95,4 +97,72 @@ func (c *cluster) kubectlFromDeployer(bins string) {
 		c.t.Fatalf("kubectl get nodes on the deployer, with the master's kubeconfig: exit %d, printed %q, want %q\n%s", r.code, r.stdout, want, r.stderr)
 	}
 	c.tl.mark("kubectl on the deployer, with the copied kubeconfig, lists both nodes")
+}
+
+// hostAddress is a host of a test's fleet and its address in the test
+// network (its deployment.targetHost).
+type hostAddress struct{ name, address string }
+
+// stockCluster is what every cluster test starts from: the test network
+// with the mirror and the package proxy on it, the deployer with the host
+// files, and a stock machine booted per host, not yet deployed.
+type stockCluster struct {
+	tl       *timeline
+	bins     string // the Kubernetes binaries (the deployer's kubectl)
+	network  *nspawntest.Network
+	d        *deployer
+	machines map[string]*host
+}
+
+// stockAbsent are packages every profile of the tests wants and no stock
+// machine has: nodegen switch installs them (etcd, cfssl and the CNI
+// plugins are no dependency of the stock root's packages).
+var stockAbsent = []string{"etcd-server", "golang-cfssl", "containernetworking-plugins"}
+
+// newStockCluster sets up what the cluster tests share: the binaries and
+// the mirror's tree, the test network (the deployer's side at 10.88.0.1)
+// with the mirror and the package proxy, a deployer with the host files
+// of src (common files and hosts/NAME.hcl) for hosts, then prepare (the
+// operator's edits and secrets, when not nil), nodegen lock, the stock
+// root, and a stock machine per host, booted and checked stock.
+func newStockCluster(t *testing.T, src string, hosts []hostAddress, prepare func(d *deployer)) *stockCluster {
+	t.Helper()
+	requireTools(t)
+	s := &stockCluster{bins: binaries(t), tl: newTimeline(t), machines: map[string]*host{}}
+	tree := mirrorTree(t, s.bins)
+	s.tl.mark("mirror's tarballs ready: " + tree)
+	s.network = nspawntest.NewNetwork(t, "10.88.0.1/24")
+	serveMirror(t, s.network, tree, s.tl)
+	serveAptProxy(t, s.network, s.tl)
+	var names []string
+	for _, h := range hosts {
+		names = append(names, h.name)
+	}
+	s.d = newDeployerOf(t, s.tl, s.network, src, names)
+	suitereport.Ran(t, suite)
+	if prepare != nil {
+		prepare(s.d)
+	}
+
+	// The operator's first step: the hashes of what the hosts download.
+	if r := s.d.ng(append([]string{"lock"}, s.d.fleet()...)...); r.code != 0 {
+		t.Fatalf("nodegen lock %s: exit %d, want 0 (nodegen.lock.hcl written; issue 35 part 4):\n%s%s", strings.Join(s.d.fleet(), " "), r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(s.d.dir, "fleet", "nodegen.lock.hcl")); err != nil {
+		t.Fatalf("nodegen lock wrote no nodegen.lock.hcl beside the host files: %v", err)
+	}
+	s.tl.mark("nodegen lock: nodegen.lock.hcl written")
+
+	root := stockRoot()
+	nspawntest.RootOf(t, root)
+	s.tl.mark(fmt.Sprintf("stock root ready (debootstrap, %s)", strings.Join(root.Packages, " ")))
+	// What the profiles need that the stock machines lack: nodegen
+	// switch installs it, through the package proxy.
+	packages := s.d.packages()
+	for _, h := range hosts {
+		m := bootHost(t, s.tl, s.d, root, h.name, h.address)
+		m.requireStock(packages, stockAbsent)
+		s.machines[h.name] = m
+	}
+	return s
 }

@@ -99,7 +99,7 @@ type deployer struct {
 
 // hosts are the walk-through's hosts and their addresses in the network
 // (testdata/walkthrough/hosts/*.hcl's deployment.targetHost).
-var hosts = []struct{ name, address string }{
+var hosts = []hostAddress{
 	{"master01", "10.88.0.10"},
 	{"worker01", "10.88.0.11"},
 }

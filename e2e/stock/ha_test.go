@@ -15,15 +15,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/nodegen/nodegen/internal/nspawntest"
-	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // haHosts are the hosts of testdata/ha: three control-plane members and a
 // worker, at their addresses in the test network (their
 // deployment.targetHost).
-var haHosts = []struct{ name, address string }{
+var haHosts = []hostAddress{
 	{"master01", "10.88.0.21"},
 	{"master02", "10.88.0.22"},
 	{"master03", "10.88.0.23"},
@@ -33,47 +30,35 @@ var haHosts = []struct{ name, address string }{
 // TestHACluster brings up a highly available control plane as
 // docs/kubernetes.md's "A highly available control plane" does: three
 // masters and a worker on stock Debian machines, from one set of host
-// files (testdata/ha), deployed at once with nodegen deploy. Every node
-// gets Ready and etcd has three healthy members; then master01's machine
-// (the CA's host, and the one whose kubectl the test used) is powered off:
-// kubectl through master02 still works, the worker stays Ready, and a new
-// pod is scheduled and runs. The memory and CPU of the four machines are
-// logged (BENCHMARKS.md).
+// files (testdata/ha, the masters taking pods too), deployed at once with
+// nodegen deploy. Every node gets Ready and etcd has three healthy
+// members. A change of the kubelet's settings is rolled through the four
+// nodes in waves, draining each, with a 2-replica Deployment and its
+// PodDisruptionBudget available throughout (rollingChange); a change that
+// makes a node NotReady rolls that node back and stops the waves
+// (brokenChange). Then master01's machine (the CA's host, and the one
+// whose kubectl the test used) is powered off: kubectl through master02
+// still works, the worker stays Ready, and a new pod is scheduled and
+// runs. The memory and CPU of the four machines are logged, idle and
+// during the rolling change (BENCHMARKS.md).
 func TestHACluster(t *testing.T) {
-	requireTools(t)
-	bins := binaries(t)
-	tl := newTimeline(t)
-	tree := mirrorTree(t, bins)
-	tl.mark("mirror's tarballs ready: " + tree)
-
-	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
-	serveMirror(t, network, tree, tl)
-	serveAptProxy(t, network, tl)
-	var names []string
-	for _, h := range haHosts {
-		names = append(names, h.name)
-	}
-	d := newDeployerOf(t, tl, network, "testdata/ha", names)
-	suitereport.Ran(t, suite)
-
 	// The operator's secrets, made once before the first deploy: the CA's
 	// API token and the ServiceAccount key the masters share.
-	writeSecrets(t, filepath.Join(d.dir, "secrets"))
-	tl.mark("secrets/apitoken.secret and secrets/service-account-key.pem made")
-
-	if r := d.ng(append([]string{"lock"}, d.fleet()...)...); r.code != 0 {
-		t.Fatalf("nodegen lock %s: exit %d, want 0:\n%s%s", strings.Join(d.fleet(), " "), r.code, r.stdout, r.stderr)
+	// The masters take pods too (roles master and node: not tainted, not
+	// unschedulable), so that a drained node's pods have somewhere to
+	// go in the rolling changes.
+	base := map[string]string{"worker01": ""}
+	for _, m := range haHosts[:3] {
+		base[m.name] = "\nconfig \"services.kubernetes\" {\n  roles = [\"node\"]\n}\n"
 	}
-	tl.mark("nodegen lock: nodegen.lock.hcl written")
-
-	root := stockRoot()
-	nspawntest.RootOf(t, root)
-	tl.mark(fmt.Sprintf("stock root ready (%s)", strings.Join(root.Packages, " ")))
-	machines := map[string]*host{}
-	for _, h := range haHosts {
-		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock(d.packages(), nil)
-	}
+	s := newStockCluster(t, "testdata/ha", haHosts, func(d *deployer) {
+		writeSecrets(t, filepath.Join(d.dir, "secrets"))
+		d.tl.mark("secrets/apitoken.secret and secrets/service-account-key.pem made")
+		for n, extra := range base {
+			d.setExtra(n, extra)
+		}
+	})
+	tl, d, machines := s.tl, s.d, s.machines
 
 	// One deploy of the whole fleet: the masters that are not the CA's
 	// host, and the worker, wait for master01's CA.
@@ -90,6 +75,17 @@ func TestHACluster(t *testing.T) {
 		machines[h.name].requireNoFailedUnits()
 	}
 	logUsage(t, tl, machines, 30*time.Second)
+
+	// Rolling changes, with the operator's admin kubeconfig on the
+	// deployer pointed at master02's apiserver: one through every node,
+	// and one that breaks the first node it reaches, which goes back and
+	// stops the waves.
+	admin := adminOnDeployer(c, "https://"+machines["master02"].address+":6443")
+	c.mustKubectl([]byte(rollingWorkload), "apply", "-f", "-")
+	c.pollKubectl("deployment web: 2 available", 3*time.Minute, "2", "get", "deploy", "web", "-o", "jsonpath={.status.availableReplicas}")
+	t.Logf("pods before the rolling change:\n%s", c.mustKubectl(nil, "get", "pods", "-o", "wide"))
+	rollingChange(t, s, c, admin, base, []string{"worker01", "master03", "master02", "master01"})
+	brokenChange(t, s, c, admin, base, []string{"master03", "worker01", "master02", "master01"})
 
 	// master01 goes away: its machine is powered off.
 	machines["master01"].PowerOff()
@@ -198,18 +194,52 @@ func logUsage(t *testing.T, tl *timeline, machines map[string]*host, window time
 // above the init.scope that systemd in the machine makes).
 func machineCgroup(t *testing.T, h *host, controller string) string {
 	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", h.PID()))
+	dir, err := cgroupOf(h, controller)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return dir
+}
+
+// cgroupOf is machineCgroup for any goroutine: it returns its errors.
+func cgroupOf(h *host, controller string) (string, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", h.PID()))
+	if err != nil {
+		return "", err
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		f := strings.SplitN(line, ":", 3)
 		if len(f) == 3 && strings.Contains(","+f[1]+",", ","+controller+",") {
-			return filepath.Join("/sys/fs/cgroup", f[1], strings.TrimSuffix(f[2], "/init.scope"))
+			return filepath.Join("/sys/fs/cgroup", f[1], strings.TrimSuffix(f[2], "/init.scope")), nil
 		}
 	}
-	t.Fatalf("%s: no %s cgroup in /proc/%d/cgroup:\n%s", h.name, controller, h.PID(), data)
-	return ""
+	return "", fmt.Errorf("%s: no %s cgroup in /proc/%d/cgroup:\n%s", h.name, controller, h.PID(), data)
+}
+
+// machinesCPU returns the CPU time each machine used so far, in ns.
+func machinesCPU(t *testing.T, machines map[string]*host) map[string]int64 {
+	t.Helper()
+	cpu := map[string]int64{}
+	for n, m := range machines {
+		cpu[n] = machineCPU(t, m)
+	}
+	return cpu
+}
+
+// usageSince says, a line a machine in the order of haHosts, the peak
+// memory the sampler saw and the CPU used since before (machinesCPU),
+// in cores.
+func usageSince(t *testing.T, machines map[string]*host, before map[string]int64, sp *sampler) string {
+	t.Helper()
+	elapsed := time.Since(sp.start)
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	var lines []string
+	for _, h := range haHosts {
+		cpu := float64(machineCPU(t, machines[h.name])-before[h.name]) / float64(elapsed.Nanoseconds())
+		lines = append(lines, fmt.Sprintf("%s: memory %d MiB at most, CPU %.2f cores (over %s)", h.name, sp.peak[h.name]>>20, cpu, elapsed.Round(time.Second)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // machineCPU returns the CPU time the machine used so far, in ns.
@@ -221,19 +251,38 @@ func machineCPU(t *testing.T, h *host) int64 {
 // machineMemory returns the machine's working set in bytes.
 func machineMemory(t *testing.T, h *host) int64 {
 	t.Helper()
-	dir := machineCgroup(t, h, "memory")
-	usage := readInt(t, filepath.Join(dir, "memory.usage_in_bytes"))
-	stat, err := os.ReadFile(filepath.Join(dir, "memory.stat"))
+	n, err := memoryOf(h)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return n
+}
+
+// memoryOf is machineMemory for any goroutine: it returns its errors.
+func memoryOf(h *host) (int64, error) {
+	dir, err := cgroupOf(h, "memory")
+	if err != nil {
+		return 0, err
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "memory.usage_in_bytes"))
+	if err != nil {
+		return 0, err
+	}
+	usage, err := strconv.ParseInt(strings.TrimSpace(string(raw)), 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	stat, err := os.ReadFile(filepath.Join(dir, "memory.stat"))
+	if err != nil {
+		return 0, err
 	}
 	for _, line := range strings.Split(string(stat), "\n") {
 		if v, ok := strings.CutPrefix(line, "total_inactive_file "); ok {
 			n, _ := strconv.ParseInt(v, 10, 64)
-			return usage - n
+			return usage - n, nil
 		}
 	}
-	return usage
+	return usage, nil
 }
 
 func readInt(t *testing.T, path string) int64 {

@@ -1,16 +1,12 @@
 package stock
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nodegen/nodegen/internal/nspawntest"
-	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 // TestStockCluster brings a Kubernetes cluster up on stock Debian
@@ -18,41 +14,13 @@ import (
 // on stock machines" does, then changes the kubelet's settings, deploys
 // an unchanged fleet, and deploys a setting the kubelet refuses.
 func TestStockCluster(t *testing.T) {
-	requireTools(t)
-	bins := binaries(t)
-	tl := newTimeline(t)
-	tree := mirrorTree(t, bins)
-	tl.mark("mirror's tarballs ready: " + tree)
-
-	network := nspawntest.NewNetwork(t, "10.88.0.1/24")
-	serveMirror(t, network, tree, tl)
-	serveAptProxy(t, network, tl)
-	d := newDeployer(t, tl, network)
-	suitereport.Ran(t, suite)
-
-	// The operator's first step: the hashes of what the hosts download.
-	if r := d.ng(append([]string{"lock"}, d.fleet()...)...); r.code != 0 {
-		t.Fatalf("nodegen lock %s: exit %d, want 0 (nodegen.lock.hcl written; issue 35 part 4):\n%s%s", strings.Join(d.fleet(), " "), r.code, r.stdout, r.stderr)
-	}
+	s := newStockCluster(t, "testdata/walkthrough", hosts, nil)
+	tl, d, bins, machines := s.tl, s.d, s.bins, s.machines
 	lock, err := os.ReadFile(filepath.Join(d.dir, "fleet", "nodegen.lock.hcl"))
 	if err != nil {
-		t.Fatalf("nodegen lock wrote no nodegen.lock.hcl beside the host files: %v", err)
+		t.Fatal(err)
 	}
 	t.Logf("nodegen.lock.hcl:\n%s", lock)
-	tl.mark("nodegen lock: nodegen.lock.hcl written")
-
-	root := stockRoot()
-	nspawntest.RootOf(t, root)
-	tl.mark(fmt.Sprintf("stock root ready (debootstrap, %s)", strings.Join(root.Packages, " ")))
-	// What the profiles need that the stock machines lack (etcd, cfssl
-	// and the CNI plugins at least: no dependency of the root's
-	// packages): nodegen switch installs it, through the package proxy.
-	packages := d.packages()
-	machines := map[string]*host{}
-	for _, h := range hosts {
-		machines[h.name] = bootHost(t, tl, d, root, h.name, h.address)
-		machines[h.name].requireStock(packages, []string{"etcd-server", "golang-cfssl", "containernetworking-plugins"})
-	}
 	master, worker := machines["master01"], machines["worker01"]
 
 	// The master first: its CA's API token is the worker's key.

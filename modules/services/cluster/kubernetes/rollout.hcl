@@ -5,7 +5,10 @@
 # it, the deployer waits for the Node to be Ready and uncordons it; and
 # the host's health check (its own kubectl, with the kubelet's
 # credentials) confirms the generation only when its kubelet runs and its
-# Node is Ready. With
+# Node stays Ready for readyFor seconds: right after a switch the Node
+# still shows the status the kubelet reported before it (up to its
+# status period, 10 s), so one look at Ready would pass a change that
+# breaks the node a few seconds later. With
 # deploy --max-unavailable (or deployment.maxUnavailable) the waves never
 # drain more nodes at once than the budget allows.
 
@@ -14,6 +17,10 @@ locals {
   kube = config.services.kubernetes
   # kubectl on the deployer, with the admin kubeconfig.
   deployerKubectl = "${config.services.kubernetes.rollout.kubectl} --kubeconfig ${config.services.kubernetes.rollout.kubeconfig}"
+  # The host's look at its own Node's Ready condition, a shell function.
+  readyFunction = "ready() { test \"$(${config.services.kubernetes.package}/bin/kubectl --kubeconfig ${config.services.kubernetes.kubelet.kubeconfig.path} --request-timeout=10s get node ${config.services.kubernetes.rollout.nodeName} -o 'jsonpath={.status.conditions[?(@.type==\"Ready\")].status}')\" = True; }"
+  # Its looks, 5 s apart, over readyFor seconds.
+  readyLooks = join(" && sleep 5 && ", [for i in range(floor(config.services.kubernetes.rollout.readyFor / 5) + 1) : "ready"])
 }
 
 options "services.kubernetes.rollout" {
@@ -52,7 +59,12 @@ options "services.kubernetes.rollout" {
   option "readyTimeout" {
     type        = ints.positive
     default     = 180
-    description = "Seconds the Node may take to be Ready after the switch, in the uncordon hook (kubectl wait) and in the health check (its retries, 2 s apart): a node not Ready by then rolls back, and stays cordoned."
+    description = "Seconds the Node may take to be Ready after the switch, in the uncordon hook (kubectl wait) and in the health check (its retries, 2 s apart): a node not Ready by then rolls back (cordoned, unless its Node still showed the Ready of before the switch when the uncordon hook looked)."
+  }
+  option "readyFor" {
+    type        = ints.unsigned
+    default     = 20
+    description = "Seconds the Node must stay Ready, looked at every 5 s, for the health check to pass: longer than the kubelet's status period (10 s), so that a change that breaks the node (its network, its runtime) is seen, not the Ready the Node showed before the switch. A look that finds it not Ready fails that try; the tries go on for readyTimeout."
   }
 }
 
@@ -72,8 +84,8 @@ config "deployment" {
   }])
   healthChecks = {
     kubernetes-node-ready = {
-      command  = "systemctl is-active --quiet kubelet.service && test \"$(${local.kube.package}/bin/kubectl --kubeconfig ${local.kube.kubelet.kubeconfig.path} get node ${local.ro.nodeName} -o 'jsonpath={.status.conditions[?(@.type==\"Ready\")].status}')\" = True"
-      timeout  = 20
+      command  = "systemctl is-active --quiet kubelet.service && ${local.readyFunction} && ${local.readyLooks}"
+      timeout  = local.ro.readyFor + 30
       retries  = max(1, floor(local.ro.readyTimeout / 2))
       interval = 2
     }

@@ -32,8 +32,26 @@ run "a node rolled out drains before, uncordons after, checks Ready" {
     error_message = "the deployer uncordons the node once it is Ready"
   }
   assert {
-    condition     = strcontains(config.deployment.healthChecks.kubernetes-node-ready.command, "/opt/kubernetes/bin/kubectl --kubeconfig /etc/kubernetes/kubelet.kubeconfig get node worker1") && config.deployment.healthChecks.kubernetes-node-ready.retries == 90
+    condition     = strcontains(config.deployment.healthChecks.kubernetes-node-ready.command, "/opt/kubernetes/bin/kubectl --kubeconfig /etc/kubernetes/kubelet.kubeconfig --request-timeout=10s get node worker1") && config.deployment.healthChecks.kubernetes-node-ready.retries == 90
     error_message = "the host checks its own Node with the kubelet's credentials, for readyTimeout"
+  }
+  assert {
+    condition     = endswith(config.deployment.healthChecks.kubernetes-node-ready.command, "; } && ready && sleep 5 && ready && sleep 5 && ready && sleep 5 && ready && sleep 5 && ready") && config.deployment.healthChecks.kubernetes-node-ready.timeout == 50
+    error_message = "the Node must stay Ready for readyFor (20 s), looked at every 5 s: one look finds the Ready of before the switch"
+  }
+}
+
+run "readyFor 0 is one look" {
+  config "services.flannel.release" { version = "0.14.0" }
+  config "services.kubernetes.release" { skipInstall = true }
+  config "services.kubernetes" {
+    roles         = ["node"]
+    masterAddress = "master.example.com"
+    rollout       = { enable = true, kubeconfig = "/k", readyFor = 0 }
+  }
+  assert {
+    condition     = endswith(config.deployment.healthChecks.kubernetes-node-ready.command, "= True; } && ready")
+    error_message = "readyFor = 0: the Node is looked at once"
   }
 }
 
