@@ -43,7 +43,9 @@
     o.segs = splitPath(o.path);
     o.lsegs = o.segs.map((s) => s.toLowerCase());
     o.lwords = [].concat(...o.segs.map(words));
+    o.last = o.lsegs[o.lsegs.length - 1];
     o.lastWords = words(o.segs[o.segs.length - 1]);
+    o.placeholders = o.segs.filter((s) => s === "<name>" || s === "*").length;
     o.lpath = o.path.toLowerCase();
     o.ldesc = (o.description || "").toLowerCase();
     o.isEnable = o.segs[o.segs.length - 1] === "enable";
@@ -56,7 +58,8 @@
   // score ranks o for the query: the tier first (4 the exact path, 3 an
   // enable option whose path has every word, 2 a path with every word,
   // 1 words found in the description too), then how well the words match
-  // the path. It returns null when a word is nowhere.
+  // the path, less for options inside submodules. It returns null when a
+  // word is nowhere.
   function score(o, lq, toks) {
     const normalized = toks.join(".");
     if (o.lpath === lq || o.lsegs.join(".") === normalized) return [4, 0];
@@ -72,7 +75,7 @@
         else if (w.startsWith(t)) best = Math.max(best, 6);
       }
       if (best === 0 && o.lpath.includes(t)) best = 3;
-      if (best > 0 && o.lastWords.some((w) => w.startsWith(t))) best += 2;
+      if (best > 0 && (o.last.startsWith(t) || o.lastWords.some((w) => w.startsWith(t)))) best += 2;
       if (best === 0) {
         if (!o.ldesc.includes(t)) return null;
         inPath = false;
@@ -82,6 +85,9 @@
       pathScore += best;
     }
     if (o.lpath.startsWith(lq)) pathScore += 5;
+    // An option inside submodules (<name>, *) is rarely the one sought
+    // before the options that hold it.
+    pathScore -= 5 * o.placeholders;
     let tier = 1;
     if (inPath) tier = o.isEnable && strong ? 3 : 2;
     return [tier, pathScore];
@@ -207,16 +213,29 @@
     return c;
   }
 
+  // Cards are made once per option and kept, until the hosts shown
+  // change.
+  let cards = new Map();
+  function cachedCard(o) {
+    let c = cards.get(o.i);
+    if (!c) { c = card(o, false); cards.set(o.i, c); }
+    return c;
+  }
+
+  // render searches and draws the results; the Performance API measures
+  // nodegen-search (ranking) and nodegen-keystroke (ranking and drawing).
   function render() {
     const t0 = performance.now();
     const q = $("q").value;
     lastResults = search(q);
+    const t1 = performance.now();
     const res = $("results");
-    res.replaceChildren(...lastResults.slice(0, shown).map((o) => card(o, false)));
+    res.replaceChildren(...lastResults.slice(0, shown).map(cachedCard));
     $("more").hidden = lastResults.length <= shown;
     $("count").textContent = lastResults.length + (lastResults.length === 1 ? " option" : " options");
-    window.nodegenLastSearchMs = performance.now() - t0;
-    performance.measure("nodegen-search", { start: t0, end: performance.now() });
+    const t2 = performance.now();
+    performance.measure("nodegen-search", { start: t0, end: t1 });
+    performance.measure("nodegen-keystroke", { start: t0, end: t2 });
   }
 
   function renderDetail() {
@@ -308,7 +327,7 @@
       sel.append(el("option", { value: "" }, "all hosts"));
       for (const h of index.hosts) sel.append(el("option", { value: h.name }, h.name));
       if (params.get("host") && index.hosts.some((h) => h.name === params.get("host"))) sel.value = params.get("host");
-      const redraw = () => { syncURL(); shown = PAGE; renderTree(); render(); renderDetail(); };
+      const redraw = () => { syncURL(); shown = PAGE; cards = new Map(); renderTree(); render(); renderDetail(); };
       sel.addEventListener("change", redraw);
       $("onlyset").addEventListener("change", redraw);
     }
