@@ -77,7 +77,7 @@ func (p *optionsPage) tab(t *testing.T) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(p.browser)
 	t.Cleanup(cancel)
-	ctx, cancelTime := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(cancelTime)
 	return ctx
 }
@@ -120,15 +120,17 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	}
 }
 
-// screenshot keeps a picture of the tab as an artifact, NAME.png.
+// screenshot keeps a picture of the tab's window as an artifact, NAME.png
+// (the whole page, thousands of pixels high, takes minutes to encode on a
+// loaded machine).
 func (p *optionsPage) screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Errorf("screenshot %s: %s", name, err)
 		return
 	}
-	name = strings.NewReplacer("/", "_", " ", "_").Replace(name) + ".jpg"
+	name = strings.NewReplacer("/", "_", " ", "_").Replace(name) + ".png"
 	if err := os.WriteFile(filepath.Join(p.artifacts, name), png, 0o644); err != nil {
 		t.Error(err)
 	}
