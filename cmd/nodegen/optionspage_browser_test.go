@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/optionsite"
@@ -163,6 +164,15 @@ func TestOptionsPage(t *testing.T) {
 			p.screenshot(t, ctx, "type "+tc.query)
 			if first != tc.first {
 				t.Errorf("typing %q: the first result is %q, want %q", tc.query, first, tc.first)
+			}
+			// Enter opens the first result, with its own link.
+			do(t, ctx,
+				chromedp.SendKeys(chromedp.ID("q"), kb.Enter),
+				chromedp.WaitVisible(chromedp.CSS(`#detail .opt`)),
+			)
+			opened := jsValue[string](t, ctx, `document.querySelector("#detail .opt").dataset.path + " " + location.hash`)
+			if want := tc.first + " #" + tc.first; opened != want {
+				t.Errorf("Enter after %q opened %q, want %q", tc.query, opened, want)
 			}
 		})
 	}

@@ -333,6 +333,13 @@
     }
     $("q").value = params.get("q") || "";
     $("q").addEventListener("input", () => { shown = PAGE; render(); syncURL(); });
+    // Enter opens the first result; / goes back to the search box.
+    $("q").addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && lastResults.length) location.hash = encodeURIComponent(lastResults[0].path);
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "/" && document.activeElement !== $("q")) { e.preventDefault(); $("q").focus(); $("q").select(); }
+    });
     $("more").addEventListener("click", () => { shown += PAGE * 4; render(); });
     window.addEventListener("hashchange", renderDetail);
     treeRoot = buildTree();
