@@ -114,12 +114,14 @@ hcl-fmt-check:
 	$(HCL_FMT_CHECK)
 
 # docs regenerates docs/options.md, the reference of the library's options,
-# and the library's syntax trees that the command carries
-# (internal/librarytrees/library.bundle).
+# its searchable page (docs/options.html, options-index.js and
+# options-index.json, written in place atomically), and the library's
+# syntax trees that the command carries (internal/librarytrees/library.bundle).
 docs:
 	@mkdir -p docs
 	$(GO) run ./cmd/nodegen options --format markdown > docs/options.md.tmp
 	mv docs/options.md.tmp docs/options.md
+	$(GO) run ./cmd/nodegen options --format html -o docs
 	NODEGEN_UPDATE=1 $(GO) test -count=1 -run TestBundleUpToDate ./internal/librarytrees/
 
 VET = $(GO) vet ./...
