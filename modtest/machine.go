@@ -82,7 +82,7 @@ const (
 var Actions = []Action{WaitForUnit, WaitUntilSucceeds, Succeed, Fail, CopyIn, CopyOut, Switch, Rollback, Reboot, Kill}
 
 // StepArguments are the arguments a step takes besides its action.
-var StepArguments = []string{"output_contains", "output_matches", "timeout"}
+var StepArguments = []string{"output_contains", "output_matches", "timeout", "expect_error"}
 
 // DefaultTimeout bounds a step that sets no timeout.
 const DefaultTimeout = 60 * time.Second
@@ -112,6 +112,13 @@ type Step struct {
 	OutputMatches  *regexp.Regexp
 	// Timeout bounds the step; DefaultTimeout when the step sets none.
 	Timeout time.Duration
+	// ExpectError, with switch, makes the step expect the switch to
+	// fail: building the configuration's profile (an evaluation error, a
+	// check such as sshd -t refusing a file) or activating it in the
+	// machine must fail with an error containing this text. ExpectRange
+	// is where it is written.
+	ExpectError string
+	ExpectRange hcl.Range
 }
 
 // Range is the step's header, where its failures are reported.
@@ -298,10 +305,16 @@ func decodeStep(b *hclsyntax.Block) (*Step, hcl.Diagnostics) {
 	}
 	s := &Step{Machine: b.Labels[0], Block: b, Timeout: DefaultTimeout}
 	var action *hclsyntax.Attribute
-	var outputRange *hcl.Range
+	var outputRange, expectRange *hcl.Range
 	for _, name := range sortedAttrNames(b.Body.Attributes) {
 		a := b.Body.Attributes[name]
 		switch a.Name {
+		case "expect_error":
+			s.ExpectError, diags = appendString(diags, a, "expect_error is a literal, non-empty string that the switch's error must contain.")
+			s.ExpectRange = a.Expr.Range()
+			if s.ExpectError != "" {
+				expectRange = a.NameRange.Ptr()
+			}
 		case "output_contains":
 			s.OutputContains, diags = appendString(diags, a, "output_contains is a literal string the command's output must contain.")
 			outputRange = a.NameRange.Ptr()
@@ -382,6 +395,14 @@ func decodeStep(b *hclsyntax.Block) (*Step, hcl.Diagnostics) {
 				Subject:  outputRange,
 			})
 		}
+	}
+	if expectRange != nil && action != nil && s.Action != Switch {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported argument",
+			Detail:   fmt.Sprintf("expect_error makes a switch expect to fail; it goes with switch, not %s (a command expected to fail is fail = \"...\").", s.Action),
+			Subject:  expectRange,
+		})
 	}
 	if diags.HasErrors() {
 		return nil, diags

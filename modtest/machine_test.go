@@ -47,6 +47,10 @@ run "serves" {
   step "server" { copy_in = ["./x", "/etc/x"] }
   step "server" { copy_out = ["/etc/x", "./y"] }
   step "server" { switch = "server-off" }
+  step "server" {
+    switch       = "server-off"
+    expect_error = "sshd -t"
+  }
   step "server" { rollback = true }
   step "server" { reboot = true }
   step "server" { kill = "nginx.service" }
@@ -140,6 +144,14 @@ run "a" {
   step "m" { copy_in = ["./a", "b"] } # ERROR: Invalid copy_in
   step "m" { copy_out = ["a", "./b"] } # ERROR: Invalid copy_out
   step "m" { succed = "true" } # ERROR: Unsupported argument
+  step "m" {
+    succeed      = "true"
+    expect_error = "x" # ERROR: Unsupported argument
+  }
+  step "m" {
+    reboot       = true
+    expect_error = "" # ERROR: Invalid expect_error
+  }
   step "m" {
     x { } # ERROR: Unsupported block type
   }
