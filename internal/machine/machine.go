@@ -55,6 +55,10 @@ type Options struct {
 	// Name is the machine's name and host name; "" means "ngt-" and
 	// random hex.
 	Name string
+	// HostName, when set, is the machine's host name instead of Name:
+	// Name must be unique on the host (it names the machine's cgroups),
+	// the host name need not.
+	HostName string
 	// Lifetime bounds the machine's life should its owner die without
 	// powering it off; 0 means 30 minutes.
 	Lifetime time.Duration
@@ -192,7 +196,11 @@ func Boot(opts Options) (*Machine, error) {
 	// would make every machine's host name: the machine's own name comes
 	// on its (init's) command line, as a provider's boot loader passes
 	// systemd.hostname=.
-	args = append(args, "-b", "systemd.hostname="+m.name)
+	hostName := m.name
+	if opts.HostName != "" {
+		hostName = opts.HostName
+	}
+	args = append(args, "-b", "systemd.hostname="+hostName)
 	m.nspawn = exec.Command("sh", args...)
 	if opts.NoSeccomp {
 		m.nspawn.Env = append(os.Environ(), "SYSTEMD_SECCOMP=0")
