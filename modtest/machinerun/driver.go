@@ -102,6 +102,9 @@ type node struct {
 	m      *machine.Machine
 	disk   *disk
 	kept   bool // adopted from a kept run, not booted here
+	// booted and active are the times from the start of its boot to
+	// systemd running, and to its profile active.
+	booted, active time.Duration
 }
 
 // run is the state of one machine run.
@@ -124,8 +127,9 @@ func (d *Driver) RunMachines(f *modtest.File, r *modtest.Run) *modtest.Result {
 	res := &modtest.Result{File: f.Path, Name: r.Name, Range: r.Block.DefRange(), Files: map[string]*hcl.File{f.Path: f.HCL}}
 	rn := &run{d: d, f: f, r: r, res: res, id: randomHex(4)}
 	defer func() {
+		t0 := time.Now()
 		rn.cleanup()
-		res.Notes = append(res.Notes, fmt.Sprintf("total %s", since(start)))
+		res.Notes = append(res.Notes, fmt.Sprintf("cleaned up in %s; total %s", since(t0), since(start)))
 	}()
 	if err := d.ctx().Err(); err != nil {
 		rn.fail(r.Block.DefRange(), "Interrupted", "The run did not start: "+err.Error())
@@ -139,16 +143,22 @@ func (d *Driver) RunMachines(f *modtest.File, r *modtest.Run) *modtest.Result {
 	rn.tmp = tmp
 	d.binaryOnce.Do(func() {
 		if d.Binary == "" {
+			t0 := time.Now()
 			d.Binary, d.binaryErr = StaticBinary(d.Executable, machine.Root{CacheDir: d.CacheDir}.Dir())
+			if d.binaryErr == nil && d.Binary != d.Executable {
+				d.logf("nodegen test: %s is not static; using %s (found or built in %s)", d.Executable, d.Binary, since(t0))
+			}
 		}
 	})
 	if d.binaryErr != nil {
 		rn.fail(r.Block.DefRange(), "No nodegen for the machines", d.binaryErr.Error())
 		return res
 	}
+	t0 := time.Now()
 	if !rn.buildProfiles() {
 		return res
 	}
+	rn.note("profiles built in %s", since(t0))
 	if !rn.start() {
 		return res
 	}
@@ -292,6 +302,9 @@ func (rn *run) start() bool {
 	}
 	wg.Wait()
 	for i, n := range rn.nodes {
+		if errs[i] == nil {
+			rn.note("%s: booted in %s, profile active in %s", n.name, round(n.booted), round(n.active))
+		}
 		if errs[i] != nil {
 			rn.fail(n.block.Block.DefRange(), "Machine did not come up", fmt.Sprintf("The machine %q: %v", n.name, errs[i]))
 		}
@@ -318,7 +331,7 @@ func (rn *run) bootNode(n *node, tree string) error {
 	if out, err := rn.switchTo(n, n.base, "base"); err != nil {
 		return fmt.Errorf("%v\n%s\n%s", err, out, rn.journal(n))
 	}
-	rn.note("%s: booted in %s, profile active in %s", n.name, round(booted), since(t0))
+	n.booted, n.active = booted, time.Since(t0)
 	return nil
 }
 

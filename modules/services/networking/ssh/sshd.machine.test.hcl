@@ -45,7 +45,7 @@ run "a client logs in with its key" {
   }
   step "server" {
     switch       = "server-bad"
-    expect_error = "sshd"
+    expect_error = "Invalid MaxStartups spec"
   }
   step "server" {
     succeed         = "cat /etc/ssh/sshd_config"
