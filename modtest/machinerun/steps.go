@@ -48,9 +48,10 @@ func (rn *run) do(n *node, s *modtest.Step) (why, output string) {
 	case modtest.WaitForUnit:
 		return rn.waitForUnit(n, s, deadline)
 	case modtest.WaitUntilSucceeds:
-		var last string
+		var last, lastOut string
 		for {
-			out, code, err := rn.shell(n, s.Arg, time.Until(deadline))
+			// The last try too gets a second at least.
+			out, code, err := rn.shell(n, s.Arg, max(time.Until(deadline), time.Second))
 			if err == nil && code == 0 {
 				if why := checkOutput(s, out); why == "" {
 					return "", ""
@@ -62,8 +63,9 @@ func (rn *run) do(n *node, s *modtest.Step) (why, output string) {
 			} else {
 				last = fmt.Sprintf("exit code %d", code)
 			}
+			lastOut = out
 			if !rn.sleep(deadline) {
-				return fmt.Sprintf("did not succeed within %s; the last try: %s", s.Timeout, last), out
+				return fmt.Sprintf("did not succeed within %s; the last try: %s", s.Timeout, last), lastOut
 			}
 		}
 	case modtest.Succeed, modtest.Fail:
