@@ -259,6 +259,9 @@ func (rn *run) local(p string) string {
 
 // writeAtomic writes data to path through a temporary file and a rename.
 func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
