@@ -141,6 +141,11 @@ func (d *Driver) RunMachines(f *modtest.File, r *modtest.Run) *modtest.Result {
 		return res
 	}
 	rn.tmp = tmp
+	t0 := time.Now()
+	if !rn.buildProfiles() {
+		return res
+	}
+	rn.note("profiles built in %s", since(t0))
 	d.binaryOnce.Do(func() {
 		if d.Binary == "" {
 			t0 := time.Now()
@@ -154,11 +159,6 @@ func (d *Driver) RunMachines(f *modtest.File, r *modtest.Run) *modtest.Result {
 		rn.fail(r.Block.DefRange(), "No nodegen for the machines", d.binaryErr.Error())
 		return res
 	}
-	t0 := time.Now()
-	if !rn.buildProfiles() {
-		return res
-	}
-	rn.note("profiles built in %s", since(t0))
 	if !rn.start() {
 		return res
 	}
