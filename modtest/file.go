@@ -22,6 +22,10 @@ type File struct {
 	Path string
 	HCL  *hcl.File
 	Runs []*Run
+	// Machines and Configurations are the file's machine and
+	// configuration blocks, which its machine runs boot.
+	Machines       []*Machine
+	Configurations []*Configuration
 	// Diags are the file's own errors: syntax errors, unknown top-level
 	// items, runs named twice. A file with errors runs nothing.
 	Diags hcl.Diagnostics
@@ -39,6 +43,13 @@ type Run struct {
 	// contain; ExpectRange is where it is written.
 	ExpectError string
 	ExpectRange hcl.Range
+	// Machines, when not nil, makes the run a machine run: the machine
+	// blocks it boots, and MachinesRange where they are named. Steps are
+	// what it does with them, in order.
+	Machines      []string
+	MachinesRange hcl.Range
+	Steps         []*Step
+	badMachines   bool
 	// Diags are errors in the run block itself; a run with errors fails
 	// without being evaluated.
 	Diags hcl.Diagnostics
@@ -80,17 +91,18 @@ func Parse(src []byte, filename string) *File {
 		f.Diags = append(f.Diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Unsupported argument",
-			Detail:   fmt.Sprintf("A test file holds run blocks only, not the argument %q.", a.Name),
+			Detail:   fmt.Sprintf("A test file holds run, machine and configuration blocks only, not the argument %q.", a.Name),
 			Subject:  a.NameRange.Ptr(),
 		})
 	}
-	seen := map[string]hcl.Range{}
+	seen := map[string]map[string]hcl.Range{"run": {}, "machine": {}, "configuration": {}}
 	for _, b := range body.Blocks {
-		if b.Type != "run" {
+		names, known := seen[b.Type]
+		if !known {
 			f.Diags = append(f.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported block type",
-				Detail:   fmt.Sprintf("A test file holds run blocks only, not a %q block. Put modules to test in their own files and import them from a run.", b.Type),
+				Detail:   fmt.Sprintf("A test file holds run, machine and configuration blocks only, not a %q block. Put modules to test in their own files and import them from a run.", b.Type),
 				Subject:  b.TypeRange.Ptr(),
 			})
 			continue
@@ -98,30 +110,46 @@ func Parse(src []byte, filename string) *File {
 		if len(b.Labels) != 1 {
 			f.Diags = append(f.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid run block",
-				Detail:   `A run block has one label, its name: run "NAME" { ... }.`,
+				Summary:  "Invalid " + b.Type + " block",
+				Detail:   fmt.Sprintf(`A %s block has one label, its name: %s "NAME" { ... }.`, b.Type, b.Type),
 				Subject:  b.DefRange().Ptr(),
 			})
 			continue
 		}
-		if prev, ok := seen[b.Labels[0]]; ok {
+		if prev, ok := names[b.Labels[0]]; ok {
 			f.Diags = append(f.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Duplicate run block",
-				Detail:   fmt.Sprintf("A run named %q is already declared at %s. Run names must be unique within a file.", b.Labels[0], options.ShowPos(prev)),
+				Summary:  "Duplicate " + b.Type + " block",
+				Detail:   fmt.Sprintf("A %s named %q is already declared at %s. %s names must be unique within a file.", b.Type, b.Labels[0], options.ShowPos(prev), strings.ToUpper(b.Type[:1])+b.Type[1:]),
 				Subject:  b.LabelRanges[0].Ptr(),
 			})
 			continue
 		}
-		seen[b.Labels[0]] = b.LabelRanges[0]
-		f.Runs = append(f.Runs, decodeRun(b))
+		names[b.Labels[0]] = b.LabelRanges[0]
+		switch b.Type {
+		case "run":
+			f.Runs = append(f.Runs, decodeRun(b))
+		case "machine":
+			m, d := decodeMachine(b)
+			f.Diags = append(f.Diags, d...)
+			f.Machines = append(f.Machines, m)
+		case "configuration":
+			c, d := decodeConfiguration(b)
+			f.Diags = append(f.Diags, d...)
+			f.Configurations = append(f.Configurations, c)
+		}
 	}
+	f.checkMachineRefs()
 	return f
 }
 
 // decodeRun splits a run block into the module it evaluates and its checks.
 func decodeRun(b *hclsyntax.Block) *Run {
 	r := &Run{Name: b.Labels[0], Block: b}
+	if _, ok := b.Body.Attributes["machines"]; ok {
+		r.decodeMachineRun(b)
+		return r
+	}
 	mod := &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
 		SrcRange:   b.Body.SrcRange,
@@ -149,7 +177,7 @@ func decodeRun(b *hclsyntax.Block) *Run {
 			r.Diags = append(r.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported argument",
-				Detail:   fmt.Sprintf("A run block takes the arguments imports, disabled_modules and expect_error, not %q. Definitions go in config blocks.", a.Name),
+				Detail:   fmt.Sprintf("A run block takes the arguments imports, disabled_modules and expect_error (or machines, in a machine run), not %q. Definitions go in config blocks.", a.Name),
 				Subject:  a.NameRange.Ptr(),
 			})
 		}
@@ -164,7 +192,7 @@ func decodeRun(b *hclsyntax.Block) *Run {
 			r.Diags = append(r.Diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported block type",
-				Detail:   fmt.Sprintf("A run block holds config and assert blocks, not a %q block.", nb.Type),
+				Detail:   fmt.Sprintf("A run block holds config and assert blocks (step blocks in a run that sets machines), not a %q block.", nb.Type),
 				Subject:  nb.TypeRange.Ptr(),
 			})
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -19,8 +21,10 @@ type Report struct {
 	// printer); nil writes them without.
 	diags func(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics)
 
-	Passed, Failed int
-	files          []jsonFile
+	Passed, Failed, Skipped int
+	// skipReasons are the distinct reasons of skipped runs, in order.
+	skipReasons []string
+	files       []jsonFile
 	// blank is true when the text so far ends with an empty line.
 	blank bool
 }
@@ -44,9 +48,15 @@ func (r *Report) File(fr *FileResult) {
 		r.Failed++
 	}
 	for _, run := range fr.Runs {
-		if run.Passed {
+		switch {
+		case run.Skipped != "":
+			r.Skipped++
+			if !slices.Contains(r.skipReasons, run.Skipped) {
+				r.skipReasons = append(r.skipReasons, run.Skipped)
+			}
+		case run.Passed:
 			r.Passed++
-		} else {
+		default:
 			r.Failed++
 		}
 	}
@@ -67,14 +77,20 @@ func (r *Report) File(fr *FileResult) {
 	fmt.Fprintln(r.w, fr.Path)
 	for _, run := range fr.Runs {
 		status := "pass"
-		if !run.Passed {
+		switch {
+		case run.Skipped != "":
+			status = "skip: " + run.Skipped
+		case !run.Passed:
 			status = "fail"
 		}
 		fmt.Fprintf(r.w, "  run %q... %s\n", run.Name, status)
+		for _, n := range run.Notes {
+			fmt.Fprintf(r.w, "    %s\n", n)
+		}
 		for _, w := range run.Warnings {
 			fmt.Fprintf(r.w, "    warning: %s\n", w.Message)
 		}
-		if !run.Passed {
+		if !run.Passed && run.Skipped == "" {
 			r.printDiags(run.Files, run.Diags)
 		} else {
 			r.blank = false
@@ -98,7 +114,7 @@ func (r *Report) printDiags(files map[string]*hcl.File, diags hcl.Diagnostics) {
 // anything failed.
 func (r *Report) Close() (failed bool) {
 	if r.json {
-		doc := jsonReport{Files: r.files, Passed: r.Passed, Failed: r.Failed}
+		doc := jsonReport{Files: r.files, Passed: r.Passed, Failed: r.Failed, Skipped: r.Skipped}
 		if doc.Files == nil {
 			doc.Files = []jsonFile{}
 		}
@@ -111,14 +127,19 @@ func (r *Report) Close() (failed bool) {
 	if r.Passed+r.Failed > 0 && !r.blank {
 		fmt.Fprintln(r.w)
 	}
-	fmt.Fprintf(r.w, "%d passed, %d failed\n", r.Passed, r.Failed)
+	if r.Skipped > 0 {
+		fmt.Fprintf(r.w, "%d passed, %d failed, %d skipped (%s)\n", r.Passed, r.Failed, r.Skipped, strings.Join(r.skipReasons, "; "))
+	} else {
+		fmt.Fprintf(r.w, "%d passed, %d failed\n", r.Passed, r.Failed)
+	}
 	return r.Failed > 0
 }
 
 type jsonReport struct {
-	Files  []jsonFile `json:"files"`
-	Passed int        `json:"passed"`
-	Failed int        `json:"failed"`
+	Files   []jsonFile `json:"files"`
+	Passed  int        `json:"passed"`
+	Failed  int        `json:"failed"`
+	Skipped int        `json:"skipped,omitempty"`
 }
 
 type jsonFile struct {
@@ -134,6 +155,8 @@ type jsonRun struct {
 	Status      string     `json:"status"`
 	Diagnostics []jsonDiag `json:"diagnostics"`
 	Warnings    []string   `json:"warnings"`
+	Skipped     string     `json:"skipped,omitempty"`
+	Notes       []string   `json:"notes,omitempty"`
 }
 
 type jsonDiag struct {
@@ -212,9 +235,13 @@ func toJSONFile(fr *FileResult) jsonFile {
 	}
 	for _, run := range fr.Runs {
 		jr := jsonRun{Name: run.Name, Range: toJSONRange(&run.Range), Status: "pass", Diagnostics: toJSONDiags(run.Diags), Warnings: []string{}}
-		if !run.Passed {
+		switch {
+		case run.Skipped != "":
+			jr.Status, jr.Skipped = "skip", run.Skipped
+		case !run.Passed:
 			jr.Status = "fail"
 		}
+		jr.Notes = run.Notes
 		for _, w := range run.Warnings {
 			jr.Warnings = append(jr.Warnings, w.Message)
 		}

@@ -35,6 +35,23 @@ type Runner struct {
 	// a File's Path is then a path inside it. The language server's
 	// holds the editor's unsaved buffers.
 	FS fs.FS
+	// Machines boots the machines of machine runs and drives their steps
+	// (modtest/machinerun). When it is nil, every machine run is skipped
+	// with MachineSkip as the reason.
+	Machines MachineDriver
+	// MachineSkip says why machine runs cannot run here (not root, no
+	// systemd-nspawn), when Machines is nil.
+	MachineSkip string
+	// SkipFails makes a machine run that cannot run fail instead of being
+	// skipped: under CI=true, where everything it needs is installed.
+	SkipFails bool
+}
+
+// MachineDriver runs a machine run: it boots the run's machines, drives
+// its steps in order and reports the outcome as a Result. It is given the
+// run's file and the run, both without errors.
+type MachineDriver interface {
+	RunMachines(f *File, r *Run) *Result
 }
 
 // Result is the outcome of one run.
@@ -51,6 +68,12 @@ type Result struct {
 	Warnings []eval.Warning
 	// Files are the parsed files, for rendering Diags with snippets.
 	Files map[string]*hcl.File
+	// Skipped, when set, is why the run did not run (a machine run where
+	// machines cannot boot); Passed is false and Diags empty.
+	Skipped string
+	// Notes are lines a machine run reports besides pass or fail: each
+	// machine's time from boot to its profile active, the run's total.
+	Notes []string
 }
 
 // AssertFailure is the Extra of the diagnostic of a failed assert.
@@ -98,7 +121,7 @@ func (fr *FileResult) Failed() bool {
 		return true
 	}
 	for _, r := range fr.Runs {
-		if !r.Passed {
+		if !r.Passed && r.Skipped == "" {
 			return true
 		}
 	}
@@ -182,6 +205,9 @@ func (rn *Runner) Run(f *File, r *Run) (res *Result) {
 		res.Diags = r.Diags
 		return res
 	}
+	if r.IsMachineRun() {
+		return rn.runMachines(f, r, res)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Passed = false
@@ -221,6 +247,41 @@ func (rn *Runner) Run(f *File, r *Run) (res *Result) {
 		res.Diags = append(res.Diags, checkAssert(ev, a, f.HCL.Bytes)...)
 	}
 	res.Passed = !res.Diags.HasErrors()
+	return res
+}
+
+// SummaryMachinesUnavailable is the summary of a machine run that could
+// not run and must not be skipped (Runner.SkipFails).
+const SummaryMachinesUnavailable = "Machines unavailable"
+
+// runMachines hands a machine run to the driver, or skips it.
+func (rn *Runner) runMachines(f *File, r *Run, res *Result) *Result {
+	if rn.Machines != nil {
+		out := rn.Machines.RunMachines(f, r)
+		for name, file := range res.Files {
+			if _, ok := out.Files[name]; !ok {
+				if out.Files == nil {
+					out.Files = map[string]*hcl.File{}
+				}
+				out.Files[name] = file
+			}
+		}
+		return out
+	}
+	why := rn.MachineSkip
+	if why == "" {
+		why = "no machine driver"
+	}
+	if rn.SkipFails {
+		res.Diags = hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  SummaryMachinesUnavailable,
+			Detail:   fmt.Sprintf("This run boots machines, which cannot boot here: %s. CI is set, so it fails instead of being skipped.", why),
+			Subject:  r.Block.DefRange().Ptr(),
+		}}
+		return res
+	}
+	res.Skipped = why
 	return res
 }
 

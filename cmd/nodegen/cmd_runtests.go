@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 
+	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/internal/runtimetune"
+	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modtest"
+	"github.com/nodegen/nodegen/modtest/machinerun"
 	"github.com/nodegen/nodegen/modules"
 )
 
@@ -17,7 +24,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "test",
 		summary: "Run the tests of modules: the run blocks of *.test.hcl files.",
-		usage:   "nodegen test [-run REGEXP] [--json] [--bare] [--show-trace] [PATH...]",
+		usage:   "nodegen test [-run REGEXP] [--json] [--bare] [--show-trace] [--keep] [PATH...]",
 		help: `Each PATH is a test file, or a directory: every *.test.hcl file below it
 (default: the current directory). A run block evaluates its imports and
 config blocks with the module library, then checks every assert against
@@ -33,6 +40,27 @@ error that contains the given text:
     }
   }
 
+A run that sets machines boots them: each machine block is a host,
+evaluated with the library, booted with systemd in systemd-nspawn from a
+cached Debian root and switched to its profile with nodegen switch; the
+machines of a run share a private network (10.89.0.0/24) and resolve each
+other by name. Its steps then run in order (wait_for_unit, succeed, fail,
+wait_until_succeeds, copy_in, copy_out, switch, rollback, reboot, kill):
+
+  machine "server" {
+    config "services.openssh" { enable = true }
+  }
+  run "sshd runs" {
+    machines = ["server"]
+    step "server" { wait_for_unit = "sshd.service" }
+  }
+
+Machine runs need root and systemd-nspawn; where they cannot run they are
+skipped, with the reason (under CI=true they fail). Each prints its
+machines' time from boot to profile active and its total. --keep leaves
+the machines running and prints how to enter them; running the same test
+again switches them instead of booting new ones.
+
 Prints a line per run and each failure with its location and the values
 the condition reads, then "N passed, N failed". Exit status 1 when any run
 fails; a PATH that does not exist is an error (exit status 1); no test
@@ -45,17 +73,28 @@ files at all is not ("no test files", exit status 0).`,
 			match := fs.String("run", "", "run only the runs whose names match `REGEXP`")
 			asJSON := fs.Bool("json", false, "print the results as one JSON document")
 			parallel := fs.IntP("parallel", "p", 0, "how many runs to evaluate at once (default: one per CPU)")
+			var mf machineFlags
+			fs.BoolVar(&mf.keep, "keep", false, "leave the machines of machine runs running (a re-run switches them)")
+			fs.BoolVar(&mf.off, "no-machines", false, "skip the machine runs (runs that set machines)")
 			ef.add(fs)
 			return func(args []string, stdout, stderr io.Writer) int {
-				return runTests(args, &ef, *match, *asJSON, *parallel, stdout, stderr)
+				return runTests(args, &ef, *match, *asJSON, *parallel, mf, stdout, stderr)
 			}
 		},
 	})
 }
 
-func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel int, stdout, stderr io.Writer) int {
+// machineFlags are nodegen test's flags for machine runs.
+type machineFlags struct {
+	keep bool // --keep
+	off  bool // --no-machines
+}
+
+func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel int, mf machineFlags, stdout, stderr io.Writer) int {
 	c := findCommand("test")
 	rn := &modtest.Runner{ShowTrace: ef.showTrace, Parallel: parallel, Limits: ef.limits}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if !ef.bare {
 		rn.Library = modules.FS()
 	}
@@ -78,13 +117,81 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 		fmt.Fprintf(stdout, "no test files (*%s) in %s\n", modtest.Suffix, strings.Join(args, ", "))
 		return exitOK
 	}
+	machines := setMachines(rn, ctx, ef, files, mf, stderr)
 	rep := modtest.NewTextReport(stdout, printDiags)
 	if asJSON {
 		rep = modtest.NewJSONReport(stdout)
 	}
 	rn.RunFiles(files, rep.File)
+	machines.record(rep)
 	if rep.Close() {
 		return exitError
 	}
 	return exitOK
+}
+
+// machineSuite is the name of the machine runs' line in make test's list
+// of suites that need the machine (internal/suitereport).
+const machineSuite = "nodegen test: machine runs"
+
+// machineRuns is how nodegen test runs machine runs: with a driver, or
+// skipped (failed under CI) with why.
+type machineRuns struct {
+	any   bool   // the files have machine runs
+	skip  string // why they cannot run, or ""
+	asked bool   // skipped because --no-machines asked so
+}
+
+// setMachines gives rn a machine driver when nspawn can run here, and
+// otherwise the reason machine runs are skipped.
+func setMachines(rn *modtest.Runner, ctx context.Context, ef *evalFlags, files []string, mf machineFlags, stderr io.Writer) machineRuns {
+	var mr machineRuns
+	for _, p := range files {
+		for _, r := range modtest.ParseFile(p).Runs {
+			if r.IsMachineRun() {
+				mr.any = true
+			}
+		}
+	}
+	if !mr.any {
+		return mr
+	}
+	if mf.off {
+		mr.skip, mr.asked = "--no-machines", true
+		rn.MachineSkip = mr.skip
+		return mr
+	}
+	if err := machine.Available(); err != nil {
+		mr.skip = err.Error()
+		rn.MachineSkip, rn.SkipFails = mr.skip, suitereport.InCI()
+		return mr
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		mr.skip = err.Error()
+		rn.MachineSkip, rn.SkipFails = mr.skip, suitereport.InCI()
+		return mr
+	}
+	d := &machinerun.Driver{Executable: exe, Context: ctx, Keep: mf.keep, Checks: ef.checkMode()}
+	if !ef.bare {
+		d.Library = modules.FS()
+	}
+	if mf.keep {
+		d.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	}
+	rn.Machines = d
+	return mr
+}
+
+// record writes the machine runs' line for make test's list of suites.
+func (mr machineRuns) record(rep *modtest.Report) {
+	switch {
+	case !mr.any:
+	case mr.skip != "" && suitereport.InCI() && !mr.asked:
+		suitereport.Record(machineSuite, "failed: "+mr.skip)
+	case mr.skip != "":
+		suitereport.Record(machineSuite, "skipped: "+mr.skip)
+	default:
+		suitereport.Record(machineSuite, "ran")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
@@ -79,7 +80,7 @@ func buildStatic(pkg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	err = runBounded(staticBuildTimeout, root, []string{"CGO_ENABLED=0"}, goTool, "build", "-trimpath", "-o", out, pkg)
+	err = machine.RunBounded(staticBuildTimeout, root, []string{"CGO_ENABLED=0"}, goTool, "build", "-trimpath", "-o", out, pkg)
 	if err != nil {
 		return "", err
 	}

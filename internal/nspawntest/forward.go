@@ -6,6 +6,8 @@ import (
 	"net"
 	"strconv"
 	"sync"
+
+	"github.com/nodegen/nodegen/internal/machine"
 )
 
 // Forward makes the TCP port port of the machine's loopback reachable
@@ -19,7 +21,7 @@ func (m *Machine) Forward(port int) string {
 	m.t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		m.t.Fatalf("nspawntest: forwarding to %s: %v", m.name, err)
+		m.t.Fatalf("nspawntest: forwarding to %s: %v", m.Name(), err)
 	}
 	var (
 		mu    sync.Mutex
@@ -82,7 +84,7 @@ func (m *Machine) Forward(port int) string {
 // network namespace.
 func (m *Machine) dialInside(addr string) (net.Conn, error) {
 	var conn net.Conn
-	err := inNetNS(fmt.Sprintf("/proc/%d/ns/net", m.pid), func() error {
+	err := machine.InNetNS(fmt.Sprintf("/proc/%d/ns/net", m.PID()), func() error {
 		var err error
 		conn, err = net.Dial("tcp", addr)
 		return err

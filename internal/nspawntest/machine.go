@@ -1,221 +1,70 @@
 package nspawntest
 
 import (
-	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/nodegen/nodegen/internal/machine"
 )
 
-const (
-	// runTimeout bounds every command run in a machine.
-	runTimeout = 60 * time.Second
-	// bootTimeout bounds the boot, from starting nspawn until systemd
-	// says the system is running.
-	bootTimeout = 60 * time.Second
-	// powerOffTimeout bounds the clean power-off; then the machine is
-	// killed, and killTimeout bounds waiting for that.
-	powerOffTimeout = 30 * time.Second
-	killTimeout     = 10 * time.Second
-	// defaultLifetime bounds a machine's life when the test has no
-	// deadline, in case the test process dies without powering it off.
-	defaultLifetime = 30 * time.Minute
-)
-
-// sigPowerOff makes systemd power off cleanly: SIGRTMIN+4, where
-// SIGRTMIN is 34 as glibc, and so systemd, counts it.
-const sigPowerOff = syscall.Signal(34 + 4)
-
-// containerEnv is the environment of commands run in a machine, instead
-// of the test process's own.
-var containerEnv = []string{
-	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-	"LANG=C.UTF-8",
-	"TERM=dumb",
-	"SYSTEMD_PAGER=",
-	"SYSTEMD_COLORS=0",
-}
+// defaultLifetime bounds a machine's life when the test has no deadline,
+// in case the test process dies without powering it off.
+const defaultLifetime = 30 * time.Minute
 
 // Options for Boot. The zero Options boot the default root, confined as
-// nspawn confines a container by default.
-type Options struct {
-	// Binds are extra bind mounts into the machine.
-	Binds []Bind
-	// Root is the root file system to boot (RootOf), with more packages
-	// than the default one.
-	Root Root
-	// Dir, when set, is booted in place of an overlay of Root: a copy of
-	// a root (CopyRoot), written to as a host's disk is. What the machine
-	// wrote is still there when the same Dir is booted again after
-	// PowerOff, as on a host that restarts.
-	Dir string
-	// NoSeccomp turns nspawn's system call filter off
-	// (SYSTEMD_SECCOMP=0): a container runtime in the machine (runc)
-	// needs calls it refuses, such as keyctl.
-	NoSeccomp bool
-	// AllCapabilities gives the machine every capability the host's root
-	// has (--capability=all), such as CAP_NET_ADMIN, CAP_SYSLOG and
-	// CAP_SYS_MODULE.
-	AllCapabilities bool
-	// ControllerCgroups gives the machine a cgroup of its own in every
-	// cgroup v1 controller hierarchy (cpu, memory, pids, ...) too, as
-	// in the systemd and unified ones, so that the cgroups a kubelet or
-	// container runtime makes in the machine land below it (and are
-	// removed with it) rather than in the test process's cgroups.
-	ControllerCgroups bool
-}
+// nspawn confines a container by default (machine.Options says what each
+// field does; Name, Lifetime and LogDir are Boot's own).
+type Options = machine.Options
 
 // Bind bind-mounts the host path Host at the absolute path Container
 // inside the machine, read-only when ReadOnly is set.
-type Bind struct {
-	Host, Container string
-	ReadOnly        bool
-}
+type Bind = machine.Bind
 
 // Machine is a running systemd-nspawn container with systemd as PID 1,
-// made by Boot. Its methods other than Run fail the test that booted it
-// (t.Fatal) on errors, so they must be called from that test's goroutine,
+// made by Boot: a machine.Machine whose methods that would return errors
+// (other than Run, RunFor and RunInput) fail the test that booted it
+// (t.Fatal) instead, so they must be called from that test's goroutine,
 // not from its subtests or other goroutines; Run only returns errors and
 // may be called from any goroutine.
 type Machine struct {
-	t       testing.TB
-	name    string
-	pid     int
-	pidfd   int // of pid, or -1
-	cgroups []string
-
-	nspawn  *exec.Cmd     // timeout(1) running systemd-nspawn
-	exited  chan struct{} // closed when nspawn has exited
-	waitErr error         // nspawn's exit, once exited is closed
-	logPath string        // nspawn's output
-
-	powerOffOnce sync.Once
+	*machine.Machine
+	t testing.TB
 }
 
-// Boot boots the cached root file system (Rootfs) in systemd-nspawn as a
-// new machine with a unique name ("ngt-" and random hex), through a fresh
-// --volatile=overlay view, so that every machine starts clean and the
-// cached root is never changed. The machine has a private network with
-// only a loopback interface. Boot waits (at most a minute) until
-// `systemctl is-system-running --wait` says running or degraded, and
-// registers a cleanup that powers the machine off (SIGRTMIN+4 to its
-// systemd, a bounded wait until it has stopped every unit, then SIGKILL),
-// waits for nspawn and removes the cgroups left behind. On failure it calls t.Fatal with nspawn's log.
-// Should the test process die without the cleanup, the machine is still
-// stopped once the test's deadline (go test -timeout) has passed, and a
-// later Boot removes its cgroups.
+// Boot boots the cached root file system (Rootfs) as machine.Boot does, as
+// a new machine with a unique name ("ngt-" and random hex), and registers
+// a cleanup that powers it off. It skips t (fails it under CI) where
+// nspawn cannot run and calls t.Fatal with nspawn's log when the boot
+// fails. Should the test process die without the cleanup, the machine is
+// still stopped once the test's deadline (go test -timeout) has passed,
+// and a later Boot removes its cgroups.
 func Boot(t testing.TB, opts Options) *Machine {
 	t.Helper()
-	root, volatile := opts.Dir, []string{}
-	if root == "" {
-		root, volatile = RootOf(t, opts.Root), []string{"--volatile=overlay"}
+	if opts.Dir == "" {
+		RootOf(t, opts.Root) // skips, or builds the root with its log
+	} else {
+		requireNspawn(t)
 	}
-	bindArgs, err := bindArgs(opts.Binds)
+	opts.Lifetime = lifetime(t)
+	opts.LogDir = t.TempDir()
+	opts.Logf = func(format string, args ...any) { t.Logf("nspawntest: "+format, args...) }
+	m, err := machine.Boot(opts)
 	if err != nil {
 		t.Fatalf("nspawntest: %v", err)
 	}
-	m := &Machine{
-		t:       t,
-		name:    "ngt-" + randomHex(6),
-		pidfd:   -1,
-		exited:  make(chan struct{}),
-		logPath: filepath.Join(t.TempDir(), "nspawn.log"),
-	}
-	log, err := os.Create(m.logPath)
-	if err != nil {
-		t.Fatalf("nspawntest: %v", err)
-	}
-	defer log.Close()
-	m.cgroups, err = machineCgroups(m.name, opts.ControllerCgroups)
-	if err != nil {
-		t.Fatalf("nspawntest: booting %s: %v", m.name, err)
-	}
-
-	// sh moves itself into the machine's cgroups, then becomes timeout(1),
-	// which stops nspawn (and so the machine) should nothing else.
-	args := []string{"-c", `while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; done; shift; exec "$@"`, "sh"}
-	args = append(args, m.cgroups...)
-	args = append(args, "--", "timeout", "--kill-after=30s", fmt.Sprintf("%ds", int(lifetime(t).Seconds())),
-		"systemd-nspawn", "-q", "-D", root, "-M", m.name,
-		"--register=no", "--keep-unit", "--console=pipe")
-	args = append(args, volatile...)
-	args = append(args, "--private-network")
-	if opts.AllCapabilities {
-		args = append(args, "--capability=all")
-	}
-	args = append(args, bindArgs...)
-	// The root keeps the /etc/hostname debootstrap wrote, which systemd
-	// would make every machine's host name: the machine's own name comes
-	// on its (init's) command line, as a provider's boot loader passes
-	// systemd.hostname=.
-	args = append(args, "-b", "systemd.hostname="+m.name)
-	m.nspawn = exec.Command("sh", args...)
-	if opts.NoSeccomp {
-		m.nspawn.Env = append(os.Environ(), "SYSTEMD_SECCOMP=0")
-	}
-	m.nspawn.Stdout = log
-	m.nspawn.Stderr = log
-	start := time.Now()
-	if err := m.nspawn.Start(); err != nil {
-		removeCgroups(m.cgroups)
-		t.Fatalf("nspawntest: starting systemd-nspawn: %v", err)
-	}
-	go func() {
-		m.waitErr = m.nspawn.Wait()
-		close(m.exited)
-	}()
-	t.Cleanup(m.powerOff)
-
-	deadline := start.Add(bootTimeout)
-	m.pid, err = m.findInit(deadline)
-	if err != nil {
-		m.fatalWithLog("booting %s: %v", m.name, err)
-	}
-	if fd, err := unix.PidfdOpen(m.pid, 0); err == nil {
-		m.pidfd = fd
-	}
-	if err := m.waitRunning(deadline); err != nil {
-		m.fatalWithLog("booting %s: %v", m.name, err)
-	}
-	t.Logf("nspawntest: booted %s (PID %d) in %s", m.name, m.pid, time.Since(start).Round(time.Millisecond))
-	return m
-}
-
-// Name returns the machine's name, also its host name.
-func (m *Machine) Name() string { return m.name }
-
-// PID returns the PID of the machine's PID 1, its systemd, as seen from
-// the host.
-func (m *Machine) PID() int { return m.pid }
-
-// Run runs a command inside the machine (nsenter -t PID -a, in the
-// machine's root directory /) with a minimal environment and stdin from
-// /dev/null, and returns its stdout, stderr and exit code (128+N when
-// killed by signal N). It returns an error only when the command could
-// not run (the machine is off, nsenter failed, no such command) or did
-// not finish within a minute; then the command is killed.
-func (m *Machine) Run(args ...string) (stdout, stderr string, code int, err error) {
-	return m.run(nil, runTimeout, args...)
-}
-
-// RunFor is Run with another bound than a minute, for a command that
-// may take longer.
-func (m *Machine) RunFor(timeout time.Duration, args ...string) (stdout, stderr string, code int, err error) {
-	return m.run(nil, timeout, args...)
+	w := &Machine{Machine: m, t: t}
+	t.Cleanup(func() {
+		if err := m.PowerOff(); err != nil {
+			t.Errorf("nspawntest: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("nspawntest: log of %s:\n%s", m.Name(), m.Log())
+		}
+	})
+	return w
 }
 
 // MustRun is Run that fails the test (with the command and both outputs)
@@ -223,41 +72,32 @@ func (m *Machine) RunFor(timeout time.Duration, args ...string) (stdout, stderr 
 func (m *Machine) MustRun(args ...string) string {
 	m.t.Helper()
 	stdout, stderr, code, err := m.Run(args...)
-	m.mustSucceed(args, stdout, stderr, code, err)
+	if err != nil {
+		m.t.Fatalf("nspawntest: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if code != 0 {
+		m.t.Fatalf("nspawntest: %q in %s exited %d\nstdout:\n%s\nstderr:\n%s", args, m.Name(), code, stdout, stderr)
+	}
 	return stdout
 }
 
 // Path maps the absolute path p inside the machine to the host path that
-// reaches it, through /proc/PID/root. Beware that the kernel resolves an
-// absolute symbolic link met on the way against the host's root, not the
-// machine's; WriteFile and CopyFile do not have this problem.
+// reaches it (machine.Machine.Path).
 func (m *Machine) Path(p string) string {
 	m.t.Helper()
-	m.requireAbs(p)
-	return filepath.Join("/proc", strconv.Itoa(m.pid), "root", p)
+	path, err := m.Machine.Path(p)
+	if err != nil {
+		m.t.Fatalf("nspawntest: %v", err)
+	}
+	return path
 }
 
 // WriteFile writes data to the file at the absolute path p inside the
-// machine, owned by root with the permission bits of mode, creating
-// missing parent directories. The file is replaced by a rename, so
-// nothing in the machine sees it half written.
+// machine (machine.Machine.WriteFile).
 func (m *Machine) WriteFile(p string, data []byte, mode os.FileMode) {
 	m.t.Helper()
-	m.requireAbs(p)
-	// The file is written from inside the machine, so that symbolic
-	// links on the way resolve as the machine sees them.
-	const script = `set -e
-mkdir -p -- "$(dirname -- "$1")"
-tmp=$(mktemp -- "$1.ngt-XXXXXX")
-trap 'rm -f -- "$tmp"' EXIT
-cat > "$tmp"
-chmod "$2" "$tmp"
-mv -f -- "$tmp" "$1"
-trap - EXIT`
-	args := []string{"sh", "-c", script, "sh", p, fmt.Sprintf("%o", mode.Perm())}
-	stdout, stderr, code, err := m.run(bytes.NewReader(data), runTimeout, args...)
-	if err != nil || code != 0 {
-		m.t.Fatalf("nspawntest: writing %s in %s: exit code %d, %v\nstdout:\n%s\nstderr:\n%s", p, m.name, code, err, stdout, stderr)
+	if err := m.Machine.WriteFile(p, data, mode); err != nil {
+		m.t.Fatalf("nspawntest: %v", err)
 	}
 }
 
@@ -267,7 +107,7 @@ func (m *Machine) CopyFile(hostPath, p string, mode os.FileMode) {
 	m.t.Helper()
 	data, err := os.ReadFile(hostPath)
 	if err != nil {
-		m.t.Fatalf("nspawntest: copying into %s: %v", m.name, err)
+		m.t.Fatalf("nspawntest: copying into %s: %v", m.Name(), err)
 	}
 	m.WriteFile(p, data, mode)
 }
@@ -277,173 +117,22 @@ func (m *Machine) CopyFile(hostPath, p string, mode os.FileMode) {
 // can reach the journal a moment later.
 func (m *Machine) Journal(unit string, n int) string {
 	m.t.Helper()
-	return m.MustRun("journalctl", "-u", unit, "-n", strconv.Itoa(n), "--no-pager")
-}
-
-// run runs args in the machine as Run describes, with stdin (nil for
-// /dev/null) and timeout.
-func (m *Machine) run(stdin io.Reader, timeout time.Duration, args ...string) (stdout, stderr string, code int, err error) {
-	if len(args) == 0 {
-		return "", "", -1, errors.New("nspawntest: Run needs a command")
-	}
-	select {
-	case <-m.exited:
-		return "", "", -1, fmt.Errorf("running %s: the machine %s is off", quoteArgs(args), m.name)
-	default:
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	// --root and --wd without a directory take the container's root and
-	// systemd's working directory (/); "--wd=/" would be the host's /.
-	cmd := exec.CommandContext(ctx, "nsenter", append([]string{"-t", strconv.Itoa(m.pid), "-a", "--root", "--wd", "--"}, args...)...)
-	cmd.Env = containerEnv
-	cmd.Stdin = stdin
-	var outBuf, errBuf bytes.Buffer
-	cmd.Stdout = &outBuf
-	cmd.Stderr = &errBuf
-	// nsenter forks the command into the machine's PID namespace; on
-	// timeout, kill both through their process group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	runErr := cmd.Run()
-	stdout, stderr = outBuf.String(), errBuf.String()
-	if ctx.Err() != nil {
-		return stdout, stderr, -1, fmt.Errorf("running %s in %s: timed out after %s", quoteArgs(args), m.name, timeout)
-	}
-	var exitErr *exec.ExitError
-	switch {
-	case errors.As(runErr, &exitErr):
-		code = exitErr.ExitCode()
-		if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.Signaled() {
-			code = 128 + int(status.Signal())
-		}
-	case runErr != nil:
-		return stdout, stderr, -1, fmt.Errorf("running %s in %s: %w", quoteArgs(args), m.name, runErr)
-	}
-	// nsenter's own failures (entering the namespaces, executing the
-	// command) are reported on stderr with its name.
-	if code != 0 && strings.HasPrefix(stderr, "nsenter: ") {
-		return stdout, stderr, code, fmt.Errorf("running %s in %s: %s", quoteArgs(args), m.name, strings.TrimSpace(stderr))
-	}
-	return stdout, stderr, code, nil
-}
-
-// mustSucceed fails the test unless a command ran and exited 0.
-func (m *Machine) mustSucceed(args []string, stdout, stderr string, code int, err error) {
-	m.t.Helper()
+	out, err := m.Machine.Journal(unit, n)
 	if err != nil {
-		m.t.Fatalf("nspawntest: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+		m.t.Fatalf("nspawntest: %v", err)
 	}
-	if code != 0 {
-		m.t.Fatalf("nspawntest: %s in %s exited %d\nstdout:\n%s\nstderr:\n%s", quoteArgs(args), m.name, code, stdout, stderr)
-	}
-}
-
-// requireAbs fails the test unless p is an absolute path.
-func (m *Machine) requireAbs(p string) {
-	m.t.Helper()
-	if !filepath.IsAbs(p) {
-		m.t.Fatalf("nspawntest: %q is not an absolute path", p)
-	}
-}
-
-// findInit waits until the container's PID 1 runs systemd and returns its
-// PID on the host: the descendant of the nspawn process that is PID 1 of
-// its own PID namespace and whose command is systemd.
-func (m *Machine) findInit(deadline time.Time) (int, error) {
-	for {
-		for _, pid := range descendants(m.nspawn.Process.Pid) {
-			if isNamespaceInit(pid) && command(pid) == "systemd" {
-				return pid, nil
-			}
-		}
-		select {
-		case <-m.exited:
-			return 0, fmt.Errorf("systemd-nspawn exited (%v) before systemd started", m.waitErr)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("systemd did not start within %s", bootTimeout)
-		}
-	}
-}
-
-// waitRunning waits until systemd in the machine says it is running (or
-// degraded: up, with failed units).
-func (m *Machine) waitRunning(deadline time.Time) error {
-	var last string // the last answer, for the error
-	for {
-		remaining := time.Until(deadline)
-		if remaining <= 0 {
-			return fmt.Errorf("systemd was not running within %s; systemctl is-system-running said:\n%s", bootTimeout, last)
-		}
-		// Before systemd's bus is up, systemctl fails or says "offline".
-		stdout, stderr, _, err := m.run(nil, remaining, "systemctl", "is-system-running", "--wait")
-		last = strings.TrimSpace(stdout + stderr)
-		if err != nil {
-			last += "\n" + err.Error()
-		}
-		switch state := strings.TrimSpace(stdout); state {
-		case "running":
-			return nil
-		case "degraded":
-			failed, _, _, _ := m.run(nil, runTimeout, "systemctl", "--failed", "--no-legend")
-			m.t.Logf("nspawntest: %s is degraded; failed units:\n%s", m.name, failed)
-			return nil
-		case "maintenance", "stopping":
-			return fmt.Errorf("systemd is %s\n%s", state, stderr)
-		}
-		select {
-		case <-m.exited:
-			return fmt.Errorf("systemd-nspawn exited (%v) before systemd was running", m.waitErr)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// powerOff powers the machine off, kills it if it does not stop in time,
-// waits for nspawn and removes the machine's cgroups. It runs once; later
-// calls do nothing.
-//
-// systemd stops every unit, then replaces itself with systemd-shutdown,
-// which kills what is left, unmounts and syncs. Its sync is of the whole
-// host and takes up to 10 s when the host has much to write, so once
-// systemd-shutdown runs, powerOff kills the machine: what the test may
-// look at has already stopped, and the overlay is thrown away anyway.
-func (m *Machine) powerOff() {
-	m.powerOffOnce.Do(func() {
-		if m.pid == 0 { // Boot failed before systemd started
-			m.nspawn.Process.Signal(syscall.SIGTERM) // nspawn stops the container
-			if !m.waitExited(powerOffTimeout) {
-				m.kill()
-			}
-		} else {
-			m.signalInit(sigPowerOff)
-			if !m.waitShutdown(powerOffTimeout) {
-				m.t.Logf("nspawntest: %s did not power off within %s; killing it", m.name, powerOffTimeout)
-			}
-			m.signalInit(syscall.SIGKILL) // ends the container's PID namespace
-			if !m.waitExited(killTimeout) {
-				m.kill()
-			}
-		}
-		if m.pidfd >= 0 {
-			unix.Close(m.pidfd)
-		}
-		if err := removeCgroups(m.cgroups); err != nil {
-			m.t.Errorf("nspawntest: removing the cgroups of %s: %v", m.name, err)
-		}
-		if m.t.Failed() {
-			m.t.Logf("nspawntest: log of %s:\n%s", m.name, m.log())
-		}
-	})
+	return out
 }
 
 // PowerOff powers the machine off now, as its cleanup would: a machine
 // booted from a Dir can then be booted again, as a host is after a
 // restart. Its methods must not be called afterwards.
-func (m *Machine) PowerOff() { m.powerOff() }
+func (m *Machine) PowerOff() {
+	m.t.Helper()
+	if err := m.Machine.PowerOff(); err != nil {
+		m.t.Errorf("nspawntest: %v", err)
+	}
+}
 
 // CopyRoot copies the root file system r (RootOf) into a new directory
 // of the test's and returns it, for Options.Dir: a disk of its own for
@@ -458,98 +147,6 @@ func CopyRoot(t testing.TB, r Root) string {
 	return dst
 }
 
-// waitShutdown waits at most timeout until the machine's systemd has
-// stopped every unit and handed over to systemd-shutdown, or nspawn has
-// exited, and reports whether it did.
-func (m *Machine) waitShutdown(timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for {
-		// The kernel cuts command names to 15 bytes.
-		if command(m.pid) == "systemd-shutdow" {
-			return true
-		}
-		select {
-		case <-m.exited:
-			return true
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-	}
-}
-
-// waitExited waits at most timeout for nspawn to exit and reports whether
-// it did.
-func (m *Machine) waitExited(timeout time.Duration) bool {
-	select {
-	case <-m.exited:
-		return true
-	case <-time.After(timeout):
-		return false
-	}
-}
-
-// signalInit sends sig to the machine's PID 1, through a pidfd, so that a
-// signal never reaches another process that got the PID after the machine
-// ended.
-func (m *Machine) signalInit(sig syscall.Signal) {
-	if m.pidfd >= 0 {
-		unix.PidfdSendSignal(m.pidfd, sig, nil, 0)
-	} else if !m.waitExited(0) {
-		syscall.Kill(m.pid, sig)
-	}
-}
-
-// kill kills nspawn and every process below it, and waits (bounded) for
-// nspawn to exit.
-func (m *Machine) kill() {
-	if m.waitExited(0) {
-		return
-	}
-	for _, pid := range append(descendants(m.nspawn.Process.Pid), m.nspawn.Process.Pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-	if !m.waitExited(killTimeout) {
-		m.t.Errorf("nspawntest: systemd-nspawn of %s did not exit within %s of SIGKILL", m.name, killTimeout)
-	}
-}
-
-// fatalWithLog fails the test with the formatted message and nspawn's
-// log; the cleanup Boot registered stops the machine.
-func (m *Machine) fatalWithLog(format string, args ...any) {
-	m.t.Helper()
-	m.t.Fatalf("nspawntest: %s\nsystemd-nspawn log:\n%s", fmt.Sprintf(format, args...), m.log())
-}
-
-// log returns the tail of nspawn's output.
-func (m *Machine) log() string {
-	data, err := os.ReadFile(m.logPath)
-	if err != nil {
-		return err.Error()
-	}
-	return tail(data, 60)
-}
-
-// bindArgs turns binds into systemd-nspawn's --bind and --bind-ro
-// arguments.
-func bindArgs(binds []Bind) ([]string, error) {
-	// nspawn splits the argument at colons; backslash escapes them.
-	escape := strings.NewReplacer(`\`, `\\`, `:`, `\:`)
-	var args []string
-	for _, b := range binds {
-		if !filepath.IsAbs(b.Host) || !filepath.IsAbs(b.Container) {
-			return nil, fmt.Errorf("bind %q to %q: both paths must be absolute", b.Host, b.Container)
-		}
-		flag := "--bind="
-		if b.ReadOnly {
-			flag = "--bind-ro="
-		}
-		args = append(args, flag+escape.Replace(b.Host)+":"+escape.Replace(b.Container))
-	}
-	return args, nil
-}
-
 // lifetime is how long a machine of t may live at most: until t's
 // deadline and a little more, else defaultLifetime.
 func lifetime(t testing.TB) time.Duration {
@@ -559,23 +156,4 @@ func lifetime(t testing.TB) time.Duration {
 		}
 	}
 	return defaultLifetime
-}
-
-// randomHex returns n random bytes in hex.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// quoteArgs renders a command line for messages.
-func quoteArgs(args []string) string {
-	quoted := make([]string, len(args))
-	for i, arg := range args {
-		quoted[i] = arg
-		if arg == "" || strings.ContainsAny(arg, " \t\n'\"\\$`") {
-			quoted[i] = strconv.Quote(arg)
-		}
-	}
-	return strings.Join(quoted, " ")
 }

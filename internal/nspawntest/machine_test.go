@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // demoUnit is a service that says which version it is and keeps running.
@@ -120,7 +118,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("RunFor: %q, %d, %v; want slow", stdout, code, err)
 	}
 	// On timeout, the command inside the machine is killed too.
-	if _, _, _, err := m.run(nil, 300*time.Millisecond, "sleep", "1234"); err == nil || !strings.Contains(err.Error(), "timed out") {
+	if _, _, _, err := m.RunFor(300*time.Millisecond, "sleep", "1234"); err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Errorf("a command past its timeout: err %v, want a time-out", err)
 	}
 	if _, _, code, _ := m.Run("pgrep", "-f", "sleep 1234"); code != 1 {
@@ -182,23 +180,6 @@ func TestBinds(t *testing.T) {
 	}
 }
 
-func TestBindArgs(t *testing.T) {
-	got, err := bindArgs([]Bind{
-		{Host: "/a", Container: "/b", ReadOnly: true},
-		{Host: `/with:colon\`, Container: "/c"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"--bind-ro=/a:/b", `--bind=/with\:colon\\:/c`}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if _, err := bindArgs([]Bind{{Host: "relative", Container: "/c"}}); err == nil {
-		t.Error("a relative host path was accepted")
-	}
-}
-
 func TestPowerOff(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
@@ -210,23 +191,23 @@ ExecStop=/bin/sh -c 'echo stopped cleanly > /var/lib/ngt-out/stop'
 `), 0o644)
 	m.MustRun("systemctl", "daemon-reload")
 	m.MustRun("systemctl", "start", "ngt-stop.service")
-	pid, cgroups := m.PID(), m.cgroups
-	m.powerOff()
+	pid, cgroups := m.PID(), m.Cgroups()
+	m.PowerOff()
 	if data, err := os.ReadFile(filepath.Join(out, "stop")); err != nil || string(data) != "stopped cleanly\n" {
-		t.Errorf("the unit's ExecStop did not run at power-off: %q, %v\n%s", data, err, m.log())
+		t.Errorf("the unit's ExecStop did not run at power-off: %q, %v\n%s", data, err, m.Log())
 	}
 	if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
 		t.Errorf("the machine's systemd (PID %d) still exists after power-off: %v", pid, err)
 	}
 	for _, dir := range cgroups {
-		if exists(dir) {
+		if isFile(dir) {
 			t.Errorf("the machine's cgroup %s is left", dir)
 		}
 	}
 	if _, _, _, err := m.Run("true"); err == nil || !strings.Contains(err.Error(), "is off") {
 		t.Errorf("Run after power-off: %v, want an error saying the machine is off", err)
 	}
-	m.powerOff() // the cleanup's second call does nothing
+	m.PowerOff() // the cleanup's second call does nothing
 }
 
 func TestConcurrentMachines(t *testing.T) {
@@ -262,7 +243,7 @@ func TestConcurrentMachines(t *testing.T) {
 					t.Errorf("%s sees markers %q, want only its own", m.Name(), got)
 				}
 				if i == 0 {
-					m.powerOff()
+					m.PowerOff()
 					return
 				}
 				waitBounded(t, func() { <-firstOff }, "the other machine to power off")
@@ -346,13 +327,13 @@ func TestUnconfined(t *testing.T) {
 			t.Errorf("in the %s hierarchy the machine's PID 1 is in %s, not below a cgroup %s", fields[1], fields[2], m.Name())
 		}
 	}
-	cgroups := m.cgroups
+	cgroups := m.Cgroups()
 	if len(cgroups) < 3 && isDir("/sys/fs/cgroup/memory") {
 		t.Errorf("the machine has cgroups %v, want one in each controller hierarchy too", cgroups)
 	}
-	m.powerOff()
+	m.PowerOff()
 	for _, dir := range cgroups {
-		if exists(dir) {
+		if isFile(dir) {
 			t.Errorf("the machine's cgroup %s is left", dir)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/machine"
 )
 
 // greet answers every connection ln accepts with word and a newline.
@@ -34,7 +36,7 @@ func TestNetwork(t *testing.T) {
 
 	go greet(n.Listen("10.88.0.1:80"), "gateway")
 	var inB net.Listener
-	if err := inNetNS(fmt.Sprintf("/proc/%d/ns/net", b.PID()), func() (err error) {
+	if err := machine.InNetNS(fmt.Sprintf("/proc/%d/ns/net", b.PID()), func() (err error) {
 		inB, err = net.Listen("tcp", "10.88.0.11:7")
 		return err
 	}); err != nil {

@@ -169,26 +169,33 @@ func ModuleRoot() (string, error) {
 	}
 }
 
+// Record appends the line "suite: what" ("ran", "skipped: why",
+// "failed: why") to the report file, if there is one: for a suite that
+// is not a Go test, such as nodegen test's machine runs.
+func Record(suite, what string) error {
+	name := os.Getenv(EnvFile)
+	if name == "" {
+		return nil
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "%s: %s\n", suite, what)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // record appends "suite: what" to the report file, if there is one. A
 // report that cannot be written fails t: make test would print a wrong
 // summary.
 func record(t testing.TB, suite, what string) {
 	t.Helper()
-	name := os.Getenv(EnvFile)
-	if name == "" {
-		return
-	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatalf("suite report: %v", err)
-	}
 	// One write of one line: appends from parallel test processes do not
 	// interleave.
-	_, err = fmt.Fprintf(f, "%s: %s\n", suite, what)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := Record(suite, what); err != nil {
 		t.Fatalf("suite report: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package nspawntest
+package machine
 
 import (
 	"os"

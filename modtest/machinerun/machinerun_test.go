@@ -1,0 +1,129 @@
+package machinerun_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nodegen/nodegen/internal/machine"
+	"github.com/nodegen/nodegen/internal/nspawntest"
+	"github.com/nodegen/nodegen/internal/suitereport"
+	"github.com/nodegen/nodegen/modtest"
+	"github.com/nodegen/nodegen/modtest/machinerun"
+	"github.com/nodegen/nodegen/modules"
+)
+
+const suite = "modtest/machinerun (machine tests in systemd-nspawn)"
+
+// driver returns a driver with a static nodegen, or stops t where
+// machines cannot boot (skipped; failed under CI).
+func driver(t *testing.T) *machinerun.Driver {
+	t.Helper()
+	if err := machine.Available(); err != nil {
+		suitereport.Skip(t, suite, err.Error())
+	}
+	suitereport.Ran(t, suite)
+	return &machinerun.Driver{Library: modules.FS(), Binary: nspawntest.BuildStatic(t, "./cmd/nodegen")}
+}
+
+// runFile runs the runs of the test file at path (copied with its
+// directory into a temporary one, so that copy_out writes there) and
+// returns their results by name.
+func runFile(t *testing.T, d *machinerun.Driver, path string) (map[string]*modtest.Result, string) {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Dir(path)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := modtest.ParseFile(filepath.Join(dir, filepath.Base(path)))
+	if f.Diags.HasErrors() {
+		t.Fatalf("%s: %v", path, f.Diags)
+	}
+	rn := &modtest.Runner{Library: modules.FS(), Machines: d}
+	out := map[string]*modtest.Result{}
+	for _, r := range f.Runs {
+		res := rn.Run(f, r)
+		for _, n := range res.Notes {
+			t.Logf("%s: %s", r.Name, n)
+		}
+		out[r.Name] = res
+	}
+	return out, dir
+}
+
+// TestEveryStep runs every kind of step on one machine: users, groups
+// and tmpfiles with their modes, copy_in and copy_out, a switch to a
+// second configuration and a rollback, kill (systemd restarts the unit),
+// reboot (the profile active again, the disk kept).
+func TestEveryStep(t *testing.T) {
+	d := driver(t)
+	res, dir := runFile(t, d, "testdata/steps.test.hcl")
+	r := res["steps"]
+	if !r.Passed {
+		t.Fatalf("run steps failed:\n%v", r.Diags)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out/generation"))
+	if err != nil || string(b) != "one\n" {
+		t.Errorf("copy_out wrote %q, %v; want the machine's /etc/generation, \"one\\n\"", b, err)
+	}
+}
+
+// TestPlantedFaults: a unit that does not start, and a port nothing
+// listens on, fail their runs at the step that waits for them, with the
+// step's location, the unit's status and the machine's journal; the
+// steps after are not run.
+func TestPlantedFaults(t *testing.T) {
+	d := driver(t)
+	res, dir := runFile(t, d, "testdata/fault.test.hcl")
+	tests := []struct {
+		run  string
+		line int
+		want []string
+	}{
+		{"a unit that does not start", 13, []string{
+			`m: wait_for_unit "broken.service": the unit broken.service failed`,
+			"status=3",
+			"Last 30 journal lines of m:",
+			"planted fault: cannot start",
+		}},
+		{"a wrong port", 19, []string{
+			"did not succeed within 2s; the last try: exit code 1",
+			"Connection refused",
+			"Last 30 journal lines of m:",
+		}},
+	}
+	for _, tt := range tests {
+		r := res[tt.run]
+		if r.Passed || len(r.Diags) != 1 {
+			t.Errorf("%s: passed %v, diagnostics %v; want one failure", tt.run, r.Passed, r.Diags)
+			continue
+		}
+		diag := r.Diags[0]
+		if diag.Summary != machinerun.SummaryStepFailed || diag.Subject == nil || diag.Subject.Filename != filepath.Join(dir, "fault.test.hcl") || diag.Subject.Start.Line != tt.line {
+			t.Errorf("%s: %s at %v; want %q at line %d", tt.run, diag.Summary, diag.Subject, machinerun.SummaryStepFailed, tt.line)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(diag.Detail, w) {
+				t.Errorf("%s: the report lacks %q:\n%s", tt.run, w, diag.Detail)
+			}
+		}
+		if strings.Contains(diag.Detail, "never reached") {
+			t.Errorf("%s: a step after the failed one ran", tt.run)
+		}
+	}
+}
