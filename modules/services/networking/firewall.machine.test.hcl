@@ -32,7 +32,7 @@ machine "client" {
 run "the firewall allows one port and drops another" {
   machines = ["server", "client"]
 
-  step "server" { wait_for_unit = "nftables.service" }
+  step "server" { wait_for_unit = "firewall.service" }
   step "server" {
     succeed         = "curl -sS --http0.9 http://127.0.0.1:8081/"
     output_contains = "hello from 8081"

@@ -10,6 +10,7 @@ machine "web" {
   config "environment.etc.\"certs/web.key\"" {
     source = "./testdata/machine_web.key"
     mode   = "0400"
+    user   = "nginx"
   }
   config "services.nginx" {
     enable = true
