@@ -35,7 +35,7 @@ build:
 TEST_TIMEOUT = 20m
 SLOW_TESTS = \
 	./internal/nspawntest:30m \
-	./switchtest:30m \
+	./switchtest:45m \
 	./e2e/deploy:40m \
 	./e2e/kubernetes:60m \
 	./e2e/stock:75m:2

@@ -26,7 +26,20 @@ type dpkgFiles struct {
 	conffile map[string]string
 	// sums caches each package's info/PKG.md5sums, by info name.
 	sums map[string]map[string]string
+	// ucf maps each configuration file that a package's maintainer
+	// script installed with ucf (not a dpkg conffile: sshd_config) to the
+	// md5 sum ucf recorded for it, and ucfOwner to the package that
+	// registered it.
+	ucf      map[string]string
+	ucfOwner map[string]string
 }
+
+// ucf's records, relative to the root: "MD5  /etc/PATH" lines, and
+// "PACKAGE  /etc/PATH" lines.
+const (
+	ucfHashes   = "var/lib/ucf/hashfile"
+	ucfRegistry = "var/lib/ucf/registry"
+)
 
 // dpkgInfo and dpkgStatus are dpkg's database, relative to the root.
 const (
@@ -38,9 +51,19 @@ const (
 // Conffiles: fields of var/lib/dpkg/status, below the root; a root without
 // dpkg has none.
 func (s *System) readDpkg() *dpkgFiles {
-	d := &dpkgFiles{s: s, owner: map[string]string{}, info: map[string]string{}, conffile: map[string]string{}, sums: map[string]map[string]string{}}
+	d := &dpkgFiles{s: s, owner: map[string]string{}, info: map[string]string{}, conffile: map[string]string{}, sums: map[string]map[string]string{}, ucf: map[string]string{}, ucfOwner: map[string]string{}}
 	if data, err := s.r.ReadFile(dpkgStatus); err == nil {
 		d.readStatus(data)
+	}
+	if data, err := s.r.ReadFile(ucfHashes); err == nil {
+		readPairs(data, func(sum, rel string) {
+			if isMD5(sum) {
+				d.ucf[rel] = sum
+			}
+		})
+	}
+	if data, err := s.r.ReadFile(ucfRegistry); err == nil {
+		readPairs(data, func(pkg, rel string) { d.ucfOwner[rel] = pkg })
 	}
 	names, err := s.readNames(dpkgInfo)
 	if err != nil {
@@ -112,15 +135,29 @@ func isMD5(s string) bool {
 	return err == nil
 }
 
+// readPairs calls f with the two fields of each line "A  /PATH" of data
+// (ucf's hashfile and registry), PATH relative to the root.
+func readPairs(data []byte, f func(a, rel string)) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 2 && strings.HasPrefix(fields[1], "/") {
+			f(fields[0], strings.TrimPrefix(path.Clean(fields[1]), "/"))
+		}
+	}
+}
+
 // unmodified says whether the regular file at rel is its package's, as
 // dpkg installed it: a conffile whose md5 sum is the one status records,
 // or a file of a package's list whose md5 sum is the one its
-// info/PKG.md5sums records. what describes it for the plan ("dpkg
-// conffile of containerd, unmodified").
+// info/PKG.md5sums records; or as a package's maintainer script installed
+// it with ucf: a file whose md5 sum is the one ucf's hashfile records.
+// what describes it for the plan ("dpkg conffile of containerd,
+// unmodified").
 func (d *dpkgFiles) unmodified(rel string) (what string, ok bool) {
 	pkg, listed := d.owner[rel]
 	if !listed {
-		return "", false
+		return d.ucfUnmodified(rel)
 	}
 	want, conf := d.conffile[rel]
 	if !conf {
@@ -133,6 +170,19 @@ func (d *dpkgFiles) unmodified(rel string) (what string, ok bool) {
 		return "dpkg conffile of " + pkg + ", unmodified", true
 	}
 	return "file of the package " + pkg + ", unmodified", true
+}
+
+// ucfUnmodified says whether rel is a file ucf installed for a package
+// and nobody changed since: its md5 sum is the one ucf recorded.
+func (d *dpkgFiles) ucfUnmodified(rel string) (what string, ok bool) {
+	want := d.ucf[rel]
+	if want == "" || d.s.md5Of(rel) != want {
+		return "", false
+	}
+	if pkg := d.ucfOwner[rel]; pkg != "" {
+		return "configuration file of " + pkg + " (ucf), unmodified", true
+	}
+	return "configuration file installed with ucf, unmodified", true
 }
 
 // md5sums reads info/NAME.md5sums ("MD5  PATH" lines, PATH without its
@@ -177,6 +227,13 @@ func (s *System) md5Of(rel string) string {
 func (d *dpkgFiles) whose(rel string) string {
 	pkg, ok := d.owner[rel]
 	if !ok {
+		if want := d.ucf[rel]; want != "" {
+			owner := d.ucfOwner[rel]
+			if owner == "" {
+				owner = "a package"
+			}
+			return "the configuration file of " + owner + " (ucf), edited since it was installed,"
+		}
 		return ""
 	}
 	if want, conf := d.conffile[rel]; conf {

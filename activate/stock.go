@@ -3,7 +3,10 @@ package activate
 import (
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/unitfile"
 )
 
 // StockFile is a file in the way of a profile's entry that the OS
@@ -25,6 +28,10 @@ type StockFile struct {
 var installerFiles = map[string]bool{
 	"etc/hostname": true,
 	"etc/hosts":    true,
+	// The resolver the installer found (debootstrap copies the building
+	// host's, cloud-init and the Debian installer write the network's):
+	// a profile that sets networking.nameservers replaces it.
+	"etc/resolv.conf": true,
 }
 
 // debSystemdHelper is where Debian's deb-systemd-helper records the enable
@@ -41,7 +48,12 @@ func (s *System) stock(p *Plan, t Placement, d onDisk) (what string, ok bool) {
 			return "written by the OS installer for this machine", true
 		}
 		return s.dpkgOf(p).unmodified(t.Path)
+	case d.fi.Mode()&fs.ModeSymlink != 0 && t.Kind != KindSymlink:
+		return s.packageAlias(p, t.Path, d.link)
 	case d.fi.Mode()&fs.ModeSymlink != 0 && t.Kind == KindSymlink:
+		if what, ok := s.packageAlias(p, t.Path, d.link); ok {
+			return what, true
+		}
 		unit, ok := enablesSame(t.Path, d.link, t.Target)
 		if !ok {
 			return "", false
@@ -96,6 +108,39 @@ func enablesSame(rel, onDisk, want string) (unit string, ok bool) {
 	// (getty@.service).
 	if at := strings.Index(unit, "@"); at > 0 && target == unit[:at+1]+path.Ext(unit) {
 		return unit, true
+	}
+	return "", false
+}
+
+// packageAlias says whether the symlink at rel, pointing to onDisk, is an
+// alias that systemctl enable made for a package's unit: rel is
+// /etc/systemd/system/NAME, onDisk a unit file of a package in
+// /lib/systemd/system or /usr/lib/systemd/system, and that unit lists
+// NAME in its [Install] section's Alias= (Debian's ssh.service makes
+// sshd.service, chrony.service chronyd.service). A profile's unit of that
+// name replaces the alias; the module that declares it conflicts with the
+// package's unit, so that only one of them runs.
+func (s *System) packageAlias(p *Plan, rel, onDisk string) (what string, ok bool) {
+	dir, name := path.Split(rel)
+	if dir != "etc/systemd/system/" {
+		return "", false
+	}
+	target := strings.TrimPrefix(path.Clean(onDisk), "/")
+	if d, _ := path.Split(target); d != "lib/systemd/system/" && d != "usr/lib/systemd/system/" {
+		return "", false
+	}
+	pkg, owned := s.dpkgOf(p).owner[target]
+	if !owned {
+		return "", false
+	}
+	data, err := s.r.ReadFile(target)
+	if err != nil {
+		return "", false
+	}
+	for _, st := range unitfile.Parse(string(data)) {
+		if st.Section == "Install" && st.Key == "Alias" && slices.Contains(strings.Fields(st.Value), name) {
+			return "alias " + name + " of " + path.Base(target) + " from the package " + pkg + ", made by systemctl enable", true
+		}
 	}
 	return "", false
 }

@@ -24,6 +24,11 @@ const (
 	stockUnit       = "[Unit]\nDescription=containerd container runtime\n\n[Service]\nExecStart=/usr/bin/containerd\n\n[Install]\nWantedBy=multi-user.target\n"
 	stockDefaults   = "# defaults of example\nLEVEL=1\n"
 	stockEnableLink = "etc/systemd/system/multi-user.target.wants/containerd.service"
+	// openssh-server's sshd_config, which its postinst installs with ucf,
+	// and its unit, whose enable made the alias sshd.service.
+	stockSshdConfig = "Include /etc/ssh/sshd_config.d/*.conf\nKbdInteractiveAuthentication no\n"
+	stockSSHUnit    = "[Unit]\nDescription=OpenBSD Secure Shell server\n\n[Service]\nExecStart=/usr/sbin/sshd -D\n\n[Install]\nWantedBy=multi-user.target\nAlias=sshd.service\n"
+	stockAlias      = "etc/systemd/system/sshd.service"
 )
 
 func md5Hex(s string) string {
@@ -37,7 +42,10 @@ func md5Hex(s string) string {
 // info/containerd.md5sums, and the enable link its postinst made with
 // deb-systemd-helper; a multi-arch package (examplepkg:amd64) whose
 // /etc/example/defaults is a plain package file, not a conffile; and
-// base-files' conffiles with no file of the profile's.
+// base-files' conffiles with no file of the profile's; openssh-server's
+// sshd_config as ucf installed it (recorded in ucf's hashfile and
+// registry) and the alias sshd.service of its ssh.service; the
+// installer's /etc/resolv.conf.
 func stockRoot(t *testing.T) string {
 	t.Helper()
 	root := newRoot(t, map[string]string{
@@ -46,6 +54,12 @@ func stockRoot(t *testing.T) string {
 		"etc/containerd/config.toml":            stockConfig,
 		"etc/example/defaults":                  stockDefaults,
 		"etc/staged.conf":                       "not configured yet\n",
+		"etc/resolv.conf":                       "nameserver 192.0.2.53\n",
+		"etc/ssh/sshd_config":                   stockSshdConfig,
+		"var/lib/ucf/hashfile":                  md5Hex(stockSshdConfig) + "  /etc/ssh/sshd_config\n",
+		"var/lib/ucf/registry":                  "openssh-server\t/etc/ssh/sshd_config\n",
+		"lib/systemd/system/ssh.service":        stockSSHUnit,
+		"var/lib/dpkg/info/openssh-server.list": "/.\n/lib\n/lib/systemd\n/lib/systemd/system\n/lib/systemd/system/ssh.service\n",
 		"lib/systemd/system/containerd.service": stockUnit,
 		"var/lib/systemd/deb-systemd-helper-enabled/multi-user.target.wants/containerd.service": "",
 		"var/lib/dpkg/status": `Package: base-files
@@ -116,6 +130,9 @@ Description: a package unpacked and not configured yet
 		t.Fatal(err)
 	}
 	if err := os.Symlink("/lib/systemd/system/containerd.service", filepath.Join(root, stockEnableLink)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/lib/systemd/system/ssh.service", filepath.Join(root, stockAlias)); err != nil {
 		t.Fatal(err)
 	}
 	return root
@@ -214,6 +231,37 @@ func TestStockFilesAreTakenOver(t *testing.T) {
 			name:      "a package's enable link the profile does not manage",
 			entries:   unitFiles("web.service", "[Service]\nExecStart=/bin/true\n"),
 			untouched: []string{stockEnableLink, "etc/containerd/config.toml", "etc/hostname"},
+		},
+		{
+			name:      "unmodified configuration file of ucf",
+			entries:   []profile.Entry{file("ssh/sshd_config", "Port 22\n")},
+			wantStock: []StockFile{{"etc/ssh/sshd_config", "configuration file of openssh-server (ucf), unmodified"}},
+		},
+		{
+			name:          "edited configuration file of ucf",
+			entries:       []profile.Entry{file("ssh/sshd_config", "Port 22\n")},
+			edit:          appendTo("etc/ssh/sshd_config", "PermitRootLogin no\n"),
+			wantConflicts: map[string]string{"/etc/ssh/sshd_config": "the configuration file of openssh-server (ucf), edited since it was installed, is in the way"},
+		},
+		{
+			name:      "the installer's resolv.conf",
+			entries:   []profile.Entry{file("resolv.conf", "nameserver 127.0.0.1\n")},
+			wantStock: []StockFile{{"etc/resolv.conf", "written by the OS installer for this machine"}},
+		},
+		{
+			name:      "a package's alias of its unit, replaced by the profile's unit",
+			entries:   unitFiles("sshd.service", "[Service]\nExecStart=/usr/sbin/sshd -D -f /etc/ssh/sshd_config\n"),
+			wantStock: []StockFile{{stockAlias, "alias sshd.service of ssh.service from the package openssh-server, made by systemctl enable"}},
+		},
+		{
+			name:    "a link to a package's unit that does not name it as an alias",
+			entries: unitFiles("other.service", "[Service]\nExecStart=/bin/true\n"),
+			edit: func(t *testing.T, root string) {
+				if err := os.Symlink("/lib/systemd/system/ssh.service", filepath.Join(root, "etc/systemd/system/other.service")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantConflicts: map[string]string{"/etc/systemd/system/other.service": "a symlink to /lib/systemd/system/ssh.service that nodegen does not manage is in the way"},
 		},
 		{
 			name: "all at once",

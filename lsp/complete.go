@@ -21,7 +21,8 @@ import (
 // object key in a config block, inside submodule instances and freeform
 // settings with declared options, a config.PATH reference); the values of
 // an enum or a bool option in its value; and in expressions, the
-// functions with their signatures.
+// functions with their signatures. In a test file, it proposes the
+// blocks and arguments of machine tests too (testCompletion).
 //
 // It answers from the document's last evaluation, without evaluating the
 // edits since: typing changes the options declared and defined little, and
@@ -45,6 +46,14 @@ func (s *Server) completion(params json.RawMessage) (any, *responseError) {
 		return &textEdit{Range: Range{d.text.position(start, s.enc), d.text.position(max(off, st.wordEnd), s.enc)}, NewText: newText}
 	}
 	items := []CompletionItem{}
+	if isTestFile(d.name) {
+		tests, handled := testCompletion(d.text.src, d.name, off, func(start, end int, text string) *textEdit {
+			return &textEdit{Range: Range{d.text.position(start, s.enc), d.text.position(end, s.enc)}, NewText: text}
+		})
+		if handled {
+			return completionList{Items: append(items, tests...)}, nil
+		}
+	}
 	switch st.kind {
 	case siteKey, siteDecl:
 		items = append(items, s.pathItems(ev, st, edit)...)

@@ -159,7 +159,7 @@ func locateBody(body *hclsyntax.Body, src []byte, off int, optPrefix options.Pat
 			return locateExprs(b.Body, src, off)
 		case "submodule":
 			return locateBody(b.Body, src, off, nil, true)
-		case "run":
+		case "run", "machine", "configuration":
 			return locateBody(b.Body, src, off, nil, inSub)
 		default:
 			return locateExprs(b.Body, src, off)

@@ -316,6 +316,12 @@ config "environment.packages.unbound" {
   when     = local.unbound.enable
   provides = [local.unboundBin, local.unboundCheck, local.unboundSetup]
 }
+# The default tls-cert-bundle is Debian's CA bundle, from ca-certificates,
+# which a minimal machine (debootstrap's minbase) lacks: unbound does not
+# start without the file it names.
+config "environment.packages.ca-certificates" {
+  when = local.unbound.enable && try(local.unbound.settings.server["tls-cert-bundle"], null) == "/etc/ssl/certs/ca-certificates.crt"
+}
 config "environment.packages.unbound-anchor" {
   when     = local.unbound.enable && local.unbound.enableRootTrustAnchor
   provides = [local.unboundAnchor]

@@ -165,3 +165,22 @@ run "interfaces is renamed" {
     error_message = "as NixOS's mkRenamedOptionModule"
   }
 }
+
+run "the default CA bundle comes with ca-certificates" {
+  config "services.unbound" { enable = true }
+  assert {
+    condition     = contains(keys(config.environment.packages), "ca-certificates") && strcontains(config.environment.etc["unbound/unbound.conf"].text, "tls-cert-bundle: /etc/ssl/certs/ca-certificates.crt\n")
+    error_message = "the package of the bundle unbound reads is installed"
+  }
+}
+
+run "another CA bundle needs no ca-certificates" {
+  config "services.unbound" {
+    enable   = true
+    settings = { server = { tls-cert-bundle = "/etc/pki/bundle.pem" } }
+  }
+  assert {
+    condition     = !contains(keys(config.environment.packages), "ca-certificates")
+    error_message = "ca-certificates is installed for Debian's bundle only"
+  }
+}

@@ -72,7 +72,7 @@ options "services.chrony" {
   option "extraFlags" {
     type        = listOf(word)
     default     = []
-    description = "Extra flags passed to the chronyd command."
+    description = "Extra flags passed to the chronyd command. With -x chronyd does not control the system clock (as in a container without CAP_SYS_TIME), and its unit then runs without the CAP_SYS_TIME condition it has otherwise."
   }
 }
 
@@ -153,7 +153,10 @@ config "systemd.services.chronyd" {
   after           = ["network.target", "nss-lookup.target"]
   conflicts       = ["ntpd.service", "systemd-timesyncd.service", "chrony.service"]
   restartTriggers = [local.chronyConfig]
-  unitConfig = {
+  # chronyd needs CAP_SYS_TIME to set the clock, which a container lacks;
+  # with -x it leaves the clock alone (and serves and reports time), so
+  # the condition goes with the clock control.
+  unitConfig = contains(local.chrony.extraFlags, "-x") ? {} : {
     ConditionCapability = "CAP_SYS_TIME"
   }
   serviceConfig = {
