@@ -10,7 +10,6 @@ import (
 
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/modtest"
-	"github.com/nodegen/nodegen/modules"
 )
 
 func init() {
@@ -57,7 +56,7 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 	c := findCommand("test")
 	rn := &modtest.Runner{ShowTrace: ef.showTrace, Parallel: parallel, Limits: ef.limits}
 	if !ef.bare {
-		rn.Library = modules.FS()
+		rn.Library = library()
 	}
 	if match != "" {
 		re, err := regexp.Compile(match)
