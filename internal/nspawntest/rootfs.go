@@ -15,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/nodegen/nodegen/internal/flock"
 	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
@@ -248,11 +247,11 @@ func lock(path string, timeout time.Duration) (unlock func(), err error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err := flock.TryLock(f)
 		if err == nil {
 			return func() { f.Close() }, nil // closing releases the lock
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) {
+		if !errors.Is(err, flock.ErrHeld) {
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
