@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/nodegen/nodegen/internal/flock"
 )
 
 // Options configure Open.
@@ -131,7 +133,7 @@ func LockState(stateDir string) (release func(), err error) {
 		return nil, err
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		flock.Unlock(f)
 		f.Close()
 	}, nil
 }
@@ -139,8 +141,8 @@ func LockState(stateDir string) (release func(), err error) {
 // lockNoWait takes an exclusive flock on f, the lock file shown, without
 // waiting; where names what the holder is changing.
 func lockNoWait(f *os.File, where, shown string) error {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+	if err := flock.TryLock(f); err != nil {
+		if errors.Is(err, flock.ErrHeld) {
 			return fmt.Errorf("another nodegen command is changing %s (it holds %s)%w", where, shown, errLockedMark)
 		}
 		return fmt.Errorf("locking %s: %w", shown, err)
@@ -151,7 +153,7 @@ func lockNoWait(f *os.File, where, shown string) error {
 // Close releases the lock.
 func (s *System) Close() error {
 	if s.lock != nil {
-		syscall.Flock(int(s.lock.Fd()), syscall.LOCK_UN)
+		flock.Unlock(s.lock)
 		s.lock.Close()
 		s.lock = nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,10 @@ import (
 // (sent to the server, over a pipe) each followed by the lines "<- MESSAGE"
 // the server writes before it reads the next one. $ROOT in a message is
 // the workspace's directory, $LIB the directory of the library's files.
+// An archive whose files include library/PATH runs against the library of
+// those files instead of the built-in one: a session that is not about
+// the library brings the few options it needs, so that an edit of the
+// built-in library does not change what the server answers it.
 // NODEGEN_UPDATE=1 rewrites the sessions with what the server answers.
 func TestSessions(t *testing.T) {
 	archives, _ := filepath.Glob("testdata/*.txtar")
@@ -86,13 +91,20 @@ var testParseCache = sync.OnceValue(func() *parsecache.Cache {
 	return parsecache.New(dir).WithBundle(librarytrees.Bundle())
 })
 
-// start runs a server over pipes with the workspace at root.
+// start runs a server over pipes with the workspace at root and the
+// built-in library.
 func start(t testing.TB, root, libDir string) *harness {
+	return startWith(t, root, libDir, modules.FS())
+}
+
+// startWith runs a server over pipes with the workspace at root and the
+// library lib.
+func startWith(t testing.TB, root, libDir string, lib fs.FS) *harness {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &harness{t: t, in: inW, done: make(chan error, 1)}
 	h.cond = sync.NewCond(&h.mu)
-	s := New(Options{Library: modules.FS(), ParseCache: testParseCache(), LibraryDir: libDir}, outW)
+	s := New(Options{Library: lib, ParseCache: testParseCache(), LibraryDir: libDir}, outW)
 	s.handled = func(n int) {
 		h.mu.Lock()
 		h.written = n
@@ -152,11 +164,17 @@ func (h *harness) send(msg []byte) [][]byte {
 func replay(t *testing.T, ar *txtar.Archive) string {
 	root := t.TempDir()
 	libDir := t.TempDir()
+	inline := t.TempDir()
+	var lib fs.FS = modules.FS()
 	for _, f := range ar.Files {
 		if f.Name == "session" {
 			continue
 		}
 		p := filepath.Join(root, f.Name)
+		if name, ok := strings.CutPrefix(f.Name, "library/"); ok {
+			p = filepath.Join(inline, name)
+			lib = os.DirFS(inline)
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +186,7 @@ func replay(t *testing.T, ar *txtar.Archive) string {
 	libURI := fileURI(strings.TrimPrefix(filepath.ToSlash(libDir), "/"))
 	toServer := strings.NewReplacer("$ROOT", rootURI, "$LIBDIR", libURI)
 	fromServer := strings.NewReplacer(rootURI, "$ROOT", libURI, "$LIB", strings.TrimPrefix(root, "/"), "$ROOTPATH")
-	h := start(t, root, libDir)
+	h := startWith(t, root, libDir, lib)
 	var out strings.Builder
 	for _, line := range strings.Split(string(ar.Files[sessionIndex(t, ar)].Data), "\n") {
 		msg, ok := strings.CutPrefix(line, "-> ")

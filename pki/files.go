@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/nodegen/nodegen/internal/flock"
 )
 
 // ids resolves a file's owner and group to numeric ids; -1 leaves one as
@@ -140,7 +142,7 @@ func lockDir(dir string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+	if err := flock.Lock(d); err != nil {
 		d.Close()
 		return nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/runtimetune"
-	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
 )
@@ -82,7 +81,7 @@ func (f *evalFlags) config(files []string) eval.Config {
 func (f *evalFlags) baseConfig() eval.Config {
 	cfg := eval.Config{ShowTrace: f.showTrace, Limits: f.limits, ParseCache: parseCache()}
 	if !f.bare {
-		cfg.Library = modules.FS()
+		cfg.Library = library()
 	}
 	return cfg
 }

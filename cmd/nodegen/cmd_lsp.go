@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/lsp"
-	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/profile"
 )
 
@@ -55,7 +54,7 @@ docs/editors.md has the set-up of Neovim, Helix, Emacs and VS Code.`,
 				}
 				opts := lsp.Options{Hosts: *hosts, Fleet: *fleet, Checks: *checks, LibraryDir: *libDir, ParseCache: parseCache(), Log: stderr}
 				if !*bare {
-					opts.Library = modules.FS()
+					opts.Library = library()
 				}
 				if err := lsp.New(opts, stdout).Run(os.Stdin); err != nil {
 					fmt.Fprintf(stderr, "nodegen lsp: %s\n", err)

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -34,7 +33,7 @@ modules cat" takes that name too.`,
 
 func runModules(args []string, stdout, stderr io.Writer) int {
 	c := findCommand("modules")
-	lib := modules.FS()
+	lib := library()
 	switch {
 	case len(args) == 0:
 		for _, p := range libraryFiles(lib) {

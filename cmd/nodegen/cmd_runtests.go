@@ -17,7 +17,6 @@ import (
 	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/modtest/machinerun"
-	"github.com/nodegen/nodegen/modules"
 )
 
 func init() {
@@ -96,7 +95,7 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !ef.bare {
-		rn.Library = modules.FS()
+		rn.Library = library()
 	}
 	if match != "" {
 		re, err := regexp.Compile(match)
@@ -174,7 +173,7 @@ func setMachines(rn *modtest.Runner, ctx context.Context, ef *evalFlags, files [
 	}
 	d := &machinerun.Driver{Executable: exe, Context: ctx, Keep: mf.keep, Checks: ef.checkMode()}
 	if !ef.bare {
-		d.Library = modules.FS()
+		d.Library = library()
 	}
 	if mf.keep {
 		d.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }

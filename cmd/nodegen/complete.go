@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -30,7 +29,7 @@ func runComplete(words []string, stdout io.Writer) int {
 	var out []string
 	switch {
 	case c.args == argsLibraryFiles && len(words) == 3 && words[1] == "cat":
-		for _, f := range libraryFiles(modules.FS()) {
+		for _, f := range libraryFiles(library()) {
 			if strings.HasPrefix(f, cur) {
 				out = append(out, f)
 			}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/nodegen/nodegen/internal/flock"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
 )
 
 // suite is the Debian release the root file system is made of.
@@ -231,11 +231,11 @@ func lock(path string, timeout time.Duration) (unlock func(), err error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err := flock.TryLock(f)
 		if err == nil {
 			return func() { f.Close() }, nil // closing releases the lock
 		}
-		if !errors.Is(err, unix.EWOULDBLOCK) {
+		if !errors.Is(err, flock.ErrHeld) {
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
