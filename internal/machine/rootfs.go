@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/nodegen/nodegen/internal/flock"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/flock"
 )
 
 // suite is the Debian release the root file system is made of.
