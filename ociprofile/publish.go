@@ -244,6 +244,13 @@ func Promote(ctx context.Context, repo Repository, host, from, to string) (Publi
 	if err != nil {
 		return Published{}, fmt.Errorf("%s: %w", src, err)
 	}
+	current, err := currentSerial(ctx, repo, dst)
+	if err != nil {
+		return Published{}, fmt.Errorf("%s: %w", dst, err)
+	}
+	if current > s.Serial {
+		return Published{}, fmt.Errorf("%s has serial %d, greater than %d of %s: left alone (its hosts would refuse the older one)", dst, current, s.Serial, src)
+	}
 	if err := repo.Tag(ctx, desc, dst); err != nil {
 		return Published{}, fmt.Errorf("tagging %s as %s: %w", src, dst, err)
 	}
