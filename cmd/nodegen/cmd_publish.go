@@ -102,9 +102,8 @@ func publishCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int 
 			return exitError
 		}
 		defer os.RemoveAll(tmp)
-		hosts, code := evalDeployHosts(files, &ef, tmp, stderr)
+		hosts, code := evalDeployHosts("publish", files, &ef, tmp, stderr)
 		if code != exitOK {
-			fmt.Fprintln(stderr, "nodegen publish: nothing was published")
 			return code
 		}
 		profiles := make([]ociprofile.HostProfile, len(hosts))
