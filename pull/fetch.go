@@ -13,6 +13,7 @@ import (
 	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/errdef"
 
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
@@ -97,6 +98,9 @@ func Fetch(ctx context.Context, r Request) (*Fetched, error) {
 	ref := r.Registry + ":" + tag
 	fail := func(code Code, err error) (*Fetched, error) { return nil, &Error{Code: code, Ref: ref, Err: err} }
 	man, desc, err := ociprofile.FetchManifest(ctx, r.Repo, tag)
+	if errors.Is(err, errdef.ErrNotFound) {
+		return fail(Unreachable, fmt.Errorf("the registry has no manifest tagged %s (not published for this host and channel, or not promoted yet)", tag))
+	}
 	if err != nil {
 		return fail(Unreachable, err)
 	}
