@@ -174,7 +174,7 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 			return exitError
 		}
 		defer os.RemoveAll(tmp)
-		hosts, code := evalDeployHosts(files, &ef, tmp, stderr)
+		hosts, code := evalDeployHosts("deploy", files, &ef, tmp, stderr)
 		if code != exitOK {
 			return code
 		}
@@ -216,9 +216,9 @@ func deployCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 }
 
 // evalDeployHosts evaluates each host file, writes its profile below dir
-// and reads its deployment options. Any host's failure is the command's:
-// nothing is deployed unless every host evaluates.
-func evalDeployHosts(files []buildHost, ef *evalFlags, dir string, stderr io.Writer) ([]deploy.Host, int) {
+// and reads its deployment options. Any host's failure is the command's
+// (deploy or publish): nothing is deployed unless every host evaluates.
+func evalDeployHosts(cmd string, files []buildHost, ef *evalFlags, dir string, stderr io.Writer) ([]deploy.Host, int) {
 	hosts := make([]deploy.Host, len(files))
 	reports := make([][]byte, len(files))
 	// The hosts read each other (with those of --fleet), and share the
@@ -243,13 +243,13 @@ func evalDeployHosts(files []buildHost, ef *evalFlags, dir string, stderr io.Wri
 	code := exitOK
 	for i, r := range reports {
 		if r != nil {
-			fmt.Fprintf(stderr, "%s: not deployed: its evaluation failed (%s):\n", files[i].name, files[i].file)
+			fmt.Fprintf(stderr, "%s: not %sed: its evaluation failed (%s):\n", files[i].name, strings.TrimSuffix(cmd, "e"), files[i].file)
 			stderr.Write(r)
 			code = exitError
 		}
 	}
 	if code != exitOK {
-		fmt.Fprintln(stderr, "nodegen deploy: nothing was deployed")
+		fmt.Fprintf(stderr, "nodegen %s: nothing was %sed\n", cmd, strings.TrimSuffix(cmd, "e"))
 	}
 	return hosts, code
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
+	"github.com/nodegen/nodegen/pull"
 )
 
 func init() {
@@ -37,8 +38,19 @@ under /var/lib/nodegen/taken-over.`,
 						fmt.Fprintf(stderr, "nodegen status: %s\n", err)
 						return exitError
 					}
+					rootDir := *root
+					if rootDir == "" {
+						rootDir = "/"
+					}
+					var ps *pull.State
+					if p, err := pull.ReadState(rootDir); err == nil && p.LastPull != "" {
+						ps = &p
+					}
 					if *asJSON {
-						b, err := json.MarshalIndent(st, "", "  ")
+						b, err := json.MarshalIndent(struct {
+							*activate.Status
+							Pull *pull.State `json:"pull,omitempty"`
+						}{st, ps}, "", "  ")
 						if err != nil {
 							fmt.Fprintf(stderr, "nodegen status: %s\n", err)
 							return exitError
@@ -47,6 +59,7 @@ under /var/lib/nodegen/taken-over.`,
 						return exitOK
 					}
 					printStatus(stdout, st)
+					printPullStatus(stdout, ps)
 					return exitOK
 				})
 			}
@@ -115,5 +128,25 @@ func printStatus(w io.Writer, st *activate.Status) {
 				fmt.Fprintf(w, "confirmation: generation %d was not confirmed and was rolled back (%s)\n", c.Generation, c.Date)
 			}
 		}
+	}
+}
+
+// printPullStatus prints what nodegen pull did last, if it ever ran.
+func printPullStatus(w io.Writer, ps *pull.State) {
+	if ps == nil {
+		return
+	}
+	if ps.Serial != 0 {
+		fmt.Fprintf(w, "pull: serial %d of %s, generation %d, %s\n", ps.Serial, ps.Tag, ps.Generation, ps.Outcome)
+	} else {
+		fmt.Fprintln(w, "pull: nothing applied yet")
+	}
+	fmt.Fprintf(w, "  last pull: %s", ps.LastPull)
+	if ps.LastSuccess != "" {
+		fmt.Fprintf(w, " (last success: %s)", ps.LastSuccess)
+	}
+	fmt.Fprintln(w)
+	if ps.LastError != "" {
+		fmt.Fprintf(w, "  last error (exit %d): %s\n", ps.Code, ps.LastError)
 	}
 }
