@@ -97,7 +97,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	if cfg.Fleet != nil {
 		decl = cfg.Fleet.declared(ev)
 	} else {
-		decl = ev.declare()
+		decl = declare(ev.loaded, ev)
 	}
 	ev.decl = decl
 	diags = append(diags, ev.declarationDiags(decl)...)
@@ -415,8 +415,6 @@ type Evaluator struct {
 	// calledNote marks the errors that name the call of the function
 	// they are in (see noteCall).
 	calledNote map[*hcl.Diagnostic]bool
-	// typeByName holds the named types parsed (see lookupNamedType).
-	typeByName map[*typeSyntax]options.Type
 
 	limits  Limits    // cfg.Limits with the defaults
 	started time.Time // for Limits.Time

@@ -148,26 +148,6 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
 }
 
-// settleDefault makes the definition of o's default when it is a constant,
-// or made by a dynamic block from its iterators alone, once for the
-// declared tree, which evaluations then only read.
-func (ev *Evaluator) settleDefault(o *optionDecl) {
-	if o.constDefault != nil || o.defaultExpr == nil {
-		return
-	}
-	d, constant := constantDefault(o.defaultExpr)
-	if !constant {
-		// A default made by a dynamic block may read its iterators alone.
-		var v cty.Value
-		if v, constant = ev.iteratorValue(o, o.defaultExpr); constant {
-			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
-		}
-	}
-	if constant {
-		o.constDefault = &d
-	}
-}
-
 // optionType is the type of the declared option o in this evaluation.
 func (ev *Evaluator) optionType(o *optionDecl) options.Type {
 	if !o.ownType {
