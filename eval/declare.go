@@ -54,23 +54,6 @@ func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declN
 	return c, true
 }
 
-// fromSlab hands out the next element of *slab, zero, so that many small
-// things made together are one allocation. A used-up slab is followed by
-// one of up to slabSize elements; no slab (nil, or of no capacity) gives new(T)
-// every time.
-func fromSlab[T any](slab *[]T) *T {
-	if slab == nil || cap(*slab) == 0 {
-		return new(T)
-	}
-	s := *slab
-	if len(s) == cap(s) {
-		s = make([]T, 0, min(cap(s), slabSize))
-	}
-	s = s[:len(s)+1]
-	*slab = s
-	return &s[len(s)-1]
-}
-
 // rangeOrZero is the declaration range of an option node, or a zero range.
 func (n *declNode) rangeOrZero() hcl.Range {
 	if n.opt != nil {

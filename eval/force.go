@@ -100,7 +100,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	top := len(ev.defStack)
 	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitionsIn(full, ev.optionType(o), all, &ev.mergeRoom)
+	merged, dd := ev.merger.MergeDefinitions(full, ev.optionType(o), all)
 	diags = append(diags, dd...)
 	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
@@ -604,7 +604,7 @@ func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what strin
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := ev.newThunk(expr, sc, what)
+	t := ev.arena.newThunk(expr, sc, what)
 	t.self = t
 	return property.LazyValAt(&t.self)
 }

@@ -82,7 +82,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	for i, d := range f.defs {
 		defs[i] = d.Def
 	}
-	merged, d := options.MergeDefinitionsIn(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs, &options.Room{Budget: mergeBudget{inst.ev}})
+	merged, d := (&options.Merger{Budget: mergeBudget{inst.ev}}).MergeDefinitions(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs)
 	inst.ev.pop()
 	f.parts = merged.Defs
 	v := merged.Value

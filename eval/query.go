@@ -261,7 +261,7 @@ func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[stri
 		// one, a path from the evaluation's room.
 		p := n.path[:len(n.path):len(n.path)]
 		if len(prefix) > 0 {
-			p = ev.mergeRoom.Join(prefix, n.path)
+			p = ev.arena.join(prefix, n.path)
 		}
 		if visit != nil {
 			visit(o, p)
