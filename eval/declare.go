@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/options"
+	"github.com/nodegen/nodegen/property"
 )
 
 // declNode is a node of an option tree: a namespace, an option, or the old
@@ -51,23 +52,6 @@ func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declN
 	c.path = p
 	n.children[seg] = c
 	return c, true
-}
-
-// fromSlab hands out the next element of *slab, zero, so that many small
-// things made together are one allocation. A used-up slab is followed by
-// one of up to slabSize elements; no slab (nil, or of no capacity) gives new(T)
-// every time.
-func fromSlab[T any](slab *[]T) *T {
-	if slab == nil || cap(*slab) == 0 {
-		return new(T)
-	}
-	s := *slab
-	if len(s) == cap(s) {
-		s = make([]T, 0, min(cap(s), slabSize))
-	}
-	s = s[:len(s)+1]
-	*slab = s
-	return &s[len(s)-1]
 }
 
 // rangeOrZero is the declaration range of an option node, or a zero range.
@@ -133,11 +117,11 @@ type Declaration struct {
 
 // declared is what declaring makes (phase 3), which define and force take:
 // the option tree of the top level, with the renamed and removed paths,
-// and the submodule types. It depends on the declaring modules alone (see
-// module.declares), so that evaluations of a Fleet whose declaring modules
-// are the same share one, in parallel goroutines: it is never changed
-// once New made it, but for the submodule types and the types parsed,
-// which are filled lazily under mu.
+// and the trees of every submodule type its options can hold. It depends
+// on the declaring modules alone (see module.declares), and it is a value:
+// declare makes it whole and nothing changes it after, so that the
+// evaluations of a Fleet whose declaring modules are the same share one,
+// in parallel goroutines, without a lock.
 type declared struct {
 	root *declNode
 	// nodes is the number of nodes of the top-level tree, numbered 1 to
@@ -153,9 +137,13 @@ type declared struct {
 	modDiags map[*module]hcl.Diagnostics
 	diags    hcl.Diagnostics
 
-	mu        sync.Mutex
-	subTypes  map[string]*subType     // by their names, see submoduleType
-	typeCache map[string]options.Type // by source text, see parseType
+	// subTypes are the trees of the submodule types, by their names (see
+	// declarer.subTypeAt): every one that a type of the declared options
+	// (or of their submodules, or a freeform type) holds.
+	subTypes map[string]*subType
+	// typeCache holds the types of the tree that name a submodule, a
+	// format, a named type or path, by source text (see parseType).
+	typeCache map[string]options.Type
 }
 
 // declares reports whether the module declares anything: options,
@@ -165,26 +153,56 @@ func (m *module) declares() bool {
 	return len(m.options) > 0 || len(m.submodules) > 0 || len(m.formats) > 0 || len(m.renamed) > 0 || len(m.removed) > 0
 }
 
-// declare makes the declared value of the loaded modules: the option tree
-// of the top level from every module's option declarations and renames,
-// and the submodule types. It reports the declaration errors of the
-// submodule types now rather than when the first instance is made: those
-// of the types options use (merged ones too), named by the option's path,
-// then the rest.
-func (ev *Evaluator) declare() *declared {
+// declarer declares the options of loaded modules: what declaring reads
+// (the loaded value, and expressions through consts) and the declared
+// value it fills, which nothing else sees until declare returns it. It
+// knows nothing of the evaluation that the runtime makes (instances,
+// thunks, the state of options): see TestDeclaringDoesNotEvaluate.
+type declarer struct {
+	*loaded
+	d      *declared
+	consts declConsts
+	// typeByName holds the named types parsed (see lookupNamedType).
+	typeByName map[*typeSyntax]options.Type
+	// private is set for a declarer that reads a declared value made
+	// already (see Evaluator.submoduleType): it adds nothing to it.
+	private bool
+}
+
+// declConsts is the narrow evaluator declaring reads expressions with:
+// the for_each and labels of dynamic blocks, and a default made by one
+// from its iterators alone.
+type declConsts interface {
+	// declValue is the value of expr, an expression of module m read
+	// when the options are declared: over constants, functions, the
+	// module's locals and the iterators vars binds, never config (which
+	// module.checkDynamics checked when m was parsed).
+	declValue(m *module, vars *binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics)
+	// checkElements is the error of a collection of n elements at rng
+	// beyond the limits.
+	checkElements(n int, rng hcl.Range) *hcl.Diagnostic
+}
+
+// declare makes the declared value of the loaded modules l: the option
+// tree of the top level from every module's option declarations and
+// renames, and the trees of the submodule types. It reports the
+// declaration errors of the submodule types now rather than when the
+// first instance is made: those of the types options use (merged ones
+// too), named by the option's path, then the rest.
+func declare(l *loaded, consts declConsts) *declared {
 	d := &declared{
-		submodules: ev.submodules,
-		formats:    ev.formats,
+		submodules: l.submodules,
+		formats:    l.formats,
 		modDiags:   map[*module]hcl.Diagnostics{},
 		subTypes:   map[string]*subType{},
 	}
-	ev.decl = d
+	dc := &declarer{loaded: l, d: d, consts: consts}
 	var entries []declEntry
-	for _, m := range ev.mods {
+	for _, m := range l.mods {
 		if !m.declares() {
 			continue
 		}
-		decls, dd := ev.expandDecls(m, m.options, nil, nil)
+		decls, dd := dc.expandDecls(m, m.options, nil, nil)
 		if len(dd) > 0 {
 			d.modDiags[m] = dd
 		}
@@ -192,9 +210,9 @@ func (ev *Evaluator) declare() *declared {
 			entries = append(entries, declEntry{syn: o, mod: m})
 		}
 	}
-	root, diags := ev.buildTrie(entries, nil)
-	diags = append(diags, addRenames(root, ev.mods)...)
-	diags = append(diags, ev.checkRenameKeys(root)...)
+	root, diags := dc.buildTrie(entries, nil)
+	diags = append(diags, addRenames(root, l.mods)...)
+	diags = append(diags, dc.checkRenameKeys(root)...)
 	reported := map[*subType]bool{}
 	report := func(st *subType) {
 		if !reported[st] {
@@ -202,13 +220,111 @@ func (ev *Evaluator) declare() *declared {
 			diags = append(diags, st.diags...)
 		}
 	}
-	ev.walkOptions(root, nil, map[string]bool{}, nil, report)
+	dc.walkSubTypes(root, nil, map[string]bool{}, report)
 	for _, name := range slices.Sorted(maps.Keys(d.submodules)) {
-		report(ev.submoduleType([]string{name}))
+		report(dc.subTypeAt([]string{name}, nil))
 	}
+	dc.completeSubTypes(root)
 	d.root, d.diags = root, diags
 	d.nodes = numberNodes(root, 0)
 	return d
+}
+
+// walkSubTypes builds the trees of the submodule types that the options
+// below n hold through attrsOf, listOf, nullOr and uniq, prefix in front
+// of their paths (which name them in the trees' errors), and calls built
+// with each, as Evaluator.walkOptions walks them.
+func (dc *declarer) walkSubTypes(n *declNode, prefix options.Path, seen map[string]bool, built func(*subType)) {
+	if o := n.opt; o != nil {
+		if holdsSubmodule(o.typ) {
+			dc.walkSubType(o.typ, prefix.Join(n.path), seen, built)
+		}
+		return
+	}
+	for _, name := range n.names {
+		dc.walkSubTypes(n.children[name], prefix, seen, built)
+	}
+}
+
+func (dc *declarer) walkSubType(t options.Type, p options.Path, seen map[string]bool, built func(*subType)) {
+	switch t := t.(type) {
+	case options.AttrsOf:
+		dc.walkSubType(t.Elem, p.Child("<name>"), seen, built)
+	case options.ListOf:
+		dc.walkSubType(t.Elem, p.Child("*"), seen, built)
+	case options.NullOr:
+		dc.walkSubType(t.Elem, p, seen, built)
+	case options.Uniq:
+		dc.walkSubType(t.Elem, p, seen, built)
+	case options.Submodule:
+		key := subTypeKey(t.Names)
+		if seen[key] {
+			return // a recursive submodule
+		}
+		seen[key] = true
+		defer delete(seen, key)
+		st := dc.subTypeAt(t.Names, p)
+		built(st)
+		if st.root != nil {
+			dc.walkSubTypes(st.root, p, seen, built)
+		}
+	}
+}
+
+// completeSubTypes builds the trees of the submodule types left that an
+// evaluation can instantiate: those inside either and oneOf, and those of
+// the freeform types, which walkSubTypes does not reach, so that the
+// declared value holds every tree its evaluations ask for. Their errors
+// are reported when an instance is made, as when they were built then.
+func (dc *declarer) completeSubTypes(root *declNode) {
+	var fromTree func(n *declNode)
+	var fromType func(t options.Type)
+	fromType = func(t options.Type) {
+		switch t := t.(type) {
+		case options.AttrsOf:
+			fromType(t.Elem)
+		case options.ListOf:
+			fromType(t.Elem)
+		case options.NullOr:
+			fromType(t.Elem)
+		case options.Uniq:
+			fromType(t.Elem)
+		case options.Either:
+			fromType(t.A)
+			fromType(t.B)
+		case options.OneOf:
+			for _, a := range t.Alts {
+				fromType(a)
+			}
+		case options.Submodule:
+			if _, ok := dc.d.subTypes[subTypeKey(t.Names)]; ok {
+				return
+			}
+			st := dc.subTypeAt(t.Names, nil)
+			fromTree(st.root)
+			fromType(st.freeform)
+		}
+	}
+	fromTree = func(n *declNode) {
+		if n == nil {
+			return
+		}
+		if n.opt != nil {
+			fromType(n.opt.typ)
+			return
+		}
+		for _, name := range n.names {
+			fromTree(n.children[name])
+		}
+	}
+	fromTree(root)
+	// The trees built so far, in the order of their names, so that what
+	// is built is the same whatever the order of the map.
+	for _, key := range slices.Sorted(maps.Keys(dc.d.subTypes)) {
+		st := dc.d.subTypes[key]
+		fromTree(st.root)
+		fromType(st.freeform)
+	}
 }
 
 // numberNodes numbers the nodes of the tree at n after last, in the order
@@ -257,7 +373,7 @@ type declEntry struct {
 
 // buildTrie builds an option tree from declarations. prefix is where the
 // tree sits (the option holding a submodule), for messages only.
-func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
+func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	full := func(p options.Path) string { return prefix.Join(p).String() }
 	root := &declNode{}
@@ -269,12 +385,12 @@ func (ev *Evaluator) buildTrie(entries []declEntry, prefix options.Path) (*declN
 	decls := make([]optionDecl, 0, len(entries))
 	nodes := make([]declNode, 0, len(entries))
 	for _, e := range entries {
-		d, dd := ev.decodeOption(e, &decls)
+		d, dd := dc.decodeOption(e, &decls)
 		diags = append(diags, dd...)
 		if d == nil {
 			continue
 		}
-		ev.settleDefault(d)
+		dc.settleDefault(d)
 		n := root
 		ok := true
 		for i, seg := range d.path {
@@ -373,6 +489,26 @@ func finishTrie(n *declNode) {
 	}
 }
 
+// settleDefault makes the definition of o's default when it is a constant,
+// or made by a dynamic block from its iterators alone, once for the
+// declared tree, which evaluations then only read.
+func (dc *declarer) settleDefault(o *optionDecl) {
+	if o.constDefault != nil || o.defaultExpr == nil {
+		return
+	}
+	d, constant := constantDefault(o.defaultExpr)
+	if !constant {
+		// A default made by a dynamic block may read its iterators alone.
+		var v cty.Value
+		if v, constant = iteratorValue(dc.consts, o, o.defaultExpr); constant {
+			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
+		}
+	}
+	if constant {
+		o.constDefault = &d
+	}
+}
+
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
 // decodedOptions keeps, by their syntax, the options declared in the files
@@ -392,7 +528,7 @@ var keepDecodedOptions = true
 
 // decodeOption reads one option block, or copies what decodedOptions kept
 // of it, into an optionDecl from slab (see fromSlab).
-func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
+func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
 	shared := keepDecodedOptions && e.syn.inFile && e.mod != nil && e.mod.shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
@@ -401,7 +537,7 @@ func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl,
 			if d.typ != nil {
 				return d, nil
 			}
-			t, own, diags := ev.parseType(e.mod, e.syn.attrs["type"].Expr)
+			t, own, diags := dc.parseType(e.mod, e.syn.attrs["type"].Expr)
 			if t == nil || diags.HasErrors() {
 				return nil, diags
 			}
@@ -409,7 +545,7 @@ func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl,
 			return d, diags
 		}
 	}
-	d, diags := ev.readOption(e, slab)
+	d, diags := dc.readOption(e, slab)
 	if shared && d != nil && len(diags) == 0 {
 		kept := *d
 		if d.ownType {
@@ -426,7 +562,7 @@ func (ev *Evaluator) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl,
 }
 
 // readOption is decodeOption reading the block.
-func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
+func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
 	b := e.syn.block
 	d = fromSlab(slab)
 	*d = optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
@@ -494,7 +630,7 @@ func (ev *Evaluator) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl,
 		})
 		return nil, diags
 	}
-	t, own, dd := ev.parseType(e.mod, ta.Expr)
+	t, own, dd := dc.parseType(e.mod, ta.Expr)
 	diags = append(diags, dd...)
 	if t == nil || dd.HasErrors() {
 		return nil, diags
@@ -517,7 +653,7 @@ var sharedTypes sync.Map // source text -> options.Type
 // no submodule, no format and not path (sharedTypes), else in the
 // declared tree. own tells whether it names a submodule or path, which
 // each evaluation binds to itself (see Evaluator.typeOf).
-func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
+func (dc *declarer) parseType(m *module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
 	var key string
 	if m != nil && m.file != nil {
 		r := expr.Range()
@@ -525,12 +661,9 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (t options.
 			key = string(m.file.Bytes[r.Start.Byte:r.End.Byte])
 		}
 	}
-	decl := ev.decl
+	decl := dc.d
 	if key != "" {
-		decl.mu.Lock()
-		t, ok := decl.typeCache[key]
-		decl.mu.Unlock()
-		if ok {
+		if t, ok := decl.typeCache[key]; ok {
 			return t, true, nil
 		}
 		if t, ok := sharedTypes.Load(key); ok {
@@ -542,19 +675,19 @@ func (ev *Evaluator) parseType(m *module, expr hclsyntax.Expression) (t options.
 	evaluationOwn := usesPathType(expr)
 	t, diags = options.ParseTypeResolving(expr, func(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
 		evaluationOwn = true
-		return ev.lookupType(namespace, name, rng)
+		return dc.lookupType(namespace, name, rng)
 	}, nil)
 	if key != "" && t != nil && len(diags) == 0 {
 		if !evaluationOwn {
 			sharedTypes.Store(key, t)
 			return t, false, diags
 		}
-		decl.mu.Lock()
-		if decl.typeCache == nil {
-			decl.typeCache = map[string]options.Type{}
+		if !dc.private {
+			if decl.typeCache == nil {
+				decl.typeCache = map[string]options.Type{}
+			}
+			decl.typeCache[key] = t
 		}
-		decl.typeCache[key] = t
-		decl.mu.Unlock()
 	}
 	return t, evaluationOwn, diags
 }
@@ -673,9 +806,9 @@ func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 }
 
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.
-func (ev *Evaluator) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	if _, ok := ev.decl.submodules[name]; !ok {
-		return nil, unknownName(ev.decl.submodules, "submodule", name, "", rng)
+func (dc *declarer) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+	if _, ok := dc.d.submodules[name]; !ok {
+		return nil, unknownName(dc.d.submodules, "submodule", name, "", rng)
 	}
 	// No Instantiator: the type is the declared tree's; each evaluation
 	// binds it to itself (see Evaluator.typeOf).
@@ -691,33 +824,42 @@ type subType struct {
 	freeform   options.Type
 	freeformAt *hcl.Range
 	diags      hcl.Diagnostics
-	// built is done once the fields above are set (see submoduleTypeAt).
-	built sync.Once
 }
 
-// submoduleType builds (once) the option tree for the named submodules.
-func (ev *Evaluator) submoduleType(names []string) *subType {
-	return ev.submoduleTypeAt(names, nil)
-}
+// subTypeKey is the key of the submodules names merged in
+// declared.subTypes.
+func subTypeKey(names []string) string { return strings.Join(names, "\x00") }
 
-// submoduleTypeAt is submoduleType for the option at prefix, which names
-// the options in declaration errors when the tree is built now.
-func (ev *Evaluator) submoduleTypeAt(names []string, prefix options.Path) *subType {
-	key := strings.Join(names, "\x00")
-	decl := ev.decl
-	decl.mu.Lock()
-	st := decl.subTypes[key]
-	if st == nil {
-		st = &subType{}
-		decl.subTypes[key] = st
+// subTypeAt builds (once) the option tree for the named submodules, for
+// the option at prefix, which names the options in its declaration
+// errors.
+func (dc *declarer) subTypeAt(names []string, prefix options.Path) *subType {
+	key := subTypeKey(names)
+	if st := dc.d.subTypes[key]; st != nil {
+		return st
 	}
-	decl.mu.Unlock()
-	st.built.Do(func() { ev.buildSubType(st, names, prefix) })
+	st := &subType{}
+	if !dc.private {
+		dc.d.subTypes[key] = st
+	}
+	dc.buildSubType(st, names, prefix)
 	return st
 }
 
+// submoduleType is the option tree of the named submodules merged: the
+// declared value's, which holds every one its options can instantiate.
+// Should one be missing, it is built for the asking evaluation alone,
+// leaving the declared value, which evaluations share, as it is.
+func (ev *Evaluator) submoduleType(names []string) *subType {
+	if st := ev.decl.subTypes[subTypeKey(names)]; st != nil {
+		return st
+	}
+	dc := &declarer{loaded: ev.loaded, d: ev.decl, consts: ev, private: true}
+	return dc.subTypeAt(names, nil)
+}
+
 // buildSubType builds the option tree of st, the submodules names merged.
-func (ev *Evaluator) buildSubType(st *subType, names []string, prefix options.Path) {
+func (dc *declarer) buildSubType(st *subType, names []string, prefix options.Path) {
 	var entries []declEntry
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -725,16 +867,16 @@ func (ev *Evaluator) buildSubType(st *subType, names []string, prefix options.Pa
 			continue
 		}
 		seen[name] = true
-		body := ev.decl.submodules[name]
+		body := dc.d.submodules[name]
 		st.bodies = append(st.bodies, body)
-		st.diags = append(st.diags, ev.freeformType(st, body)...)
-		decls, diags := ev.expandDecls(body.mod, body.options, nil, nil)
+		st.diags = append(st.diags, dc.freeformType(st, body)...)
+		decls, diags := dc.expandDecls(body.mod, body.options, nil, nil)
 		st.diags = append(st.diags, diags...)
 		for _, o := range decls {
 			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
 		}
 	}
-	root, diags := ev.buildTrie(entries, prefix)
+	root, diags := dc.buildTrie(entries, prefix)
 	st.root, st.diags = root, append(st.diags, diags...)
 }
 
@@ -811,9 +953,9 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 // type holds, a declared option of a submodule, a name of a freeform
 // submodule or a key of an attribute set, so that a bad target is an
 // error at the rename rather than at each definition of the old name.
-func (ev *Evaluator) checkRenameKeys(root *declNode) hcl.Diagnostics {
+func (dc *declarer) checkRenameKeys(root *declNode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range ev.mods {
+	for _, m := range dc.mods {
 		for _, r := range m.renamed {
 			from := lookupDecl(root, r.from)
 			if from == nil || from.rename != r || from.renameBad {
@@ -823,7 +965,7 @@ func (ev *Evaluator) checkRenameKeys(root *declNode) hcl.Diagnostics {
 			if to == nil || len(rest) == 0 {
 				continue
 			}
-			if d := ev.checkKeys(to.opt.typ, to.path, rest); d != "" {
+			if d := dc.checkKeys(to.opt.typ, to.path, rest); d != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
@@ -839,7 +981,7 @@ func (ev *Evaluator) checkRenameKeys(root *declNode) hcl.Diagnostics {
 
 // checkKeys says why the value of type t at path at has no place for the
 // keys rest, or "" when it has.
-func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) string {
+func (dc *declarer) checkKeys(t options.Type, at options.Path, rest []string) string {
 	for len(rest) > 0 {
 		switch tt := t.(type) {
 		case options.NullOr:
@@ -852,7 +994,7 @@ func (ev *Evaluator) checkKeys(t options.Type, at options.Path, rest []string) s
 			t, at, rest = tt.Elem, at.Child(rest[0]), rest[1:]
 			continue
 		case options.Submodule:
-			st := ev.submoduleType(tt.Names)
+			st := dc.subTypeAt(tt.Names, nil)
 			if st.root == nil {
 				return ""
 			}

@@ -64,8 +64,9 @@ func TestDecodedOptions(t *testing.T) {
 	if len(entries) < 450 {
 		t.Fatalf("the library declares %d options; want the whole library", len(entries))
 	}
+	dc := &declarer{loaded: ev.loaded, d: ev.decl, consts: ev, private: true}
 	for _, e := range entries {
-		want, diags := ev.readOption(e, nil)
+		want, diags := dc.readOption(e, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
 		}
@@ -73,7 +74,7 @@ func TestDecodedOptions(t *testing.T) {
 			t.Errorf("%s: option %s was not kept", e.syn.block.DefRange(), want.path)
 			continue
 		}
-		got, diags := ev.decodeOption(e, nil)
+		got, diags := dc.decodeOption(e, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
 		}

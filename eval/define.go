@@ -92,49 +92,17 @@ func (inst *instance) state(n *declNode) *nodeState {
 		// lookup per access.
 		s := inst.topStates[n.id]
 		if s == nil {
-			s = inst.ev.newState()
+			s = inst.ev.arena.newState()
 			inst.topStates[n.id] = s
 		}
 		return s
 	}
 	s := inst.states[n]
 	if s == nil {
-		s = inst.ev.newState()
+		s = inst.ev.arena.newState()
 		inst.states[n] = s
 	}
 	return s
-}
-
-// slabSize is how many node states, thunks or one-definition slots an
-// evaluation allocates at once: it makes thousands of each, all alive
-// until it ends.
-const slabSize = 64
-
-// nextInSlab hands out the next element of *slab, zero, as a slice of
-// length and capacity one, refilling *slab with slabSize new elements once
-// it is used up: the node states, thunks and one-definition slots of an
-// evaluation are made a slab at a time.
-func nextInSlab[T any](slab *[]T) []T {
-	if len(*slab) == 0 {
-		*slab = make([]T, slabSize)
-	}
-	one := (*slab)[:1:1]
-	*slab = (*slab)[1:]
-	return one
-}
-
-// newState returns a new, zero node state from the evaluation's slab.
-func (ev *Evaluator) newState() *nodeState { return &nextInSlab(&ev.stateSlab)[0] }
-
-// oneDefn returns an empty slice with room for one definition, from the
-// evaluation's slab (a second append copies it out).
-func (ev *Evaluator) oneDefn() []defn { return nextInSlab(&ev.defnSlab)[:0] }
-
-// newThunk returns a new thunk of expr in sc from the evaluation's slab.
-func (ev *Evaluator) newThunk(expr hclsyntax.Expression, sc *scope, what string) *thunk {
-	t := &nextInSlab(&ev.thunkSlab)[0]
-	*t = thunk{expr: expr, sc: sc, what: what}
-	return t
 }
 
 // peekState is n's state if it has one.
@@ -151,7 +119,7 @@ func (inst *instance) fullPath(p options.Path) options.Path {
 	if len(inst.loc) == 0 {
 		return p
 	}
-	return inst.ev.mergeRoom.Join(inst.loc, p)
+	return inst.ev.arena.join(inst.loc, p)
 }
 
 // split distributes a definition made at node n over the options below it,
@@ -165,7 +133,7 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 		s := inst.state(n)
 		if s.defs == nil {
 			// most options have one definition: its room comes from a slab
-			s.defs = inst.ev.oneDefn()
+			s.defs = inst.ev.arena.oneDefn()
 		}
 		s.defs = append(s.defs, d)
 		return nil

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -218,7 +217,7 @@ func iteratorName(attr *hclsyntax.Attribute) (string, hcl.Diagnostics) {
 // their dynamic blocks expanded, in source order; prefix is the path the
 // declarations are below and vars the iterators bound around them (nil
 // and nil for a module's or a submodule's own declarations).
-func (ev *Evaluator) expandDecls(m *module, decls []*optionDeclSyntax, prefix []string, vars *binding) ([]*optionDeclSyntax, hcl.Diagnostics) {
+func (dc *declarer) expandDecls(m *module, decls []*optionDeclSyntax, prefix []string, vars *binding) ([]*optionDeclSyntax, hcl.Diagnostics) {
 	if prefix == nil && vars == nil && !hasDynamic(decls) {
 		return decls, nil
 	}
@@ -236,7 +235,7 @@ func (ev *Evaluator) expandDecls(m *module, decls []*optionDeclSyntax, prefix []
 			out = append(out, &optionDeclSyntax{path: full, block: o.block, attrs: o.attrs, vars: vars})
 			continue
 		}
-		made, d := ev.expandDynamic(m, o.dyn, full, vars)
+		made, d := dc.expandDynamic(m, o.dyn, full, vars)
 		diags = append(diags, d...)
 		out = append(out, made...)
 	}
@@ -254,13 +253,11 @@ func hasDynamic(decls []*optionDeclSyntax) bool {
 
 // expandDynamic makes the declarations of one dynamic block below prefix:
 // one block for each element of for_each.
-func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []string, vars *binding) ([]*optionDeclSyntax, hcl.Diagnostics) {
+func (dc *declarer) expandDynamic(m *module, dyn *dynamicSyntax, prefix []string, vars *binding) ([]*optionDeclSyntax, hcl.Diagnostics) {
 	if dyn.readsConfig {
 		return nil, nil // reported when the module was parsed
 	}
-	sc := ev.loadScope(m)
-	sc = &scope{inst: sc.inst, mod: sc.mod, locals: sc.locals, vars: vars}
-	coll, diags := sc.deep(dyn.forEach.Expr)
+	coll, diags := dc.consts.declValue(m, vars, dyn.forEach.Expr)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -276,16 +273,14 @@ func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []strin
 			Subject:  dyn.forEach.Expr.Range().Ptr(),
 		})
 	}
-	if d := ev.checkElements(coll.LengthInt(), dyn.forEach.Expr.Range()); d != nil {
+	if d := dc.consts.checkElements(coll.LengthInt(), dyn.forEach.Expr.Range()); d != nil {
 		return nil, append(diags, d)
 	}
 	var out []*optionDeclSyntax
 	for it := coll.ElementIterator(); it.Next(); {
 		k, v := it.Element() // a set's element is its own key
 		each := &binding{name: dyn.iterator, value: cty.ObjectVal(map[string]cty.Value{"key": k, "value": v}), outer: vars}
-		at := *sc
-		at.vars = each
-		label, d := dynamicLabel(&at, dyn)
+		label, d := dc.dynamicLabel(m, each, dyn)
 		diags = append(diags, d...)
 		if label == nil {
 			continue
@@ -295,18 +290,18 @@ func (ev *Evaluator) expandDynamic(m *module, dyn *dynamicSyntax, prefix []strin
 			out = append(out, &optionDeclSyntax{path: full, block: dyn.made, attrs: dyn.content.Body.Attributes, vars: each})
 			continue
 		}
-		made, d := ev.expandDecls(m, dyn.inner, full, each)
+		made, d := dc.expandDecls(m, dyn.inner, full, each)
 		diags = append(diags, d...)
 		out = append(out, made...)
 	}
 	return out, diags
 }
 
-// dynamicLabel evaluates the labels of a dynamic block for one element, in
-// sc where the iterator is bound: one string, an option path.
-func dynamicLabel(sc *scope, dyn *dynamicSyntax) ([]string, hcl.Diagnostics) {
+// dynamicLabel evaluates the labels of a dynamic block of module m for one
+// element, with the iterators vars binds: one string, an option path.
+func (dc *declarer) dynamicLabel(m *module, vars *binding, dyn *dynamicSyntax) ([]string, hcl.Diagnostics) {
 	expr := dyn.labels.Expr
-	v, diags := sc.deep(expr)
+	v, diags := dc.consts.declValue(m, vars, expr)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -359,7 +354,7 @@ func (b *binding) values() map[string]cty.Value {
 // when o was made by a dynamic block and expr reads its iterators and no
 // other variable: a constant of the declaration, as the literal that
 // would be written by hand is (see constantValue).
-func (ev *Evaluator) iteratorValue(o *optionDecl, expr hclsyntax.Expression) (cty.Value, bool) {
+func iteratorValue(consts declConsts, o *optionDecl, expr hclsyntax.Expression) (cty.Value, bool) {
 	if o.vars == nil {
 		return cty.NilVal, false
 	}
@@ -372,22 +367,11 @@ func (ev *Evaluator) iteratorValue(o *optionDecl, expr hclsyntax.Expression) (ct
 			return cty.NilVal, false
 		}
 	}
-	v, diags := (&scope{inst: &instance{ev: ev}, mod: o.mod, vars: o.vars}).deep(expr)
+	v, diags := consts.declValue(o.mod, o.vars, expr)
 	if diags.HasErrors() || !v.IsWhollyKnown() {
 		return cty.NilVal, false
 	}
 	return v, true
-}
-
-// declText is the text the documentation shows for an option's default or
-// example, expr: its source text, or the value it has in a declaration
-// made by a dynamic block (see iteratorValue), as it would be written by
-// hand.
-func (ev *Evaluator) declText(o *optionDecl, expr hclsyntax.Expression) string {
-	if v, ok := ev.iteratorValue(o, expr); ok {
-		return string(hclwrite.TokensForValue(v).Bytes())
-	}
-	return sourceText(ev.Files(), expr.Range())
 }
 
 // notKnownDiag reports that attribute what of a dynamic block, read when

@@ -88,7 +88,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		modulePaths: map[string]modulePath{},
 		bound:       map[any]options.Type{},
 	}
-	ev.mergeRoom.Budget = mergeBudget{ev}
+	ev.merger.Budget = mergeBudget{ev}
 	ok, diags := ev.load()
 	if !ok {
 		return ev, diags
@@ -97,7 +97,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	if cfg.Fleet != nil {
 		decl = cfg.Fleet.declared(ev)
 	} else {
-		decl = ev.declare()
+		decl = declare(ev.loaded, ev)
 	}
 	ev.decl = decl
 	diags = append(diags, ev.declarationDiags(decl)...)
@@ -383,15 +383,12 @@ type Evaluator struct {
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).
 	modulePaths map[string]modulePath
-	// stateSlab and thunkSlab hold the node states and thunks not
-	// handed out yet (see newState, newThunk).
-	stateSlab []nodeState
-	thunkSlab []thunk
-	defnSlab  []defn // see oneDefn
-	// mergeRoom holds the parts and survivors of the options' merges (see
-	// instance.force) and the full paths of the options of submodule
-	// instances (fullPath, walkOptions), a block at a time.
-	mergeRoom options.Room
+	// arena holds the node states, thunks, one-definition slots and
+	// joined paths the evaluation makes, a block at a time (arena.go).
+	arena arena
+	// merger merges the options' definitions (see instance.force),
+	// bounded by the evaluation's allocation budget.
+	merger options.Merger
 
 	stack []frame
 	// defStack holds the definitions of the options being forced (see
@@ -415,8 +412,6 @@ type Evaluator struct {
 	// calledNote marks the errors that name the call of the function
 	// they are in (see noteCall).
 	calledNote map[*hcl.Diagnostic]bool
-	// typeByName holds the named types parsed (see lookupNamedType).
-	typeByName map[*typeSyntax]options.Type
 
 	limits  Limits    // cfg.Limits with the defaults
 	started time.Time // for Limits.Time

@@ -114,7 +114,7 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !m.shared && !m.fleet {
 			// A module only this evaluation has: no other evaluation
 			// would share the tree.
-			return ev.declare()
+			return declare(ev.loaded, ev)
 		}
 		buf = binary.AppendUvarint(buf, m.id)
 	}
@@ -127,13 +127,13 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !f.asked[key] || len(f.trees) >= fleetTrees {
 			f.asked[key] = true
 			f.mu.Unlock()
-			return ev.declare()
+			return declare(ev.loaded, ev)
 		}
 		t = &fleetTree{}
 		f.trees[key] = t
 	}
 	f.mu.Unlock()
-	t.once.Do(func() { t.decl = ev.declare() })
+	t.once.Do(func() { t.decl = declare(ev.loaded, ev) })
 	return t.decl
 }
 

@@ -100,7 +100,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	}
 	top := len(ev.defStack)
 	all := ev.defStack[base:top:top]
-	merged, dd := options.MergeDefinitionsIn(full, ev.optionType(o), all, &ev.mergeRoom)
+	merged, dd := ev.merger.MergeDefinitions(full, ev.optionType(o), all)
 	diags = append(diags, dd...)
 	s.parts = merged.Defs
 	s.value, s.defined = merged.Value, merged.Defined
@@ -146,26 +146,6 @@ func (inst *instance) defaultDef(o *optionDecl) options.Def {
 		return *o.constDefault
 	}
 	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
-}
-
-// settleDefault makes the definition of o's default when it is a constant,
-// or made by a dynamic block from its iterators alone, once for the
-// declared tree, which evaluations then only read.
-func (ev *Evaluator) settleDefault(o *optionDecl) {
-	if o.constDefault != nil || o.defaultExpr == nil {
-		return
-	}
-	d, constant := constantDefault(o.defaultExpr)
-	if !constant {
-		// A default made by a dynamic block may read its iterators alone.
-		var v cty.Value
-		if v, constant = ev.iteratorValue(o, o.defaultExpr); constant {
-			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
-		}
-	}
-	if constant {
-		o.constDefault = &d
-	}
 }
 
 // optionType is the type of the declared option o in this evaluation.
@@ -624,7 +604,7 @@ func (ev *Evaluator) namedThunk(expr hclsyntax.Expression, sc *scope, what strin
 	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok {
 		return property.ForcedVal(lit.Val, lit.SrcRange)
 	}
-	t := ev.newThunk(expr, sc, what)
+	t := ev.arena.newThunk(expr, sc, what)
 	t.self = t
 	return property.LazyValAt(&t.self)
 }

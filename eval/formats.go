@@ -87,14 +87,14 @@ func (f *formatSyntax) declBlock() *hclsyntax.Block { return f.block }
 
 // lookupType resolves submodule.NAME and format.NAME inside a type
 // expression.
-func (ev *Evaluator) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+func (dc *declarer) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
 	switch namespace {
 	case "submodule":
-		return ev.lookupSubmoduleType(name, rng)
+		return dc.lookupSubmoduleType(name, rng)
 	case "types":
-		return ev.lookupNamedType(name, rng)
+		return dc.lookupNamedType(name, rng)
 	}
-	f, diags := ev.lookupFormat(name, rng)
+	f, diags := lookupFormat(dc.formats, name, rng)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -102,11 +102,11 @@ func (ev *Evaluator) lookupType(namespace, name string, rng hcl.Range) (options.
 }
 
 // lookupFormat finds the format declared as name, referred to at rng.
-func (ev *Evaluator) lookupFormat(name string, rng hcl.Range) (*formatSyntax, hcl.Diagnostics) {
-	if f, ok := ev.formats[name]; ok {
+func lookupFormat(formats map[string]*formatSyntax, name string, rng hcl.Range) (*formatSyntax, hcl.Diagnostics) {
+	if f, ok := formats[name]; ok {
 		return f, nil
 	}
-	return nil, unknownName(ev.formats, "format", name, `: a format "NAME" "KIND" block declares one`, rng)
+	return nil, unknownName(formats, "format", name, `: a format "NAME" "KIND" block declares one`, rng)
 }
 
 // formatValue reads format.NAME in an expression: the format as a value
@@ -124,7 +124,7 @@ func (sc *scope) formatValue(root hcl.Range, rest hcl.Traversal) (cty.Value, hcl
 			Subject:  root.Ptr(),
 		}}
 	}
-	f, diags := sc.inst.ev.lookupFormat(attr.Name, hcl.RangeBetween(root, attr.SrcRange))
+	f, diags := lookupFormat(sc.inst.ev.formats, attr.Name, hcl.RangeBetween(root, attr.SrcRange))
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

@@ -26,7 +26,7 @@ type freeform struct {
 }
 
 // freeformType reads the freeform type of one submodule body into st.
-func (ev *Evaluator) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnostics {
+func (dc *declarer) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnostics {
 	if body.freeform == nil {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (ev *Evaluator) freeformType(st *subType, body *submoduleSyntax) hcl.Diagno
 			Subject:  body.freeform.Expr.Range().Ptr(),
 		}}
 	}
-	t, _, diags := ev.parseType(body.mod, body.freeform.Expr)
+	t, _, diags := dc.parseType(body.mod, body.freeform.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -82,7 +82,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	for i, d := range f.defs {
 		defs[i] = d.Def
 	}
-	merged, d := options.MergeDefinitionsIn(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs, &options.Room{Budget: mergeBudget{inst.ev}})
+	merged, d := (&options.Merger{Budget: mergeBudget{inst.ev}}).MergeDefinitions(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs)
 	inst.ev.pop()
 	f.parts = merged.Defs
 	v := merged.Value

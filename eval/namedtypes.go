@@ -59,12 +59,12 @@ func decodeNamedType(b *hclsyntax.Block, m *module) (*typeSyntax, hcl.Diagnostic
 // lookupNamedType resolves types.NAME, referred to at rng: the type its
 // type block gives, parsed once for the evaluation. A named type that
 // names itself, directly or through others, has no meaning.
-func (ev *Evaluator) lookupNamedType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	t, ok := ev.namedTypes[name]
+func (dc *declarer) lookupNamedType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
+	t, ok := dc.namedTypes[name]
 	if !ok {
-		return nil, unknownName(ev.namedTypes, "type", name, `: a type "NAME" block names one`, rng)
+		return nil, unknownName(dc.namedTypes, "type", name, `: a type "NAME" block names one`, rng)
 	}
-	if ty, ok := ev.typeByName[t]; ok {
+	if ty, ok := dc.typeByName[t]; ok {
 		if ty == nil {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
@@ -75,15 +75,15 @@ func (ev *Evaluator) lookupNamedType(name string, rng hcl.Range) (options.Type, 
 		}
 		return ty, nil
 	}
-	if ev.typeByName == nil {
-		ev.typeByName = map[*typeSyntax]options.Type{}
+	if dc.typeByName == nil {
+		dc.typeByName = map[*typeSyntax]options.Type{}
 	}
-	ev.typeByName[t] = nil // being parsed
-	ty, _, diags := ev.parseType(t.mod, t.expr)
+	dc.typeByName[t] = nil // being parsed
+	ty, _, diags := dc.parseType(t.mod, t.expr)
 	if diags.HasErrors() {
-		delete(ev.typeByName, t)
+		delete(dc.typeByName, t)
 		return nil, diags
 	}
-	ev.typeByName[t] = ty
+	dc.typeByName[t] = ty
 	return ty, diags
 }

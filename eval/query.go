@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
@@ -233,6 +234,17 @@ func (ev *Evaluator) Declarations() []Declaration {
 	return out
 }
 
+// declText is the text the documentation shows for an option's default or
+// example, expr: its source text, or the value it has in a declaration
+// made by a dynamic block (see iteratorValue), as it would be written by
+// hand.
+func (ev *Evaluator) declText(o *optionDecl, expr hclsyntax.Expression) string {
+	if v, ok := iteratorValue(ev, o, expr); ok {
+		return string(hclwrite.TokensForValue(v).Bytes())
+	}
+	return sourceText(ev.Files(), expr.Range())
+}
+
 // walkOptions calls visit for every option below n, prefix in front of its
 // path, and descends into the submodules of its type with placeholders
 // (<name> for an attribute of an attrsOf, * for an element of a list).
@@ -249,7 +261,7 @@ func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[stri
 		// one, a path from the evaluation's room.
 		p := n.path[:len(n.path):len(n.path)]
 		if len(prefix) > 0 {
-			p = ev.mergeRoom.Join(prefix, n.path)
+			p = ev.arena.join(prefix, n.path)
 		}
 		if visit != nil {
 			visit(o, p)
@@ -301,7 +313,7 @@ func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bo
 		}
 		seen[key] = true
 		defer delete(seen, key)
-		st := ev.submoduleTypeAt(t.Names, p)
+		st := ev.submoduleType(t.Names)
 		if built != nil {
 			built(st)
 		}

@@ -111,7 +111,7 @@ func (ls *localSet) get(name string) (*thunk, bool) {
 			return t, true
 		}
 		if a, ok := s.attrs[name]; ok {
-			t := s.sc.inst.ev.newThunk(a.Expr, s.sc, "local."+name)
+			t := s.sc.inst.ev.arena.newThunk(a.Expr, s.sc, "local."+name)
 			if s.thunks == nil {
 				s.thunks = map[string]*thunk{}
 			}

@@ -30,45 +30,113 @@ type Merged struct {
 const MaxDepth = 500
 
 // MergeDefinitions merges the definitions of the option at loc with type t,
-// as NixOS's mergeDefinitions does:
+// as NixOS's mergeDefinitions (lib/modules.nix) does, in its steps:
 //
-//  1. Each definition is forced to its top and discharged
-//     (property.Discharger, in Decide mode): mkMerge expands to its
-//     elements and mkIf to its body when its condition (forced deeply; it
-//     must be a bool) is true; a definition under a false mkIf is
-//     Disabled.
-//  2. A top-level mkOverride gives the priority (property.PriorityPlain
-//     otherwise). Only the definitions with the lowest number are kept
-//     (Discharger.Override); the others are Overridden, and are neither
-//     forced further nor type-checked.
-//  3. The kept definitions lose their mkOverride, then their mkOrder, which
-//     gives their order (property.OrderPlain otherwise); they are sorted stably
-//     by order. A property that is out of NixOS's nesting order (mkIf or
-//     mkMerge inside mkOverride, any property inside mkOrder) is an error.
-//  4. t.Merge merges them.
+//  1. dischargeProperties: each definition is forced to its top and
+//     discharged (property.Discharger, in Decide mode): mkMerge expands to
+//     its elements and mkIf to its body when its condition (forced
+//     deeply; it must be a bool) is true; a definition under a false mkIf
+//     is Disabled.
+//  2. filterOverrides: a top-level mkOverride gives the priority
+//     (property.PriorityPlain otherwise). Only the definitions with the
+//     lowest number are kept (Discharger.Override); the others are
+//     Overridden, and are neither forced further nor type-checked.
+//  3. sortProperties: the kept definitions (defsFinal) lose their
+//     mkOverride, then their mkOrder, which gives their order
+//     (property.OrderPlain otherwise); they are sorted stably by order. A
+//     property that is out of NixOS's nesting order (mkIf or mkMerge
+//     inside mkOverride, any property inside mkOrder) is an error.
+//  4. mergedValue: t.Merge merges them.
 //
-// Without a surviving definition, Defined is false and Value is
-// cty.NilVal, without an error: whether that is one is the caller's
-// business (an option that is used but not defined). Unknown values
-// (cty.DynamicVal, after an error reported elsewhere) propagate silently.
+// Without a surviving definition (isDefined false), Defined is false and
+// Value is cty.NilVal, without an error: whether that is one is the
+// caller's business (an option that is used but not defined). Unknown
+// values (cty.DynamicVal, after an error reported elsewhere) propagate
+// silently.
 func MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
-	return MergeDefinitionsIn(loc, t, defs, nil)
+	return mergeDefinitions(loc, t, defs, nil, nil)
 }
 
-// MergeDefinitionsIn is MergeDefinitions taking the room for the parts of
-// the definitions and for the survivors from room rather than allocating
-// its own; a nil room allocates.
-func MergeDefinitionsIn(loc Path, t Type, defs []Def, room *Room) (Merged, hcl.Diagnostics) {
-	var budget Budget
-	switch {
-	case room != nil && room.Budget != nil:
-		budget = room.Budget
-	case len(defs) > 0:
+// Merger merges the definitions of the options of one evaluation, as
+// MergeDefinitions does, bounded by one budget. The zero Merger is ready
+// to use; a Merger is not safe for concurrent use.
+type Merger struct {
+	// Budget, when set, bounds the work of the merges and of those of
+	// their attributes and elements.
+	Budget Budget
+	// room is where the merges' parts and survivors are made, a block at
+	// a time.
+	room room
+}
+
+// MergeDefinitions is the package's MergeDefinitions, bounded by the
+// Merger's budget.
+func (m *Merger) MergeDefinitions(loc Path, t Type, defs []Def) (Merged, hcl.Diagnostics) {
+	return mergeDefinitions(loc, t, defs, &m.room, m.Budget)
+}
+
+// mergeDefinitions is MergeDefinitions making the parts and survivors in r
+// (nil: allocated for this merge), bounded by budget (nil: that of the
+// definitions).
+func mergeDefinitions(loc Path, t Type, defs []Def, r *room, budget Budget) (Merged, hcl.Diagnostics) {
+	if budget == nil && len(defs) > 0 {
 		budget = defs[0].budget
 	}
+	if d := checkMerge(loc, defs, budget); d != nil {
+		return Merged{Value: cty.DynamicVal, Defined: true}, hcl.Diagnostics{d}
+	}
+	// A single definition (most options have one, or only a default) has
+	// its part and its survivor in one allocation.
+	var single *singleDef
+	if r == nil && len(defs) == 1 {
+		single = new(singleDef)
+	}
+
+	// defsFinal': mkMerge and mkIf, then mkOverride.
+	d := property.Discharger{Parts: partsFor(len(defs), r, single)}
+	dischargeProperties(&d, defs)
+	m := Merged{Defs: d.Parts}
+	if d.HasErrors() {
+		m.Value, m.Defined = cty.DynamicVal, true
+		return m, PropertyErrors(loc, &d)
+	}
+	if !filterOverrides(&d) {
+		m.Value = cty.NilVal // isDefined = false
+		return m, d.Diags
+	}
+	m.Defined = true
+
+	// defsFinal: the definitions kept, by their mkOrder.
+	var wonBuf [4]int
+	won, diags := sortProperties(loc, m.Defs, d.Diags, wonBuf[:0])
+	if diags.HasErrors() {
+		m.Value = cty.DynamicVal
+		return m, diags
+	}
+
+	// mergedValue.
+	survivors := survivorsFor(len(won), r, single)
+	for i, w := range won {
+		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range, budget: budget}
+	}
+	v, merged := t.Merge(loc, survivors)
+	if len(won) > 1 {
+		adviseOnPriority(loc, m.Defs[won[0]].Priority, merged)
+	}
+	diags = append(diags, merged...)
+	if diags.HasErrors() || v.Type() == cty.NilType {
+		v = cty.DynamicVal
+	}
+	m.Value = v
+	return m, diags
+}
+
+// checkMerge is the error of a merge that may not start: the budget is
+// spent, or the value is nested deeper than MaxDepth.
+func checkMerge(loc Path, defs []Def, budget Budget) *hcl.Diagnostic {
 	if budget != nil && len(defs) > 0 {
 		if d := budget.Spend(0, property.RangeOf(defs[0].Value, defs[0].Range)); d != nil {
-			return Merged{Value: cty.DynamicVal, Defined: true}, hcl.Diagnostics{d}
+			return d
 		}
 	}
 	if len(loc) > MaxDepth {
@@ -76,77 +144,45 @@ func MergeDefinitionsIn(loc Path, t Type, defs []Def, room *Room) (Merged, hcl.D
 		if len(defs) > 0 {
 			rng = property.RangeOf(defs[0].Value, defs[0].Range)
 		}
-		return Merged{Value: cty.DynamicVal, Defined: true}, hcl.Diagnostics{errorAt(CodeType, loc[:8], rng,
+		return errorAt(CodeType, loc[:8], rng,
 			"value nested too deeply",
 			fmt.Sprintf("A definition of option \"%s\" is nested more than %d levels deep; a value that contains itself (a local holding an object that refers to the local) never ends.",
-				loc[:8].String(), MaxDepth))}
+				loc[:8].String(), MaxDepth))
 	}
-	// A single definition (most options have one, or only a default) has
-	// its part and its survivor in one allocation.
-	var single *singleDef
-	d := property.Discharger{}
-	switch {
-	case room != nil:
-		d.Parts = room.parts(len(defs))
-	case len(defs) == 1:
-		single = new(singleDef)
-		d.Parts = single.part[:0:1]
-	default:
-		d.Parts = make([]property.Part, 0, len(defs))
-	}
+	return nil
+}
+
+// dischargeProperties adds the definitions to d, which expands their
+// mkMerge and decides their mkIf (modules.nix's dischargeProperties).
+func dischargeProperties(d *property.Discharger, defs []Def) {
 	for _, def := range defs {
 		d.Add(def.Value, def.Range)
 	}
-	m := Merged{Defs: d.Parts}
-	if d.HasErrors() {
-		m.Value, m.Defined = cty.DynamicVal, true
-		return m, PropertyErrors(loc, &d)
-	}
-	if !d.Override() {
-		m.Value = cty.NilVal
-		return m, d.Diags
-	}
-	m.Defined = true
+}
 
-	st := stripper{loc: loc, diags: d.Diags}
-	var wonBuf [4]int
-	won := wonBuf[:0]
-	for i := range m.Defs {
-		if r := &m.Defs[i]; r.State == property.Won {
+// filterOverrides keeps the definitions of the highest priority
+// (modules.nix's filterOverrides) and reports whether any is left.
+func filterOverrides(d *property.Discharger) bool { return d.Override() }
+
+// sortProperties takes the mkOverride and mkOrder off the winning parts
+// and returns their indexes in won, sorted stably by order (modules.nix's
+// sortProperties), with diags and the errors of properties out of
+// NixOS's nesting order.
+func sortProperties(loc Path, parts []property.Part, diags hcl.Diagnostics, won []int) ([]int, hcl.Diagnostics) {
+	st := stripper{loc: loc, diags: diags}
+	for i := range parts {
+		if r := &parts[i]; r.State == property.Won {
 			st.strip(r)
 			won = append(won, i)
 		}
 	}
 	if st.diags.HasErrors() {
-		m.Value = cty.DynamicVal
-		return m, st.diags
+		return won, st.diags
 	}
-
 	if len(won) > 1 {
-		slices.SortStableFunc(won, func(a, b int) int { return m.Defs[a].Order - m.Defs[b].Order })
+		slices.SortStableFunc(won, func(a, b int) int { return parts[a].Order - parts[b].Order })
 	}
-	var survivors []Def
-	switch {
-	case room != nil:
-		survivors = room.survivors(len(won))
-	case single != nil && len(won) <= 1:
-		survivors = single.survivor[:len(won):len(won)]
-	default:
-		survivors = make([]Def, len(won))
-	}
-	for i, w := range won {
-		survivors[i] = Def{Value: m.Defs[w].Value, Range: m.Defs[w].Range, budget: budget}
-	}
-	v, diags := t.Merge(loc, survivors)
-	if len(won) > 1 {
-		adviseOnPriority(loc, m.Defs[won[0]].Priority, diags)
-	}
-	diags = append(st.diags, diags...)
-	if diags.HasErrors() || v.Type() == cty.NilType {
-		v = cty.DynamicVal
-	}
-	m.Value = v
-	return m, diags
+	return won, st.diags
 }
 
 // singleDef is the room MergeDefinitions needs for a single definition.
@@ -155,49 +191,69 @@ type singleDef struct {
 	survivor [1]Def
 }
 
-// Room is memory for the parts and the survivors of many merges
-// (MergeDefinitionsIn), and for the paths of the keys they merge under,
-// allocated a block at a time rather than merge by merge. What a merge
-// takes stays its own: Merged.Defs holds the parts, and a type's Merge
-// may keep the survivors. The zero Room is ready to use; a Room is not
-// safe for concurrent use.
-type Room struct {
+// partsFor is an empty slice with room for the parts of n definitions:
+// from r, or single's, or allocated.
+func partsFor(n int, r *room, single *singleDef) []property.Part {
+	switch {
+	case r != nil:
+		return r.parts(n)
+	case single != nil:
+		return single.part[:0:1]
+	}
+	return make([]property.Part, 0, n)
+}
+
+// survivorsFor is a slice of n zero survivors: from r, or single's (when
+// there is at most one), or allocated.
+func survivorsFor(n int, r *room, single *singleDef) []Def {
+	switch {
+	case r != nil:
+		return r.survivors(n)
+	case single != nil && n <= 1:
+		return single.survivor[:n:n]
+	}
+	return make([]Def, n)
+}
+
+// room is memory for the parts and the survivors of many merges, and for
+// the paths of the keys they merge under, allocated a block at a time
+// rather than merge by merge. What a merge takes stays its own:
+// Merged.Defs holds the parts, and a type's Merge may keep the survivors.
+// The zero room is ready to use; a room is not safe for concurrent use.
+type room struct {
 	partBlock     []property.Part
 	survivorBlock []Def
-	segBlock      []string // the segments of the paths of child (nil Room: none)
-	// Budget, when set, bounds the work of the merges made in the room
-	// and of those of their attributes and elements.
-	Budget Budget
+	segBlock      []string // the segments of the paths of child (nil room: none)
 	// size is how many parts or survivors a new block holds, at least,
 	// and paths how many paths a new block of segments holds; zero means
 	// defaultRoomBlock.
 	size, paths int
 }
 
-// defaultRoomBlock is how many parts or survivors a block of a Room holds
-// unless the Room says otherwise.
+// defaultRoomBlock is how many parts or survivors a block of a room holds
+// unless the room says otherwise.
 const defaultRoomBlock = 64
 
-// newRoom returns a Room whose first blocks hold n parts and n survivors,
+// newRoom returns a room whose first blocks hold n parts and n survivors,
 // and whose blocks of segments hold paths paths: enough for merges of n
 // definitions in all under paths keys, made in a row.
-func newRoom(n, paths int) *Room {
-	return &Room{partBlock: make([]property.Part, 0, n), survivorBlock: make([]Def, 0, n), size: n, paths: paths}
+func newRoom(n, paths int) *room {
+	return &room{partBlock: make([]property.Part, 0, n), survivorBlock: make([]Def, 0, n), size: n, paths: paths}
 }
 
 // parts returns an empty slice with room for n parts.
-func (r *Room) parts(n int) []property.Part {
+func (r *room) parts(n int) []property.Part {
 	return reserve(&r.partBlock, n, r.blockSize())[:0]
 }
 
 // survivors returns a slice of n zero survivors.
-func (r *Room) survivors(n int) []Def {
+func (r *room) survivors(n int) []Def {
 	return reserve(&r.survivorBlock, n, r.blockSize())
 }
 
 // child returns loc.Child(seg), its segments in the room's block when r
 // is not nil. Paths are not changed in place, so they may share a block.
-func (r *Room) child(loc Path, seg string) Path {
+func (r *room) child(loc Path, seg string) Path {
 	if r == nil {
 		return loc.Child(seg)
 	}
@@ -207,20 +263,9 @@ func (r *Room) child(loc Path, seg string) Path {
 	return p
 }
 
-// Join returns p.Join(rest), its segments taken from the room when r is
-// not nil.
-func (r *Room) Join(p, rest Path) Path {
-	if r == nil {
-		return p.Join(rest)
-	}
-	out := r.segments(len(p) + len(rest))
-	copy(out[copy(out, p):], rest)
-	return out
-}
-
 // segments returns a path of n empty segments from the block, its
 // capacity cut so that an append copies it.
-func (r *Room) segments(n int) Path {
+func (r *room) segments(n int) Path {
 	paths := r.paths
 	if paths == 0 {
 		paths = defaultRoomBlock
@@ -240,7 +285,7 @@ func reserve[T any](block *[]T, n, size int) []T {
 	return (*block)[at : at+n : at+n]
 }
 
-func (r *Room) blockSize() int {
+func (r *room) blockSize() int {
 	if r.size > 0 {
 		return r.size
 	}

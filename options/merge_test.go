@@ -65,7 +65,7 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 	}
 	// One room for every case, its blocks small, so that merges take
 	// their parts one after another and across blocks.
-	room := &Room{size: 3}
+	shared := &room{size: 3}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, diags := MergeDefinitions(loc, tt.typ, defs(tt.defs...))
@@ -74,30 +74,30 @@ func TestMergeDefinitionsProperties(t *testing.T) {
 			if !m.Defined {
 				t.Errorf("not defined")
 			}
-			inRoom, roomDiags := MergeDefinitionsIn(loc, tt.typ, defs(tt.defs...), room)
+			inRoom, roomDiags := mergeDefinitions(loc, tt.typ, defs(tt.defs...), shared, nil)
 			sameMerge(t, inRoom, roomDiags, m, diags)
 		})
 	}
 }
 
-// sameMerge checks that a merge made in a Room (got) is the one made
+// sameMerge checks that a merge made in a room (got) is the one made
 // without (want).
 func sameMerge(t *testing.T, got Merged, gotDiags hcl.Diagnostics, want Merged, wantDiags hcl.Diagnostics) {
 	t.Helper()
 	if !got.Value.RawEquals(want.Value) || got.Defined != want.Defined {
-		t.Errorf("in a Room: %#v (defined %v), want %#v (defined %v)", got.Value, got.Defined, want.Value, want.Defined)
+		t.Errorf("in a room: %#v (defined %v), want %#v (defined %v)", got.Value, got.Defined, want.Value, want.Defined)
 	}
 	if len(got.Defs) != len(want.Defs) {
-		t.Fatalf("in a Room: %d parts, want %d", len(got.Defs), len(want.Defs))
+		t.Fatalf("in a room: %d parts, want %d", len(got.Defs), len(want.Defs))
 	}
 	for i, g := range got.Defs {
 		w := want.Defs[i]
 		if !g.Value.RawEquals(w.Value) || g.Range != w.Range || g.State != w.State || g.Priority != w.Priority || g.Order != w.Order {
-			t.Errorf("in a Room, part %d: %+v, want %+v", i, g, w)
+			t.Errorf("in a room, part %d: %+v, want %+v", i, g, w)
 		}
 	}
 	if diff := cmp.Diff(diagStrings(wantDiags), diagStrings(gotDiags)); diff != "" {
-		t.Errorf("in a Room, diagnostics (-want +got):\n%s", diff)
+		t.Errorf("in a room, diagnostics (-want +got):\n%s", diff)
 	}
 }
 
@@ -109,15 +109,15 @@ func diagStrings(diags hcl.Diagnostics) []string {
 	return out
 }
 
-// TestRoomBlocks checks that what a Room hands out never overlaps: each
-// merge's parts and survivors, and each path (child, Join), are its own, within
+// TestRoomBlocks checks that what a room hands out never overlaps: each
+// merge's parts and survivors, and each path (child), are its own, within
 // a block and across blocks, including a request larger than a block.
 func TestRoomBlocks(t *testing.T) {
-	room := &Room{size: 4}
+	r := &room{size: 4}
 	var parts [][]property.Part
 	var survivors [][]Def
 	for i, n := range []int{1, 3, 0, 2, 9, 1, 4} {
-		p := room.parts(n)
+		p := r.parts(n)
 		if len(p) != 0 || cap(p) != n {
 			t.Fatalf("parts(%d): len %d cap %d", n, len(p), cap(p))
 		}
@@ -125,7 +125,7 @@ func TestRoomBlocks(t *testing.T) {
 			p = append(p, property.Part{Order: i})
 		}
 		parts = append(parts, p)
-		s := room.survivors(n)
+		s := r.survivors(n)
 		if len(s) != n || cap(s) != n {
 			t.Fatalf("survivors(%d): len %d cap %d", n, len(s), cap(s))
 		}
@@ -137,7 +137,7 @@ func TestRoomBlocks(t *testing.T) {
 	loc := Path{"a", "b"}
 	var paths []Path
 	for i := range 9 {
-		p := room.child(loc, strconv.Itoa(i))
+		p := r.child(loc, strconv.Itoa(i))
 		if want := loc.Child(strconv.Itoa(i)); !p.Equal(want) || cap(p) != len(p) {
 			t.Fatalf("child %d: %v (cap %d), want %v", i, p, cap(p), want)
 		}
@@ -148,21 +148,8 @@ func TestRoomBlocks(t *testing.T) {
 			t.Errorf("child %d was overwritten: %v", i, p)
 		}
 	}
-	for i := range 9 {
-		rest := Path{"c", strconv.Itoa(i)}
-		p := room.Join(loc, rest)
-		if want := loc.Join(rest); !p.Equal(want) || cap(p) != len(p) {
-			t.Fatalf("Join %d: %v (cap %d), want %v", i, p, cap(p), want)
-		}
-		paths = append(paths, p)
-	}
-	for i, p := range paths[9:] {
-		if p[3] != strconv.Itoa(i) || p[0] != "a" {
-			t.Errorf("Join %d was overwritten: %v", i, p)
-		}
-	}
-	if p := (*Room)(nil).child(loc, "x"); !p.Equal(Path{"a", "b", "x"}) {
-		t.Errorf("a nil Room's child: %v", p)
+	if p := (*room)(nil).child(loc, "x"); !p.Equal(Path{"a", "b", "x"}) {
+		t.Errorf("a nil room's child: %v", p)
 	}
 	for i := range parts {
 		for _, p := range parts[i] {

@@ -45,7 +45,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	unknown := false
 	var out []cty.Value
-	var room *Room
+	var room *room
 	total := listElems(defs)
 	if d := spend(defs, total); d != nil {
 		return cty.DynamicVal, hcl.Diagnostics{d}
@@ -63,8 +63,8 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 			continue
 		}
 		for m, e := range ctyelems.Elems(d.Value) {
-			r, ds := MergeDefinitionsIn(room.child(loc, "[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
-				[]Def{{Value: e, Range: property.RangeOf(e, d.Range), budget: d.budget}}, room)
+			r, ds := mergeDefinitions(room.child(loc, "[definition "+strconv.Itoa(n+1)+"-entry "+strconv.Itoa(m+1)+"]"), t.Elem,
+				[]Def{{Value: e, Range: property.RangeOf(e, d.Range), budget: d.budget}}, room, nil)
 			diags = append(diags, ds...)
 			if r.Defined {
 				out = append(out, r.Value)
@@ -114,7 +114,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 		return cty.DynamicVal, append(diags, d)
 	}
 	out := make(map[string]cty.Value, len(groups))
-	var room *Room
+	var room *room
 	if len(groups) > 1 {
 		total := 0
 		for _, g := range groups {
@@ -123,7 +123,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 		room = newRoom(total, len(groups))
 	}
 	for _, g := range groups {
-		r, ds := MergeDefinitionsIn(room.child(loc, g.key), elem, g.defs, room)
+		r, ds := mergeDefinitions(room.child(loc, g.key), elem, g.defs, room, nil)
 		diags = append(diags, ds...)
 		if r.Defined {
 			out[g.key] = r.Value

@@ -272,7 +272,7 @@ func pullSwitch(s *activate.System, dir string, cfg *pull.Config, stdout, stderr
 		fmt.Fprintf(stderr, "nodegen pull: %s: going back\n", herr)
 		if s.Live() {
 			sum := sha256.Sum256([]byte(token))
-			if _, _, err := s.ExpireConfirmation(gen, hex.EncodeToString(sum[:])[:16], activate.SwitchOptions{Checked: planPrinter("rollback", s, false, stdout)}); err != nil {
+			if _, _, err := s.ExpireConfirmation(gen, hex.EncodeToString(sum[:])[:16], "health check failed: "+herr.Error(), activate.SwitchOptions{Checked: planPrinter("rollback", s, false, stdout)}); err != nil {
 				fmt.Fprintf(stderr, "nodegen pull: going back at once: %s (the rollback timer goes back)\n", err)
 			}
 		} else {
