@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 var etcPath = options.Path{"environment", "etc"}
@@ -57,7 +58,8 @@ func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diag
 }
 
 // FromEvaluation collects the entries of an evaluated configuration: every
-// enabled environment.etc file. A `source` that is not a symlink's target
+// enabled environment.etc file, checked by the rules of package
+// profilecheck that need no program (checkFiles). A `source` that is not a symlink's target
 // is read: relative to the module that defines it, or from the host when
 // absolute. An evaluation without environment.etc (--bare) has no entries.
 func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
@@ -89,10 +91,6 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 			e.Option = origin
 		}
 		e.Checks = programChecks(f)
-		if p := profile.UnitPathProblem(e.Target); p != "" {
-			diags = append(diags, checkDiag(ev, e, "Invalid unit name", fmt.Sprintf("/etc/%s, from %s: %s.", e.Target, e.Option, p)))
-			continue
-		}
 		text, hasText := optStr(f, "text")
 		source, hasSource := optStr(f, "source")
 		switch {
@@ -129,7 +127,7 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 		}
 		entries = append(entries, e)
 	}
-	return entries, diags
+	return entries, append(diags, checkFiles(ev, entries)...)
 }
 
 // hostFS is the host's file system, from which absolute sources are read.
@@ -162,7 +160,7 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 }
 
 // programChecks reads the checks of an environment.etc entry.
-func programChecks(f cty.Value) []profile.ProgramCheck {
+func programChecks(f cty.Value) []profilecheck.ProgramCheck {
 	if !ctyelems.HasAttr(f.Type(), "checks") {
 		return nil
 	}
@@ -170,10 +168,10 @@ func programChecks(f cty.Value) []profile.ProgramCheck {
 	if !l.IsKnown() || l.IsNull() || !l.CanIterateElements() {
 		return nil
 	}
-	var checks []profile.ProgramCheck
+	var checks []profilecheck.ProgramCheck
 	for it := l.ElementIterator(); it.Next(); {
 		_, c := it.Element()
-		pc := profile.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
+		pc := profilecheck.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
 		if ps := c.GetAttr("programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
 			for pit := ps.ElementIterator(); pit.Next(); {
 				if _, p := pit.Element(); p.IsKnown() && !p.IsNull() && p.Type() == cty.String {

@@ -1,7 +1,6 @@
 package evalprofile
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -9,40 +8,63 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 	"github.com/nodegen/nodegen/property"
 )
 
 // RunChecks runs the checks of the entries of an evaluation (ev) by the
-// programs that read them. A check that fails is an error located at the
-// definitions of the option the file comes from, the user's first; one
-// that cannot run (its program missing, or root needed) is a note in
-// ChecksAuto, an error in ChecksRequired.
-func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profile.CheckMode) (notes []string, diags hcl.Diagnostics) {
-	if mode == profile.ChecksOff {
-		return nil, nil
+// programs that read them (profilecheck.Programs). A check that fails is
+// an error located at the definitions of the option the file comes from,
+// the user's first; one that cannot run (its program missing, or root
+// needed) is a note in profilecheck.Auto, an error in
+// profilecheck.Required.
+func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profilecheck.Mode) (notes []string, diags hcl.Diagnostics) {
+	problems, missing := profilecheck.Programs(checkedFiles(entries), mode)
+	for _, n := range missing {
+		notes = append(notes, n.String()+"; --checks=required makes this an error")
 	}
-	for _, e := range entries {
-		for _, c := range e.Checks {
-			shown := "/etc/" + e.Target
-			if why := c.Missing(); why != "" {
-				if mode == profile.ChecksAuto {
-					notes = append(notes, fmt.Sprintf("the check of %s (from %s) did not run: %s; --checks=required makes this an error", shown, e.Option, why))
-					continue
-				}
-				diags = append(diags, checkDiag(ev, e, "Check cannot run",
-					fmt.Sprintf("The check of %s, from %s, cannot run here: %s (--checks=required).", shown, e.Option, why)))
-				continue
-			}
-			out, err := c.Run(e.Target, e.Content)
-			if err == nil {
-				continue
-			}
-			diags = append(diags, checkDiag(ev, e, "Check of a generated file failed",
-				fmt.Sprintf("%s, from %s, is refused by the program that reads it (%s):\n\n%s\nThe check:\n%s",
-					shown, e.Option, err, indentText(string(out)), strings.TrimSuffix(indentText(c.Script), "\n"))))
-		}
+	for _, p := range problems {
+		diags = append(diags, problemDiag(ev, p))
 	}
 	return notes, diags
+}
+
+// checkFiles applies the rules of package profilecheck that need no
+// program to the entries of an evaluation: the same rules nodegen switch
+// applies before anything changes, but for the owners of tmpfiles.d
+// lines, which only the target system knows. Each problem is an error
+// located at the definitions of the option its file comes from.
+func checkFiles(ev *eval.Evaluator, entries []profile.Entry) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, p := range profilecheck.Files(checkedFiles(entries), nil) {
+		diags = append(diags, problemDiag(ev, p))
+	}
+	return diags
+}
+
+// checkedFiles are the entries as the rules of package profilecheck see
+// them.
+func checkedFiles(entries []profile.Entry) []profilecheck.File {
+	files := make([]profilecheck.File, 0, len(entries))
+	for _, e := range entries {
+		f := profilecheck.File{Path: e.Target, Content: e.Content, Option: e.Option, Checks: e.Checks}
+		if e.Mode == profile.TypeSymlink {
+			f.Link = e.Link
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// problemDiag is a problem of the profile as an error at the definitions
+// of the option its file comes from (see checkDiag), with the message
+// nodegen switch prints.
+func problemDiag(ev *eval.Evaluator, p profilecheck.Problem) *hcl.Diagnostic {
+	detail := p.String()
+	if p.Output == "" {
+		detail += "."
+	}
+	return checkDiag(ev, p.Option, p.Path, p.Summary, detail)
 }
 
 // checkDiag is an error about the checks of e, at the definitions of the
@@ -50,16 +72,16 @@ func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profile.CheckMo
 // are named in the detail). When that option is a namespace rather than
 // an option (services.chrony), it is at the user's definitions of the
 // options in it, else at the definition of the file's text.
-func checkDiag(ev *eval.Evaluator, e profile.Entry, summary, detail string) *hcl.Diagnostic {
+func checkDiag(ev *eval.Evaluator, option, target, summary, detail string) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	user, lib := wonDefinitions(ev, e.Option)
+	user, lib := wonDefinitions(ev, option)
 	if len(user)+len(lib) == 0 {
-		if p, err := options.ParsePath(e.Option); err == nil {
+		if p, err := options.ParsePath(option); err == nil {
 			user = userDefinitionsIn(ev, p, 3)
 		}
 	}
 	if len(user)+len(lib) == 0 {
-		user, lib = wonDefinitions(ev, etcPath.Child(e.Target).Child("text").String())
+		user, lib = wonDefinitions(ev, etcPath.Child(target).Child("text").String())
 	}
 	ranges := append(user, lib...)
 	if len(ranges) == 0 {
@@ -74,7 +96,7 @@ func checkDiag(ev *eval.Evaluator, e profile.Entry, summary, detail string) *hcl
 		for _, r := range ranges[1:] {
 			others = append(others, options.ShowPos(r))
 		}
-		d.Detail += "\n" + e.Option + " is also defined at " + strings.Join(others, ", ") + "."
+		d.Detail += "\n" + option + " is also defined at " + strings.Join(others, ", ") + "."
 	}
 	return d
 }
@@ -120,13 +142,4 @@ func userDefinitionsIn(ev *eval.Evaluator, p options.Path, depth int) []hcl.Rang
 		user = append(user, userDefinitionsIn(ev, p.Child(n), depth-1)...)
 	}
 	return user
-}
-
-// indentText indents each line of s by two spaces, for a detail.
-func indentText(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return "  (no output)\n"
-	}
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/nodegen/nodegen/internal/assetlock"
 	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
-	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // Options configure a server.
@@ -72,7 +72,7 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 	root        string // the workspace root, a path inside fsys ("" if none)
-	checks      profile.CheckMode
+	checks      profilecheck.Mode
 
 	fsys *overlay
 	docs map[string]*document
@@ -131,11 +131,11 @@ func New(opts Options, out io.Writer) *Server {
 }
 
 // checkMode reads Options.Checks: "" is off.
-func checkMode(s string) (profile.CheckMode, error) {
+func checkMode(s string) (profilecheck.Mode, error) {
 	if s == "" {
-		return profile.ChecksOff, nil
+		return profilecheck.Off, nil
 	}
-	return profile.ParseCheckMode(s)
+	return profilecheck.ParseMode(s)
 }
 
 // errExit is returned by Run after an exit notification that followed a
