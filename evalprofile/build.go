@@ -106,13 +106,17 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 			}
 			e.Content = b
 		case hasSource:
-			x, d := ev.Explain(opt.Child("source"))
-			diags = append(diags, d...)
-			if d.HasErrors() {
+			rng, ok := sourceDefinition(ev, opt)
+			if !ok {
+				// The source did not evaluate: reading it says why.
+				_, d := ev.Get(opt.Child("source"))
+				if !d.HasErrors() {
+					d = append(d, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the source of " + opt.String(),
+						Detail: fmt.Sprintf("%s is relative, and no module defines it to read it beside.", source)})
+				}
+				diags = append(diags, d...)
 				continue
 			}
-			won, _ := x.Winning()
-			rng := won.Range
 			b, err := ev.ReadModuleFile(rng, source)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -151,12 +155,27 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 		Summary:  "Cannot read the source of " + opt.String(),
 		Detail:   fmt.Sprintf("%s.", err),
 	}
-	if x, diags := ev.Explain(opt.Child("source")); !diags.HasErrors() {
-		if won, ok := x.Winning(); ok {
-			d.Subject = won.Range.Ptr()
-		}
+	if rng, ok := sourceDefinition(ev, opt); ok {
+		d.Subject = rng.Ptr()
 	}
 	return d
+}
+
+// sourceDefinition is where the source of the environment.etc entry opt
+// is defined: the last definition that won (the one whose module a
+// relative source is read beside), the user's when there is one.
+func sourceDefinition(ev *eval.Evaluator, opt options.Path) (hcl.Range, bool) {
+	defs := ev.Definitions(opt.Child("source"))
+	if len(defs) == 0 {
+		return hcl.Range{}, false
+	}
+	last := defs[len(defs)-1]
+	for _, d := range defs {
+		if d.Origin == eval.UserFile {
+			last = d
+		}
+	}
+	return last.Range, true
 }
 
 // programChecks reads the checks of an environment.etc entry.

@@ -1,6 +1,7 @@
 package evalprofile
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -9,7 +10,6 @@ import (
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
 	"github.com/nodegen/nodegen/profilecheck"
-	"github.com/nodegen/nodegen/property"
 )
 
 // RunChecks runs the checks of the entries of an evaluation (ev) by the
@@ -56,90 +56,61 @@ func checkedFiles(entries []profile.Entry) []profilecheck.File {
 	return files
 }
 
-// problemDiag is a problem of the profile as an error at the definitions
-// of the option its file comes from (see checkDiag), with the message
-// nodegen switch prints.
+// problemDiag is a problem of the profile as an error at the
+// definitions of the option its file comes from (see locate), with the
+// message nodegen switch prints.
 func problemDiag(ev *eval.Evaluator, p profilecheck.Problem) *hcl.Diagnostic {
-	detail := p.String()
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: p.Summary, Detail: p.String()}
 	if p.Output == "" {
-		detail += "."
+		d.Detail += "."
 	}
-	return checkDiag(ev, p.Option, p.Path, p.Summary, detail)
-}
-
-// checkDiag is an error about the checks of e, at the definitions of the
-// option it comes from that won, the user's first (those after the first
-// are named in the detail). When that option is a namespace rather than
-// an option (services.chrony), it is at the user's definitions of the
-// options in it, else at the definition of the file's text.
-func checkDiag(ev *eval.Evaluator, option, target, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	user, lib := wonDefinitions(ev, option)
-	if len(user)+len(lib) == 0 {
-		if p, err := options.ParsePath(option); err == nil {
-			user = userDefinitionsIn(ev, p, 3)
-		}
-	}
-	if len(user)+len(lib) == 0 {
-		user, lib = wonDefinitions(ev, etcPath.Child(target).Child("text").String())
-	}
-	ranges := append(user, lib...)
-	if len(ranges) == 0 {
+	defs := locate(ev, p)
+	if len(defs) == 0 {
 		return d
 	}
-	d.Subject = ranges[0].Ptr()
-	if len(user) > 0 {
-		ranges = user
-	}
-	if len(ranges) > 1 {
+	d.Subject = defs[0].Range.Ptr()
+	if len(defs) > 1 {
 		var others []string
-		for _, r := range ranges[1:] {
-			others = append(others, options.ShowPos(r))
+		for _, def := range defs[1:] {
+			others = append(others, options.ShowPos(def.Range))
 		}
-		d.Detail += "\n" + option + " is also defined at " + strings.Join(others, ", ") + "."
+		d.Detail += "\n" + p.Option + " is also defined at " + strings.Join(others, ", ") + "."
 	}
 	return d
 }
 
-// wonDefinitions returns where the definitions of the option at path that
-// won are: those in the user's files, and those in the library.
-func wonDefinitions(ev *eval.Evaluator, path string) (user, lib []hcl.Range) {
-	p, err := options.ParsePath(path)
-	if err != nil {
-		return nil, nil
+// locate finds where a problem is to be fixed, by one query of the
+// definitions of an option (eval.Definitions): those of the option the
+// file comes from that won, the user's first; only the user's, when
+// there are any. A problem on a line of a file that the user wrote as
+// environment.etc."NAME".text is at that text, one about the whole file
+// at the entry; one whose option names a namespace (services.chrony) at
+// the user's definitions of the options in it. When the option has no
+// definition (an origin that names no option), it is the definition of
+// the entry, or of the file's text.
+func locate(ev *eval.Evaluator, p profilecheck.Problem) []eval.Definition {
+	entry := etcPath.Child(p.Path)
+	var defs []eval.Definition
+	if op, err := options.ParsePath(p.Option); err == nil && !slices.Equal(op, entry) {
+		defs = ev.Definitions(op)
 	}
-	x, ds := ev.Explain(p)
-	if ds.HasErrors() {
-		return nil, nil
+	if len(defs) == 0 && p.Line > 0 {
+		defs = ev.Definitions(entry.Child("text"))
 	}
-	for _, def := range x.Definitions {
-		switch {
-		case def.State != property.Won:
-		case strings.HasPrefix(def.Range.Filename, eval.LibraryPrefix):
-			lib = append(lib, def.Range)
-		default:
-			user = append(user, def.Range)
+	if len(defs) == 0 {
+		defs = ev.Definitions(entry)
+	}
+	if len(defs) == 0 {
+		defs = ev.Definitions(entry.Child("text"))
+	}
+	var user []eval.Definition
+	for _, d := range defs {
+		if d.Origin == eval.UserFile {
+			user = append(user, d)
 		}
 	}
-	return user, lib
-}
-
-// userDefinitionsIn returns where the user's winning definitions of the
-// options in the namespace p are, depth levels of namespaces down, in
-// order of their paths.
-func userDefinitionsIn(ev *eval.Evaluator, p options.Path, depth int) []hcl.Range {
-	v, diags := ev.Get(p)
-	if diags.HasErrors() || depth == 0 || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
-		return nil
+	if len(user) > 0 {
+		return user
 	}
-	var user []hcl.Range
-	for _, n := range sortedAttrs(v) {
-		if ev.IsDeclared(p.Child(n)) {
-			u, _ := wonDefinitions(ev, p.Child(n).String())
-			user = append(user, u...)
-			continue
-		}
-		user = append(user, userDefinitionsIn(ev, p.Child(n), depth-1)...)
-	}
-	return user
+	return defs
 }

@@ -431,7 +431,7 @@ func fileURI(p string) string {
 // nameURI is the URI of a file an evaluation names: a user file or a file
 // of the library (materialised for the editor to open).
 func (s *Server) nameURI(name string) (string, bool) {
-	if rel, ok := strings.CutPrefix(name, eval.LibraryPrefix); ok {
+	if rel, ok := eval.LibraryModule(name); ok {
 		p, err := s.materialise(rel)
 		if err != nil {
 			return "", false
@@ -455,7 +455,7 @@ func (s *Server) didOpen(params json.RawMessage) (any, *responseError) {
 	}
 	d := &document{uri: p.TextDocument.URI, name: name, version: p.TextDocument.Version}
 	if rel, ok := s.libraryName(name); ok {
-		d.name, d.lib = eval.LibraryPrefix+rel, true
+		d.name, d.lib = eval.LibraryFileName(rel), true
 	}
 	s.docs[d.uri] = d
 	s.setText(d, []byte(p.TextDocument.Text))
