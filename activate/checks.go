@@ -1,10 +1,10 @@
 package activate
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // CheckError is a check stage in which the programs that read the
@@ -21,12 +21,12 @@ func (e *CheckError) Error() string {
 }
 
 // runChecks runs the checks of the files of the profile in dir, whose
-// manifest is m, by the programs that read them (profile.ProgramCheck),
+// manifest is m, by the programs that read them (profilecheck.Programs),
 // before anything changes. Each must run and pass; with dryRun, one whose
 // program is not installed yet (the switch would install it) is only
 // logged.
 func (s *System) runChecks(dir string, m profile.Manifest, dryRun bool) error {
-	var problems []string
+	var files []profilecheck.File
 	for _, e := range m.Entries {
 		if len(e.Checks) == 0 {
 			continue
@@ -35,25 +35,22 @@ func (s *System) runChecks(dir string, m profile.Manifest, dryRun bool) error {
 		if err != nil {
 			return err
 		}
-		shown := "/" + e.Path
-		for _, c := range e.Checks {
-			if why := c.Missing(); why != "" {
-				if dryRun {
-					s.logf("the check of %s (from %s) cannot run yet: %s", shown, e.Option, why)
-					continue
-				}
-				problems = append(problems, fmt.Sprintf("%s (from %s): the check cannot run: %s", shown, e.Option, why))
-				continue
-			}
-			out, err := c.Run(strings.TrimPrefix(e.Path, "etc/"), data)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s (from %s): %s:\n  %s", shown, e.Option, err,
-					strings.ReplaceAll(strings.TrimRight(string(out), "\n"), "\n", "\n  ")))
-			}
-		}
+		files = append(files, profilecheck.File{Path: strings.TrimPrefix(e.Path, "etc/"), Content: data, Option: e.Option, Checks: e.Checks})
 	}
-	if len(problems) > 0 {
-		return &CheckError{problems}
+	mode := profilecheck.Required
+	if dryRun {
+		mode = profilecheck.Auto
 	}
-	return nil
+	found, notes := profilecheck.Programs(files, mode)
+	for _, n := range notes {
+		s.logf("%s (before the switch installs the programs of the profile)", n)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	problems := make([]string, len(found))
+	for i, p := range found {
+		problems[i] = p.String()
+	}
+	return &CheckError{problems}
 }

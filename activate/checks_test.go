@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // checked is a file with a check: grep must find "good" in it.
 func checked(text string, programs ...string) profile.Entry {
 	e := file("app.conf", text)
-	e.Checks = []profile.ProgramCheck{{Programs: programs, Script: `grep -q good "$1" || { echo "no good in $1"; exit 1; }`}}
+	e.Checks = []profilecheck.ProgramCheck{{Programs: programs, Script: `grep -q good "$1" || { echo "no good in $1"; exit 1; }`}}
 	return e
 }
 
@@ -32,8 +33,8 @@ func TestSwitchRunsChecks(t *testing.T) {
 		entry profile.Entry
 		want  string
 	}{
-		{"refused", checked("bad\n", "/bin/grep"), "/etc/app.conf (from environment.etc.app.conf): exit status 1:\n  no good in /etc/app.conf"},
-		{"program missing", checked("good again\n", "/nonexistent/checker"), "/etc/app.conf (from environment.etc.app.conf): the check cannot run: /nonexistent/checker not installed"},
+		{"refused", checked("bad\n", "/bin/grep"), "/etc/app.conf: the program that reads it refuses it: exit status 1 (from environment.etc.app.conf):\n  no good in /etc/app.conf"},
+		{"program missing", checked("good again\n", "/nonexistent/checker"), "/etc/app.conf: the check cannot run here: /nonexistent/checker not installed (from environment.etc.app.conf)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := run(t, root, nil, func(s *System) (*Result, error) { return s.Switch(writeProfile(t, tt.entry), SwitchOptions{}) })

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // owners resolves user and group names to ids from the system's
@@ -51,26 +53,16 @@ func (s *System) readOwners() *owners {
 	return o
 }
 
-// declare notes the users and groups a sysusers.d file creates: "u NAME"
-// (and its group of the same name unless given), "g NAME".
+// declare notes the users and groups a sysusers.d file creates
+// (profilecheck.SysusersCreates).
 func (o *owners) declare(conf []byte) {
-	confLines(conf, func(_ int, f []string) {
-		if len(f) < 2 {
-			return
-		}
-		name := f[1]
-		switch f[0] {
-		case "u":
-			o.declaredUsers[name] = true
-			// "u NAME UID:GROUP" names an existing group; otherwise a
-			// group of the user's name is made too.
-			if !strings.Contains(field(f, 2), ":") {
-				o.declaredGroups[name] = true
-			}
-		case "g":
-			o.declaredGroups[name] = true
-		}
-	})
+	users, groups := profilecheck.SysusersCreates(conf)
+	for _, u := range users {
+		o.declaredUsers[u] = true
+	}
+	for _, g := range groups {
+		o.declaredGroups[g] = true
+	}
 }
 
 // uid and gid resolve a name or a number; ok is false when the name is
@@ -86,14 +78,14 @@ func lookup(db map[string]int, name string) (int, bool) {
 	return id, ok
 }
 
-// knownUser and knownGroup report whether a name exists or will be created
+// KnownUser and KnownGroup report whether a name exists or will be created
 // by the target generation's sysusers.d.
-func (o *owners) knownUser(name string) bool {
+func (o *owners) KnownUser(name string) bool {
 	_, ok := o.uid(name)
 	return ok || o.declaredUsers[name]
 }
 
-func (o *owners) knownGroup(name string) bool {
+func (o *owners) KnownGroup(name string) bool {
 	_, ok := o.gid(name)
 	return ok || o.declaredGroups[name]
 }

@@ -340,7 +340,7 @@ func (s *System) plan(st State, interrupted *Journal, to int, toDir string, how 
 	creating := map[string]bool{}
 	for _, t := range p.target {
 		inTarget[t.Path] = true
-		if t.Kind == KindCopy && (!p.owners.knownUser(t.User) || !p.owners.knownGroup(t.Group)) {
+		if t.Kind == KindCopy && (!p.owners.KnownUser(t.User) || !p.owners.KnownGroup(t.Group)) {
 			p.conflict(s, t.Path, "owner %s:%s (from %s) is not a user and group of the system, and no sysusers.d file of the profile creates it", t.User, t.Group, t.Option)
 		}
 		blocked, absent := false, false

@@ -16,7 +16,7 @@ import (
 // goroutine, as evaluation does with no parse cache (parsediag.Parse,
 // "nodegen") and with hcl's ParseConfig alone ("upstream").
 func BenchmarkParseLibrary(b *testing.B) {
-	files, err := librarytrees.Files(modules.FS(), eval.LibraryPrefix)
+	files, err := librarytrees.Files(modules.FS(), eval.LibraryFileName(""))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -47,15 +47,16 @@ func (s source) key() string {
 	return "file:" + s.path
 }
 
-// LibraryPrefix starts the file name of every library module in
+// libraryPrefix starts the file name of every library module in
 // diagnostics: the library's "services/cluster/kubernetes/kubelet.hcl" is
-// "<nodegen>/modules/services/cluster/kubernetes/kubelet.hcl".
-const LibraryPrefix = "<nodegen>/modules/"
+// "<nodegen>/modules/services/cluster/kubernetes/kubelet.hcl". Read it
+// through OriginOf and LibraryModule, write it through LibraryFileName.
+const libraryPrefix = "<nodegen>/modules/"
 
 // display is the file name used in diagnostics.
 func (s source) display() string {
 	if s.lib {
-		return LibraryPrefix + s.path
+		return LibraryFileName(s.path)
 	}
 	if isOSFS(s.fsys) {
 		return displayPath(s.path, s.wd)

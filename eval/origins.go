@@ -19,8 +19,48 @@ import (
 // own files come before the library's, since they are what the user can
 // change.
 
+// Origin says who wrote a module, and so a definition or a declaration
+// in it: the user, in a file of theirs, or the built-in library.
+type Origin uint8
+
+const (
+	// UserFile is a module the user wrote: a host file, a role, a file
+	// they import.
+	UserFile Origin = iota
+	// Library is a module of the built-in library.
+	Library
+)
+
+// String is "user file" or "library".
+func (o Origin) String() string {
+	if o == Library {
+		return "library"
+	}
+	return "user file"
+}
+
+// OriginOf tells who wrote the module a range lies in.
+func OriginOf(r hcl.Range) Origin {
+	if _, ok := LibraryModule(r.Filename); ok {
+		return Library
+	}
+	return UserFile
+}
+
+// LibraryModule tells whether name, a file name in diagnostics and
+// ranges, names a module of the built-in library, and which: its path in
+// the library ("services/cluster/kubernetes/kubelet.hcl").
+func LibraryModule(name string) (rel string, ok bool) {
+	return strings.CutPrefix(name, libraryPrefix)
+}
+
+// LibraryFileName is the file name a module of the built-in library
+// (rel, its path in the library) has in diagnostics and ranges: the
+// inverse of LibraryModule.
+func LibraryFileName(rel string) string { return libraryPrefix + rel }
+
 // inLibrary tells whether a range lies in a module of the built-in library.
-func inLibrary(r hcl.Range) bool { return strings.HasPrefix(r.Filename, LibraryPrefix) }
+func inLibrary(r hcl.Range) bool { return OriginOf(r) == Library }
 
 // userFirst sorts ranges stably with the user's files before the library's,
 // and drops repeated ones.

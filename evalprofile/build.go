@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 var etcPath = options.Path{"environment", "etc"}
@@ -57,7 +58,8 @@ func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diag
 }
 
 // FromEvaluation collects the entries of an evaluated configuration: every
-// enabled environment.etc file. A `source` that is not a symlink's target
+// enabled environment.etc file, checked by the rules of package
+// profilecheck that need no program (checkFiles). A `source` that is not a symlink's target
 // is read: relative to the module that defines it, or from the host when
 // absolute. An evaluation without environment.etc (--bare) has no entries.
 func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
@@ -89,10 +91,6 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 			e.Option = origin
 		}
 		e.Checks = programChecks(f)
-		if p := profile.UnitPathProblem(e.Target); p != "" {
-			diags = append(diags, checkDiag(ev, e, "Invalid unit name", fmt.Sprintf("/etc/%s, from %s: %s.", e.Target, e.Option, p)))
-			continue
-		}
 		text, hasText := optStr(f, "text")
 		source, hasSource := optStr(f, "source")
 		switch {
@@ -108,13 +106,17 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 			}
 			e.Content = b
 		case hasSource:
-			x, d := ev.Explain(opt.Child("source"))
-			diags = append(diags, d...)
-			if d.HasErrors() {
+			rng, ok := sourceDefinition(ev, opt)
+			if !ok {
+				// The source did not evaluate: reading it says why.
+				_, d := ev.Get(opt.Child("source"))
+				if !d.HasErrors() {
+					d = append(d, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read the source of " + opt.String(),
+						Detail: fmt.Sprintf("%s is relative, and no module defines it to read it beside.", source)})
+				}
+				diags = append(diags, d...)
 				continue
 			}
-			won, _ := x.Winning()
-			rng := won.Range
 			b, err := ev.ReadModuleFile(rng, source)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -129,7 +131,7 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 		}
 		entries = append(entries, e)
 	}
-	return entries, diags
+	return entries, append(diags, checkFiles(ev, entries)...)
 }
 
 // hostFS is the host's file system, from which absolute sources are read.
@@ -153,16 +155,31 @@ func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic
 		Summary:  "Cannot read the source of " + opt.String(),
 		Detail:   fmt.Sprintf("%s.", err),
 	}
-	if x, diags := ev.Explain(opt.Child("source")); !diags.HasErrors() {
-		if won, ok := x.Winning(); ok {
-			d.Subject = won.Range.Ptr()
-		}
+	if rng, ok := sourceDefinition(ev, opt); ok {
+		d.Subject = rng.Ptr()
 	}
 	return d
 }
 
+// sourceDefinition is where the source of the environment.etc entry opt
+// is defined: the last definition that won (the one whose module a
+// relative source is read beside), the user's when there is one.
+func sourceDefinition(ev *eval.Evaluator, opt options.Path) (hcl.Range, bool) {
+	defs := ev.Definitions(opt.Child("source"))
+	if len(defs) == 0 {
+		return hcl.Range{}, false
+	}
+	last := defs[len(defs)-1]
+	for _, d := range defs {
+		if d.Origin == eval.UserFile {
+			last = d
+		}
+	}
+	return last.Range, true
+}
+
 // programChecks reads the checks of an environment.etc entry.
-func programChecks(f cty.Value) []profile.ProgramCheck {
+func programChecks(f cty.Value) []profilecheck.ProgramCheck {
 	if !ctyelems.HasAttr(f.Type(), "checks") {
 		return nil
 	}
@@ -170,10 +187,10 @@ func programChecks(f cty.Value) []profile.ProgramCheck {
 	if !l.IsKnown() || l.IsNull() || !l.CanIterateElements() {
 		return nil
 	}
-	var checks []profile.ProgramCheck
+	var checks []profilecheck.ProgramCheck
 	for it := l.ElementIterator(); it.Next(); {
 		_, c := it.Element()
-		pc := profile.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
+		pc := profilecheck.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
 		if ps := c.GetAttr("programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
 			for pit := ps.ElementIterator(); pit.Next(); {
 				if _, p := pit.Element(); p.IsKnown() && !p.IsNull() && p.Type() == cty.String {

@@ -1,7 +1,7 @@
 package evalprofile
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -9,124 +9,108 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
-	"github.com/nodegen/nodegen/property"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // RunChecks runs the checks of the entries of an evaluation (ev) by the
-// programs that read them. A check that fails is an error located at the
-// definitions of the option the file comes from, the user's first; one
-// that cannot run (its program missing, or root needed) is a note in
-// ChecksAuto, an error in ChecksRequired.
-func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profile.CheckMode) (notes []string, diags hcl.Diagnostics) {
-	if mode == profile.ChecksOff {
-		return nil, nil
+// programs that read them (profilecheck.Programs). A check that fails is
+// an error located at the definitions of the option the file comes from,
+// the user's first; one that cannot run (its program missing, or root
+// needed) is a note in profilecheck.Auto, an error in
+// profilecheck.Required.
+func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profilecheck.Mode) (notes []string, diags hcl.Diagnostics) {
+	problems, missing := profilecheck.Programs(checkedFiles(entries), mode)
+	for _, n := range missing {
+		notes = append(notes, n.String()+"; --checks=required makes this an error")
 	}
-	for _, e := range entries {
-		for _, c := range e.Checks {
-			shown := "/etc/" + e.Target
-			if why := c.Missing(); why != "" {
-				if mode == profile.ChecksAuto {
-					notes = append(notes, fmt.Sprintf("the check of %s (from %s) did not run: %s; --checks=required makes this an error", shown, e.Option, why))
-					continue
-				}
-				diags = append(diags, checkDiag(ev, e, "Check cannot run",
-					fmt.Sprintf("The check of %s, from %s, cannot run here: %s (--checks=required).", shown, e.Option, why)))
-				continue
-			}
-			out, err := c.Run(e.Target, e.Content)
-			if err == nil {
-				continue
-			}
-			diags = append(diags, checkDiag(ev, e, "Check of a generated file failed",
-				fmt.Sprintf("%s, from %s, is refused by the program that reads it (%s):\n\n%s\nThe check:\n%s",
-					shown, e.Option, err, indentText(string(out)), strings.TrimSuffix(indentText(c.Script), "\n"))))
-		}
+	for _, p := range problems {
+		diags = append(diags, problemDiag(ev, p))
 	}
 	return notes, diags
 }
 
-// checkDiag is an error about the checks of e, at the definitions of the
-// option it comes from that won, the user's first (those after the first
-// are named in the detail). When that option is a namespace rather than
-// an option (services.chrony), it is at the user's definitions of the
-// options in it, else at the definition of the file's text.
-func checkDiag(ev *eval.Evaluator, e profile.Entry, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	user, lib := wonDefinitions(ev, e.Option)
-	if len(user)+len(lib) == 0 {
-		if p, err := options.ParsePath(e.Option); err == nil {
-			user = userDefinitionsIn(ev, p, 3)
+// checkFiles applies the rules of package profilecheck that need no
+// program to the entries of an evaluation: the same rules nodegen switch
+// applies before anything changes, but for the owners of tmpfiles.d
+// lines, which only the target system knows. Each problem is an error
+// located at the definitions of the option its file comes from.
+func checkFiles(ev *eval.Evaluator, entries []profile.Entry) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, p := range profilecheck.Files(checkedFiles(entries), nil) {
+		diags = append(diags, problemDiag(ev, p))
+	}
+	return diags
+}
+
+// checkedFiles are the entries as the rules of package profilecheck see
+// them.
+func checkedFiles(entries []profile.Entry) []profilecheck.File {
+	files := make([]profilecheck.File, 0, len(entries))
+	for _, e := range entries {
+		f := profilecheck.File{Path: e.Target, Content: e.Content, Option: e.Option, Checks: e.Checks}
+		if e.Mode == profile.TypeSymlink {
+			f.Link = e.Link
 		}
+		files = append(files, f)
 	}
-	if len(user)+len(lib) == 0 {
-		user, lib = wonDefinitions(ev, etcPath.Child(e.Target).Child("text").String())
+	return files
+}
+
+// problemDiag is a problem of the profile as an error at the
+// definitions of the option its file comes from (see locate), with the
+// message nodegen switch prints.
+func problemDiag(ev *eval.Evaluator, p profilecheck.Problem) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: p.Summary, Detail: p.String()}
+	if p.Output == "" {
+		d.Detail += "."
 	}
-	ranges := append(user, lib...)
-	if len(ranges) == 0 {
+	defs := locate(ev, p)
+	if len(defs) == 0 {
 		return d
 	}
-	d.Subject = ranges[0].Ptr()
-	if len(user) > 0 {
-		ranges = user
-	}
-	if len(ranges) > 1 {
+	d.Subject = defs[0].Range.Ptr()
+	if len(defs) > 1 {
 		var others []string
-		for _, r := range ranges[1:] {
-			others = append(others, options.ShowPos(r))
+		for _, def := range defs[1:] {
+			others = append(others, options.ShowPos(def.Range))
 		}
-		d.Detail += "\n" + e.Option + " is also defined at " + strings.Join(others, ", ") + "."
+		d.Detail += "\n" + p.Option + " is also defined at " + strings.Join(others, ", ") + "."
 	}
 	return d
 }
 
-// wonDefinitions returns where the definitions of the option at path that
-// won are: those in the user's files, and those in the library.
-func wonDefinitions(ev *eval.Evaluator, path string) (user, lib []hcl.Range) {
-	p, err := options.ParsePath(path)
-	if err != nil {
-		return nil, nil
+// locate finds where a problem is to be fixed, by one query of the
+// definitions of an option (eval.Definitions): those of the option the
+// file comes from that won, the user's first; only the user's, when
+// there are any. A problem on a line of a file that the user wrote as
+// environment.etc."NAME".text is at that text, one about the whole file
+// at the entry; one whose option names a namespace (services.chrony) at
+// the user's definitions of the options in it. When the option has no
+// definition (an origin that names no option), it is the definition of
+// the entry, or of the file's text.
+func locate(ev *eval.Evaluator, p profilecheck.Problem) []eval.Definition {
+	entry := etcPath.Child(p.Path)
+	var defs []eval.Definition
+	if op, err := options.ParsePath(p.Option); err == nil && !slices.Equal(op, entry) {
+		defs = ev.Definitions(op)
 	}
-	x, ds := ev.Explain(p)
-	if ds.HasErrors() {
-		return nil, nil
+	if len(defs) == 0 && p.Line > 0 {
+		defs = ev.Definitions(entry.Child("text"))
 	}
-	for _, def := range x.Definitions {
-		switch {
-		case def.State != property.Won:
-		case strings.HasPrefix(def.Range.Filename, eval.LibraryPrefix):
-			lib = append(lib, def.Range)
-		default:
-			user = append(user, def.Range)
+	if len(defs) == 0 {
+		defs = ev.Definitions(entry)
+	}
+	if len(defs) == 0 {
+		defs = ev.Definitions(entry.Child("text"))
+	}
+	var user []eval.Definition
+	for _, d := range defs {
+		if d.Origin == eval.UserFile {
+			user = append(user, d)
 		}
 	}
-	return user, lib
-}
-
-// userDefinitionsIn returns where the user's winning definitions of the
-// options in the namespace p are, depth levels of namespaces down, in
-// order of their paths.
-func userDefinitionsIn(ev *eval.Evaluator, p options.Path, depth int) []hcl.Range {
-	v, diags := ev.Get(p)
-	if diags.HasErrors() || depth == 0 || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
-		return nil
+	if len(user) > 0 {
+		return user
 	}
-	var user []hcl.Range
-	for _, n := range sortedAttrs(v) {
-		if ev.IsDeclared(p.Child(n)) {
-			u, _ := wonDefinitions(ev, p.Child(n).String())
-			user = append(user, u...)
-			continue
-		}
-		user = append(user, userDefinitionsIn(ev, p.Child(n), depth-1)...)
-	}
-	return user
-}
-
-// indentText indents each line of s by two spaces, for a detail.
-func indentText(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return "  (no output)\n"
-	}
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
+	return defs
 }

@@ -4,6 +4,12 @@
 // provided and the startup check of package unitcheck (Build), and the
 // checks of generated files by the programs that read them (RunChecks).
 //
+// The rules about the built profile's files are package profilecheck's,
+// which nodegen switch applies too: FromEvaluation applies those that
+// need no program, RunChecks the program checks, and each problem
+// becomes an error located by one query of the definitions of the option
+// that made the file (eval.Definitions).
+//
 // It is the one place where the evaluator (package eval) meets the
 // profile format (package profile): profile writes, reads and compares
 // profiles and knows nothing of evaluation, so that the packages that

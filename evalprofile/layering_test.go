@@ -23,6 +23,9 @@ func TestFormatPackagesDoNotEvaluate(t *testing.T) {
 		{"activate", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"ignition", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"unitcheck", []string{"eval", "evalprofile", "options", "lib", "property"}},
+		// The rules about a built profile know neither the evaluator nor
+		// the profile format, which records their program checks.
+		{"profilecheck", []string{"eval", "evalprofile", "options", "lib", "property", "profile", "activate"}},
 		{"hclfmt", []string{"eval", "options", "lib", "property", "internal/parsecache"}},
 	}
 	const module = "github.com/nodegen/nodegen/"

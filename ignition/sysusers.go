@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodegen/nodegen/internal/wordrule"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // nologin is the shell systemd-sysusers gives a user whose line has none.
@@ -187,7 +188,7 @@ func sysusersProblem(f []string) (what, problem string) {
 // escapes. It is an error when the line has fewer than two fields or more
 // than six, or an unterminated quote.
 func sysusersFields(line string) ([]string, error) {
-	fields, ok := profile.ConfWords(line)
+	fields, ok := profilecheck.ConfWords(line)
 	if !ok {
 		return nil, fmt.Errorf("unterminated quote or escape in %q", line)
 	}

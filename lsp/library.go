@@ -50,7 +50,7 @@ func (s *Server) materialise(rel string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t := s.fileText(eval.LibraryPrefix + rel)
+	t := s.fileText(eval.LibraryFileName(rel))
 	if t == nil {
 		return "", fmt.Errorf("no library file %s", rel)
 	}
@@ -97,7 +97,7 @@ func (s *Server) fileText(name string) *text {
 			return d.text
 		}
 	}
-	if rel, ok := strings.CutPrefix(name, eval.LibraryPrefix); ok {
+	if rel, ok := eval.LibraryModule(name); ok {
 		if t := s.libTexts[rel]; t != nil {
 			return t
 		}

@@ -80,7 +80,7 @@ func (s *Server) importAt(body *hclsyntax.Body, name string, off int) (string, b
 				}
 				if attrName == "disabled_modules" && !isPathLike(rel) {
 					// A library module, by its path in the library.
-					return eval.LibraryPrefix + rel, true
+					return eval.LibraryFileName(rel), true
 				}
 				p := path.Join(path.Dir(name), rel)
 				if st, err := s.fsys.Stat(p); err == nil && st.IsDir() {

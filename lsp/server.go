@@ -22,7 +22,7 @@ import (
 	"github.com/nodegen/nodegen/internal/assetlock"
 	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
-	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // Options configure a server.
@@ -72,7 +72,7 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 	root        string // the workspace root, a path inside fsys ("" if none)
-	checks      profile.CheckMode
+	checks      profilecheck.Mode
 
 	fsys *overlay
 	docs map[string]*document
@@ -131,11 +131,11 @@ func New(opts Options, out io.Writer) *Server {
 }
 
 // checkMode reads Options.Checks: "" is off.
-func checkMode(s string) (profile.CheckMode, error) {
+func checkMode(s string) (profilecheck.Mode, error) {
 	if s == "" {
-		return profile.ChecksOff, nil
+		return profilecheck.Off, nil
 	}
-	return profile.ParseCheckMode(s)
+	return profilecheck.ParseMode(s)
 }
 
 // errExit is returned by Run after an exit notification that followed a
@@ -431,7 +431,7 @@ func fileURI(p string) string {
 // nameURI is the URI of a file an evaluation names: a user file or a file
 // of the library (materialised for the editor to open).
 func (s *Server) nameURI(name string) (string, bool) {
-	if rel, ok := strings.CutPrefix(name, eval.LibraryPrefix); ok {
+	if rel, ok := eval.LibraryModule(name); ok {
 		p, err := s.materialise(rel)
 		if err != nil {
 			return "", false
@@ -455,7 +455,7 @@ func (s *Server) didOpen(params json.RawMessage) (any, *responseError) {
 	}
 	d := &document{uri: p.TextDocument.URI, name: name, version: p.TextDocument.Version}
 	if rel, ok := s.libraryName(name); ok {
-		d.name, d.lib = eval.LibraryPrefix+rel, true
+		d.name, d.lib = eval.LibraryFileName(rel), true
 	}
 	s.docs[d.uri] = d
 	s.setText(d, []byte(p.TextDocument.Text))

@@ -174,7 +174,7 @@ func explain(ev *eval.Evaluator, p options.Path) *Value {
 		if d.State == property.Disabled && d.Condition.Filename != "" {
 			def.Condition = optiontext.SourceOf(files, d.Condition) + "  (" + options.ShowPos(d.Condition) + ")"
 		}
-		if !d.IsDefault && !strings.HasPrefix(d.Range.Filename, eval.LibraryPrefix) {
+		if !d.IsDefault && eval.OriginOf(d.Range) != eval.Library {
 			v.Set = true
 		}
 		v.Definitions = append(v.Definitions, def)

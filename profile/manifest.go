@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // ManifestName is the name of the manifest inside a profile directory.
@@ -64,7 +66,7 @@ type ManifestEntry struct {
 	Option string `json:"option,omitempty"`
 	// Checks are the checks of a file by the programs that read it,
 	// which nodegen switch runs before anything changes.
-	Checks []ProgramCheck `json:"checks,omitempty"`
+	Checks []profilecheck.ProgramCheck `json:"checks,omitempty"`
 }
 
 // Owner returns "user:group".

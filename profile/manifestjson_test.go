@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // encodingJSON is how the manifest was written before Manifest.encode: by
@@ -48,7 +50,7 @@ func TestManifestEncoding(t *testing.T) {
 			{Target: "hostname", Mode: "0644", User: "root", Group: "root", Content: []byte("h\n"), Option: `environment.etc."hostname"`},
 			{Target: "systemd/system/multi-user.target.wants/a.service", Mode: TypeSymlink, Link: "/etc/systemd/system/a.service", Option: "systemd.services.a"},
 			{Target: "empty", Mode: "0600", User: "u", Group: "g"},
-			{Target: "checked", Mode: "0644", Content: []byte("x\n"), Checks: []ProgramCheck{
+			{Target: "checked", Mode: "0644", Content: []byte("x\n"), Checks: []profilecheck.ProgramCheck{
 				{Programs: []string{"/usr/sbin/sshd", "/usr/bin/ssh-keygen"}, Script: "sshd -t -f \"$1\" <&-\n"},
 				{Programs: nil, Script: "", Root: true},
 			}},
@@ -67,7 +69,7 @@ func TestManifestEncoding(t *testing.T) {
 			Version: ManifestVersion,
 			Entries: []ManifestEntry{
 				{Path: odd, Type: odd, Mode: odd, User: odd, Group: odd, SHA256: odd, Size: size(-1), Target: odd, Option: odd,
-					Checks: []ProgramCheck{{Programs: []string{odd}, Script: odd, Root: true}}},
+					Checks: []profilecheck.ProgramCheck{{Programs: []string{odd}, Script: odd, Root: true}}},
 				{Path: "etc/zero", Type: TypeFile, Size: size(0)},
 			},
 			Warnings: []string{odd, ""},

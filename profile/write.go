@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nodegen/nodegen/internal/wordrule"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // Entry is one path of a profile: a regular file or a symlink below etc/.
@@ -39,7 +39,7 @@ type Entry struct {
 	Option string
 	// Checks validate a regular file with the programs that read it
 	// (environment.etc.NAME.checks).
-	Checks []ProgramCheck
+	Checks []profilecheck.ProgramCheck
 }
 
 // Profile is what Write writes: the entries of etc/ and the warnings of the
@@ -335,40 +335,6 @@ func (t *target) install(sync bool) error {
 	return nil
 }
 
-// UnitPathProblem checks the unit names in a target below
-// systemd/system/: a unit file (NAME.TYPE), a .wants, .requires or
-// .upholds link to one, or a drop-in directory of one, by systemd's rule
-// (wordrule.UnitNameProblem). It returns the problem, or "" when there is none;
-// other files there are left alone.
-func UnitPathProblem(target string) string {
-	rest, ok := strings.CutPrefix(target, "systemd/system/")
-	if !ok {
-		return ""
-	}
-	dir, file := path.Split(rest)
-	dir = strings.TrimSuffix(dir, "/")
-	var names []string
-	switch {
-	case dir == "" && isUnitName(file):
-		names = []string{file}
-	case strings.Contains(dir, "/"):
-	case strings.HasSuffix(dir, ".d") && isUnitName(strings.TrimSuffix(dir, ".d")):
-		names = []string{strings.TrimSuffix(dir, ".d")}
-	default:
-		for _, w := range wantsSuffixes {
-			if u, ok := strings.CutSuffix(dir, w); ok {
-				names = []string{u, file}
-			}
-		}
-	}
-	for _, n := range names {
-		if p := wordrule.UnitNameProblem(n); p != "" {
-			return fmt.Sprintf("%q is no unit name systemd accepts: %s", n, p)
-		}
-	}
-	return ""
-}
-
 // validate checks the entries, fills in defaults and returns them sorted by
 // target.
 func validate(in []Entry) ([]Entry, error) {
@@ -386,7 +352,7 @@ func validate(in []Entry) ([]Entry, error) {
 		}
 		if reason := checkTarget(e.Target); reason != "" {
 			bad("%s", reason)
-		} else if reason := UnitPathProblem(e.Target); reason != "" {
+		} else if reason := profilecheck.UnitPathProblem(e.Target); reason != "" {
 			bad("%s", reason)
 		}
 		switch {

@@ -263,13 +263,20 @@ func printDiags(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) 
 		buf.Reset()
 		_ = wr.WriteDiagnostic(d)
 		out := buf.Bytes()
-		if d.Subject != nil && strings.HasPrefix(d.Subject.Filename, eval.LibraryPrefix) {
+		if d.Subject != nil && eval.OriginOf(*d.Subject) == eval.Library {
 			out = append(bytes.TrimRight(out, "\n"), '\n')
 			if d.Detail == "" {
 				out = append(out, '\n')
 			}
-			out = fmt.Appendf(out, "To read %s: nodegen modules cat %s\n\n", d.Subject.Filename, strings.TrimPrefix(d.Subject.Filename, eval.LibraryPrefix))
+			out = fmt.Appendf(out, "To read %s: nodegen modules cat %s\n\n", d.Subject.Filename, libraryModule(d.Subject.Filename))
 		}
 		w.Write(out)
 	}
+}
+
+// libraryModule is the path in the library of the library module name
+// names (see eval.LibraryModule).
+func libraryModule(name string) string {
+	rel, _ := eval.LibraryModule(name)
+	return rel
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 func init() {
@@ -87,8 +88,8 @@ func (f *evalFlags) baseConfig() eval.Config {
 }
 
 // checkMode is the mode --checks names (checked when the flags are read).
-func (f *evalFlags) checkMode() profile.CheckMode {
-	m, _ := profile.ParseCheckMode(f.checks)
+func (f *evalFlags) checkMode() profilecheck.Mode {
+	m, _ := profilecheck.ParseMode(f.checks)
 	return m
 }
 
@@ -145,7 +146,7 @@ func evalCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.StringVar(&ef.checks, "checks", "auto", "checks of the generated files by the programs that read them (sshd -t, nft -c, ...): auto (those whose program is installed; a missing one is a note), required (a missing program is an error) or off")
 	completeWith(fs, "checks", "auto", "required", "off")
 	return func(args []string, stdout, stderr io.Writer) int {
-		if _, err := profile.ParseCheckMode(ef.checks); err != nil {
+		if _, err := profilecheck.ParseMode(ef.checks); err != nil {
 			return usageError(stderr, findCommand("eval"), "--checks: %s", err)
 		}
 		if code, done := ign.run(fs, args, &ef, *attr != "" || *asJSON, stdout, stderr); done {

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/lsp"
-	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 func init() {
@@ -49,7 +49,7 @@ docs/editors.md has the set-up of Neovim, Helix, Emacs and VS Code.`,
 				if len(args) > 0 {
 					return usageError(stderr, findCommand("lsp"), "no arguments expected, got %q", args[0])
 				}
-				if _, err := profile.ParseCheckMode(*checks); err != nil {
+				if _, err := profilecheck.ParseMode(*checks); err != nil {
 					return usageError(stderr, findCommand("lsp"), "--checks: %s", err)
 				}
 				opts := lsp.Options{Hosts: *hosts, Fleet: *fleet, Checks: *checks, LibraryDir: *libDir, ParseCache: parseCache(), Log: stderr}

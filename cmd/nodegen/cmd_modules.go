@@ -45,7 +45,10 @@ func runModules(args []string, stdout, stderr io.Writer) int {
 	case len(args) != 2:
 		return usageError(stderr, c, "cat wants one library file, such as config/networking.hcl")
 	}
-	name := strings.TrimPrefix(args[1], eval.LibraryPrefix)
+	name := args[1]
+	if rel, ok := eval.LibraryModule(name); ok {
+		name = rel
+	}
 	files := libraryFiles(lib)
 	if i := sort.SearchStrings(files, name); i == len(files) || files[i] != name {
 		fmt.Fprintf(stderr, "nodegen modules: no library file %q.", name)

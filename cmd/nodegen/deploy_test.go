@@ -13,6 +13,7 @@ import (
 	"github.com/nodegen/nodegen/activate"
 	"github.com/nodegen/nodegen/deploy"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // TestDeployExitCodes: the worst outcome decides the exit code, and the
@@ -120,7 +121,7 @@ func TestDeployReadsRealSwitches(t *testing.T) {
 	// not run) is refused too.
 	checked := filepath.Join(dir, "checked")
 	if err := profile.Write(checked, profile.Profile{Entries: []profile.Entry{{Target: "app.conf", Content: []byte("x\n"), Mode: "0644",
-		Option: "environment.etc.\"app.conf\"", Checks: []profile.ProgramCheck{{Programs: []string{"/bin/sh"}, Script: "echo bad setting >&2; exit 1"}}}}}); err != nil {
+		Option: "environment.etc.\"app.conf\"", Checks: []profilecheck.ProgramCheck{{Programs: []string{"/bin/sh"}, Script: "echo bad setting >&2; exit 1"}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer

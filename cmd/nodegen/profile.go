@@ -11,6 +11,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 type ctyValue = cty.Value
@@ -18,7 +19,7 @@ type ctyValue = cty.Value
 // writeProfile checks the configuration and writes its system profile to
 // dir with w, the write begun there before the evaluation (profile.Begin),
 // atomically: on any error the previous profile stays as it was.
-func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, checks profile.CheckMode, stdout, stderr io.Writer) int {
+func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runStats, checks profilecheck.Mode, stdout, stderr io.Writer) int {
 	p, diags := evalprofile.BuildFor(ev, w)
 	ok := reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
 	defer st.mark("write")
@@ -48,7 +49,7 @@ func writeProfile(ev *eval.Evaluator, dir string, w *profile.Pending, st *runSta
 // buildProfile evaluates the profile, runs the checks of its files by the
 // programs that read them, and prints its warnings and errors; ok is false
 // when there were errors.
-func buildProfile(ev *eval.Evaluator, st *runStats, checks profile.CheckMode, stderr io.Writer) (p profile.Profile, ok bool) {
+func buildProfile(ev *eval.Evaluator, st *runStats, checks profilecheck.Mode, stderr io.Writer) (p profile.Profile, ok bool) {
 	p, diags := evalprofile.Build(ev)
 	return p, reportProfile(ev, p, diags, st, stderr) && reportChecks(ev, p, checks, stderr)
 }
@@ -56,7 +57,7 @@ func buildProfile(ev *eval.Evaluator, st *runStats, checks profile.CheckMode, st
 // reportChecks runs the checks of p's files by the programs that read
 // them (evalprofile.RunChecks) and prints the notes and errors; it returns
 // false when a check failed.
-func reportChecks(ev *eval.Evaluator, p profile.Profile, mode profile.CheckMode, stderr io.Writer) bool {
+func reportChecks(ev *eval.Evaluator, p profile.Profile, mode profilecheck.Mode, stderr io.Writer) bool {
 	notes, diags := evalprofile.RunChecks(ev, p.Entries, mode)
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)

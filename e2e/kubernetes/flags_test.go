@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // TestFlagsAccepted runs each Kubernetes program that a fixture's unit
@@ -92,7 +92,7 @@ func execStart(unitFile string) ([]string, error) {
 		case key == "ExecStart":
 			line = value
 		case key == "Environment":
-			assignments, ok := profile.ConfWords(value)
+			assignments, ok := profilecheck.ConfWords(value)
 			if !ok {
 				return nil, fmt.Errorf("Environment=%s: an unterminated quote or escape", value)
 			}
@@ -108,7 +108,7 @@ func execStart(unitFile string) ([]string, error) {
 	if !slices.Contains(programs, path.Base(program)) {
 		return nil, nil
 	}
-	split, ok := profile.ConfWords(line)
+	split, ok := profilecheck.ConfWords(line)
 	if !ok {
 		return nil, fmt.Errorf("ExecStart=%s: an unterminated quote or escape", line)
 	}

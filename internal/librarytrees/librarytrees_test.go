@@ -16,7 +16,7 @@ import (
 // the library now (a module or the parser changed since); NODEGEN_UPDATE=1
 // writes it again.
 func TestBundleUpToDate(t *testing.T) {
-	want, err := Build(modules.FS(), eval.LibraryPrefix)
+	want, err := Build(modules.FS(), eval.LibraryFileName(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestBundleTrees(t *testing.T) {
 		t.Fatal("the bundle cannot be read")
 	}
 	c := parsecache.New(t.TempDir()).WithBundle(b)
-	files, err := Files(modules.FS(), eval.LibraryPrefix)
+	files, err := Files(modules.FS(), eval.LibraryFileName(""))
 	if err != nil {
 		t.Fatal(err)
 	}

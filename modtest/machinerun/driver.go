@@ -20,7 +20,7 @@ import (
 
 	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/modtest"
-	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // Subnet is the private network of a run's machines: the gateway (the
@@ -60,7 +60,7 @@ type Driver struct {
 	CacheDir string
 	// Checks says which checks of the profiles' files run on the host
 	// before a profile goes to a machine (sshd -t, ...).
-	Checks profile.CheckMode
+	Checks profilecheck.Mode
 	// Keep leaves the machines running after the run, recorded in
 	// StateDir, and a later run of the same test switches them instead
 	// of booting new ones.

@@ -14,6 +14,7 @@ import (
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/profile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // built is the profile of a machine block or of a configuration block:
@@ -54,7 +55,7 @@ func networkModule(self string, addrs map[string]string) string {
 // buildProfile evaluates body (a machine or configuration block of f)
 // with the library and the driver's network module for the machine self,
 // and writes its profile into dir, running the checks of its files.
-func buildProfile(lib fs.FS, checks profile.CheckMode, f *modtest.File, body *hclsyntax.Body, self string, addrs map[string]string, dir string) *built {
+func buildProfile(lib fs.FS, checks profilecheck.Mode, f *modtest.File, body *hclsyntax.Body, self string, addrs map[string]string, dir string) *built {
 	out := &built{Files: map[string]*hcl.File{f.Path: f.HCL}}
 	netName := fmt.Sprintf("%s (machine %s: the driver's network)", f.Path, self)
 	netFile, diags := hclsyntax.ParseConfig([]byte(networkModule(self, addrs)), netName, hcl.InitialPos)

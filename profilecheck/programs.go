@@ -1,4 +1,4 @@
-package profile
+package profilecheck
 
 import (
 	"bytes"
@@ -16,7 +16,8 @@ import (
 // generates (environment.etc.NAME.checks), the command that validates it,
 // as sshd -t or nft -c; nodegen eval runs the checks whose programs the
 // build machine has, and nodegen switch runs every check on the target
-// before anything changes. The manifest carries them (ManifestEntry).
+// before anything changes (Programs). The manifest carries them
+// (profile.ManifestEntry).
 
 // A ProgramCheck is a check of one file: a POSIX shell script, run with
 // sh -e in an empty temporary directory (its working directory, where it
@@ -89,28 +90,72 @@ func (c ProgramCheck) Run(target string, content []byte) ([]byte, error) {
 	return shown, err
 }
 
-// CheckMode says which checks RunChecks runs.
-type CheckMode int
+// Mode says what a program check that cannot run means (--checks): the
+// rules that need no program run in every mode.
+type Mode int
 
 const (
-	// ChecksAuto runs the checks whose programs this machine has; one that
+	// Auto runs the checks whose programs this machine has; one that
 	// cannot run is a note.
-	ChecksAuto CheckMode = iota
-	// ChecksRequired runs every check; one that cannot run is an error.
-	ChecksRequired
-	// ChecksOff runs none.
-	ChecksOff
+	Auto Mode = iota
+	// Required runs every check; one that cannot run is a problem.
+	Required
+	// Off runs no program check.
+	Off
 )
 
-// ParseCheckMode reads --checks: auto, required or off.
-func ParseCheckMode(s string) (CheckMode, error) {
+// ParseMode reads --checks: auto, required or off.
+func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "auto":
-		return ChecksAuto, nil
+		return Auto, nil
 	case "required":
-		return ChecksRequired, nil
+		return Required, nil
 	case "off":
-		return ChecksOff, nil
+		return Off, nil
 	}
 	return 0, fmt.Errorf("want auto, required or off, not %q", s)
+}
+
+// Programs runs the checks of files by the programs that read them
+// (File.Checks). A check that fails is a problem; one that cannot run
+// here (its program missing, or root needed) is a problem in Required
+// mode and a note in Auto mode, the only thing the mode decides; Off runs
+// none. Problems and notes come in the order of files.
+func Programs(files []File, mode Mode) (problems, notes []Problem) {
+	if mode == Off {
+		return nil, nil
+	}
+	for _, f := range files {
+		for _, c := range f.Checks {
+			p := Problem{Option: f.Option, Path: f.Path}
+			if why := c.Missing(); why != "" {
+				p.Summary, p.Message = "Check cannot run", "the check cannot run here: "+why
+				if mode == Auto {
+					notes = append(notes, p)
+				} else {
+					problems = append(problems, p)
+				}
+				continue
+			}
+			out, err := c.Run(f.Path, f.Content)
+			if err == nil {
+				continue
+			}
+			p.Summary = "Check of a generated file failed"
+			p.Message = fmt.Sprintf("the program that reads it refuses it: %s", err)
+			p.Output = indentText(string(out)) + "The check:\n" + strings.TrimSuffix(indentText(c.Script), "\n")
+			problems = append(problems, p)
+		}
+	}
+	return problems, notes
+}
+
+// indentText indents each line of s by two spaces, for a message.
+func indentText(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "  (no output)\n"
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }

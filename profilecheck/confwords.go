@@ -1,4 +1,4 @@
-package profile
+package profilecheck
 
 // ConfWords splits a line of a sysusers.d or tmpfiles.d file into its
 // fields as systemd's extract_many_words with EXTRACT_UNQUOTE does: at
