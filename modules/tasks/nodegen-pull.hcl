@@ -24,7 +24,7 @@ options "services.nodegen.pull" {
     description = "The channel the host follows: it pulls the manifest tagged HOST_CHANNEL. Waves are channels: nodegen promote moves a host's manifest from one to the next."
   }
   option "host" {
-    type         = strMatching("([A-Za-z0-9][A-Za-z0-9.-]*)?", "host name or empty")
+    type         = str
     default      = config.networking.hostName
     default_text = "config.networking.hostName"
     description  = "The host's name in the registry's tags: the name of its host file, which nodegen publish uses."
