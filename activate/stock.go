@@ -30,7 +30,8 @@ var installerFiles = map[string]bool{
 	"etc/hosts":    true,
 	// The resolver the installer found (debootstrap copies the building
 	// host's, cloud-init and the Debian installer write the network's):
-	// a profile that sets networking.nameservers replaces it.
+	// a profile that sets networking.nameservers replaces it. It may be a
+	// symlink instead (cloud images, systemd-resolved's package).
 	"etc/resolv.conf": true,
 }
 
@@ -42,6 +43,12 @@ const debSystemdHelper = "var/lib/systemd/deb-systemd-helper-enabled"
 // entry t and not nodegen's, is a stock file the switch takes over (see
 // StockFile), and describes it.
 func (s *System) stock(p *Plan, t Placement, d onDisk) (what string, ok bool) {
+	if installerFiles[t.Path] && d.fi.Mode()&fs.ModeSymlink != 0 {
+		// A cloud image's or systemd-resolved's package's resolver link
+		// (to ../run/systemd/resolve/stub-resolv.conf) is the machine's
+		// as much as a file the installer wrote there.
+		return "the machine's own symlink to " + d.link + " (the OS installer's or a package's)", true
+	}
 	switch {
 	case d.fi.Mode().IsRegular():
 		if installerFiles[t.Path] {

@@ -249,6 +249,20 @@ func TestStockFilesAreTakenOver(t *testing.T) {
 			wantStock: []StockFile{{"etc/resolv.conf", "written by the OS installer for this machine"}},
 		},
 		{
+			name:    "a resolver symlink in place of the installer's resolv.conf",
+			entries: []profile.Entry{file("resolv.conf", "nameserver 127.0.0.1\n")},
+			edit: func(t *testing.T, root string) {
+				p := filepath.Join(root, "etc/resolv.conf")
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("../run/systemd/resolve/stub-resolv.conf", p); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantStock: []StockFile{{"etc/resolv.conf", "the machine's own symlink to ../run/systemd/resolve/stub-resolv.conf (the OS installer's or a package's)"}},
+		},
+		{
 			name:      "a package's alias of its unit, replaced by the profile's unit",
 			entries:   unitFiles("sshd.service", "[Service]\nExecStart=/usr/sbin/sshd -D -f /etc/ssh/sshd_config\n"),
 			wantStock: []StockFile{{stockAlias, "alias sshd.service of ssh.service from the package openssh-server, made by systemctl enable"}},

@@ -393,11 +393,11 @@ func (rn *run) switchTo(n *node, b *built, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// --backup: the stock machine's own files in the profile's way (a
-	// package's sshd_config, its unit aliases) are moved aside, as an
-	// operator converting a stock machine has them, and put back when
-	// nodegen stops managing the path.
-	stdout, stderr, code, err := n.m.RunFor(5*time.Minute, "nodegen", "switch", "--backup", dst)
+	// A plain switch, as the docs tell an operator: the stock machine's
+	// own files in the profile's way (a package's unmodified
+	// sshd_config, its unit aliases, the resolver) are taken over by
+	// switch's stock-file policy, anything else is refused.
+	stdout, stderr, code, err := n.m.RunFor(5*time.Minute, "nodegen", "switch", dst)
 	out := stdout + stderr
 	if err == nil && code != 0 {
 		err = fmt.Errorf("nodegen switch %s exited %d", dst, code)
