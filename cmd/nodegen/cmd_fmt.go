@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/atomicfile"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rogpeppe/go-internal/diff"
@@ -161,7 +162,7 @@ func hclFiles(paths []string) ([]string, error) {
 // writeFileAtomic replaces a file's content, keeping its mode, or creates
 // it with mode 0644.
 func writeFileAtomic(name string, data []byte) error {
-	return replaceFile(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
+	return atomicfile.Replace(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
 		if exists {
 			return old
 		}
@@ -173,41 +174,10 @@ func writeFileAtomic(name string, data []byte) error {
 // most mode: a file that exists keeps only the bits of its mode that mode
 // has too, so that what either keeps from others stays kept.
 func writeFileAtomicMode(name string, data []byte, mode fs.FileMode) error {
-	return replaceFile(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
+	return atomicfile.Replace(name, data, func(old fs.FileMode, exists bool) fs.FileMode {
 		if exists {
 			return old & mode
 		}
 		return mode
 	})
-}
-
-// replaceFile writes data to name through a temporary file renamed into
-// place, with the mode modeFor gives from the mode of the file it
-// replaces, if one exists.
-func replaceFile(name string, data []byte, modeFor func(old fs.FileMode, exists bool) fs.FileMode) error {
-	var mode fs.FileMode
-	if st, err := os.Stat(name); err == nil {
-		mode = modeFor(st.Mode().Perm(), true)
-	} else if errors.Is(err, fs.ErrNotExist) {
-		mode = modeFor(0, false)
-	} else {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }

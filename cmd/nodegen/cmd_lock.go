@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strings"
 
@@ -274,12 +273,7 @@ func (d *lockDir) write(prune bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: unchanged: %s\n", d.path, summary)
 		return exitOK
 	}
-	if err := replaceFile(d.path, data, func(old fs.FileMode, exists bool) fs.FileMode {
-		if exists {
-			return old
-		}
-		return 0o644
-	}); err != nil {
+	if err := writeFileAtomic(d.path, data); err != nil {
 		fmt.Fprintf(stderr, "nodegen lock: %s\n", err)
 		return exitError
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodegen/nodegen/internal/atomicfile"
 	"github.com/nodegen/nodegen/modtest"
 )
 
@@ -257,22 +258,11 @@ func (rn *run) local(p string) string {
 	return filepath.Join(filepath.Dir(rn.f.Path), p)
 }
 
-// writeAtomic writes data to path through a temporary file and a rename.
+// writeAtomic writes data to path, making its directory, atomically;
+// the file is the user's only (0600, as copy_out always wrote it).
 func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data, 0o600)
 }
