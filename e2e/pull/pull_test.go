@@ -27,7 +27,7 @@ const suite = "pull e2e (docker-registry)"
 
 // registry is a docker-registry process serving a directory on a port.
 type registry struct {
-	t       *testing.T
+	t       testing.TB
 	bin     string
 	dir     string
 	addr    string
@@ -40,7 +40,7 @@ type registry struct {
 	client  *http.Client
 }
 
-func startRegistry(t *testing.T, bin, dir, addr string) *registry {
+func startRegistry(t testing.TB, bin, dir, addr string) *registry {
 	t.Helper()
 	return startRegistryWith(&registry{t: t, bin: bin, dir: dir, addr: addr})
 }
@@ -102,7 +102,7 @@ func (r *registry) stop() {
 	}
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func buildNodegen(t *testing.T) string {
+func buildNodegen(t testing.TB) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "nodegen")
 	cmd := exec.Command("go", "build", "-o", out, "github.com/nodegen/nodegen/cmd/nodegen")
@@ -124,7 +124,7 @@ func buildNodegen(t *testing.T) string {
 
 type keyPair struct{ priv, pub string }
 
-func newKey(t *testing.T, dir, name string) keyPair {
+func newKey(t testing.TB, dir, name string) keyPair {
 	t.Helper()
 	_, k, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
