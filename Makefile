@@ -37,6 +37,7 @@ SLOW_TESTS = \
 	./internal/nspawntest:30m \
 	./switchtest:45m \
 	./e2e/deploy:40m \
+	./e2e/pull:25m \
 	./e2e/kubernetes:60m \
 	./e2e/stock:75m:2
 # TIMELINE_TESTS print their tests' logs (-v) when they pass too: the

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,8 +16,11 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/nodegen/nodegen/internal/suitereport"
 )
 
 func TestMain(m *testing.M) {
@@ -34,9 +38,20 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("NODEGEN_UPDATE") != "",
 		// [root]: the test runs as root (keys are given their owners).
+		// [registry]: docker-registry is installed (the registry
+		// command); under CI its absence fails the script.
 		Condition: func(cond string) (bool, error) {
-			if cond == "root" {
+			switch cond {
+			case "root":
 				return os.Geteuid() == 0, nil
+			case "registry":
+				if _, err := exec.LookPath("docker-registry"); err != nil {
+					if suitereport.InCI() {
+						return false, fmt.Errorf("docker-registry is not installed (Debian's docker-registry package), which .ci/run installs")
+					}
+					return false, nil
+				}
+				return true, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -46,6 +61,7 @@ func TestScripts(t *testing.T) {
 			"envsubst": envsubst,
 			"targz":    targz,
 			"tarfiles": tarfiles,
+			"registry": registry,
 		},
 	})
 }
@@ -103,6 +119,53 @@ func serve(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
 	ts.Defer(srv.Close)
 	ts.Setenv("MIRROR", srv.URL)
+}
+
+// registry starts the CNCF distribution registry (Debian's
+// docker-registry) on a free loopback port for the rest of the script,
+// storing in $WORK/registry, and puts its address (127.0.0.1:PORT) in
+// $REGISTRY. A script that uses it begins with [!registry] skip.
+func registry(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: registry")
+	}
+	bin, err := exec.LookPath("docker-registry")
+	if err != nil {
+		ts.Fatalf("registry: docker-registry is not installed (Debian's docker-registry package); guard the script with [!registry] skip")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	addr := l.Addr().String()
+	l.Close()
+	dir := ts.MkAbs("registry")
+	ts.Check(os.MkdirAll(dir, 0o755))
+	cfg := filepath.Join(dir, "config.yml")
+	ts.Check(os.WriteFile(cfg, fmt.Appendf(nil, "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: %s\n", filepath.Join(dir, "storage"), addr), 0o644))
+	log, err := os.Create(filepath.Join(dir, "registry.log"))
+	ts.Check(err)
+	cmd := exec.Command(bin, "serve", cfg)
+	cmd.Stdout, cmd.Stderr = log, log
+	ts.Check(cmd.Start())
+	ts.Defer(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		log.Close()
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		resp, err := http.Get("http://" + addr + "/v2/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			out, _ := os.ReadFile(log.Name())
+			ts.Fatalf("registry: docker-registry did not answer on %s: %v\n%s", addr, err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Setenv("REGISTRY", addr)
 }
 
 // envsubst FILE... replaces $NAME and ${NAME} in the files with the

@@ -27,17 +27,29 @@ const suite = "pull e2e (docker-registry)"
 
 // registry is a docker-registry process serving a directory on a port.
 type registry struct {
-	t       *testing.T
+	t       testing.TB
 	bin     string
 	dir     string
 	addr    string
 	cmd     *exec.Cmd
 	logFile *os.File
+	// command makes the registry's process (exec.Command when nil: in the
+	// test's own network namespace), and client asks it whether it
+	// answers (http.DefaultClient when nil).
+	command func(name string, args ...string) *exec.Cmd
+	client  *http.Client
 }
 
-func startRegistry(t *testing.T, bin, dir, addr string) *registry {
+func startRegistry(t testing.TB, bin, dir, addr string) *registry {
 	t.Helper()
-	r := &registry{t: t, bin: bin, dir: dir, addr: addr}
+	return startRegistryWith(&registry{t: t, bin: bin, dir: dir, addr: addr})
+}
+
+// startRegistryWith starts r (its command and client set to reach another
+// network namespace) and stops it when the test ends.
+func startRegistryWith(r *registry) *registry {
+	t := r.t
+	t.Helper()
 	r.start()
 	t.Cleanup(r.stop)
 	return r
@@ -53,14 +65,20 @@ func (r *registry) start() {
 		t.Fatal(err)
 	}
 	r.logFile = lf
-	r.cmd = exec.Command(r.bin, "serve", cfg)
+	if r.command == nil {
+		r.command = exec.Command
+	}
+	if r.client == nil {
+		r.client = http.DefaultClient
+	}
+	r.cmd = r.command(r.bin, "serve", cfg)
 	r.cmd.Stdout, r.cmd.Stderr = lf, lf
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		resp, err := http.Get("http://" + r.addr + "/v2/")
+		resp, err := r.client.Get("http://" + r.addr + "/v2/")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
@@ -84,7 +102,7 @@ func (r *registry) stop() {
 	}
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +111,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func buildNodegen(t *testing.T) string {
+func buildNodegen(t testing.TB) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "nodegen")
 	cmd := exec.Command("go", "build", "-o", out, "github.com/nodegen/nodegen/cmd/nodegen")
@@ -106,7 +124,7 @@ func buildNodegen(t *testing.T) string {
 
 type keyPair struct{ priv, pub string }
 
-func newKey(t *testing.T, dir, name string) keyPair {
+func newKey(t testing.TB, dir, name string) keyPair {
 	t.Helper()
 	_, k, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -127,6 +145,8 @@ func newKey(t *testing.T, dir, name string) keyPair {
 type hostFile struct {
 	name, channel, text, health string
 	trusted                     []keyPair
+	// interval and jitter, when set, are the pull timer's.
+	interval, jitter string
 }
 
 func (h hostFile) write(t *testing.T, dir, registry string) string {
@@ -140,6 +160,10 @@ func (h hostFile) write(t *testing.T, dir, registry string) string {
 	if h.health != "" {
 		health = h.health
 	}
+	timer := ""
+	if h.interval != "" {
+		timer = fmt.Sprintf("  interval    = %q\n  jitter      = %q\n", h.interval, h.jitter)
+	}
 	src := fmt.Sprintf(`config "networking" { hostName = %q }
 config "environment.etc.\"shared.txt\"" {
   text = join("", [for i in range(1000) : "line ${i} of the file every host of the role has, long enough to count when it is pushed twice\n"])
@@ -152,8 +176,8 @@ config "services.nodegen.pull" {
   plainHTTP   = true
   trustedKeys = [%s]
   healthChecks = { check = { command = %q, timeout = 10 } }
-}
-`, h.name, h.text+"\n", registry, h.channel, strings.Join(keys, ", "), health)
+%s}
+`, h.name, h.text+"\n", registry, h.channel, strings.Join(keys, ", "), health, timer)
 	p := filepath.Join(dir, h.name+".hcl")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -167,11 +191,17 @@ type env struct {
 	dir      string
 	reg      *registry
 	registry string
+	// command makes nodegen's process (exec.Command when nil).
+	command func(name string, args ...string) *exec.Cmd
 }
 
 func (e *env) run(args ...string) (stdout, stderr string, code int) {
 	e.t.Helper()
-	cmd := exec.Command(e.nodegen, args...)
+	command := e.command
+	if command == nil {
+		command = exec.Command
+	}
+	cmd := command(e.nodegen, args...)
 	var o, er bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &er
 	err := cmd.Run()

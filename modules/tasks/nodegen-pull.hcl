@@ -95,6 +95,9 @@ config "systemd.services.nodegen-pull" {
   }
 }
 
+# AccuracySec: systemd's default (1min) lets a timer fire up to a minute
+# late, to coalesce wake-ups; the interval is what the operator wrote, and
+# the jitter already spreads a fleet's pulls.
 config "systemd.timers.nodegen-pull" {
   when     = local.pullCfg.enable
   wantedBy = ["timers.target"]
@@ -102,6 +105,7 @@ config "systemd.timers.nodegen-pull" {
     OnBootSec          = "1min"
     OnUnitInactiveSec  = local.pullCfg.interval
     RandomizedDelaySec = local.pullCfg.jitter
+    AccuracySec        = "1s"
   }
 }
 

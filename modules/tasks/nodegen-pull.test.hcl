@@ -19,8 +19,8 @@ run "the pull configuration, the service and its timer" {
     error_message = "the switch a pull runs does not restart the pull's own unit"
   }
   assert {
-    condition     = config.systemd.timers.nodegen-pull.timerConfig.OnUnitInactiveSec == "5min" && config.systemd.timers.nodegen-pull.timerConfig.RandomizedDelaySec == "1min"
-    error_message = "every 5 minutes, with up to a minute of jitter"
+    condition     = config.systemd.timers.nodegen-pull.timerConfig.OnUnitInactiveSec == "5min" && config.systemd.timers.nodegen-pull.timerConfig.RandomizedDelaySec == "1min" && config.systemd.timers.nodegen-pull.timerConfig.AccuracySec == "1s"
+    error_message = "every 5 minutes, with up to a minute of jitter, not coalesced a minute later"
   }
 }
 
