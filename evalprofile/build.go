@@ -23,10 +23,13 @@ var etcPath = options.Path{"environment", "etc"}
 // Build evaluates what a host's profile needs: its environment.etc files
 // (FromEvaluation), its binaries (environment.assets and
 // environment.packages), then the assertions and warnings, and checks that
-// every executable its units and scripts run is provided
-// (CheckExecutables) and that every wait of its startup has a provider
-// (checkStartup); what is not is a warning. Options that none of this
-// needs are not evaluated.
+// every executable its units and scripts run is provided (the executables
+// check, profilecheck.Executables) and that every unit can reach its
+// target (the startup check, profilecheck.Startup, when the evaluation
+// has no error). What they find is a warning of the profile (kept in its
+// manifest) and a warning diagnostic located at the definitions of the
+// option that made the file (see checkWarnings). Options that none of
+// this needs are not evaluated.
 func Build(ev *eval.Evaluator) (profile.Profile, hcl.Diagnostics) {
 	return BuildFor(ev, nil)
 }
@@ -45,13 +48,14 @@ func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diag
 	diags = append(diags, d...)
 	warns, d := ev.Assertions()
 	diags = append(diags, d...)
+	files := checkedFiles(entries)
+	provided = slices.Concat(assetFiles(assets), provided)
 	p := profile.Profile{Entries: entries, Assets: assets, Packages: packages, PackageProxy: proxy,
-		ImagePrograms: profile.ImagePrograms(entries, assets, provided, image)}
+		ImagePrograms: imagePrograms(profilecheck.ImagePrograms(files, provided, image))}
 	for _, w := range warns {
 		p.Warnings = append(p.Warnings, w.Message)
 	}
-	p.Warnings = append(p.Warnings, profile.CheckExecutables(entries, assets, slices.Concat(provided, image))...)
-	diags = append(diags, checkStartup(ev, &p, diags)...)
+	diags = append(diags, checkWarnings(ev, &p, files, slices.Concat(provided, image), diags)...)
 	// The queries above reach the same failed definitions, each reporting
 	// them: report each once.
 	return p, eval.Dedupe(diags)

@@ -24,7 +24,7 @@ func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profilecheck.Mo
 		notes = append(notes, n.String()+"; --checks=required makes this an error")
 	}
 	for _, p := range problems {
-		diags = append(diags, problemDiag(ev, p))
+		diags = append(diags, problemDiag(ev, p, hcl.DiagError))
 	}
 	return notes, diags
 }
@@ -37,7 +37,7 @@ func RunChecks(ev *eval.Evaluator, entries []profile.Entry, mode profilecheck.Mo
 func checkFiles(ev *eval.Evaluator, entries []profile.Entry) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, p := range profilecheck.Files(checkedFiles(entries), nil) {
-		diags = append(diags, problemDiag(ev, p))
+		diags = append(diags, problemDiag(ev, p, hcl.DiagError))
 	}
 	return diags
 }
@@ -56,11 +56,12 @@ func checkedFiles(entries []profile.Entry) []profilecheck.File {
 	return files
 }
 
-// problemDiag is a problem of the profile as an error at the
-// definitions of the option its file comes from (see locate), with the
-// message nodegen switch prints.
-func problemDiag(ev *eval.Evaluator, p profilecheck.Problem) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: p.Summary, Detail: p.String()}
+// problemDiag is a problem of the profile as a diagnostic of severity
+// sev (an error, or a warning for the executables and startup checks) at
+// the definitions of the option its file comes from (see locate), with
+// the message nodegen switch prints.
+func problemDiag(ev *eval.Evaluator, p profilecheck.Problem, sev hcl.DiagnosticSeverity) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: sev, Summary: p.Summary, Detail: p.String()}
 	if p.Output == "" {
 		d.Detail += "."
 	}

@@ -22,7 +22,6 @@ func TestFormatPackagesDoNotEvaluate(t *testing.T) {
 		{"profile", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"activate", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		{"ignition", []string{"eval", "evalprofile", "options", "lib", "property"}},
-		{"unitcheck", []string{"eval", "evalprofile", "options", "lib", "property"}},
 		// The rules about a built profile know neither the evaluator nor
 		// the profile format, which records their program checks.
 		{"profilecheck", []string{"eval", "evalprofile", "options", "lib", "property", "profile", "activate"}},

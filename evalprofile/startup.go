@@ -8,30 +8,31 @@ import (
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
-	"github.com/nodegen/nodegen/unitcheck"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
-// checkStartup adds to p's warnings every unit of p that cannot reach its
-// target (unitcheck): a wait loop for something no enabled unit of the
-// profile provides, a Requires= of a unit that is nowhere. A profile whose
-// evaluation failed (diags has errors) is not written and not checked.
-func checkStartup(ev *eval.Evaluator, p *profile.Profile, diags hcl.Diagnostics) hcl.Diagnostics {
-	if diags.HasErrors() {
-		return nil
+// checkWarnings applies to the files of p the rules of package
+// profilecheck whose problems are warnings: the executables check
+// (profilecheck.Executables, against provided) and, when the evaluation
+// has no error (diags), the startup check (profilecheck.Startup, with
+// what the evaluation says about the units: startupFacts). Each problem
+// is a warning of p, as the manifest keeps it (Problem.String), and a
+// warning diagnostic located at the definitions of the option that made
+// its file, as eval, build and switch print it (problemDiag). It returns
+// those diagnostics, and the errors of evaluating the facts.
+func checkWarnings(ev *eval.Evaluator, p *profile.Profile, files []profilecheck.File, provided []string, diags hcl.Diagnostics) hcl.Diagnostics {
+	problems := profilecheck.Executables(files, provided)
+	var out hcl.Diagnostics
+	if !diags.HasErrors() {
+		facts, d := startupFacts(ev)
+		out = append(out, d...)
+		problems = append(problems, profilecheck.Startup(files, facts)...)
 	}
-	files := make([]unitcheck.File, 0, len(p.Entries))
-	for _, e := range p.Entries {
-		f := unitcheck.File{Path: e.Target, Content: e.Content, Option: e.Option}
-		if e.Mode == "symlink" {
-			f.Link = e.Link
-		}
-		files = append(files, f)
-	}
-	up, d := startupProfile(ev, files)
-	for _, problem := range unitcheck.Check(up) {
+	for _, problem := range problems {
 		p.Warnings = append(p.Warnings, problem.String())
+		out = append(out, problemDiag(ev, problem, hcl.DiagWarning))
 	}
-	return d
+	return out
 }
 
 var (
@@ -40,20 +41,20 @@ var (
 	fqdnPath     = options.Path{"networking", "fqdn"}
 )
 
-// startupProfile completes a profile's files with what the evaluation
-// says about its units: what each provides (systemd.provided, from the
-// units' provides options) and the host's names (networking.hostName and
-// networking.fqdn). An evaluation without those options (--bare) has
-// none; an error while evaluating what the units provide is returned.
-func startupProfile(ev *eval.Evaluator, files []unitcheck.File) (unitcheck.Profile, hcl.Diagnostics) {
-	p := unitcheck.Profile{Files: files, Provides: map[string]unitcheck.Provides{}}
+// startupFacts are what the evaluation says about the units of a profile:
+// what each provides (systemd.provided, from the units' provides options)
+// and the host's names (networking.hostName and networking.fqdn). An
+// evaluation without those options (--bare) has none; an error while
+// evaluating what the units provide is returned.
+func startupFacts(ev *eval.Evaluator) (profilecheck.Facts, hcl.Diagnostics) {
+	facts := profilecheck.Facts{Provides: map[string]profilecheck.Provides{}}
 	var diags hcl.Diagnostics
 	if ev.IsDeclared(providedPath) {
 		v, d := ev.Get(providedPath)
 		diags = append(diags, d...)
 		if !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
 			for k, u := range ctyelems.Attrs(v) {
-				p.Provides[k] = unitcheck.Provides{Files: attrStrings(u, "files"), URLs: attrStrings(u, "urls")}
+				facts.Provides[k] = profilecheck.Provides{Files: attrStrings(u, "files"), URLs: attrStrings(u, "urls")}
 			}
 		}
 	}
@@ -64,10 +65,10 @@ func startupProfile(ev *eval.Evaluator, files []unitcheck.File) (unitcheck.Profi
 		// A host name that does not evaluate is reported where it is
 		// used (/etc/hostname); here it is only not known.
 		if v, d := ev.Get(path); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
-			p.HostNames = append(p.HostNames, v.AsString())
+			facts.HostNames = append(facts.HostNames, v.AsString())
 		}
 	}
-	return p, diags
+	return facts, diags
 }
 
 // attrStrings returns the known strings of the list attribute name of
@@ -77,4 +78,34 @@ func attrStrings(v cty.Value, name string) []string {
 		return nil
 	}
 	return stringList(v.GetAttr(name))
+}
+
+// assetFiles are the paths of the files the assets install.
+func assetFiles(assets []profile.Asset) []string {
+	var out []string
+	for _, a := range assets {
+		for _, f := range a.Files {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// imagePrograms are the programs a profile leaves to the image, as its
+// manifest records them.
+func imagePrograms(ps []profilecheck.ImageProgram) []profile.ImageProgram {
+	out := make([]profile.ImageProgram, len(ps))
+	for i, p := range ps {
+		out[i] = profile.ImageProgram{Path: p.Path, Option: orUnknown(p.Option)}
+	}
+	return out
+}
+
+// orUnknown is option, or "an unnamed option" when it is "", as the
+// profile format names the option of an entry that has none.
+func orUnknown(option string) string {
+	if option == "" {
+		return "an unnamed option"
+	}
+	return option
 }

@@ -84,6 +84,17 @@ func (s *Server) checkSaved(d *document) {
 				rng := w.Range
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: w.Message, Subject: &rng})
 			}
+			// The warnings of the checks of the profile are located
+			// already (built): the others are the file's.
+			for _, d := range built {
+				if d.Severity == hcl.DiagWarning {
+					for _, w := range p.Warnings {
+						if strings.HasPrefix(d.Detail, w) {
+							msgs[w] = true
+						}
+					}
+				}
+			}
 			for _, w := range p.Warnings {
 				if !msgs[w] {
 					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: w})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nodegen/nodegen/internal/unitfile"
+	"github.com/nodegen/nodegen/profilecheck"
 )
 
 // What a unit runs is part of what decides whether switching restarts it,
@@ -31,7 +32,7 @@ import (
 const maxRunDepth = 8
 
 // ranKeys are the settings whose values name a file the unit runs or reads
-// when it starts (besides execKeys).
+// when it starts (besides its Exec* settings).
 var ranKeys = map[string]bool{"EnvironmentFile": true}
 
 // ranFiles returns what unit runs (see above): for each profile or asset
@@ -40,7 +41,7 @@ func (u *unitSet) ranFiles(unit string) (string, error) {
 	lists := map[string][]string{}
 	err := u.eachSource(unit, func(data []byte) {
 		for _, s := range unitfile.Parse(string(data)) {
-			if !execKeys[s.Key] && !ranKeys[s.Key] {
+			if !profilecheck.IsExecKey(s.Key) && !ranKeys[s.Key] {
 				continue
 			}
 			if s.Value == "" {
@@ -137,7 +138,7 @@ func (w *runWalk) visit(p string, depth int) error {
 	if !bytes.HasPrefix(data, []byte("#!")) {
 		return nil
 	}
-	for _, exe := range scriptExecs.GetBytes(data) {
+	for _, exe := range profilecheck.ScriptExecutables(data) {
 		if err := w.visit(path.Clean(exe), depth+1); err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package profilecheck
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSysusersProblems checks lines against systemd-sysusers' rules.
@@ -43,5 +45,48 @@ func TestSysusersProblems(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.line, got, c.want)
 		}
+	}
+}
+
+// knownOwners are the users and groups of a target system.
+type knownOwners map[string]bool
+
+func (o knownOwners) KnownUser(name string) bool  { return o["u:"+name] }
+func (o knownOwners) KnownGroup(name string) bool { return o["g:"+name] }
+
+// TestTmpfilesOwners: the owners of tmpfiles.d lines are checked only
+// against the target's users and groups (Files with Owners, at nodegen
+// switch); without them (nil, at eval and build, which do not know the
+// target) the rule is left out, and the other rules of the lines still
+// apply.
+func TestTmpfilesOwners(t *testing.T) {
+	f := File{Path: "tmpfiles.d/00-nodegen.conf", Option: "systemd.tmpfiles.rules",
+		Content: []byte("d /var/lib/app 0750 app app -\nd /run/x 0755 root - -\nd /run/%u 0700 %u %g -\nd\n")}
+	target := knownOwners{"u:root": true, "g:root": true, "g:app": true}
+	for _, tc := range []struct {
+		name   string
+		owners Owners
+		want   []string
+	}{
+		{"eval and build: the target's owners unknown", nil, []string{
+			"/etc/tmpfiles.d/00-nodegen.conf:4: systemd-tmpfiles: a line needs a type and a path (from systemd.tmpfiles.rules)",
+		}},
+		{"switch: a user the target lacks", target, []string{
+			`/etc/tmpfiles.d/00-nodegen.conf:1: systemd-tmpfiles: user "app" (of /var/lib/app) is not a user of the system, and no sysusers.d file of the profile creates it (from systemd.tmpfiles.rules)`,
+			"/etc/tmpfiles.d/00-nodegen.conf:4: systemd-tmpfiles: a line needs a type and a path (from systemd.tmpfiles.rules)",
+		}},
+		{"switch: every owner known", knownOwners{"u:root": true, "g:root": true, "u:app": true, "g:app": true}, []string{
+			"/etc/tmpfiles.d/00-nodegen.conf:4: systemd-tmpfiles: a line needs a type and a path (from systemd.tmpfiles.rules)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, p := range Files([]File{f}, tc.owners) {
+				got = append(got, p.String())
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
 	}
 }

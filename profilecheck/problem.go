@@ -50,10 +50,14 @@ func (p Problem) Where() string {
 	return "/etc/" + p.Path
 }
 
-// Reason is the message and the option it comes from, and the output
-// after it: what both eval and switch print after the file.
+// Reason is the message and the option it comes from (when it is known),
+// and the output after it: what both eval and switch print after the
+// file.
 func (p Problem) Reason() string {
-	s := fmt.Sprintf("%s (from %s)", p.Message, p.Option)
+	s := p.Message
+	if p.Option != "" {
+		s += " (from " + p.Option + ")"
+	}
 	if p.Output != "" {
 		s += ":\n" + p.Output
 	}

@@ -222,7 +222,7 @@ func evalHost(h buildHost, ef *evalFlags, fleet *eval.Fleet) hostResult {
 		return r.failed(ev.Files(), diags)
 	}
 	p, diags := evalprofile.Build(ev)
-	r.Warnings = append(r.Warnings, p.Warnings...)
+	r.Warnings = append(r.Warnings, profileWarnings(p, diags)...)
 	if diags.HasErrors() {
 		return r.failed(ev.Files(), diags)
 	}

@@ -395,7 +395,7 @@ func profileArg(args []string, ef *evalFlags, stderr io.Writer) (dir string, cle
 		return "", cleanup, exitError
 	}
 	p, diags := evalprofile.Build(ev)
-	for _, w := range p.Warnings {
+	for _, w := range profileWarnings(p, diags) {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if diags.HasErrors() {

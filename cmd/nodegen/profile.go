@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
 	"github.com/nodegen/nodegen/profilecheck"
 )
@@ -73,7 +74,7 @@ func reportChecks(ev *eval.Evaluator, p profile.Profile, mode profilecheck.Mode,
 // warnings and errors; it returns false when there were errors.
 func reportProfile(ev *eval.Evaluator, p profile.Profile, diags hcl.Diagnostics, st *runStats, stderr io.Writer) bool {
 	st.mark("evaluate")
-	for _, w := range p.Warnings {
+	for _, w := range profileWarnings(p, diags) {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if diags.HasErrors() {
@@ -81,4 +82,24 @@ func reportProfile(ev *eval.Evaluator, p profile.Profile, diags hcl.Diagnostics,
 		return false
 	}
 	return true
+}
+
+// profileWarnings are p's warnings as eval, build and switch print them:
+// one that a check of the profile found (the executables and startup
+// checks of package profilecheck) after the position of the definition it
+// is to be fixed at, as evalprofile.Build located it (a warning
+// diagnostic whose detail is the warning): "FILE:LINE:COL: WARNING"; the
+// others (the assertions' warnings) as they are.
+func profileWarnings(p profile.Profile, diags hcl.Diagnostics) []string {
+	out := make([]string, 0, len(p.Warnings))
+	for _, w := range p.Warnings {
+		for _, d := range diags {
+			if d.Severity == hcl.DiagWarning && d.Subject != nil && strings.HasPrefix(d.Detail, w) {
+				w = options.ShowPos(*d.Subject) + ": " + w
+				break
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }

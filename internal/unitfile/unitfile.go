@@ -1,7 +1,7 @@
 // Package unitfile reads the assignments of a systemd unit file or drop-in
 // the way systemd's own parser (conf-parser.c) does, as systemd.syntax(7)
 // describes it. It is the one reader of unit files: the startup check
-// (unitcheck) and switching (profile) both read units through it, so the
+// (profilecheck) and switching (profile) both read units through it, so the
 // two never disagree on what a unit says.
 package unitfile
 

@@ -1,4 +1,4 @@
-package unitcheck
+package profilecheck
 
 import (
 	"slices"
@@ -15,4 +15,8 @@ var (
 	unitSettings = textmemo.New(func(text string) []unitfile.Setting { return slices.Clip(unitfile.Parse(text)) }, textmemo.SharedTexts)
 	scriptWaits  = textmemo.New(func(text string) []wait { return slices.Clip(shellWaits(text)) }, textmemo.SharedTexts)
 	lineCommands = textmemo.New(func(text string) [][]string { return slices.Clip(commands(text)) }, textmemo.SharedTexts)
+	unitExecs    = textmemo.New(func(text string) []unitExec { return slices.Clip(unitExecutables(text)) }, textmemo.SharedTexts)
+	scriptExecs  = textmemo.New(func(text string) []string { return slices.Clip(scriptExecutables(text)) }, textmemo.SharedTexts)
+	scriptCmds   = textmemo.New(func(text string) []scriptCommand { return slices.Clip(scriptCommands(text)) }, textmemo.SharedTexts)
+	unitPATHs    = textmemo.New(func(text string) []string { return slices.Clip(unitPATH(text)) }, textmemo.SharedTexts)
 )

@@ -1,16 +1,4 @@
-// Package unitcheck checks that the units of a profile can reach their
-// targets: each wait loop of a unit (`while ! test -f FILE`, `while !
-// curl ... URL`, `until nc -z HOST PORT`) waits for something an enabled
-// unit of the same profile provides, and each Requires=, BindsTo= and
-// Requisite= (and each wantedBy/requiredBy link) names a unit the profile
-// writes or a stock Debian or Flatcar system has.
-//
-// What a unit provides is declared, not guessed: the library's units say
-// which files they create and where they answer (systemd.*.provides, which
-// package evalprofile reads from systemd.provided into a Profile). A wait
-// for a URL on another machine (the master's apiserver, seen from a
-// worker) is that machine's to provide and is not checked.
-package unitcheck
+package profilecheck
 
 import (
 	"fmt"
@@ -26,18 +14,6 @@ import (
 // unitDir is where units live, below /etc.
 const unitDir = "systemd/system/"
 
-// File is a file of a profile.
-type File struct {
-	// Path is below /etc: "systemd/system/kubelet.service".
-	Path string
-	// Content is a regular file's content.
-	Content []byte
-	// Link is a symlink's target, "" for a regular file.
-	Link string
-	// Option is the option that produced the file, for messages.
-	Option string
-}
-
 // Provides is what a unit makes available on its host once it runs.
 type Provides struct {
 	// Files are absolute paths the unit creates.
@@ -47,40 +23,44 @@ type Provides struct {
 	URLs []string
 }
 
-// Profile is what Check looks at.
-type Profile struct {
-	Files []File
+// Facts are what the evaluation says about the units of a profile, which
+// their files do not: what each provides, and the host's own names.
+type Facts struct {
 	// Provides is by unit file name ("flannel.service").
 	Provides map[string]Provides
 	// HostNames are the host's own names: its host name and FQDN.
 	HostNames []string
 }
 
-// Problem is a unit of a profile that cannot reach its target.
-type Problem struct {
-	// Unit is the unit's file name.
-	Unit string
-	// Message says what it waits for or requires, and what is missing.
-	Message string
-}
-
-// String is the problem as a warning: "unit NAME: MESSAGE".
-func (p Problem) String() string { return "unit " + p.Unit + ": " + p.Message }
-
 // unit is a unit file of the profile with its drop-ins.
 type unit struct {
 	name     string
+	file     File // the unit file
 	settings []unitfile.Setting
 }
 
-// Check returns the problems of a profile, by unit name and in the order
-// of each unit's settings.
-func Check(p Profile) []Problem {
+// Startup checks that the units of a profile can reach their targets
+// (the startup check): each wait loop of a unit (`while ! test -f FILE`,
+// `while ! curl ... URL`, `until nc -z HOST PORT`) waits for something an
+// enabled unit of the same profile provides (facts.Provides), and each
+// Requires=, BindsTo= and Requisite=, each unit a path, timer or socket
+// unit starts, and each .wants/, .requires/ and .upholds/ link names a
+// unit the profile writes or a stock Debian or Flatcar system has.
+//
+// What a unit provides is declared, not guessed: the library's units say
+// which files they create and where they answer (systemd.*.provides, which
+// package evalprofile reads from systemd.provided into facts). A wait for
+// a URL on another machine (the master's apiserver, seen from a worker) is
+// that machine's to provide and is not checked.
+//
+// Each problem is about a unit file (a dangling link: the link), by unit
+// name and in the order of each unit's settings.
+func Startup(fs []File, facts Facts) []Problem {
 	files := map[string]File{}
-	for _, f := range p.Files {
+	for _, f := range fs {
 		files[f.Path] = f
 	}
-	units := loadUnits(p.Files)
+	units := loadUnits(fs)
 	names := make([]string, 0, len(units))
 	for n := range units {
 		names = append(names, n)
@@ -90,20 +70,24 @@ func Check(p Profile) []Problem {
 	c := checker{
 		files:    files,
 		units:    units,
-		provides: p.Provides,
-		enabled:  enabledUnits(p.Files, units),
-		local:    localHosts(p, units),
+		provides: facts.Provides,
+		enabled:  enabledUnits(fs, units),
+		local:    localHosts(facts, units),
 	}
-	dangling := danglingLinks(p.Files, units)
+	dangling := danglingLinks(fs, units)
 	var problems []Problem
 	for _, n := range names {
 		u := units[n]
+		problem := func(msg string) {
+			problems = append(problems, Problem{Option: u.file.Option, Path: u.file.Path, Summary: startupSummary, Message: msg})
+		}
 		for _, l := range dangling[n] {
-			problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("it is linked into %s/ (%s), but %s is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing", l.dir, l.option, l.owner)})
+			problems = append(problems, Problem{Option: l.file.Option, Path: l.file.Path, Summary: startupSummary,
+				Message: fmt.Sprintf("it links %s into %s/, but %s is neither in this profile nor a stock unit of Debian or Flatcar: the link starts nothing", n, l.dir, l.owner)})
 		}
 		for _, ws := range unitWaits(u, files) {
 			if msg := c.unsatisfied(ws.wait); msg != "" {
-				problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("the loop %q in %s waits for %s", ws.loop, ws.source, msg)})
+				problem(fmt.Sprintf("the loop %q in %s waits for %s", ws.loop, ws.source, msg))
 			}
 		}
 		if target, key, ok := triggers(u); ok && !exists(target, units) {
@@ -111,12 +95,12 @@ func Check(p Profile) []Problem {
 			if key == "" {
 				how = fmt.Sprintf("it starts %s (the unit of its own name, as it sets no %s=), which is", target, map[bool]string{true: "Service", false: "Unit"}[path.Ext(n) == ".socket"])
 			}
-			problems = append(problems, Problem{Unit: n, Message: how + " neither in this profile nor a stock unit of Debian or Flatcar: it starts nothing (set its unit, or name the service as the " + strings.TrimPrefix(path.Ext(n), ".") + ")"})
+			problem(how + " neither in this profile nor a stock unit of Debian or Flatcar: it starts nothing (set its unit, or name the service as the " + strings.TrimPrefix(path.Ext(n), ".") + ")")
 		}
 		for _, key := range []string{"Requires", "BindsTo", "Requisite"} {
 			for _, r := range unitList(u.settings, "Unit", key) {
 				if !exists(r, units) {
-					problems = append(problems, Problem{Unit: n, Message: fmt.Sprintf("%s=%s names a unit that is neither in this profile nor a stock unit of Debian or Flatcar", key, r)})
+					problem(fmt.Sprintf("%s=%s names a unit that is neither in this profile nor a stock unit of Debian or Flatcar", key, r))
 				}
 			}
 		}
@@ -124,11 +108,14 @@ func Check(p Profile) []Problem {
 	return problems
 }
 
+// startupSummary is the summary of the problems of the startup check.
+const startupSummary = "Unit cannot reach its target"
+
 // link is a .wants/, .requires/ or .upholds/ link of a unit.
 type link struct {
-	dir    string // "nosuch.target.wants"
-	owner  string // "nosuch.target"
-	option string // the option that made it
+	dir   string // "nosuch.target.wants"
+	owner string // "nosuch.target"
+	file  File   // the link
 }
 
 var linkSuffixes = []string{".wants", ".requires", ".upholds"}
@@ -158,7 +145,7 @@ func danglingLinks(fs []File, units map[string]*unit) map[string][]link {
 	out := map[string][]link{}
 	installLinks(fs, func(f File, owner, dir, name string) {
 		if !exists(owner, units) {
-			out[name] = append(out[name], link{dir: dir, owner: owner, option: f.Option})
+			out[name] = append(out[name], link{dir: dir, owner: owner, file: f})
 		}
 	})
 	return out
@@ -179,8 +166,8 @@ func loadUnits(fs []File) map[string]*unit {
 		}
 		dir, name := path.Split(rel)
 		switch {
-		case dir == "" && isUnitName(name):
-			units[name] = &unit{name: name, settings: unitSettings.GetBytes(f.Content)}
+		case dir == "" && IsUnitName(name):
+			units[name] = &unit{name: name, file: f, settings: unitSettings.GetBytes(f.Content)}
 		case strings.HasSuffix(dir, ".d/") && strings.HasSuffix(name, ".conf") && !strings.Contains(strings.TrimSuffix(dir, "/"), "/"):
 			owner := strings.TrimSuffix(dir, ".d/")
 			dropins[owner] = append(dropins[owner], unitSettings.GetBytes(f.Content)...)
@@ -192,22 +179,6 @@ func loadUnits(fs []File) map[string]*unit {
 		}
 	}
 	return units
-}
-
-var unitSuffixes = setOf(".service", ".socket", ".target", ".timer", ".path", ".mount", ".slice", ".automount", ".swap", ".device", ".scope")
-
-func isUnitName(name string) bool {
-	return unitSuffixes[path.Ext(name)] && len(name) > len(path.Ext(name))
-}
-
-// UnitTypes are the types of units, sorted: "automount", "device", ...
-func UnitTypes() []string {
-	out := make([]string, 0, len(unitSuffixes))
-	for suffix := range unitSuffixes {
-		out = append(out, strings.TrimPrefix(suffix, "."))
-	}
-	sort.Strings(out)
-	return out
 }
 
 // exists reports whether a unit name is in the profile or stock, itself or
@@ -289,7 +260,7 @@ func triggers(u *unit) (target, key string, ok bool) {
 
 // localHosts returns the names and addresses that are this host: the
 // loopback, its names, and every host a unit of the profile answers at.
-func localHosts(p Profile, units map[string]*unit) map[string]bool {
+func localHosts(p Facts, units map[string]*unit) map[string]bool {
 	local := setOf("localhost")
 	for _, h := range p.HostNames {
 		if h != "" {
@@ -404,15 +375,15 @@ type sourcedWait struct {
 	source string
 }
 
-// execKeys are the commands that run before a unit is up.
-var execKeys = []string{"ExecCondition", "ExecStartPre", "ExecStart", "ExecStartPost"}
+// startKeys are the commands that run before a unit is up.
+var startKeys = []string{"ExecCondition", "ExecStartPre", "ExecStart", "ExecStartPost"}
 
 // unitWaits returns the wait loops a unit runs while it starts: in a
 // `sh -c` command line, or in a script of the profile that a command runs.
 func unitWaits(u *unit, files map[string]File) []sourcedWait {
 	var out []sourcedWait
 	for _, s := range u.settings {
-		if s.Section != "Service" || !slices.Contains(execKeys, s.Key) || s.Value == "" {
+		if s.Section != "Service" || !slices.Contains(startKeys, s.Key) || s.Value == "" {
 			continue
 		}
 		line := strings.TrimLeft(s.Value, "-@:+!|")

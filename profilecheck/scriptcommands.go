@@ -1,11 +1,11 @@
-package profile
+package profilecheck
 
 import (
 	"strings"
 )
 
 // This file reads the commands a generated shell script runs, for the
-// check of what units run (CheckExecutables): the first word of each
+// check of what units run (Executables): the first word of each
 // simple command, as a POSIX shell reads it, conservatively. A word that
 // is quoted or expanded ("$x", ${X}/bin/y, *) is not read: what it names
 // is known only when the script runs. Shell builtins and keywords, the

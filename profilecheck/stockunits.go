@@ -1,4 +1,4 @@
-package unitcheck
+package profilecheck
 
 import "strings"
 
