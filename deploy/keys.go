@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/nodegen/nodegen/internal/keyset"
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/internal/safefile"
 	"github.com/nodegen/nodegen/internal/wordrule"
 	"github.com/nodegen/nodegen/lib"
@@ -43,7 +44,7 @@ func readKeys(keys map[string]Key) ([]keyToSend, error) {
 			data = []byte(*k.Text)
 		case k.KeyFile != nil:
 			var err error
-			data, err = lib.ReadRegular(os.DirFS(filepath.Dir(*k.KeyFile)), filepath.Base(*k.KeyFile), MaxKeySize)
+			data, err = regularfile.Read(os.DirFS(filepath.Dir(*k.KeyFile)), filepath.Base(*k.KeyFile), MaxKeySize)
 			if err != nil {
 				return nil, fmt.Errorf("deployment.keys.%s: keyFile %s: %v", name, *k.KeyFile, lib.FileErrorCause(err))
 			}

@@ -16,8 +16,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/nodegen/nodegen/internal/hostfile"
 	"github.com/nodegen/nodegen/internal/parsecache"
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -324,15 +324,15 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 	return diags
 }
 
-// readModule reads a module file of at most max bytes (lib.ReadRegular),
-// a host file through hostfile's fewer system calls when it can.
+// readModule reads a module file of at most max bytes (regularfile.Read),
+// a host file through regularfile.ReadFast's fewer system calls when it can.
 func readModule(s source, max int64) ([]byte, error) {
 	if isOSFS(s.fsys) {
-		if src, ok := hostfile.ReadRegular(nil, "/"+s.path, max); ok {
+		if src, ok := regularfile.ReadFast(nil, "/"+s.path, max); ok {
 			return src, nil
 		}
 	}
-	return lib.ReadRegular(s.fsys, s.path, max)
+	return regularfile.Read(s.fsys, s.path, max)
 }
 
 func (l *loader) parseFile(s source) hcl.Diagnostics {

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -101,7 +102,7 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
 	}
 	fsys, dir := moduleFiles(m)
-	b, err := lib.ReadRegular(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
+	b, err := regularfile.Read(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileErrorCause(err))
 	}

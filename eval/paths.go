@@ -11,7 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -19,7 +19,7 @@ import (
 // paths without their leading slash.
 type osFS struct{ fs.FS }
 
-var hostFS = osFS{lib.DirFS("/")}
+var hostFS = osFS{regularfile.DirFS("/")}
 
 // Stat implements fs.StatFS, so that a file can be looked at without
 // opening it, which for a FIFO would block.

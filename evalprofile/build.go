@@ -12,6 +12,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/ctyelems"
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/profile"
@@ -142,7 +143,7 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 var hostFS = os.DirFS("/")
 
 // readHostSource reads an absolute source from the host: a regular file
-// of at most max bytes (lib.ReadRegular), never a device, FIFO or socket,
+// of at most max bytes (regularfile.Read), never a device, FIFO or socket,
 // nor a file of /proc or /sys whose contents the kernel makes up as it is
 // read.
 func readHostSource(abs string, max int64) ([]byte, error) {
@@ -150,7 +151,7 @@ func readHostSource(abs string, max int64) ([]byte, error) {
 	if name == "" {
 		name = "."
 	}
-	return lib.ReadRegular(hostFS, name, max)
+	return regularfile.Read(hostFS, name, max)
 }
 
 func sourceDiag(ev *eval.Evaluator, opt options.Path, err error) *hcl.Diagnostic {

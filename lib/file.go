@@ -3,7 +3,6 @@ package lib
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -13,13 +12,13 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/nodegen/nodegen/internal/filekind"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // FileFunc returns file(path) for one module: it reads the file at path,
 // relative to dir, from fsys and returns its contents, which must be UTF-8
 // text. The file must be a regular file of at most max bytes
-// (ReadRegular).
+// (regularfile.Read).
 //
 // A module may read only the files below its own directory: path must be
 // relative, and must not lead out of dir once cleaned ("sub/../x" is fine,
@@ -48,7 +47,7 @@ func FileFunc(fsys fs.FS, dir string, max int64) function.Function {
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
-			b, err := ReadRegular(fsys, full, max)
+			b, err := regularfile.Read(fsys, full, max)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.NilVal, function.NewArgErrorf(0, "no file exists at %q", name)
@@ -88,61 +87,4 @@ func FileErrorCause(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// ReadRegular reads the file name of fsys, following symbolic links, which
-// must end at a regular file of at most max bytes: a device, FIFO or socket
-// is an error, so that reading never blocks or runs out of memory. The file
-// is checked before it is opened and again once open; and it must hold as
-// many bytes as its size says, which a file that the kernel makes up as it
-// is read (/proc/self/environ, of size 0) does not.
-func ReadRegular(fsys fs.FS, name string, max int64) ([]byte, error) {
-	fi, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(name, fi, max); err != nil {
-		return nil, err
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := checkRegular(name, fi, max); err != nil {
-		return nil, err
-	}
-	// One read of the size the file has, and one byte more to tell a file
-	// that grew.
-	data := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-	}
-	data = data[:n:n]
-	if int64(len(data)) != fi.Size() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is not an ordinary file: its size is %d bytes, reading it gave %s", fi.Size(), readSize(len(data), fi.Size()))}
-	}
-	return data, nil
-}
-
-func readSize(n int, size int64) string {
-	if int64(n) > size {
-		return "more"
-	}
-	return fmt.Sprintf("%d", n)
-}
-
-// checkRegular checks that fi is a regular file of at most max bytes.
-func checkRegular(name string, fi fs.FileInfo, max int64) error {
-	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it is a %s, not a regular file", filekind.Of(fi.Mode()))}
-	}
-	if fi.Size() > max {
-		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("it has %d bytes, more than %d (limit file)", fi.Size(), max)}
-	}
-	return nil
 }

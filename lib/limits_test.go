@@ -2,13 +2,8 @@ package lib
 
 import (
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -128,74 +123,3 @@ func TestCheckCallWrongTypes(t *testing.T) {
 		}
 	}
 }
-
-// TestReadRegular: a module file, a file() and a source are read only
-// from a regular file no larger than the limit, so that a device, a FIFO
-// or a file the kernel makes up (issue 15, item 5) is an error and never a
-// hang, running out of memory or a copy of the environment.
-func TestReadRegular(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("small", "hello\n")
-	write("big", strings.Repeat("x", 100))
-	if err := os.Symlink("small", filepath.Join(dir, "link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	host := os.DirFS("/")
-	rel := func(name string) string { return strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, name)), "/") }
-	type readCase struct {
-		name, path string
-		want       string // the contents, or the error's text
-		ok         bool
-	}
-	cases := []readCase{
-		{"a regular file", rel("small"), "hello\n", true},
-		{"through a symbolic link", rel("link"), "hello\n", true},
-		{"over the limit", rel("big"), "it has 100 bytes, more than 64 (limit file)", false},
-		{"a directory", rel("sub"), "it is a directory, not a regular file", false},
-		{"missing", rel("missing"), "no such file", false},
-	}
-	if runtime.GOOS == "linux" {
-		if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases,
-			readCase{"a FIFO", rel("fifo"), "it is a FIFO, not a regular file", false},
-			readCase{"a device", "dev/zero", "it is a character device, not a regular file", false},
-			readCase{"a file of /proc", "proc/self/environ", "it is not an ordinary file: its size is 0 bytes, reading it gave more", false},
-		)
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			b, err := ReadRegular(host, c.path, 64)
-			if c.ok {
-				if err != nil || string(b) != c.want {
-					t.Fatalf("ReadRegular = %q, %v; want %q", b, err, c.want)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("ReadRegular = %q, %v; want an error with %q", b, err, c.want)
-			}
-		})
-	}
-	// A file system without Stat (fstest.MapFS has one; this wraps it).
-	m := fstest.MapFS{"a": {Data: []byte("abc")}}
-	if b, err := ReadRegular(openOnly{m}, "a", 3); err != nil || string(b) != "abc" {
-		t.Fatalf("ReadRegular(open only) = %q, %v", b, err)
-	}
-	if _, err := ReadRegular(openOnly{m}, "a", 2); err == nil {
-		t.Fatal("ReadRegular over the limit: no error")
-	}
-}
-
-type openOnly struct{ fsys fstest.MapFS }
-
-func (o openOnly) Open(name string) (fs.File, error) { return o.fsys.Open(name) }

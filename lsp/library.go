@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // libraryDir is where the library's files are materialised, a path inside
@@ -111,7 +111,7 @@ func (s *Server) fileText(name string) *text {
 		s.libTexts[rel] = newText(b)
 		return s.libTexts[rel]
 	}
-	b, err := lib.ReadRegular(s.fsys, name, eval.DefaultLimits.FileBytes)
+	b, err := regularfile.Read(s.fsys, name, eval.DefaultLimits.FileBytes)
 	if err != nil {
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // overlay is the host's file system, rooted at "/", with the editor's
@@ -21,7 +21,7 @@ type overlay struct {
 }
 
 func newOverlay() *overlay {
-	return &overlay{disk: lib.DirFS("/"), bufs: map[string][]byte{}}
+	return &overlay{disk: regularfile.DirFS("/"), bufs: map[string][]byte{}}
 }
 
 func (o *overlay) set(name string, b []byte) {

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // maxWorkspaceModules, maxWorkspaceEntries and maxWorkspaceBytes bound the
@@ -65,7 +65,7 @@ func scanWorkspace(fsys fs.FS, root string) *workspace {
 		}
 		// A regular file of bounded size (not a FIFO, which would
 		// block, nor a link to /dev/zero), read in a bounded total.
-		src, err := lib.ReadRegular(fsys, p, min(eval.DefaultLimits.FileBytes, budget))
+		src, err := regularfile.Read(fsys, p, min(eval.DefaultLimits.FileBytes, budget))
 		if err != nil {
 			return nil
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 func TestScanWorkspace(t *testing.T) {
@@ -101,7 +101,7 @@ func TestScanWorkspaceReadsOnlyRegularFiles(t *testing.T) {
 	if fi, err := o.Stat(root + "/fifo.hcl"); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		t.Errorf("Stat(fifo.hcl) = %v, %v; want a named pipe", fi, err)
 	}
-	if _, err := lib.ReadRegular(o, root+"/fifo.hcl", 1<<20); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("ReadRegular(fifo.hcl) error %v, want not a regular file", err)
+	if _, err := regularfile.Read(o, root+"/fifo.hcl", 1<<20); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("regularfile.Read(fifo.hcl) error %v, want not a regular file", err)
 	}
 }

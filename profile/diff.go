@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // Changes is what changed between two profiles, as Diff finds it. Every
@@ -298,7 +300,7 @@ func index(m Manifest) map[string]ManifestEntry {
 func (s *side) content(e ManifestEntry) ([]byte, error) {
 	data, err := ReadEntry(s.dir, e)
 	if s.edited && errors.Is(err, ErrModified) {
-		return readRegular(filepath.Join(s.dir, filepath.FromSlash(e.Path)), maxEdited)
+		return regularfile.ReadFile(filepath.Join(s.dir, filepath.FromSlash(e.Path)), maxEdited, regularfile.RefuseLinks)
 	}
 	return data, err
 }
@@ -308,20 +310,19 @@ func (s *side) content(e ManifestEntry) ([]byte, error) {
 var ErrModified = errors.New("the profile was modified")
 
 // ReadEntry reads the file of manifest entry e in the profile in dir: a
-// regular file of at most its manifest size (see readRegular) whose sha256
+// regular file of at most its manifest size (see regularfile.ReadFile) whose sha256
 // is the manifest's, so that a profile changed after it was written is an
 // error.
 //
 // A file that is there but is not the manifest's (another kind of file,
 // larger, another sha256) is an error that wraps ErrModified.
 func ReadEntry(dir string, e ManifestEntry) ([]byte, error) {
-	data, err := readRegular(filepath.Join(dir, filepath.FromSlash(e.Path)), *e.Size)
+	data, err := regularfile.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Path)), *e.Size, regularfile.RefuseLinks)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, err
+		if errors.Is(err, regularfile.ErrRefused) {
+			return nil, fmt.Errorf("%w: %w", ErrModified, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrModified, err)
+		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	if hex.EncodeToString(sum[:]) != e.SHA256 {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/nodegen/nodegen/internal/filekind"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // The names of the siblings of a profile directory BASE that Write makes:
@@ -69,7 +70,7 @@ func leftBehind(dir string) bool {
 	if len(names) == 0 {
 		return true
 	}
-	if marker, err := readRegular(filepath.Join(dir, markerName), 4096); err == nil && bytes.Equal(marker, markerContent(dir)) {
+	if marker, err := regularfile.ReadFile(filepath.Join(dir, markerName), 4096, regularfile.RefuseLinks); err == nil && bytes.Equal(marker, markerContent(dir)) {
 		return true
 	}
 	return checkProfile(dir) == nil

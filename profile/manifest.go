@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/profilecheck"
 )
 
@@ -127,7 +128,7 @@ func (m Manifest) entries() []Entry {
 // Read reads the manifest of the profile in dir and checks that it is well
 // formed (see ParseManifest).
 func Read(dir string) (Manifest, error) {
-	data, err := readRegular(filepath.Join(dir, ManifestName), maxManifestSize)
+	data, err := regularfile.ReadFile(filepath.Join(dir, ManifestName), maxManifestSize, regularfile.RefuseLinks)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return Manifest{}, fmt.Errorf("%s is not a nodegen profile: it has no %s", dir, ManifestName)

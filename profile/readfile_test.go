@@ -21,7 +21,7 @@ func TestDiffTamperedProfile(t *testing.T) {
 		want   string
 	}{
 		{"symlink to /dev/zero", "etc/x", func(p string) error { return os.Symlink("/dev/zero", p) },
-			"etc/x is not a regular file (it is a symbolic link)"},
+			"etc/x: it is a symbolic link, not a regular file"},
 		{"huge file", "etc/x", func(p string) error {
 			f, err := os.Create(p)
 			if err != nil {
@@ -29,12 +29,12 @@ func TestDiffTamperedProfile(t *testing.T) {
 			}
 			defer f.Close()
 			return f.Truncate(64 << 30) // sparse: no disk space taken
-		}, "etc/x is larger than 2 bytes"},
-		{"FIFO", "etc/x", mkfifo, "etc/x is not a regular file (it is a FIFO)"},
+		}, "etc/x: it has 68719476736 bytes, more than 2"},
+		{"FIFO", "etc/x", mkfifo, "etc/x: it is a FIFO, not a regular file"},
 		{"manifest symlink to /dev/zero", ManifestName, func(p string) error { return os.Symlink("/dev/zero", p) },
-			ManifestName + " is not a regular file (it is a symbolic link)"},
+			ManifestName + ": it is a symbolic link, not a regular file"},
 		{"huge manifest", ManifestName, func(p string) error { return os.Truncate(p, 64<<30) },
-			ManifestName + " is larger than"},
+			ManifestName + ": it has 68719476736 bytes, more than"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a, b := writePair(t,

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nodegen/nodegen/activate"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // Exit codes of nodegen confirm.
@@ -225,18 +226,14 @@ func readTokenFile(name string) (string, error) {
 	if name == "-" {
 		return readToken(os.Stdin)
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	// A path the operator gives: followed through links (a secret
+	// manager's /run/secrets/NAME often is one); the file at the end must
+	// be a regular file only its owner can read.
+	f, fi, err := regularfile.Open(name, regularfile.FollowLinks)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", name)
-	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("%s can be read by others than its owner (mode %04o): chmod 600 it", name, fi.Mode().Perm())
 	}

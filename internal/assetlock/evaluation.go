@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/nodegen/nodegen/eval"
-	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/internal/regularfile"
 )
 
 // Path is the lock file of the host whose first module file is host, a
@@ -28,7 +28,7 @@ func Read(fsys fs.FS, name, display string, max int64) (f *File, exists bool, di
 	if max <= 0 {
 		max = eval.DefaultLimits.FileBytes
 	}
-	src, err := lib.ReadRegular(fsys, name, max)
+	src, err := regularfile.Read(fsys, name, max)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(nil), false, nil
 	}

@@ -27,8 +27,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/nodegen/nodegen/internal/hostfile"
 	"github.com/nodegen/nodegen/internal/parsediag"
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/internal/syntaxcodec"
 )
 
@@ -145,7 +145,7 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 	sum := sha256.Sum256(src)
 	name := c.entryName(sum)
 	buf := entryBufs.Get().(*[]byte)
-	if data, ok := hostfile.ReadRegular((*buf)[:0], name, maxEntry); ok {
+	if data, ok := regularfile.ReadFast((*buf)[:0], name, maxEntry); ok {
 		*buf = data
 		if file, ok := decodeEntry(data, sum, src, filename); ok {
 			c.hits.Add(1)

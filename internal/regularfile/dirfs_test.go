@@ -1,10 +1,13 @@
-package lib
+//go:build unix
+
+package regularfile
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,19 +15,19 @@ import (
 )
 
 // TestDirFS: DirFS reads and lists as os.DirFS does, and opening a FIFO
-// does not wait for a writer (O_NONBLOCK), so ReadRegular refuses it at
+// does not wait for a writer (O_NONBLOCK), so Read refuses it at
 // once even when the look before the open is passed by.
 func TestDirFS(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.hcl"), []byte("x = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := mkfifo(filepath.Join(dir, "fifo.hcl")); err != nil {
-		suitereport.Skip(t, "lib DirFS", "no FIFOs here: "+err.Error())
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.hcl"), 0o644); err != nil {
+		suitereport.Skip(t, "regularfile DirFS", "no FIFOs here: "+err.Error())
 	}
 	d := DirFS(dir)
-	if b, err := ReadRegular(d, "a.hcl", 64); err != nil || string(b) != "x = 1\n" {
-		t.Errorf("ReadRegular(a.hcl) = %q, %v", b, err)
+	if b, err := Read(d, "a.hcl", 64); err != nil || string(b) != "x = 1\n" {
+		t.Errorf("Read(a.hcl) = %q, %v", b, err)
 	}
 	if es, err := fs.ReadDir(d, "."); err != nil || len(es) != 2 {
 		t.Errorf("ReadDir = %v, %v; want 2 entries", es, err)
@@ -56,7 +59,7 @@ func TestDirFS(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("opening a FIFO blocked")
 	}
-	if _, err := ReadRegular(d, "fifo.hcl", 64); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("ReadRegular(fifo.hcl) error %v, want not a regular file", err)
+	if _, err := Read(d, "fifo.hcl", 64); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Read(fifo.hcl) error %v, want not a regular file", err)
 	}
 }

@@ -1,11 +1,11 @@
-package hostfile
+package regularfile
 
 import (
 	"slices"
 	"syscall"
 )
 
-func readRegular(buf []byte, path string, max int64) ([]byte, bool) {
+func readFast(buf []byte, path string, max int64) ([]byte, bool) {
 	var st syscall.Stat_t
 	if retry(func() error { return syscall.Stat(path, &st) }) != nil || !fits(&st, max) {
 		return buf, false

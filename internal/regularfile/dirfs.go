@@ -1,4 +1,4 @@
-package lib
+package regularfile
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 // DirFS is the files below dir, as os.DirFS(dir), but that it opens a file
-// without waiting (O_NONBLOCK where the system has it): ReadRegular looks
+// without waiting (O_NONBLOCK where the system has it): Read looks
 // at a file before it opens it, and a FIFO put in its place in between
 // then makes the open fail or return at once (and the look at the open
 // file refuse it) instead of blocking until a writer comes. It implements

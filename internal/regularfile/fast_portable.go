@@ -1,4 +1,4 @@
-package hostfile
+package regularfile
 
 import (
 	"io"
@@ -7,10 +7,10 @@ import (
 	"slices"
 )
 
-// readRegularOS is ReadRegular through package os, where there is no
+// readFastOS is ReadFast through package os, where there is no
 // faster way: more system calls, the same answers (its test holds it to
 // Linux's).
-func readRegularOS(buf []byte, path string, max int64) ([]byte, bool) {
+func readFastOS(buf []byte, path string, max int64) ([]byte, bool) {
 	if fi, err := os.Stat(path); err != nil || !fitsInfo(fi, max) {
 		return buf, false
 	}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package lib
-
-import "errors"
-
-func mkfifo(string) error { return errors.New("no FIFOs here") }
