@@ -41,9 +41,16 @@ var (
 )
 
 // parseCache opens the parse cache on first use, with the trees of the
-// built-in library that the build carries.
+// built-in library that the build carries. With NODEGEN_CACHE=off it
+// holds those trees alone: they are part of nodegen, not a cache on disk,
+// so that a cold run does not parse the library either.
 func parseCache() *parsecache.Cache {
-	parseCacheOnce.Do(func() { openParseCache = parsecache.Open().WithBundle(librarytrees.Bundle()) })
+	parseCacheOnce.Do(func() {
+		openParseCache = parsecache.Open().WithBundle(librarytrees.Bundle())
+		if openParseCache == nil {
+			openParseCache = parsecache.Bundled(librarytrees.Bundle())
+		}
+	})
 	return openParseCache
 }
 
@@ -122,7 +129,8 @@ func (f limitFlag) Type() string { return "NAME=VALUE" }
 const parseCacheHelp = "Parse cache: modules unchanged since an earlier run are read back from\n" +
 	"$XDG_CACHE_HOME/nodegen/parse (~/.cache/nodegen/parse) instead of parsed again;\n" +
 	"the built-in library's come with nodegen.\n" +
-	"NODEGEN_CACHE=off turns it off; --stats counts the files it gave.\n"
+	"NODEGEN_CACHE=off turns it off (the library's built-in trees stay);\n" +
+	"--stats counts the files it gave.\n"
 
 // limitsHelp is the table of the limits for nodegen eval --help.
 func limitsHelp() string {

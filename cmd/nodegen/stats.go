@@ -60,11 +60,12 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 		st := ev.Stats()
 		fmt.Fprintf(w, "stats: %d files, %d options evaluated, %d thunks forced, %d function calls, %d submodule instances, %.1f MB of values (limit allocation)\n",
 			len(ev.Files()), st.Options, st.Thunks, st.Calls, st.Instances, float64(st.Allocated)/1e6)
-		if c := parseCache(); c != nil {
-			cs := c.Stats()
-			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written; %d library modules built in\n", cs.Hits, cs.Written, cs.Bundled)
+		c := parseCache()
+		cs := c.Stats()
+		if c.Off() {
+			fmt.Fprintf(w, "stats: parse cache: off; %d library modules built in\n", cs.Bundled)
 		} else {
-			fmt.Fprintf(w, "stats: parse cache: off\n")
+			fmt.Fprintf(w, "stats: parse cache: %d files decoded, %d written; %d library modules built in\n", cs.Hits, cs.Written, cs.Bundled)
 		}
 	}
 	var m runtime.MemStats

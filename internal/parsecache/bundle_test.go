@@ -89,3 +89,30 @@ func TestBundleDamagedTree(t *testing.T) {
 		t.Errorf("a damaged tree: stats %+v", c.Stats())
 	}
 }
+
+// TestBundled checks the cache NODEGEN_CACHE=off leaves: the bundle's
+// trees for the sources they were made from, every other file parsed, and
+// nothing written anywhere.
+func TestBundled(t *testing.T) {
+	data, err := AppendBundle(nil, []BundleFile{{"lib/a.hcl", []byte(module)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBundle(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Bundled(b)
+	if !c.Off() || !(*Cache)(nil).Off() || New(t.TempDir()).Off() {
+		t.Errorf("Off: Bundled %v, nil %v, New %v; want true, true, false", c.Off(), (*Cache)(nil).Off(), New(t.TempDir()).Off())
+	}
+	parseSame(t, c, module, "lib/a.hcl")
+	parseSame(t, c, module, "host.hcl")
+	parseSame(t, c, module, "host.hcl")
+	if s := c.Stats(); s != (Stats{Bundled: 1}) {
+		t.Errorf("%+v, want one file from the bundle and nothing cached", s)
+	}
+	if c.dir != "" {
+		t.Errorf("a bundled cache has the directory %q", c.dir)
+	}
+}

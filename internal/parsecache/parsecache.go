@@ -52,9 +52,13 @@ const tempPrefix = ".entry-"
 // module at most 64 MiB unless eval's limit file is raised.
 const maxEntry = 256 << 20
 
-// Cache is a parse cache in a directory. A nil *Cache parses every file.
+// Cache is a parse cache in a directory. A nil *Cache parses every file;
+// a Cache from Bundled has no directory, and parses every file its bundle
+// does not hold.
 type Cache struct {
 	dir string
+	// off is set for a Cache with no directory (see Bundled).
+	off bool
 	// entryPrefix is dir as filepath.Join puts it before a name.
 	entryPrefix string
 	bundle      *Bundle // trees made ahead of time, looked up first
@@ -100,6 +104,17 @@ func New(dir string) *Cache {
 	return &Cache{dir: dir, entryPrefix: prefix[:len(prefix)-1]}
 }
 
+// Bundled returns a cache with no directory that holds only the trees of
+// b: what NODEGEN_CACHE=off leaves, since the bundle is part of the
+// build, not a cache on disk. Every file b does not hold is parsed, and
+// nothing is written.
+func Bundled(b *Bundle) *Cache {
+	return &Cache{off: true, bundle: b}
+}
+
+// Off reports whether c has no directory: it is nil, or made by Bundled.
+func (c *Cache) Off() bool { return c == nil || c.off }
+
 // WithBundle has c look up the trees of b before its own entries, and
 // returns c; call it before c parses anything.
 func (c *Cache) WithBundle(b *Bundle) *Cache {
@@ -141,6 +156,9 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 	if file, ok := c.bundle.parse(src, filename); ok {
 		c.bundled.Add(1)
 		return file, nil
+	}
+	if c.off {
+		return parsediag.Parse(src, filename)
 	}
 	sum := sha256.Sum256(src)
 	name := c.entryName(sum)
