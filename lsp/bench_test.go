@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
+	"github.com/nodegen/nodegen/modules"
 )
 
 // The budgets of issue 31, measured over the pipe as an editor sees them
@@ -101,4 +106,55 @@ func BenchmarkFirstFullDiagnostics(b *testing.B) {
 		}
 		h.in.Close()
 	}
+}
+
+// BenchmarkFirstDiagnosticsVsEval measures, side by side in one run, the
+// first full diagnostics of fixtures/k8s-single (a new server:
+// initialize, open, save, as BenchmarkFirstFullDiagnostics) and a warm
+// evaluation of the same host as `nodegen eval` does it (the library's
+// syntax parsed, as by an earlier run: the options' values, the profile,
+// the assertions and warnings), alternating the two. It reports each (ms)
+// and their ratio (issue 40's target: at most 2).
+func BenchmarkFirstDiagnosticsVsEval(b *testing.B) {
+	data, err := os.ReadFile("../fixtures/k8s-single/host.hcl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	host := filepath.Join(dir, "host.hcl")
+	if err := os.WriteFile(host, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	evalHost := func() {
+		ev, diags := eval.New(eval.Config{Files: []string{host}, Library: modules.FS(), ParseCache: testParseCache()})
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		if _, diags := ev.Config(); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		if _, diags := evalprofile.Build(ev); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		ev.Assertions()
+	}
+	evalHost() // the parse cache warm, as for a second nodegen eval
+	var lspTime, evalTime time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		h, uri, _ := k8sSession(b)
+		out := h.notification("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+		lspTime += time.Since(t0)
+		if len(out) == 0 || strings.Contains(string(out[len(out)-1]), `"severity":1`) {
+			b.Fatalf("save: %s", out)
+		}
+		h.in.Close()
+		t1 := time.Now()
+		evalHost()
+		evalTime += time.Since(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(lspTime.Microseconds())/1000/n, "lsp-ms")
+	b.ReportMetric(float64(evalTime.Microseconds())/1000/n, "eval-ms")
+	b.ReportMetric(float64(lspTime)/float64(evalTime), "lsp/eval")
 }

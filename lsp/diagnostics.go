@@ -31,9 +31,7 @@ func (s *Server) checkChanged(d *document) {
 	t := s.targets(d)[0]
 	ev, diags, _ := s.merged(t)
 	d.ev = ev
-	if t != d.name {
-		s.recordFiles(t, ev)
-	}
+	s.recordFiles(t, ev)
 	s.publish(d.uri, d.version, forURI(s.located(ev.Files(), diags, &d.uri), d.uri))
 }
 
@@ -104,9 +102,7 @@ func (s *Server) checkSaved(d *document) {
 		if i == 0 {
 			d.ev = ev // queries answer from the first host, as after a change
 		}
-		if t != d.name {
-			s.recordFiles(t, ev)
-		}
+		s.recordFiles(t, ev)
 		host, _ := s.nameURI(t)
 		uris = append(uris, host)
 		uris = append(uris, s.record(t, s.located(ev.Files(), eval.Dedupe(diags), &host))...)

@@ -582,6 +582,13 @@ func (s *Server) targets(d *document) []string {
 	}
 	var out []string
 	for _, h := range s.hosts {
+		if h == d.name {
+			// A host reads its own file: no evaluation needed to know
+			// (the check that follows evaluates it, and records its
+			// files).
+			out = append(out, h)
+			continue
+		}
 		if _, known := s.hostFiles[h]; !known {
 			// A host not evaluated yet: evaluate it to learn its files.
 			ev, _ := s.evaluate([]string{h})

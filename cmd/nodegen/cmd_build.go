@@ -116,7 +116,15 @@ func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, s
 	start := time.Now()
 	prog := newProgress(stderr, len(hosts), start)
 	results := make([]hostResult, len(hosts))
-	emit := inOrder(len(hosts), func(i int) { prog.report(&results[i]) })
+	emit := inOrder(len(hosts), func(i int) {
+		prog.report(&results[i])
+		if !asJSON {
+			// Reported: only the counts are needed from here on, so
+			// that what the build holds does not grow with its hosts'
+			// messages.
+			results[i].Warnings, results[i].Errors, results[i].report = nil, nil, nil
+		}
+	})
 	// Evaluations run jobs at a time; one writer writes the profiles as
 	// they come, since writes to one directory take turns anyway (see
 	// profile.Write), and the evaluators need not wait for them.
