@@ -69,6 +69,70 @@
 // any input ends in a located error (`value too large`, `evaluation too
 // deep`) rather than exhausting the machine.
 //
+// # Vocabulary
+//
+// The words this package's names and comments use, as CUE's adt and the
+// NixOS manual use theirs:
+//
+//   - module: one HCL file of option, config, import and type blocks
+//     (a library module, built in, or a user's file); *module.
+//   - declaration: an option block, with its type, default and
+//     documentation; a module declares options, and several modules may
+//     declare parts of one (its submodule options); *optionDecl.
+//   - definition: a value a config block gives an option, with its
+//     priority and condition (mkIf, mkOverride); an option's value is its
+//     definitions merged; defn, and options.Def once merged.
+//   - declared tree: the options every declaration made, by path, with
+//     their types: the declared value, which evaluations share and never
+//     change (declare.go, Fleet); declNode is one of its nodes.
+//   - instance: the declared tree (or a submodule's) made for one
+//     evaluation, holding its definitions and the state of each option;
+//     the top-level instance and one per submodule value (attrsOf
+//     (submodule), ...); *instance.
+//   - priority: a definition's mkOverride level (mkDefault 1000, plain
+//     100, mkForce 50); the definitions of the lowest number win, as in
+//     NixOS.
+//   - thunk: an expression evaluated the first time its value is needed,
+//     and once; node state: an option's place in forcing (not yet, being
+//     forced, done).
+//   - phase value: what a phase makes and the next takes (loaded,
+//     declared); the Evaluator holds them and what evaluating needs.
+//   - arena: the slabs the many small values of an evaluation are made
+//     from (arena.go).
+//   - origin: whether a range is in the library or a user's file
+//     (origins.go).
+//
+// # The file map
+//
+// Every file of the package, by the phase it belongs to (a test checks that
+// each .go file is named here):
+//
+//   - The evaluator and its phases: doc.go; eval.go (New, the Evaluator,
+//     Config, Stats); arena.go (the slabs); limits.go (Limits, the charges
+//     while forcing).
+//   - 1-2. Load and collect: load.go, paths.go, imports.go.
+//   - 3. Declare: declare.go, dynamic.go, fleet.go (sharing the declared
+//     tree).
+//   - 4. Define: define.go.
+//   - 5. Force: force.go; expressions: expressions.go, scopes.go,
+//     traversal.go, calls.go, templates.go, forexpr.go, objects.go,
+//     operators.go, structure.go (the structural functions: merge,
+//     mkIf, ... written as calls), higherorder.go (map, filter, fold and
+//     the other functions taking a function).
+//   - 6. Check: checks.go.
+//   - 7. Query and render: query.go, explain.go, explainkey.go (Explain of
+//     one key of an attribute set), definitions.go (an option's
+//     definitions, for the language server and errors), origins.go,
+//     optionsref.go, modfiles.go, lsp_support.go (what the language server
+//     reads of an evaluation).
+//   - Fleets: hosts.go (hosts.NAME.config reads across a fleet).
+//   - The language extensions, beyond the NixOS module system, each declared
+//     by its own block and decoded while collecting: functions.go
+//     (function blocks: modules' own functions), namedtypes.go (type
+//     blocks: named types), formats.go (format blocks: file formats and
+//     their types), freeform.go (freeform submodules: definitions of
+//     undeclared keys).
+//
 // The lazy values and properties this package passes around are those of
 // sibling package property; the functions modules call are lib's.
 package eval

@@ -76,17 +76,18 @@ type Warning struct {
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	limits := cfg.Limits.withDefaults()
 	ev := &Evaluator{
-		cfg:         cfg,
-		limits:      limits,
-		started:     time.Now(),
-		modLocals:   map[*module]*localSet{},
-		loadScopes:  map[*module]*scope{},
-		funcs:       lib.Functions(),
-		fileFuncs:   map[string]function.Function{},
-		traced:      map[*hcl.Diagnostic]bool{},
-		removedMsgs: map[*declNode]*thunk{},
-		modulePaths: map[string]modulePath{},
-		bound:       map[any]options.Type{},
+		evalPhases:  evalPhases{cfg: cfg},
+		evalLimiter: evalLimiter{limits: limits, started: time.Now()},
+		evalCaches: evalCaches{
+			modLocals:   map[*module]*localSet{},
+			loadScopes:  map[*module]*scope{},
+			funcs:       lib.Functions(),
+			fileFuncs:   map[string]function.Function{},
+			removedMsgs: map[*declNode]*thunk{},
+			modulePaths: map[string]modulePath{},
+			bound:       map[any]options.Type{},
+		},
+		evalTrace: evalTrace{traced: map[*hcl.Diagnostic]bool{}},
 	}
 	ev.merger.Budget = mergeBudget{ev}
 	ok, diags := ev.load()
@@ -363,13 +364,40 @@ func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
 // safe for concurrent use; evaluations that share a declared tree (see
 // Fleet) may run in parallel.
 type Evaluator struct {
+	// The fields are grouped by lifetime, as go/types groups its
+	// Checker's, in embedded structs so that their uses read ev.field.
+	evalPhases
+	evalCaches
+	// arena holds the node states, thunks, one-definition slots and
+	// joined paths the evaluation makes, a block at a time (arena.go):
+	// made empty by New, grown while defining and forcing, never freed
+	// before the Evaluator.
+	arena arena
+	evalStacks
+	evalLimiter
+	evalTrace
+}
+
+// evalPhases are the evaluation's input and the values its phases make
+// (see New): set once, by New, in phase order, and never reset; the
+// declared tree may be shared with other evaluations (see Fleet), which
+// never change it.
+type evalPhases struct {
 	cfg Config
 	*loaded
 	// decl is the declared option tree, maybe shared with other
 	// evaluations (see Fleet): the evaluation never changes it.
-	decl      *declared
-	top       *instance
+	decl *declared
+	top  *instance
+	// instances are the top-level instance and the submodule instances,
+	// appended as they are made (define.go).
 	instances []*instance
+}
+
+// evalCaches are what forcing computes once and keeps for the rest of the
+// evaluation: made empty by New (fileFuncs, modLocals, loadScopes as
+// first needed), filled on demand, never reset.
+type evalCaches struct {
 	// bound holds the types of the declared options (by *optionDecl) and
 	// freeform submodules (by *subType) that name a submodule or the
 	// type path, bound to this evaluation (see typeOf).
@@ -383,9 +411,13 @@ type Evaluator struct {
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).
 	modulePaths map[string]modulePath
-	// arena holds the node states, thunks, one-definition slots and
-	// joined paths the evaluation makes, a block at a time (arena.go).
-	arena arena
+}
+
+// evalStacks are the state of the forcing in progress: pushed when an
+// option, a definition or a read of another host begins and popped when
+// it ends, so empty between two calls of the API (Get, Check, ...); the
+// merger and the statistics live as long as the Evaluator.
+type evalStacks struct {
 	// merger merges the options' definitions (see instance.force),
 	// bounded by the evaluation's allocation budget.
 	merger options.Merger
@@ -398,21 +430,19 @@ type Evaluator struct {
 	// instance.splitNamespace).
 	partStack []property.Part
 	stats     Stats
-	late      hcl.Diagnostics // found while splitting definitions lazily
 	// recorder, while an assertion's condition is evaluated, collects the
 	// options it reads (see record).
 	recorder *readRecorder
 	// hostChain is the chain of reads of other hosts that this
-	// evaluation is serving, when it is a view of its host (see Hosts).
+	// evaluation is serving, when it is a view of its host (see Hosts),
+	// set and restored around each such read.
 	hostChain *hostRead
-	// hostFiles are the files of the other hosts whose errors the
-	// evaluation reports (see Files).
-	hostFiles map[string]*hcl.File
-	traced    map[*hcl.Diagnostic]bool
-	// calledNote marks the errors that name the call of the function
-	// they are in (see noteCall).
-	calledNote map[*hcl.Diagnostic]bool
+}
 
+// evalLimiter bounds the evaluation (limits.go): set by New, charged while
+// forcing; once a limit is spent its error stays, and every later charge
+// repeats it.
+type evalLimiter struct {
 	limits  Limits    // cfg.Limits with the defaults
 	started time.Time // for Limits.Time
 	ticks   uint      // calls of checkTime
@@ -422,6 +452,20 @@ type Evaluator struct {
 	// tooDeep is the first error of a chain longer than the depth
 	// limit, what every later one is (checkDepth).
 	tooDeep *hcl.Diagnostic
+}
+
+// evalTrace is what the evaluation's errors carry and what it reports
+// beyond its own files: filled as errors are made, kept for the
+// Evaluator's life, never reset.
+type evalTrace struct {
+	late hcl.Diagnostics // found while splitting definitions lazily
+	// hostFiles are the files of the other hosts whose errors the
+	// evaluation reports (see Files).
+	hostFiles map[string]*hcl.File
+	traced    map[*hcl.Diagnostic]bool
+	// calledNote marks the errors that name the call of the function
+	// they are in (see noteCall).
+	calledNote map[*hcl.Diagnostic]bool
 }
 
 // Stats counts the work an evaluation did so far.
