@@ -14,7 +14,7 @@
 // mirror of dl.k8s.io the hosts download the Kubernetes release from
 // (tarballs the test makes from the binaries built from source, laid out
 // as the release's), another is a caching forward proxy to Debian's
-// archive (aptProxy), through which nodegen switch installs the packages
+// archive (internal/aptproxy), through which nodegen switch installs the packages
 // the profiles list (environment.packageProxy), and the deployer runs
 // nodegen lock, nodegen deploy and ssh there, as the walk-through says.
 // It checks that both nodes become Ready and a pod runs on the worker,

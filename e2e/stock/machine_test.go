@@ -34,7 +34,7 @@ var kubeUnits = []string{
 // and nothing else changed: their units enabled, their configuration
 // files as shipped. The other packages the profiles list are not there:
 // nodegen switch installs them with apt-get, through the package proxy a
-// provider gives (environment.packageProxy, the test's aptProxy).
+// provider gives (environment.packageProxy, the test's internal/aptproxy).
 func stockRoot() nspawntest.Root {
 	return nspawntest.Root{
 		Packages: []string{"containerd", "openssh-server"},

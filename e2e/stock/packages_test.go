@@ -65,8 +65,8 @@ config "environment" {
 	if r.code != 0 {
 		t.Fatalf("nodegen deploy pkg/pkghost.hcl: exit %d, want 0:\n%s", r.code, hostOutputs(r.stdout))
 	}
-	if n := proxy.releaseRequests(); n == 0 {
-		t.Errorf("the first deploy's switch did not update apt's lists (no InRelease through the proxy): %s", proxy.summary())
+	if n := proxy.ReleaseRequests(); n == 0 {
+		t.Errorf("the first deploy's switch did not update apt's lists (no InRelease through the proxy): %s", proxy.Summary())
 	}
 	m.requireInstalledBySwitch()
 	for _, p := range first {
@@ -77,8 +77,8 @@ config "environment" {
 	if out, _, code, _ := m.Run("curl", "--version"); code != 0 || !strings.HasPrefix(out, "curl ") {
 		t.Errorf("curl --version on the machine: exit %d: %s", code, out)
 	}
-	tl.mark("package proxy so far: " + proxy.summary())
-	releases := proxy.releaseRequests()
+	tl.mark("package proxy so far: " + proxy.Summary())
+	releases := proxy.ReleaseRequests()
 
 	// One more package: installed, the lists being fresh, without an
 	// update.
@@ -88,7 +88,7 @@ config "environment" {
 	if r.code != 0 {
 		t.Fatalf("nodegen deploy pkg/pkghost.hcl with jq: exit %d, want 0:\n%s", r.code, hostOutputs(r.stdout))
 	}
-	if n := proxy.releaseRequests(); n != releases {
+	if n := proxy.ReleaseRequests(); n != releases {
 		t.Errorf("the second deploy updated apt's lists again, a minute after the first (%d InRelease requests, %d before)", n, releases)
 	}
 	log, _, _, _ := m.Run("cat", "/var/log/apt/history.log")

@@ -10,13 +10,17 @@
 //     the files (sshd -t, ...); each configuration block a switch step
 //     names is built the same way, its errors kept for that step;
 //   - boots each machine with systemd as PID 1 in systemd-nspawn
-//     (internal/machine) from the cached Debian root with the packages
-//     its profiles list (a provider's image), on a disk of its own (an
+//     (internal/machine) from the cached stock Debian root (a provider's
+//     image: none of the profiles' packages in it), on a disk of its own (an
 //     overlay of the root that survives a reboot step), attached to a
 //     private bridge (10.89.0.0/24, in a network namespace of the run's
 //     own, so parallel runs never collide) at 10.89.0.10, .11, ...;
+//   - serves a package proxy on the bridge (internal/aptproxy at
+//     10.89.0.1:3142, caching in a directory shared by runs, as a
+//     provider's mirror; environment.packageProxy is mkDefault to it);
 //   - copies the static nodegen executable and the profile in and runs
-//     `nodegen switch` there;
+//     `nodegen switch` there, which installs the profile's packages
+//     through the proxy, as on an operator's machine;
 //   - runs the steps in order; the first that fails ends the run with a
 //     diagnostic at the step, with the command's output and the last
 //     journal lines of the machine;

@@ -10,14 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/nodegen/nodegen/internal/aptproxy"
 	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/modtest"
 	"github.com/nodegen/nodegen/profilecheck"
@@ -31,6 +30,11 @@ const (
 	gateway     = "10.89.0.1/24"
 	firstHost   = 10
 	addressBase = "10.89.0."
+	// packageProxy is the run's package mirror (internal/aptproxy) on
+	// the gateway, as a provider's: environment.packageProxy of every
+	// machine (mkDefault), through which nodegen switch installs the
+	// packages a profile lists.
+	packageProxy = addressBase + "1:" + aptproxy.Port
 )
 
 // journalLines is how many of the machine's last journal lines a failed
@@ -65,6 +69,10 @@ type Driver struct {
 	// StateDir, and a later run of the same test switches them instead
 	// of booting new ones.
 	Keep bool
+	// PackageCache is where the run's package proxy keeps the Debian
+	// packages and indexes it fetched, shared by runs (a provider's
+	// mirror); "" means the directory apt in CacheDir's directory.
+	PackageCache string
 	// StateDir is where kept machines are recorded and disks live; ""
 	// means /var/tmp/nodegen-machines.
 	StateDir string
@@ -116,9 +124,12 @@ type run struct {
 	tmp   string // the profiles, on the host
 	nodes []*node
 	net   *machine.Network
-	root  machine.Root
-	id    string
-	kept  *keptRun // the kept machines this run adopted, or nil
+	proxy *aptproxy.Proxy
+	// stopProxy stops the package proxy; nil when none runs.
+	stopProxy func()
+	root      machine.Root
+	id        string
+	kept      *keptRun // the kept machines this run adopted, or nil
 }
 
 // RunMachines boots the machines of r, drives its steps and cleans up.
@@ -249,31 +260,13 @@ func (rn *run) node(name string) *node {
 	return nil
 }
 
-// packages returns the Debian packages every profile of the run lists,
-// sorted: the root's, as a provider's image that has them.
-func (rn *run) packages() []string {
-	var out []string
-	for _, n := range rn.nodes {
-		all := []*built{n.base}
-		for _, b := range n.config {
-			all = append(all, b)
-		}
-		for _, b := range all {
-			for _, p := range b.Packages {
-				if !slices.Contains(out, p) {
-					out = append(out, p)
-				}
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // start gets the machines up with their profiles active: kept machines of
 // an earlier run of this test are switched; otherwise new ones boot.
 func (rn *run) start() bool {
-	rn.root = machine.Root{Packages: rn.packages(), CacheDir: rn.d.CacheDir}
+	// The stock root, as a provider's image: the packages the profiles
+	// list are installed by nodegen switch in the machine, through the
+	// run's package proxy.
+	rn.root = machine.Root{CacheDir: rn.d.CacheDir}
 	if rn.adoptKept() {
 		return rn.switchAll()
 	}
@@ -284,11 +277,15 @@ func (rn *run) start() bool {
 		return false
 	}
 	if built {
-		rn.res.Notes = append(rn.res.Notes, fmt.Sprintf("built the root %s (packages: %s) in %s", filepath.Base(tree), orNone(rn.root.Packages), since(t0)))
+		rn.res.Notes = append(rn.res.Notes, fmt.Sprintf("built the root %s in %s", filepath.Base(tree), since(t0)))
 	}
 	rn.net, err = machine.NewNetwork(gateway, lifetime(rn.d.Keep))
 	if err != nil {
 		rn.fail(rn.r.Block.DefRange(), "Cannot make the machines' network", err.Error())
+		return false
+	}
+	if err := rn.serveProxy(); err != nil {
+		rn.fail(rn.r.Block.DefRange(), "Cannot serve the machines' package proxy", err.Error())
 		return false
 	}
 	var wg sync.WaitGroup
@@ -310,6 +307,25 @@ func (rn *run) start() bool {
 		}
 	}
 	return !rn.res.Diags.HasErrors()
+}
+
+// serveProxy serves the run's package proxy on the gateway of its
+// network, caching in the driver's PackageCache.
+func (rn *run) serveProxy() error {
+	dir := rn.d.PackageCache
+	if dir == "" {
+		dir = filepath.Join(machine.Root{CacheDir: rn.d.CacheDir}.Dir(), "apt")
+	}
+	p, err := aptproxy.New(dir, func(s string) { rn.note("%s", s) })
+	if err != nil {
+		return err
+	}
+	ln, err := rn.net.Listen(packageProxy)
+	if err != nil {
+		return err
+	}
+	rn.proxy, rn.stopProxy = p, p.Serve(ln)
+	return nil
 }
 
 // bootNode boots n from an overlay of tree, attaches it to the network,
@@ -441,6 +457,10 @@ func (rn *run) cleanup() {
 		}()
 	}
 	wg.Wait()
+	if rn.stopProxy != nil {
+		rn.stopProxy()
+		rn.note("package proxy: %s", rn.proxy.Summary())
+	}
 	if rn.net != nil {
 		rn.net.Close()
 	}
@@ -482,11 +502,4 @@ func round(d time.Duration) string {
 		return d.Round(10 * time.Millisecond).String()
 	}
 	return d.Round(100 * time.Millisecond).String()
-}
-
-func orNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, ", ")
 }

@@ -127,3 +127,29 @@ func TestPlantedFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagesBySwitch: the machines boot the stock root, which lacks the
+// package a profile lists (hello); nodegen switch installs it in the
+// machine through the run's package proxy, as on an operator's machine.
+func TestPackagesBySwitch(t *testing.T) {
+	d := driver(t)
+	tree, _, err := machine.Root{}.Ensure()
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile(filepath.Join(tree, "var/lib/dpkg/status"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(status), "\nPackage: hello\n") || strings.HasPrefix(string(status), "Package: hello\n") {
+		t.Fatalf("the stock root %s has the package hello already", tree)
+	}
+	res, _ := runFile(t, d, "testdata/packages.test.hcl")
+	if r := res["packages"]; !r.Passed {
+		t.Fatalf("run packages failed:\n%v", r.Diags)
+	}
+	after, err := os.ReadFile(filepath.Join(tree, "var/lib/dpkg/status"))
+	if err != nil || string(after) != string(status) {
+		t.Errorf("the stock root's dpkg status changed during the run (%v)", err)
+	}
+}

@@ -21,20 +21,19 @@ import (
 // its directory on the host, or why it could not be built.
 type built struct {
 	// Dir holds the profile; "" when Diags has errors.
-	Dir string
-	// Packages are the Debian packages the profile lists.
-	Packages []string
-	Diags    hcl.Diagnostics
-	Files    map[string]*hcl.File
+	Dir   string
+	Diags hcl.Diagnostics
+	Files map[string]*hcl.File
 	// Notes are what the checks of the files said without failing
 	// (a check whose program this host lacks).
 	Notes []string
 }
 
-// network is what the driver adds to every machine's configuration, as a
-// provider's network and DHCP would give it: its host name, at the
-// priority of mkDefault, and every machine of the run by name in
-// /etc/hosts (networking.hosts).
+// networkModule is what the driver adds to every machine's
+// configuration, as a provider's network and DHCP would give it: its host
+// name, at the priority of mkDefault, every machine of the run by name in
+// /etc/hosts (networking.hosts), and the run's package proxy
+// (environment.packageProxy, mkDefault), as a provider's mirror.
 func networkModule(self string, addrs map[string]string) string {
 	var b strings.Builder
 	b.WriteString("config \"networking\" {\n")
@@ -49,6 +48,7 @@ func networkModule(self string, addrs map[string]string) string {
 		fmt.Fprintf(&b, "    %q = [%q]\n", addrs[n], n)
 	}
 	b.WriteString("  }\n}\n")
+	fmt.Fprintf(&b, "config \"environment\" {\n  packageProxy = mkDefault(%q)\n}\n", "http://"+packageProxy)
 	return b.String()
 }
 
@@ -102,9 +102,6 @@ func buildProfile(lib fs.FS, checks profilecheck.Mode, f *modtest.File, body *hc
 		return out
 	}
 	out.Dir = dir
-	for _, pk := range p.Packages {
-		out.Packages = append(out.Packages, pk.Name)
-	}
 	return out
 }
 

@@ -1,4 +1,4 @@
-package stock
+package aptproxy
 
 import (
 	"io"
@@ -14,11 +14,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestAptProxy checks the package proxy against an origin of its own (no
+// TestProxy checks the package proxy against an origin of its own (no
 // root needed): packages and by-hash indexes come from the origin once
 // and then from the cache, InRelease every time, a truncated download is
 // not kept, and what is not a GET or HEAD of an http:// URL is refused.
-func TestAptProxy(t *testing.T) {
+func TestProxy(t *testing.T) {
 	var mu sync.Mutex
 	asked := map[string]int{}
 	origin := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -47,12 +47,15 @@ func TestAptProxy(t *testing.T) {
 
 	t.Setenv("NO_PROXY", "*") // the origin is here, whatever this machine's proxy
 	cache := t.TempDir()
-	p := newAptProxy(t, cache, nil)
+	p, err := New(cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.serve(t, pln)
+	t.Cleanup(p.Serve(pln))
 	proxyURL, _ := url.Parse("http://" + pln.Addr().String())
 	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxyURL)}}
 	get := func(p string) (int, string) {
@@ -123,8 +126,8 @@ func TestAptProxy(t *testing.T) {
 			t.Errorf("%s %s: %s, want a refusal", r.method, r.target, resp.Status)
 		}
 	}
-	if len(p.refused) != 3 {
-		t.Errorf("the proxy refused %d requests, want 3: %s", len(p.refused), p.summary())
+	if len(p.Refused()) != 3 {
+		t.Errorf("the proxy refused %d requests, want 3: %s", len(p.Refused()), p.Summary())
 	}
-	t.Log(p.summary())
+	t.Log(p.Summary())
 }
