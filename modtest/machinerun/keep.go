@@ -273,7 +273,7 @@ func (rn *run) keep() bool {
 	for _, km := range k.Machines {
 		rn.note("  %s (%s): nsenter -t %d -a --root --wd -- bash -l", km.Name, km.Address, km.Machine.PID)
 	}
-	rn.note("  the network: nsenter --net=%s -- ping %s", rn.net.NSPath(), k.Machines[0].Address)
+	rn.note("  the network (a host shell in it, where %s answers): nsenter --net=%s -- bash", k.Machines[0].Address, rn.net.NSPath())
 	k.unlock()
 	if rn.tmp != "" {
 		os.RemoveAll(rn.tmp)
