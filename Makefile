@@ -21,8 +21,9 @@ build:
 # building the package's root file systems on first use (nspawntest bounds
 # one debootstrap at 15 minutes and its packing at 5, the usual first
 # build takes 2 to 5) and the tests. A new package of machine tests (such
-# as e2e/stock, the operator's cluster from stock machines, run twice in a
-# row) goes in this list. e2e/kubernetes runs once here (make
+# as modtest/machinerun, the machine tests' driver, or e2e/stock, the
+# operator's cluster from stock machines, run twice in a row) goes in
+# this list. e2e/kubernetes runs once here (make
 # e2e-kubernetes runs it twice in a row) and needs the binaries that make
 # e2e-kubernetes-build builds (.ci/run does; without them its tests skip,
 # and fail under CI).
@@ -35,6 +36,7 @@ build:
 TEST_TIMEOUT = 20m
 SLOW_TESTS = \
 	./internal/nspawntest:30m \
+	./modtest/machinerun:20m \
 	./switchtest:45m \
 	./e2e/deploy:40m \
 	./e2e/pull:25m \

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -23,7 +24,7 @@ func init() {
 	commands = append(commands, &command{
 		name:    "test",
 		summary: "Run the tests of modules: the run blocks of *.test.hcl files.",
-		usage:   "nodegen test [-run REGEXP] [--json] [--bare] [--show-trace] [--keep] [PATH...]",
+		usage:   "nodegen test [-run REGEXP] [--json] [--bare] [--show-trace] [--keep | --stop-kept] [PATH...]",
 		help: `Each PATH is a test file, or a directory: every *.test.hcl file below it
 (default: the current directory). A run block evaluates its imports and
 config blocks with the module library, then checks every assert against
@@ -58,7 +59,9 @@ Machine runs need root and systemd-nspawn; where they cannot run they are
 skipped, with the reason (under CI=true they fail). Each prints its
 machines' time from boot to profile active and its total. --keep leaves
 the machines running and prints how to enter them; running the same test
-again switches them instead of booting new ones.
+again switches them instead of booting new ones. --stop-kept runs
+nothing: it powers off the kept machines of the runs in PATH (all of them
+when no PATH is given; -run narrows it) and removes their disks.
 
 Prints a line per run and each failure with its location and the values
 the condition reads, then "N passed, N failed". Exit status 1 when any run
@@ -74,6 +77,7 @@ files at all is not ("no test files", exit status 0).`,
 			parallel := fs.IntP("parallel", "p", 0, "how many runs to evaluate at once (default: one per CPU)")
 			var mf machineFlags
 			fs.BoolVar(&mf.keep, "keep", false, "leave the machines of machine runs running (a re-run switches them)")
+			fs.BoolVar(&mf.stopKept, "stop-kept", false, "power off the machines --keep left running (of the runs in PATH, or all); run nothing")
 			fs.BoolVar(&mf.off, "no-machines", false, "skip the machine runs (runs that set machines)")
 			ef.add(fs)
 			return func(args []string, stdout, stderr io.Writer) int {
@@ -85,8 +89,9 @@ files at all is not ("no test files", exit status 0).`,
 
 // machineFlags are nodegen test's flags for machine runs.
 type machineFlags struct {
-	keep bool // --keep
-	off  bool // --no-machines
+	keep     bool // --keep
+	stopKept bool // --stop-kept
+	off      bool // --no-machines
 }
 
 func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel int, mf machineFlags, stdout, stderr io.Writer) int {
@@ -103,6 +108,9 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 			return usageError(stderr, c, "-run: %s", err)
 		}
 		rn.Match = re
+	}
+	if mf.stopKept {
+		return stopKept(args, rn.Match, stdout, stderr)
 	}
 	if len(args) == 0 {
 		args = []string{"."}
@@ -124,6 +132,40 @@ func runTests(args []string, ef *evalFlags, match string, asJSON bool, parallel 
 	rn.RunFiles(files, rep.File)
 	machines.record(rep)
 	if rep.Close() {
+		return exitError
+	}
+	return exitOK
+}
+
+// stopKept is nodegen test --stop-kept: it powers off the kept machines
+// of the runs in the test files under paths (all runs when paths is
+// empty) whose names match (nil: all).
+func stopKept(paths []string, match *regexp.Regexp, stdout, stderr io.Writer) int {
+	var files map[string]bool
+	if len(paths) > 0 {
+		found, err := modtest.Find(paths)
+		if err != nil {
+			fmt.Fprintf(stderr, "nodegen test: %s\n", err)
+			return exitError
+		}
+		files = map[string]bool{}
+		for _, f := range found {
+			if abs, err := filepath.Abs(f); err == nil {
+				files[abs] = true
+			}
+		}
+	}
+	stopped, err := machinerun.StopKept("", func(file, run string) bool {
+		return (files == nil || files[file]) && (match == nil || match.MatchString(run))
+	})
+	for _, k := range stopped {
+		fmt.Fprintf(stdout, "stopped %s: run %q (machines %s)\n", k.File, k.Run, strings.Join(k.Machines, ", "))
+	}
+	if len(stopped) == 0 && err == nil {
+		fmt.Fprintln(stdout, "no kept machines")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen test --stop-kept: %v\n", err)
 		return exitError
 	}
 	return exitOK

@@ -122,12 +122,14 @@ come up removes its mark.`,
 				to := fs.Int("to", 0, "the generation `N` to activate, even one that failed or was rolled back (default: the newest good one before the active one)")
 				dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
 				offline := fs.Bool("offline", false, "take assets only from the cache; download nothing")
+				var wait activate.SwitchOptions
+				unitWaitFlags(fs, &wait)
 				return func(args []string, stdout, stderr io.Writer) int {
 					if len(args) > 0 {
 						return usageError(stderr, findCommand("rollback"), "unexpected argument %q", args[0])
 					}
 					return withSystem("rollback", *root, stdout, stderr, func(s *activate.System) int {
-						res, err := s.Rollback(*to, activate.SwitchOptions{DryRun: *dry, Offline: *offline, Checked: planPrinter("rollback", s, *dry, stdout)})
+						res, err := s.Rollback(*to, activate.SwitchOptions{DryRun: *dry, Offline: *offline, Settle: wait.Settle, Stable: wait.Stable, Checked: planPrinter("rollback", s, *dry, stdout)})
 						return report("rollback", res, err, *dry, stdout, stderr)
 					})
 				}
@@ -324,6 +326,14 @@ func sourceDate() (func() time.Time, error) {
 	return func() time.Time { return time.Unix(secs, 0) }, nil
 }
 
+// unitWaitFlags are switch's and rollback's flags for how long units are
+// watched once their jobs are done (activate.SwitchOptions' Settle and
+// Stable).
+func unitWaitFlags(fs *pflag.FlagSet, o *activate.SwitchOptions) {
+	fs.DurationVar(&o.Settle, "settle", time.Second, "how long units are given, once their jobs are done, before their state is read")
+	fs.DurationVar(&o.Stable, "stable", 3*time.Second, "how long a service the activation (re)started must keep running to count as up")
+}
+
 func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	var ef evalFlags
 	root := rootFlag(fs)
@@ -332,6 +342,7 @@ func switchCommand(fs *pflag.FlagSet) func([]string, io.Writer, io.Writer) int {
 	fs.BoolVar(&o.Backup, "backup", false, "move files in the way aside (to /var/lib/nodegen/backups) instead of refusing; they come back on rollback and deactivate")
 	fs.BoolVar(&o.RollbackOnFailure, "rollback-on-failure", false, "when a unit fails, activate the previous generation again")
 	fs.DurationVar(&o.JobTimeout, "timeout", 90*time.Second, "how long to wait for units to start")
+	unitWaitFlags(fs, &o)
 	fs.BoolVar(&o.Offline, "offline", false, "take assets only from the cache (/var/lib/nodegen/assets); download nothing")
 	keysDir := fs.String("keys", "", "copy the keys staged in `DIR` (nodegen receive --key --stage) into the new generation")
 	fs.StringArrayVar(&o.TakeOver, "take-over", nil, "replace the file at `PATH` (changed since nodegen placed it, or not nodegen's) with the profile's, after moving it to /var/lib/nodegen/taken-over; repeat for more paths")

@@ -111,11 +111,12 @@ type Machine struct {
 	pidfd   int // of pid, or -1
 	cgroups []string
 
-	nspawn  *exec.Cmd     // timeout(1) running systemd-nspawn
-	exited  chan struct{} // closed when nspawn has exited
-	waitErr error         // nspawn's exit, once exited is closed
-	logPath string        // nspawn's output
-	tmpDir  string        // removed at PowerOff, or ""
+	nspawn     *exec.Cmd     // timeout(1) running systemd-nspawn, or nil when adopted
+	supervisor int           // its PID: timeout(1)'s, nspawn's parent
+	exited     chan struct{} // closed when nspawn has exited
+	waitErr    error         // nspawn's exit, once exited is closed
+	logPath    string        // nspawn's output
+	tmpDir     string        // removed at PowerOff, or ""
 
 	powerOffOnce sync.Once
 	powerOffErr  error
@@ -213,6 +214,7 @@ func Boot(opts Options) (*Machine, error) {
 		m.removeTmp()
 		return nil, fmt.Errorf("starting systemd-nspawn: %v", err)
 	}
+	m.supervisor = m.nspawn.Process.Pid
 	go func() {
 		m.waitErr = m.nspawn.Wait()
 		close(m.exited)
@@ -413,7 +415,7 @@ func requireAbs(p string) error {
 // its own PID namespace and whose command is systemd.
 func (m *Machine) findInit(deadline time.Time) (int, error) {
 	for {
-		for _, pid := range descendants(m.nspawn.Process.Pid) {
+		for _, pid := range descendants(m.supervisor) {
 			if isNamespaceInit(pid) && command(pid) == "systemd" {
 				return pid, nil
 			}
@@ -550,7 +552,7 @@ func (m *Machine) kill() error {
 	if m.waitExited(0) {
 		return nil
 	}
-	for _, pid := range append(descendants(m.nspawn.Process.Pid), m.nspawn.Process.Pid) {
+	for _, pid := range append(descendants(m.supervisor), m.supervisor) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 	if !m.waitExited(killTimeout) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -22,12 +23,14 @@ import (
 // the machines reach each other and the gateway, and its maker reaches
 // them from the namespace (Command, Listen), never from its own.
 type Network struct {
-	prefix  netip.Prefix // the gateway's address and the network's length
-	holder  *exec.Cmd    // the process that holds the namespace
-	nsPath  string       // /proc/PID/ns/net of holder
-	ifIndex int          // counts the machines attached, for veth names
-	tag     string       // random, in the names of the veth pairs
-	veths   []string     // the machines' ends, deleted by Close if left here
+	prefix    netip.Prefix // the gateway's address and the network's length
+	holder    *exec.Cmd    // the process that holds the namespace, or nil when adopted
+	holderPID int          // its PID
+	holderFD  int          // a pidfd of an adopted holder, or -1
+	nsPath    string       // /proc/PID/ns/net of holder
+	ifIndex   int          // counts the machines attached, for veth names
+	tag       string       // random, in the names of the veth pairs
+	veths     []string     // the machines' ends, deleted by Close if left here
 }
 
 // NewNetwork makes a network namespace with a bridge whose address is
@@ -43,20 +46,24 @@ func NewNetwork(gateway string, lifetime time.Duration) (*Network, error) {
 	if missing := MissingTools("unshare", "ip"); len(missing) > 0 {
 		return nil, &UnavailableError{fmt.Sprintf("a machine network needs %v (packages util-linux and iproute2)", missing)}
 	}
-	prefix, err := netip.ParsePrefix(gateway)
-	if err != nil || !prefix.Addr().Is4() {
-		return nil, fmt.Errorf("network gateway %q: want an IPv4 address with a length, as 10.88.0.1/24", gateway)
+	prefix, err := parsePrefix(gateway)
+	if err != nil {
+		return nil, err
 	}
 	if lifetime <= 0 {
 		lifetime = defaultLifetime
 	}
-	n := &Network{prefix: prefix, tag: randomHex(3)}
-	// unshare runs sleep in the new namespace, in its own process.
+	n := &Network{prefix: prefix, tag: randomHex(3), holderFD: -1}
+	// unshare runs sleep in the new namespace, in its own process, in a
+	// process group of its own: a Ctrl-C at the terminal is its maker's
+	// to handle (a kept network outlives its maker).
 	n.holder = exec.Command("unshare", "--net", "--", "sleep", strconv.Itoa(int(lifetime.Seconds())))
+	n.holder.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := n.holder.Start(); err != nil {
 		return nil, fmt.Errorf("starting the network's namespace: %v", err)
 	}
-	n.nsPath = fmt.Sprintf("/proc/%d/ns/net", n.holder.Process.Pid)
+	n.holderPID = n.holder.Process.Pid
+	n.nsPath = fmt.Sprintf("/proc/%d/ns/net", n.holderPID)
 	self, err := os.Readlink("/proc/self/ns/net")
 	if err != nil {
 		n.Close()
@@ -87,11 +94,26 @@ func NewNetwork(gateway string, lifetime time.Duration) (*Network, error) {
 	return n, nil
 }
 
+// parsePrefix parses a network's gateway, as "10.88.0.1/24".
+func parsePrefix(gateway string) (netip.Prefix, error) {
+	prefix, err := netip.ParsePrefix(gateway)
+	if err != nil || !prefix.Addr().Is4() {
+		return netip.Prefix{}, fmt.Errorf("network gateway %q: want an IPv4 address with a length, as 10.88.0.1/24", gateway)
+	}
+	return prefix, nil
+}
+
 // Close ends the network: its namespace, with the bridge and the
 // machines' veth pairs.
 func (n *Network) Close() {
-	n.holder.Process.Kill()
-	n.holder.Wait()
+	if n.holder != nil {
+		n.holder.Process.Kill()
+		n.holder.Wait()
+	} else if n.holderFD >= 0 {
+		unix.PidfdSendSignal(n.holderFD, unix.SIGKILL, nil, 0)
+		unix.Close(n.holderFD)
+		n.holderFD = -1
+	}
 	for _, v := range n.veths {
 		// Gone with the namespaces; only an end not moved yet is left here.
 		exec.Command("ip", "link", "del", v).Run()
@@ -128,7 +150,7 @@ func (n *Network) Attach(m *Machine, address string) error {
 		return err
 	}
 	n.veths = append(n.veths, inside)
-	if err := run("ip", "link", "set", outside, "netns", strconv.Itoa(n.holder.Process.Pid)); err != nil {
+	if err := run("ip", "link", "set", outside, "netns", strconv.Itoa(n.holderPID)); err != nil {
 		return err
 	}
 	if err := n.ip("link", "set", outside, "master", "br0", "up"); err != nil {

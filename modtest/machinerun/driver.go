@@ -268,6 +268,11 @@ func (rn *run) start() bool {
 	// run's package proxy.
 	rn.root = machine.Root{CacheDir: rn.d.CacheDir}
 	if rn.adoptKept() {
+		// The kept network is back; its proxy went with the run before.
+		if err := rn.serveProxy(); err != nil {
+			rn.fail(rn.r.Block.DefRange(), "Cannot serve the machines' package proxy", err.Error())
+			return false
+		}
 		return rn.switchAll()
 	}
 	t0 := time.Now()
@@ -413,13 +418,20 @@ func (rn *run) switchTo(n *node, b *built, name string) (string, error) {
 	// own files in the profile's way (a package's unmodified
 	// sshd_config, its unit aliases, the resolver) are taken over by
 	// switch's stock-file policy, anything else is refused.
-	stdout, stderr, code, err := n.m.RunFor(5*time.Minute, "nodegen", "switch", dst)
+	stdout, stderr, code, err := n.m.RunFor(5*time.Minute, append([]string{"nodegen", "switch"}, append(unitWait, dst)...)...)
 	out := stdout + stderr
 	if err == nil && code != 0 {
 		err = fmt.Errorf("nodegen switch %s exited %d", dst, code)
 	}
 	return out, err
 }
+
+// unitWait are the flags of the driver's switches and rollbacks: units
+// are read 200 ms after their jobs are done, and a service is up once it
+// kept running for 1 s, not the 1 s and 3 s an operator's switch waits. A
+// machine test waits for what it needs with its own steps (wait_for_unit
+// fails at once on a failed unit), so the switch need not.
+var unitWait = []string{"--settle=200ms", "--stable=1s"}
 
 // journal returns the machine's last journal lines, as a section of a
 // failure's detail.

@@ -1,10 +1,13 @@
 package machinerun_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/internal/nspawntest"
@@ -151,5 +154,113 @@ func TestPackagesBySwitch(t *testing.T) {
 	after, err := os.ReadFile(filepath.Join(tree, "var/lib/dpkg/status"))
 	if err != nil || string(after) != string(status) {
 		t.Errorf("the stock root's dpkg status changed during the run (%v)", err)
+	}
+}
+
+// keepTest is a test file for TestKeep: GEN is /etc/generation's text,
+// BOOT what the marker step must print ("fresh" on a machine booted for
+// the run, "adopted" on one kept from the run before: /run is the
+// machine's tmpfs, empty after every boot).
+const keepTest = `machine "m" {
+  config "environment.etc.generation" { text = "GEN\n" }
+}
+run "kept" {
+  machines = ["m"]
+  step "m" {
+    succeed         = "cat /etc/generation"
+    output_contains = "GEN"
+  }
+  step "m" {
+    succeed         = "if test -e /run/kept-marker; then echo adopted; else touch /run/kept-marker; echo fresh; fi"
+    output_contains = "BOOT"
+  }
+}
+`
+
+// TestKeep: a run with Keep leaves its machine running; the same test,
+// edited, run again switches that machine (the marker in its /run is
+// still there: no boot) to the edited profile; StopKept powers it off;
+// a record whose machine is gone is cleaned up and a new machine boots.
+func TestKeep(t *testing.T) {
+	d := driver(t)
+	state := t.TempDir()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keep.test.hcl")
+	runKept := func(gen, boot string) *modtest.Result {
+		t.Helper()
+		src := strings.NewReplacer("GEN", gen, "BOOT", boot).Replace(keepTest)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f := modtest.ParseFile(path)
+		if f.Diags.HasErrors() {
+			t.Fatal(f.Diags)
+		}
+		kd := &machinerun.Driver{Library: d.Library, Binary: d.Binary, Keep: true, StateDir: state, Logf: t.Logf}
+		res := (&modtest.Runner{Library: modules.FS(), Machines: kd}).Run(f, f.Runs[0])
+		for _, n := range res.Notes {
+			t.Logf("%s/%s: %s", gen, boot, n)
+		}
+		if !res.Passed {
+			t.Fatalf("run with generation %s, machine %s: failed:\n%v", gen, boot, res.Diags)
+		}
+		return res
+	}
+	hasNote := func(res *modtest.Result, want string) bool {
+		for _, n := range res.Notes {
+			if strings.Contains(n, want) {
+				return true
+			}
+		}
+		return false
+	}
+	stop := func() []machinerun.KeptRun {
+		t.Helper()
+		stopped, err := machinerun.StopKept(state, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		return stopped
+	}
+	t.Cleanup(func() { stop() })
+
+	first := runKept("one", "fresh")
+	if !hasNote(first, "kept the machines") || !hasNote(first, "nsenter -t ") {
+		t.Errorf("the first run does not say how to enter its kept machine: %q", first.Notes)
+	}
+	second := runKept("two", "adopted")
+	if !hasNote(second, "kept machine switched in") || hasNote(second, "booted in") {
+		t.Errorf("the second run did not switch the kept machine: %q", second.Notes)
+	}
+	if stopped := stop(); len(stopped) != 1 || stopped[0].Run != "kept" || len(stopped[0].Machines) != 1 {
+		t.Errorf("StopKept stopped %v; want the run kept", stopped)
+	}
+	if disks, _ := filepath.Glob(filepath.Join(state, "disks", "*")); len(disks) != 0 {
+		t.Errorf("disks left after StopKept: %v", disks)
+	}
+	// Stopped: the next run boots a new machine.
+	runKept("three", "fresh")
+	// A machine gone behind the record's back: its systemd killed.
+	records, _ := filepath.Glob(filepath.Join(state, "kept", "*.json"))
+	if len(records) != 1 {
+		t.Fatalf("records %v; want one", records)
+	}
+	data, err := os.ReadFile(records[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Machines []struct {
+			Machine struct{ PID int }
+		}
+	}
+	if err := json.Unmarshal(data, &rec); err != nil || len(rec.Machines) != 1 {
+		t.Fatalf("record %s: %v", data, err)
+	}
+	syscall.Kill(rec.Machines[0].Machine.PID, syscall.SIGKILL)
+	time.Sleep(500 * time.Millisecond)
+	gone := runKept("four", "fresh")
+	if !hasNote(gone, "cannot be used") {
+		t.Errorf("the run after the kept machine died does not say so: %q", gone.Notes)
 	}
 }

@@ -106,7 +106,7 @@ func (rn *run) do(n *node, s *modtest.Step) (why, output string) {
 	case modtest.Switch:
 		return rn.switchStep(n, s)
 	case modtest.Rollback:
-		stdout, stderr, code, err := n.m.RunFor(s.Timeout, "nodegen", "rollback")
+		stdout, stderr, code, err := n.m.RunFor(s.Timeout, append([]string{"nodegen", "rollback"}, unitWait...)...)
 		if err != nil {
 			return err.Error(), stdout + stderr
 		}
