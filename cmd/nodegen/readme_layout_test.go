@@ -7,8 +7,9 @@ import (
 )
 
 // TestReadmeLayout checks that the README's layout table names every
-// top-level directory of the repository exactly once, so that a new package
-// is placed where a newcomer looks for it.
+// top-level directory of the repository exactly once, and no directory
+// that is gone, and that its table of internal/ names every package there,
+// so that a new package is placed where a newcomer looks for it.
 func TestReadmeLayout(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -45,6 +46,21 @@ func TestReadmeLayout(t *testing.T) {
 			t.Errorf("README.md's layout has no row for %s/", e.Name())
 		default:
 			t.Errorf("README.md's layout has %d rows for %s/", n, e.Name())
+		}
+	}
+	for name := range rows {
+		if fi, err := os.Stat("../../" + name); err != nil || !fi.IsDir() {
+			t.Errorf("README.md's layout has a row for %s, which is not a directory", name)
+		}
+	}
+	// Every package under internal/ is named in the table of internal/.
+	internal, err := os.ReadDir("../../internal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range internal {
+		if e.IsDir() && !strings.Contains(section, "`internal/"+e.Name()+"`") {
+			t.Errorf("README.md's table of internal/ does not name internal/%s", e.Name())
 		}
 	}
 }
