@@ -344,7 +344,7 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read module",
-			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileErrorCause(err)),
+			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileLimitCause(err)),
 		}}
 	}
 	name := s.display()

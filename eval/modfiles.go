@@ -104,7 +104,7 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 	fsys, dir := moduleFiles(m)
 	b, err := regularfile.Read(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileErrorCause(err))
+		return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileLimitCause(err))
 	}
 	return b, nil
 }

@@ -106,7 +106,7 @@ func FromEvaluation(ev *eval.Evaluator) ([]profile.Entry, hcl.Diagnostics) {
 		case hasSource && path.IsAbs(source):
 			b, err := readHostSource(source, ev.Limits().FileBytes)
 			if err != nil {
-				diags = append(diags, sourceDiag(ev, opt, fmt.Errorf("%s: %w", source, lib.FileErrorCause(err))))
+				diags = append(diags, sourceDiag(ev, opt, fmt.Errorf("%s: %w", source, lib.FileLimitCause(err))))
 				continue
 			}
 			e.Content = b

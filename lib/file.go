@@ -52,7 +52,7 @@ func FileFunc(fsys fs.FS, dir string, max int64) function.Function {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.NilVal, function.NewArgErrorf(0, "no file exists at %q", name)
 			case err != nil:
-				return cty.NilVal, function.NewArgErrorf(0, "cannot read %q: %s", name, FileErrorCause(err))
+				return cty.NilVal, function.NewArgErrorf(0, "cannot read %q: %s", name, FileLimitCause(err))
 			case !utf8.Valid(b):
 				return cty.NilVal, function.NewArgErrorf(0, "the contents of %q are not valid UTF-8", name)
 			}
@@ -76,6 +76,16 @@ func modulePath(dir, name string) (string, error) {
 		return "", outside
 	}
 	return path.Join(dir, clean), nil
+}
+
+// FileLimitCause is FileErrorCause for a read bounded by the evaluation's
+// limit file: a file too large says which limit to raise.
+func FileLimitCause(err error) error {
+	cause := FileErrorCause(err)
+	if errors.Is(err, regularfile.ErrTooLarge) {
+		return fmt.Errorf("%s (limit file)", cause)
+	}
+	return cause
 }
 
 // FileErrorCause drops the operation and path that an *fs.PathError

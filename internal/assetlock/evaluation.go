@@ -12,6 +12,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/internal/regularfile"
+	"github.com/nodegen/nodegen/lib"
 )
 
 // Path is the lock file of the host whose first module file is host, a
@@ -33,11 +34,7 @@ func Read(fsys fs.FS, name, display string, max int64) (f *File, exists bool, di
 		return New(nil), false, nil
 	}
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return New(nil), true, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the lock file", Detail: fmt.Sprintf("%s: %s.", display, err)}}
+		return New(nil), true, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the lock file", Detail: fmt.Sprintf("%s: %s.", display, lib.FileLimitCause(err))}}
 	}
 	f, diags = Parse(src, display)
 	return f, true, diags

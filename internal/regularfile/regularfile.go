@@ -51,6 +51,10 @@ const (
 // larger than allowed, replaced while opened, or not holding its size.
 var ErrRefused = errors.New("not a regular file of the size allowed")
 
+// ErrTooLarge is what the error of a file larger than allowed matches
+// (errors.Is), besides ErrRefused: a caller names the limit to raise.
+var ErrTooLarge = errors.New("larger than allowed")
+
 // refused is the cause, in an *fs.PathError, of a file that is refused.
 type refused string
 
@@ -58,6 +62,14 @@ func (r refused) Error() string { return string(r) }
 
 // Is makes refused match ErrRefused.
 func (refused) Is(target error) bool { return target == ErrRefused }
+
+// tooLarge is the cause of a file refused for its size.
+type tooLarge string
+
+func (r tooLarge) Error() string { return string(r) }
+
+// Is makes tooLarge match ErrRefused and ErrTooLarge.
+func (tooLarge) Is(target error) bool { return target == ErrRefused || target == ErrTooLarge }
 
 func refuse(name, format string, args ...any) error {
 	return &fs.PathError{Op: "read", Path: name, Err: refused(fmt.Sprintf(format, args...))}
@@ -173,7 +185,7 @@ func check(name string, fi fs.FileInfo, max int64) error {
 		return notRegular(name, fi.Mode())
 	}
 	if max >= 0 && fi.Size() > max {
-		return refuse(name, "it has %d bytes, more than %d", fi.Size(), max)
+		return &fs.PathError{Op: "read", Path: name, Err: tooLarge(fmt.Sprintf("it has %d bytes, more than %d", fi.Size(), max))}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 package regularfile_test
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,6 +103,17 @@ func TestReaders(t *testing.T) {
 				}
 				if !strings.Contains(err.Error(), strings.TrimPrefix(tt.path, "/")) {
 					t.Errorf("error %q does not name the file", err)
+				}
+				// A file that is there is refused (ErrRefused); one too
+				// large says so (ErrTooLarge), so that a caller can name
+				// the limit to raise.
+				there := !errors.Is(err, fs.ErrNotExist)
+				if got := errors.Is(err, regularfile.ErrRefused); got != there {
+					t.Errorf("errors.Is(%q, ErrRefused) = %v, want %v", err, got, there)
+				}
+				large := strings.Contains(want, "more than")
+				if got := errors.Is(err, regularfile.ErrTooLarge); got != large {
+					t.Errorf("errors.Is(%q, ErrTooLarge) = %v, want %v", err, got, large)
 				}
 			})
 		}
