@@ -157,13 +157,19 @@ func FuzzSharedValues(f *testing.F) {
 
 // TestFunctionLimitErrorsOnce (N20): the depth error of a chain that
 // foldl builds and the limit error of a branching recursion are each
-// reported once; calls count toward the allocation limit.
+// reported once; calls count toward the allocation limit. The branching
+// recursion's one error is the allocation limit's, or the time limit's on
+// a machine loaded enough that its second passes first: no test here
+// depends on the machine's speed.
 func TestFunctionLimitErrorsOnce(t *testing.T) {
 	tests := []struct {
 		name   string
 		src    string
 		limits eval.Limits
 		want   eval.Limit
+		// or is a limit that may come first instead of want, on a
+		// machine slow enough: the test is that one error is reported.
+		or eval.Limit
 	}{
 		{"a chain foldl builds", `function "cons" {
   params = [acc, x]
@@ -177,20 +183,20 @@ locals {
   big = flatten([for i in range(20) : [for j in range(1000) : j]])
 }
 config { out = depth(foldl(local.big, null, fn.cons)) }
-`, eval.Limits{Allocation: 4 << 30}, eval.LimitDepth},
+`, eval.Limits{Allocation: 4 << 30}, eval.LimitDepth, 0},
 		{"a branching recursion", `function "f" {
   params = [n, s]
   result = n < 1 ? length(s) : f(n - 1, "${s}x") + f(n - 1, "${s}y")
 }
 config { out = f(40, "") }
-`, eval.Limits{Time: time.Second}, eval.LimitAllocation},
+`, eval.Limits{Time: time.Second}, eval.LimitAllocation, eval.LimitTime},
 		// Each call's frame counts toward the allocation limit.
 		{"fib(30)", `function "fib" {
   params = [n]
   result = n < 2 ? n : fib(n - 1) + fib(n - 2)
 }
 config { out = fib(30) }
-`, eval.Limits{}, eval.LimitAllocation},
+`, eval.Limits{}, eval.LimitAllocation, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,7 +214,7 @@ config { out = fib(30) }
 					limits = append(limits, l)
 				}
 			}
-			if len(got) != 1 || limits[0] != tt.want {
+			if len(got) != 1 || (limits[0] != tt.want && (tt.or == 0 || limits[0] != tt.or)) {
 				t.Errorf("errors of limits %v, want one of %v: %q", limits, tt.want, got)
 			}
 		})
