@@ -36,8 +36,18 @@ func TestReadmeLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Directories the repository ignores (/bin/, which make build and CI
+	// write) are not part of its layout.
+	ignored := map[string]bool{}
+	if gi, err := os.ReadFile("../../.gitignore"); err == nil {
+		for _, line := range strings.Split(string(gi), "\n") {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "/"); ok && strings.HasSuffix(name, "/") {
+				ignored[strings.TrimSuffix(name, "/")] = true
+			}
+		}
+	}
 	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || ignored[e.Name()] {
 			continue
 		}
 		switch n := rows[e.Name()+"/"]; n {

@@ -443,9 +443,15 @@ func (rn *run) journal(n *node) string {
 	return fmt.Sprintf("Last %d journal lines of %s:\n%s", journalLines, n.name, strings.TrimRight(j, "\n"))
 }
 
-// cleanup powers the machines off, removes their disks and the network,
+// cleanup stops the run's package proxy (a kept run's next run serves its
+// own), then powers the machines off, removes their disks and the network,
 // unless they are kept.
 func (rn *run) cleanup() {
+	if rn.stopProxy != nil {
+		rn.stopProxy()
+		rn.stopProxy = nil
+		rn.note("package proxy: %s", rn.proxy.Summary())
+	}
 	if rn.d.Keep {
 		if rn.keep() {
 			return
@@ -469,10 +475,6 @@ func (rn *run) cleanup() {
 		}()
 	}
 	wg.Wait()
-	if rn.stopProxy != nil {
-		rn.stopProxy()
-		rn.note("package proxy: %s", rn.proxy.Summary())
-	}
 	if rn.net != nil {
 		rn.net.Close()
 	}
