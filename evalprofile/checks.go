@@ -56,6 +56,20 @@ func checkedFiles(entries []profile.Entry) []profilecheck.File {
 	return files
 }
 
+// LocatedWarning returns the warning diagnostic of diags (Build's) that
+// locates w, a warning of the profile that a check found, at the
+// definition it is to be fixed at (problemDiag: its detail begins with
+// the warning), or nil for a warning Build did not locate (an
+// assertion's warning, or a problem of a file of no known definition).
+func LocatedWarning(w string, diags hcl.Diagnostics) *hcl.Diagnostic {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && strings.HasPrefix(d.Detail, w) {
+			return d
+		}
+	}
+	return nil
+}
+
 // problemDiag is a problem of the profile as a diagnostic of severity
 // sev (an error, or a warning for the executables and startup checks) at
 // the definitions of the option its file comes from (see locate), with

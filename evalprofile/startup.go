@@ -96,16 +96,7 @@ func assetFiles(assets []profile.Asset) []string {
 func imagePrograms(ps []profilecheck.ImageProgram) []profile.ImageProgram {
 	out := make([]profile.ImageProgram, len(ps))
 	for i, p := range ps {
-		out[i] = profile.ImageProgram{Path: p.Path, Option: orUnknown(p.Option)}
+		out[i] = profile.ImageProgram{Path: p.Path, Option: profile.OrUnnamed(p.Option)}
 	}
 	return out
-}
-
-// orUnknown is option, or "an unnamed option" when it is "", as the
-// profile format names the option of an entry that has none.
-func orUnknown(option string) string {
-	if option == "" {
-		return "an unnamed option"
-	}
-	return option
 }

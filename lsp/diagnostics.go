@@ -84,13 +84,9 @@ func (s *Server) checkSaved(d *document) {
 			}
 			// The warnings of the checks of the profile are located
 			// already (built): the others are the file's.
-			for _, d := range built {
-				if d.Severity == hcl.DiagWarning {
-					for _, w := range p.Warnings {
-						if strings.HasPrefix(d.Detail, w) {
-							msgs[w] = true
-						}
-					}
+			for _, w := range p.Warnings {
+				if evalprofile.LocatedWarning(w, built) != nil {
+					msgs[w] = true
 				}
 			}
 			for _, w := range p.Warnings {

@@ -76,7 +76,7 @@ var forbiddenRoots = []string{"/etc", "/var/lib/nodegen", "/proc", "/sys", "/dev
 func validateBinaries(assets []Asset, packages []Package) ([]Asset, []Package, error) {
 	var errs []string
 	bad := func(what, option, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("%s (from %s): %s", what, orUnknown(option), fmt.Sprintf(format, args...)))
+		errs = append(errs, fmt.Sprintf("%s (from %s): %s", what, OrUnnamed(option), fmt.Sprintf(format, args...)))
 	}
 	out := make([]Asset, 0, len(assets))
 	owner := map[string]string{}

@@ -20,7 +20,7 @@ type ImageProgram struct {
 func validateImagePrograms(ps []ImageProgram) error {
 	for i, p := range ps {
 		if p.Path == "" || p.Path[0] != '/' || path.Clean(p.Path) != p.Path || strings.ContainsAny(p.Path, "\x00\n") {
-			return fmt.Errorf("image program %q (from %s): not a clean absolute path", p.Path, orUnknown(p.Option))
+			return fmt.Errorf("image program %q (from %s): not a clean absolute path", p.Path, OrUnnamed(p.Option))
 		}
 		if i > 0 && ps[i-1].Path >= p.Path {
 			return fmt.Errorf("image program %q: the programs are not sorted by path, or the path is listed twice", p.Path)

@@ -408,7 +408,7 @@ func treeProblems(entries []Entry) []*EntryError {
 	for i, e := range entries {
 		if i > 0 && entries[i-1].Target == e.Target {
 			errs = append(errs, &EntryError{Target: e.Target, Option: e.Option,
-				Reason: fmt.Sprintf("also defined by %s", orUnknown(entries[i-1].Option))})
+				Reason: fmt.Sprintf("also defined by %s", OrUnnamed(entries[i-1].Option))})
 			continue
 		}
 		byTarget[e.Target] = e
@@ -417,7 +417,7 @@ func treeProblems(entries []Entry) []*EntryError {
 		for d := path.Dir(e.Target); d != "." && d != "/"; d = path.Dir(d) {
 			if above, ok := byTarget[d]; ok {
 				errs = append(errs, &EntryError{Target: e.Target, Option: e.Option,
-					Reason: fmt.Sprintf("is below etc/%s, which %s makes a %s", d, orUnknown(above.Option), kindOf(above))})
+					Reason: fmt.Sprintf("is below etc/%s, which %s makes a %s", d, OrUnnamed(above.Option), kindOf(above))})
 				break
 			}
 		}
@@ -425,7 +425,10 @@ func treeProblems(entries []Entry) []*EntryError {
 	return errs
 }
 
-func orUnknown(option string) string {
+// OrUnnamed is option, or "an unnamed option" when it is "": how the
+// profile's messages and manifest name the option of an entry that has
+// none.
+func OrUnnamed(option string) string {
 	if option == "" {
 		return "an unnamed option"
 	}

@@ -93,11 +93,8 @@ func reportProfile(ev *eval.Evaluator, p profile.Profile, diags hcl.Diagnostics,
 func profileWarnings(p profile.Profile, diags hcl.Diagnostics) []string {
 	out := make([]string, 0, len(p.Warnings))
 	for _, w := range p.Warnings {
-		for _, d := range diags {
-			if d.Severity == hcl.DiagWarning && d.Subject != nil && strings.HasPrefix(d.Detail, w) {
-				w = options.ShowPos(*d.Subject) + ": " + w
-				break
-			}
+		if d := evalprofile.LocatedWarning(w, diags); d != nil && d.Subject != nil {
+			w = options.ShowPos(*d.Subject) + ": " + w
 		}
 		out = append(out, w)
 	}

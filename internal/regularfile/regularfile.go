@@ -56,23 +56,20 @@ var ErrRefused = errors.New("not a regular file of the size allowed")
 var ErrTooLarge = errors.New("larger than allowed")
 
 // refused is the cause, in an *fs.PathError, of a file that is refused.
-type refused string
+type refused struct {
+	msg      string
+	tooLarge bool // refused for its size
+}
 
-func (r refused) Error() string { return string(r) }
+func (r refused) Error() string { return r.msg }
 
-// Is makes refused match ErrRefused.
-func (refused) Is(target error) bool { return target == ErrRefused }
-
-// tooLarge is the cause of a file refused for its size.
-type tooLarge string
-
-func (r tooLarge) Error() string { return string(r) }
-
-// Is makes tooLarge match ErrRefused and ErrTooLarge.
-func (tooLarge) Is(target error) bool { return target == ErrRefused || target == ErrTooLarge }
+// Is makes refused match ErrRefused, and ErrTooLarge for its size.
+func (r refused) Is(target error) bool {
+	return target == ErrRefused || (r.tooLarge && target == ErrTooLarge)
+}
 
 func refuse(name, format string, args ...any) error {
-	return &fs.PathError{Op: "read", Path: name, Err: refused(fmt.Sprintf(format, args...))}
+	return &fs.PathError{Op: "read", Path: name, Err: refused{msg: fmt.Sprintf(format, args...)}}
 }
 
 // Read reads the file name of fsys, following symbolic links, which must
@@ -185,7 +182,7 @@ func check(name string, fi fs.FileInfo, max int64) error {
 		return notRegular(name, fi.Mode())
 	}
 	if max >= 0 && fi.Size() > max {
-		return &fs.PathError{Op: "read", Path: name, Err: tooLarge(fmt.Sprintf("it has %d bytes, more than %d", fi.Size(), max))}
+		return &fs.PathError{Op: "read", Path: name, Err: refused{msg: fmt.Sprintf("it has %d bytes, more than %d", fi.Size(), max), tooLarge: true}}
 	}
 	return nil
 }

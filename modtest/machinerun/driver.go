@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -269,11 +270,7 @@ func (rn *run) start() bool {
 	rn.root = machine.Root{CacheDir: rn.d.CacheDir}
 	if rn.adoptKept() {
 		// The kept network is back; its proxy went with the run before.
-		if err := rn.serveProxy(); err != nil {
-			rn.fail(rn.r.Block.DefRange(), "Cannot serve the machines' package proxy", err.Error())
-			return false
-		}
-		return rn.switchAll()
+		return rn.serveProxy() && rn.switchAll()
 	}
 	t0 := time.Now()
 	tree, built, err := rn.root.Ensure()
@@ -289,8 +286,7 @@ func (rn *run) start() bool {
 		rn.fail(rn.r.Block.DefRange(), "Cannot make the machines' network", err.Error())
 		return false
 	}
-	if err := rn.serveProxy(); err != nil {
-		rn.fail(rn.r.Block.DefRange(), "Cannot serve the machines' package proxy", err.Error())
+	if !rn.serveProxy() {
 		return false
 	}
 	var wg sync.WaitGroup
@@ -315,22 +311,24 @@ func (rn *run) start() bool {
 }
 
 // serveProxy serves the run's package proxy on the gateway of its
-// network, caching in the driver's PackageCache.
-func (rn *run) serveProxy() error {
+// network, caching in the driver's PackageCache; false, with the run
+// failed, when it cannot.
+func (rn *run) serveProxy() bool {
 	dir := rn.d.PackageCache
 	if dir == "" {
 		dir = filepath.Join(machine.Root{CacheDir: rn.d.CacheDir}.Dir(), "apt")
 	}
 	p, err := aptproxy.New(dir, func(s string) { rn.note("%s", s) })
-	if err != nil {
-		return err
+	var ln net.Listener
+	if err == nil {
+		ln, err = rn.net.Listen(packageProxy)
 	}
-	ln, err := rn.net.Listen(packageProxy)
 	if err != nil {
-		return err
+		rn.fail(rn.r.Block.DefRange(), "Cannot serve the machines' package proxy", err.Error())
+		return false
 	}
 	rn.proxy, rn.stopProxy = p, p.Serve(ln)
-	return nil
+	return true
 }
 
 // bootNode boots n from an overlay of tree, attaches it to the network,
