@@ -272,13 +272,21 @@ func (rn *Runner) runMachines(f *File, r *Run, res *Result) *Result {
 	if why == "" {
 		why = "no machine driver"
 	}
-	if rn.SkipFails {
-		res.Diags = hcl.Diagnostics{{
+	return MachinesUnavailable(r, res, why, rn.SkipFails)
+}
+
+// MachinesUnavailable marks res, the result of machine run r, as skipped
+// because machines cannot boot here (why), or, when fails (CI), as
+// failed at the run block.
+func MachinesUnavailable(r *Run, res *Result, why string, fails bool) *Result {
+	if fails {
+		res.Diags = append(res.Diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  SummaryMachinesUnavailable,
 			Detail:   fmt.Sprintf("This run boots machines, which cannot boot here: %s. CI is set, so it fails instead of being skipped.", why),
 			Subject:  r.Block.DefRange().Ptr(),
-		}}
+		})
+		res.Passed = false
 		return res
 	}
 	res.Skipped = why

@@ -183,8 +183,8 @@ type machineRuns struct {
 	asked bool   // skipped because --no-machines asked so
 }
 
-// setMachines gives rn a machine driver when nspawn can run here, and
-// otherwise the reason machine runs are skipped.
+// setMachines gives rn a machine driver, which boots the machines when
+// nspawn can run here and otherwise says why the runs are skipped.
 func setMachines(rn *modtest.Runner, ctx context.Context, ef *evalFlags, files []string, mf machineFlags, stderr io.Writer) machineRuns {
 	var mr machineRuns
 	for _, p := range files {
@@ -202,18 +202,19 @@ func setMachines(rn *modtest.Runner, ctx context.Context, ef *evalFlags, files [
 		rn.MachineSkip = mr.skip
 		return mr
 	}
-	if err := machine.Available(); err != nil {
-		mr.skip = err.Error()
-		rn.MachineSkip, rn.SkipFails = mr.skip, suitereport.InCI()
-		return mr
-	}
+	// Where machines cannot boot, the driver still builds each run's
+	// profiles, so that a machine block's errors are reported, and then
+	// skips the run (fails it under CI).
+	d := &machinerun.Driver{Context: ctx, Keep: mf.keep, Checks: ef.checkMode()}
 	exe, err := os.Executable()
+	if err == nil {
+		err = machine.Available()
+	}
 	if err != nil {
 		mr.skip = err.Error()
-		rn.MachineSkip, rn.SkipFails = mr.skip, suitereport.InCI()
-		return mr
+		d.Unavailable, d.UnavailableFails = mr.skip, suitereport.InCI()
 	}
-	d := &machinerun.Driver{Executable: exe, Context: ctx, Keep: mf.keep, Checks: ef.checkMode()}
+	d.Executable = exe
 	if !ef.bare {
 		d.Library = library()
 	}

@@ -79,6 +79,12 @@ type Driver struct {
 	StateDir string
 	// Logf, when set, receives progress lines.
 	Logf func(format string, args ...any)
+	// Unavailable, when set, is why machines cannot boot here: a run
+	// still builds its machines' profiles, so that their errors are
+	// reported, and is then skipped with this reason, or fails when
+	// UnavailableFails (CI).
+	Unavailable      string
+	UnavailableFails bool
 }
 
 func (d *Driver) ctx() context.Context {
@@ -158,6 +164,9 @@ func (d *Driver) RunMachines(f *modtest.File, r *modtest.Run) *modtest.Result {
 		return res
 	}
 	rn.note("profiles built in %s", since(t0))
+	if d.Unavailable != "" {
+		return modtest.MachinesUnavailable(r, res, d.Unavailable, d.UnavailableFails)
+	}
 	d.binaryOnce.Do(func() {
 		if d.Binary == "" {
 			t0 := time.Now()
