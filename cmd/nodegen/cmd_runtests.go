@@ -13,11 +13,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nodegen/nodegen/internal/machine"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/internal/suitereport"
 	"github.com/nodegen/nodegen/modtest"
-	"github.com/nodegen/nodegen/modtest/machinerun"
 )
 
 func init() {
@@ -155,11 +153,11 @@ func stopKept(paths []string, match *regexp.Regexp, stdout, stderr io.Writer) in
 			}
 		}
 	}
-	stopped, err := machinerun.StopKept("", func(file, run string) bool {
+	stopped, err := stopKeptMachines(func(file, run string) bool {
 		return (files == nil || files[file]) && (match == nil || match.MatchString(run))
 	})
-	for _, k := range stopped {
-		fmt.Fprintf(stdout, "stopped %s: run %q (machines %s)\n", k.File, k.Run, strings.Join(k.Machines, ", "))
+	for _, line := range stopped {
+		fmt.Fprintln(stdout, line)
 	}
 	if len(stopped) == 0 && err == nil {
 		fmt.Fprintln(stdout, "no kept machines")
@@ -202,26 +200,11 @@ func setMachines(rn *modtest.Runner, ctx context.Context, ef *evalFlags, files [
 		rn.MachineSkip = mr.skip
 		return mr
 	}
-	// Where machines cannot boot, the driver still builds each run's
-	// profiles, so that a machine block's errors are reported, and then
-	// skips the run (fails it under CI).
-	d := &machinerun.Driver{Context: ctx, Keep: mf.keep, Checks: ef.checkMode()}
-	exe, err := os.Executable()
-	if err == nil {
-		err = machine.Available()
+	d, skip := machineDriver(ctx, ef, mf, stderr)
+	if d == nil {
+		rn.MachineSkip, rn.SkipFails = skip, suitereport.InCI()
 	}
-	if err != nil {
-		mr.skip = err.Error()
-		d.Unavailable, d.UnavailableFails = mr.skip, suitereport.InCI()
-	}
-	d.Executable = exe
-	if !ef.bare {
-		d.Library = library()
-	}
-	if mf.keep {
-		d.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
-	}
-	rn.Machines = d
+	rn.Machines, mr.skip = d, skip
 	return mr
 }
 

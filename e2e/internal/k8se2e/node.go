@@ -1,3 +1,5 @@
+//go:build linux
+
 package k8se2e
 
 import (

@@ -1,3 +1,5 @@
+//go:build linux
+
 // mkimage: wrap one static binary into a single-layer linux/amd64 image and write a
 // `docker save` style tarball (manifest.json with RepoTags) that
 // `ctr -n k8s.io images import` accepts. Usage:
