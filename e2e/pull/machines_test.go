@@ -89,6 +89,18 @@ func (h *pullHost) status() string {
 	return out
 }
 
+// pullState is what systemd says of the host's pull timer and service,
+// and the service's last journal lines: why a host did not pull.
+func (h *pullHost) pullState() string {
+	st, _, _, _ := h.Run("systemctl", "status", "--no-pager", "--lines=0", "nodegen-pull.timer", "nodegen-pull.service")
+	timers, _, _, _ := h.Run("systemctl", "list-timers", "--all", "--no-pager", "nodegen-pull.timer")
+	journal, err := h.Machine.Machine.Journal("nodegen-pull.service", 30)
+	if err != nil {
+		journal = err.Error() + "\n"
+	}
+	return st + timers + journal
+}
+
 var lastPullRE = regexp.MustCompile(`last pull: (\S+)`)
 
 // pulledSince reports whether the host's last pull, by its timer, began
@@ -138,7 +150,7 @@ func waitFor(t *testing.T, what string, start time.Time, timeout time.Duration, 
 			var b strings.Builder
 			for _, h := range hosts {
 				if _, done := took[h.file.name]; !done {
-					fmt.Fprintf(&b, "---- %s: %s\n", h.file.name, why[h.file.name])
+					fmt.Fprintf(&b, "---- %s: %s\n%s", h.file.name, why[h.file.name], h.pullState())
 				}
 			}
 			t.Fatalf("%s: not within %s:\n%s", what, timeout, b.String())
