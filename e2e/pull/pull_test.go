@@ -213,7 +213,19 @@ func (e *env) run(args ...string) (stdout, stderr string, code int) {
 	} else if err != nil {
 		e.t.Fatal(err)
 	}
-	e.t.Logf("$ nodegen %s\n%s%s[exit %d]", strings.Join(args, " "), o.String(), er.String(), code)
+	// The log stays short, so that a failure's message is not lost in
+	// it: the command, its last line of output, and all of it only when
+	// it failed.
+	shown := strings.Join(args, " ")
+	if e.dir != "" {
+		shown = strings.ReplaceAll(shown, e.dir, "$DIR")
+	}
+	if code != 0 {
+		e.t.Logf("$ nodegen %s\n%s%s[exit %d]", shown, o.String(), er.String(), code)
+	} else {
+		lines := strings.Split(strings.TrimSpace(o.String()), "\n")
+		e.t.Logf("$ nodegen %s [exit 0]: %s", shown, lines[len(lines)-1])
+	}
 	return o.String(), er.String(), code
 }
 
