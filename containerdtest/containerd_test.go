@@ -476,7 +476,7 @@ config "services.containerd.settings" {
 	})
 	p, _ := options.ParsePath("services.containerd.settings")
 	_, diags := ev.Get(p)
-	if !diags.HasErrors() || !strings.Contains(diags.Error(), "conflicting definitions") {
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Conflicting definitions") {
 		t.Errorf("two plain sandbox images: want a conflict, got %v", diags)
 	}
 }

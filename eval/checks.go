@@ -54,7 +54,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 			if isAssert {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  "assertion failed: " + msg,
+					Summary:  "Assertion failed: " + msg,
 					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads), hostsNote(rec.hosts)),
 					Subject:  c.block.DefRange().Ptr(),
 				})
@@ -183,7 +183,7 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 			diags = append(diags, dd...)
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q was removed", n.path.String()),
+				Summary:  fmt.Sprintf("Option %q was removed", n.path.String()),
 				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.path.String(), d.Range.Filename, msg),
 				Subject:  d.Range.Ptr(),
 			})

@@ -397,7 +397,7 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 			if n.opt != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("option %q would be a parent of option %q", full(n.path), full(d.path)),
+					Summary:  fmt.Sprintf("Option %q would be a parent of option %q", full(n.path), full(d.path)),
 					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), options.ShowPos(n.opt.block.DefRange()), n.opt.typ.Description()),
 					Subject:  e.syn.block.DefRange().Ptr(),
 				})
@@ -421,7 +421,7 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 					// gives the default.
 					diags = append(diags, &hcl.Diagnostic{
 						Severity: hcl.DiagError,
-						Summary:  fmt.Sprintf("option %q has two defaults", full(d.path)),
+						Summary:  fmt.Sprintf("Option %q has two defaults", full(d.path)),
 						Detail: fmt.Sprintf("The option %q is declared with a default at %s and at %s. Its declarations merge (their submodules do), but only one of them may give a default, as in NixOS.",
 							full(d.path), options.ShowPos(first.DefRange()), options.ShowPos(d.block.DefRange())),
 						Subject: d.defaultExpr.Range().Ptr(),
@@ -440,7 +440,7 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q is already declared", full(d.path)),
+				Summary:  fmt.Sprintf("Option %q is already declared", full(d.path)),
 				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.path), options.ShowPos(n.opt.block.DefRange())),
 				Subject:  d.block.DefRange().Ptr(),
 			})
@@ -458,7 +458,7 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q would be a parent of other options", full(d.path)),
+				Summary:  fmt.Sprintf("Option %q would be a parent of other options", full(d.path)),
 				Detail:   detail + ". A namespace of options cannot itself be an option.",
 				Subject:  d.block.DefRange().Ptr(),
 			})
@@ -905,7 +905,7 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 		if !n.isNamespace() || len(n.children) > 0 {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("option %q is already declared", options.Path(p).String()),
+				Summary:  fmt.Sprintf("Option %q is already declared", options.Path(p).String()),
 				Detail:   "A renamed or removed option path must not be declared as an option or hold options.",
 				Subject:  rng.Ptr(),
 			})
@@ -935,7 +935,7 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 			if to == nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
+					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.to).String()),
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.from).String(), options.Path(r.to).String()),
 					Subject:  r.toRange.Ptr(),
 				})
@@ -968,7 +968,7 @@ func (dc *declarer) checkRenameKeys(root *declNode) hcl.Diagnostics {
 			if d := dc.checkKeys(to.opt.typ, to.path, rest); d != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("option %q does not exist", options.Path(r.to).String()),
+					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.to).String()),
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.from).String(), options.Path(r.to).String(), d),
 					Subject:  r.toRange.Ptr(),
 				})

@@ -287,7 +287,7 @@ func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng h
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("option %q does not exist", full.String()),
+		Summary:  fmt.Sprintf("Option %q does not exist", full.String()),
 		Detail:   detail,
 		Subject:  rng.Ptr(),
 	}

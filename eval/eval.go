@@ -206,10 +206,11 @@ func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
 // taken.
 func declareOnce[T interface{ declBlock() *hclsyntax.Block }](decls map[string]T, what, name string, v T, block *hclsyntax.Block) hcl.Diagnostics {
 	if prev, ok := decls[name]; ok {
+		What := strings.ToUpper(what[:1]) + what[1:]
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("%s %q is already declared", what, name),
-			Detail:   fmt.Sprintf("The %s %q is declared here and at %s. %s names are global to an evaluation.", what, name, options.ShowPos(prev.declBlock().DefRange()), strings.ToUpper(what[:1])+what[1:]),
+			Summary:  fmt.Sprintf("%s %q is already declared", What, name),
+			Detail:   fmt.Sprintf("The %s %q is declared here and at %s. %s names are global to an evaluation.", what, name, options.ShowPos(prev.declBlock().DefRange()), What),
 			Subject:  block.DefRange().Ptr(),
 		}}
 	}

@@ -229,7 +229,7 @@ func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("option %q is read-only", full.String()),
+		Summary:  fmt.Sprintf("Option %q is read-only", full.String()),
 		Detail:   b.String(),
 		Subject:  defs[len(defs)-1].Range.Ptr(),
 	}
@@ -283,7 +283,7 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 		msg, _ := inst.ev.removedMessage(c)
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("option %q was removed", inst.fullPath(c.path).String()),
+			Summary:  fmt.Sprintf("Option %q was removed", inst.fullPath(c.path).String()),
 			Detail:   msg,
 			Subject:  rng.Ptr(),
 		}}
@@ -318,7 +318,7 @@ func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic 
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("option %q is used but not defined", full.String()),
+		Summary:  fmt.Sprintf("Option %q is used but not defined", full.String()),
 		Detail:   detail,
 		Subject:  rng.Ptr(),
 		Extra:    undefinedOption(full.String()),
@@ -532,7 +532,7 @@ func (ev *Evaluator) cycleDiag(state any, what string, ref hcl.Range) *hcl.Diagn
 	fmt.Fprintf(&b, "\n  %s%s", what, refNote(ref))
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "infinite recursion",
+		Summary:  "Infinite recursion",
 		Detail:   b.String(),
 		Subject:  ref.Ptr(),
 	}
@@ -685,7 +685,7 @@ func (t *thunk) ForceDeep() (cty.Value, hcl.Diagnostics) {
 	case forcing:
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "infinite recursion",
+			Summary:  "Infinite recursion",
 			Detail:   "This value contains itself (an object or list holding a reference to where it is defined), so it has no complete form.",
 			Subject:  t.expr.Range().Ptr(),
 		}}

@@ -33,7 +33,7 @@ func (dc *declarer) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnos
 	if st.freeformAt != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  "freeform is declared twice",
+			Summary:  "Freeform is declared twice",
 			Detail:   fmt.Sprintf("This submodule is also freeform at %s; declare the type of its undeclared names in one place.", options.ShowPos(*st.freeformAt)),
 			Subject:  body.freeform.Expr.Range().Ptr(),
 		}}
@@ -97,7 +97,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	if !d.HasErrors() && !isObject(v) {
 		d = append(d, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "freeform type is no attribute set",
+			Summary:  "Freeform type is no attribute set",
 			Detail:   fmt.Sprintf("The freeform type of %q gives %s; it must be an attribute set type, such as attrsOf(anything).", inst.loc.String(), options.ShowValue(v)),
 			Subject:  inst.st.freeformAt,
 		})

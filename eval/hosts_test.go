@@ -122,7 +122,7 @@ func TestHosts(t *testing.T) {
 			},
 			host: "a", path: "peer",
 			errs: []string{
-				"common.hcl:13:13: option \"undefined\" is used but not defined|has no default and no definition",
+				"common.hcl:13:13: Option \"undefined\" is used but not defined|has no default and no definition",
 				"a.hcl:2:17: Cannot read another host|hosts.b.config.broken",
 			},
 		},
@@ -233,7 +233,7 @@ func TestHostsAssert(t *testing.T) {
 			t.Errorf("detail lacks %q:\n%s", want, d.Detail)
 		}
 	}
-	if d.Summary != "assertion failed: the hosts disagree on the range" {
+	if d.Summary != "Assertion failed: the hosts disagree on the range" {
 		t.Errorf("summary = %q", d.Summary)
 	}
 }

@@ -317,7 +317,7 @@ func showBytes(n int64) string {
 func tooLarge(lim Limit, rng hcl.Range, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "value too large",
+		Summary:  "Value too large",
 		Detail:   detail + " Raise the limit with --limit if the configuration really needs it.",
 		Subject:  rng.Ptr(),
 		Extra:    OverLimit{Limit: lim},
@@ -383,7 +383,7 @@ func (ev *Evaluator) checkTime(rng hcl.Range) *hcl.Diagnostic {
 	}
 	ev.exhausted = &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "evaluation too long",
+		Summary:  "Evaluation too long",
 		Detail:   fmt.Sprintf("The evaluation has run for more than %s (limit time). Raise the limit with --limit if the configuration really needs it.", ev.limits.Time),
 		Subject:  rng.Ptr(),
 		Extra:    OverLimit{Limit: LimitTime},
@@ -463,7 +463,7 @@ func (ev *Evaluator) checkDepth(rng hcl.Range) *hcl.Diagnostic {
 		}
 		ev.tooDeep = &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "evaluation too deep",
+			Summary:  "Evaluation too deep",
 			Detail:   fmt.Sprintf("The evaluation chain is more than %d steps long (limit depth). Raise the limit with --limit if the configuration really needs it.", ev.limits.Depth),
 			Subject:  rng.Ptr(),
 			Extra:    OverLimit{Limit: LimitDepth},

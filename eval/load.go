@@ -407,7 +407,7 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 			if len(seen) > l.limits.Files {
 				d := &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  "too many modules",
+					Summary:  "Too many modules",
 					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
 					Extra:    OverLimit{Limit: LimitFiles},
 				}

@@ -41,7 +41,7 @@ func (r *optionsRef) Keys() ([]string, hcl.Diagnostics) { return r.n.names, nil 
 func (r *optionsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	return cty.DynamicVal, hcl.Diagnostics{{
 		Severity: hcl.DiagError,
-		Summary:  "options is not a value",
+		Summary:  "Options is not a value",
 		Detail:   "Read one fact of one option, such as options.a.b.isDefined.",
 	}}
 }

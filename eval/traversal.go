@@ -51,7 +51,7 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 		if sc.inst.name == cty.NilVal {
 			return cty.DynamicVal, hcl.Diagnostics{{
 				Severity: hcl.DiagError,
-				Summary:  "name is not defined here",
+				Summary:  "Name is not defined here",
 				Detail:   "name is the attribute name of a submodule instance; it is defined only inside a submodule.",
 				Subject:  rootRange.Ptr(),
 			}}

@@ -247,9 +247,9 @@ run "eval error" {
 		"pass":       nil,
 		"fail":       {SummaryAssertFailed, "Invalid index"},
 		"expected":   nil,
-		"unexpected": {SummaryWrongError, "assertion failed: at most 3 replicas"},
+		"unexpected": {SummaryWrongError, "Assertion failed: at most 3 replicas"},
 		"no error":   {SummaryNoError},
-		"eval error": {`definition of option "replicas" is not of type "signed integer"`},
+		"eval error": {`Definition of option "replicas" is not of type "signed integer"`},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)

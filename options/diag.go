@@ -103,7 +103,7 @@ func adviseOnPriority(loc Path, prio int, diags hcl.Diagnostics) {
 // typeError is the "is not of type" error for one definition.
 func typeError(loc Path, t Type, d Def) *hcl.Diagnostic {
 	return errorAt(CodeType, loc, d.Range,
-		fmt.Sprintf("definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
+		fmt.Sprintf("Definition of option \"%s\" is not of type \"%s\"", loc.String(), t.Description()),
 		fmt.Sprintf("The option \"%s\" accepts values of type \"%s\", but this definition (%s) is %s.%s",
 			loc.String(), t.Description(), ShowPos(d.Range), showForced(d.Value), enumSuggestion(t, d.Value)+wordProblem(t, d.Value)))
 }
@@ -175,7 +175,7 @@ func conflictError(loc Path, t Type, defs []Def, why string) *hcl.Diagnostic {
 		why = "they have different values"
 	}
 	return errorAt(CodeConflict, loc, defs[0].Range,
-		fmt.Sprintf("conflicting definitions for option \"%s\"", loc.String()),
+		fmt.Sprintf("Conflicting definitions for option \"%s\"", loc.String()),
 		fmt.Sprintf("The option \"%s\" of type \"%s\" has %d definitions with the same priority, and %s:%s\n%s",
 			loc.String(), t.Description(), len(defs), why, listDefs(defs), prioritySuggestion))
 }
@@ -183,7 +183,7 @@ func conflictError(loc Path, t Type, defs []Def, why string) *hcl.Diagnostic {
 // multipleError is the error of uniq for more than one definition.
 func multipleError(loc Path, t Type, defs []Def) *hcl.Diagnostic {
 	return errorAt(CodeMultiple, loc, defs[0].Range,
-		fmt.Sprintf("option \"%s\" is defined multiple times", loc.String()),
+		fmt.Sprintf("Option \"%s\" is defined multiple times", loc.String()),
 		fmt.Sprintf("The option \"%s\" of type \"%s\" accepts only one definition (it is declared with uniq), but it has %d:%s\nRemove all but one of them, or give one of them a higher priority with mkForce(value).",
 			loc.String(), t.Description(), len(defs), listDefs(defs)))
 }

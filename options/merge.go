@@ -145,7 +145,7 @@ func checkMerge(loc Path, defs []Def, budget Budget) *hcl.Diagnostic {
 			rng = property.RangeOf(defs[0].Value, defs[0].Range)
 		}
 		return errorAt(CodeType, loc[:8], rng,
-			"value nested too deeply",
+			"Value nested too deeply",
 			fmt.Sprintf("A definition of option \"%s\" is nested more than %d levels deep; a value that contains itself (a local holding an object that refers to the local) never ends.",
 				loc[:8].String(), MaxDepth))
 	}

@@ -117,7 +117,7 @@ func (p typeParser) parse(expr hcl.Expression) (Type, hcl.Diagnostics) {
 	case *hclsyntax.FunctionCallExpr:
 		return p.call(e)
 	}
-	return nil, typeExprError(expr.Range(), "invalid type expression", typeSyntax)
+	return nil, typeExprError(expr.Range(), "Invalid type expression", typeSyntax)
 }
 
 // name reads a type written as a name: str, ints.unsigned, submodule.X.
@@ -127,7 +127,7 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 	for _, step := range tr[1:] {
 		a, ok := step.(hcl.TraverseAttr)
 		if !ok {
-			return nil, typeExprError(rng, "invalid type expression", typeSyntax)
+			return nil, typeExprError(rng, "Invalid type expression", typeSyntax)
 		}
 		names = append(names, a.Name)
 	}
@@ -141,30 +141,30 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 			return t, nil
 		}
 		if f, ok := typeFuncs[root]; ok {
-			return nil, typeExprError(rng, fmt.Sprintf("type %s needs arguments", root),
+			return nil, typeExprError(rng, fmt.Sprintf("Type %s needs arguments", root),
 				fmt.Sprintf("%s makes a type from its arguments: write %s.", root, f.usage))
 		}
 		switch root {
 		case "ints":
-			return nil, typeExprError(rng, "type ints needs a member",
+			return nil, typeExprError(rng, "Type ints needs a member",
 				"Write ints.unsigned (an integer >= 0) or ints.positive (an integer > 0).")
 		case "submodule":
-			return nil, typeExprError(rng, "type submodule needs a name",
+			return nil, typeExprError(rng, "Type submodule needs a name",
 				`Write submodule.NAME, where a submodule "NAME" block declares the submodule.`)
 		case "format":
-			return nil, typeExprError(rng, "type format needs a name",
+			return nil, typeExprError(rng, "Type format needs a name",
 				`Write format.NAME, where a format "NAME" "KIND" block declares the format.`)
 		case "types":
-			return nil, typeExprError(rng, "types needs a name",
+			return nil, typeExprError(rng, "Types needs a name",
 				`Write types.NAME, where a type "NAME" block names the type.`)
 		}
-		return nil, typeExprError(rng, fmt.Sprintf("unknown type %q", root),
+		return nil, typeExprError(rng, fmt.Sprintf("Unknown type %q", root),
 			fmt.Sprintf("There is no type named %q.%s %s", root, didYouMean(root, typeNames), typeSyntax))
 	case len(names) == 2 && root == "ints":
 		if t, ok := intsTypes[names[1]]; ok {
 			return t, nil
 		}
-		return nil, typeExprError(rng, fmt.Sprintf("unknown type \"ints.%s\"", names[1]),
+		return nil, typeExprError(rng, fmt.Sprintf("Unknown type \"ints.%s\"", names[1]),
 			fmt.Sprintf("There is no type named \"ints.%s\"; the ints types are ints.unsigned and ints.positive.%s",
 				names[1], didYouMean(names[1], []string{"unsigned", "positive"})))
 	case len(names) == 2 && (root == "submodule" || root == "format" || root == "types"):
@@ -174,7 +174,7 @@ func (p typeParser) name(tr hcl.Traversal) (Type, hcl.Diagnostics) {
 		}
 		return p.lookup(root, names[1], rng)
 	}
-	return nil, typeExprError(rng, fmt.Sprintf("unknown type %q", Path(names).String()),
+	return nil, typeExprError(rng, fmt.Sprintf("Unknown type %q", Path(names).String()),
 		fmt.Sprintf("There is no type named %q.%s %s", Path(names).String(), didYouMean(root, typeNames), typeSyntax))
 }
 
@@ -184,14 +184,14 @@ func (p typeParser) call(e *hclsyntax.FunctionCallExpr) (Type, hcl.Diagnostics) 
 	f, ok := typeFuncs[e.Name]
 	if !ok {
 		if _, simple := simpleTypes[e.Name]; simple {
-			return nil, typeExprError(e.NameRange, fmt.Sprintf("type %s takes no arguments", e.Name),
+			return nil, typeExprError(e.NameRange, fmt.Sprintf("Type %s takes no arguments", e.Name),
 				fmt.Sprintf("Write %s without parentheses.", e.Name))
 		}
-		return nil, typeExprError(e.NameRange, fmt.Sprintf("unknown type function %q", e.Name),
+		return nil, typeExprError(e.NameRange, fmt.Sprintf("Unknown type function %q", e.Name),
 			fmt.Sprintf("There is no type function named %q.%s %s", e.Name, didYouMean(e.Name, typeNames), typeSyntax))
 	}
 	if e.ExpandFinal || len(e.Args) > f.nargs || len(e.Args) < f.nargs-f.optional {
-		return nil, typeExprError(rng, fmt.Sprintf("wrong arguments for type %s", e.Name),
+		return nil, typeExprError(rng, fmt.Sprintf("Wrong arguments for type %s", e.Name),
 			fmt.Sprintf("Write %s.", f.usage))
 	}
 	switch e.Name {
@@ -220,7 +220,7 @@ func (p typeParser) call(e *hclsyntax.FunctionCallExpr) (Type, hcl.Diagnostics) 
 	case "oneOf":
 		tuple, ok := e.Args[0].(*hclsyntax.TupleConsExpr)
 		if !ok || len(tuple.Exprs) == 0 {
-			return nil, typeExprError(e.Args[0].Range(), "wrong arguments for type oneOf",
+			return nil, typeExprError(e.Args[0].Range(), "Wrong arguments for type oneOf",
 				"oneOf takes a non-empty list of types: write oneOf([TYPE, ...]).")
 		}
 		var diags hcl.Diagnostics
@@ -245,7 +245,7 @@ func (p typeParser) call(e *hclsyntax.FunctionCallExpr) (Type, hcl.Diagnostics) 
 		}
 		t, err := NewStrMatching(s)
 		if err != nil {
-			return nil, typeExprError(e.Args[0].Range(), "invalid regular expression",
+			return nil, typeExprError(e.Args[0].Range(), "Invalid regular expression",
 				fmt.Sprintf("The pattern of strMatching is not a valid regular expression (Go RE2 syntax): %s.", err))
 		}
 		if len(e.Args) == 2 {
@@ -275,7 +275,7 @@ func constValue(expr hcl.Expression, fn string) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, diags
 	}
 	if !ctyelems.WhollyKnown(v) {
-		return cty.DynamicVal, typeExprError(expr.Range(), fmt.Sprintf("wrong arguments for type %s", fn),
+		return cty.DynamicVal, typeExprError(expr.Range(), fmt.Sprintf("Wrong arguments for type %s", fn),
 			fmt.Sprintf("The arguments of %s must be constants.", fn))
 	}
 	return v, diags
@@ -287,7 +287,7 @@ func constString(expr hcl.Expression, fn string) (string, hcl.Diagnostics) {
 		return "", diags
 	}
 	if !isString(v) {
-		return "", typeExprError(expr.Range(), fmt.Sprintf("wrong arguments for type %s", fn),
+		return "", typeExprError(expr.Range(), fmt.Sprintf("Wrong arguments for type %s", fn),
 			fmt.Sprintf("%s takes a string: write %s; %s is not a string.", fn, typeFuncs[fn].usage, ShowValue(v)))
 	}
 	return v.AsString(), diags
@@ -299,13 +299,13 @@ func parseEnum(expr hcl.Expression) (Type, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if !isList(v) {
-		return nil, typeExprError(expr.Range(), "wrong arguments for type enum",
+		return nil, typeExprError(expr.Range(), "Wrong arguments for type enum",
 			fmt.Sprintf(`enum takes a list of values: write enum(["a", "b", ...]); %s is not a list.`, ShowValue(v)))
 	}
 	var vals []cty.Value
 	for _, e := range ctyelems.Elems(v) {
 		if e.IsNull() || !(e.Type() == cty.String || e.Type() == cty.Number || e.Type() == cty.Bool) {
-			return nil, typeExprError(expr.Range(), "wrong arguments for type enum",
+			return nil, typeExprError(expr.Range(), "Wrong arguments for type enum",
 				fmt.Sprintf("The values of an enum are strings, numbers or booleans; %s is not one.", ShowValue(e)))
 		}
 		vals = append(vals, e)
@@ -323,7 +323,7 @@ func parseIntBetween(loExpr, hiExpr hcl.Expression) (Type, hcl.Diagnostics) {
 		}
 		i, ok := intValue(v)
 		if !ok {
-			diags = append(diags, typeExprError(expr.Range(), "wrong arguments for type intBetween",
+			diags = append(diags, typeExprError(expr.Range(), "Wrong arguments for type intBetween",
 				fmt.Sprintf("The bounds of intBetween are integers; %s is not one.", ShowValue(v)))...)
 		}
 		return i
@@ -333,7 +333,7 @@ func parseIntBetween(loExpr, hiExpr hcl.Expression) (Type, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if lo > hi {
-		return nil, typeExprError(hcl.RangeBetween(loExpr.Range(), hiExpr.Range()), "wrong arguments for type intBetween",
+		return nil, typeExprError(hcl.RangeBetween(loExpr.Range(), hiExpr.Range()), "Wrong arguments for type intBetween",
 			fmt.Sprintf("The lower bound %d is greater than the upper bound %d.", lo, hi))
 	}
 	return IntBetween{Lo: lo, Hi: hi}, diags

@@ -208,7 +208,7 @@ func (t IniWithGlobalSection) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagno
 			part = AttrsOf{Elem: t.Section}
 		default:
 			diags = append(diags, errorAt(CodeType, loc.Child(k), g.defs[0].Range,
-				fmt.Sprintf("option \"%s\" does not exist", loc.Child(k).String()),
+				fmt.Sprintf("Option \"%s\" does not exist", loc.Child(k).String()),
 				fmt.Sprintf("The option \"%s\" is an INI file with a global section, which has two parts: globalSection, the keys before the first section, and sections, an attribute set of sections. %q is neither.", loc.String(), k)))
 			continue
 		}

@@ -154,7 +154,7 @@ func TestCheck(t *testing.T) {
 
 func TestTypeErrorMessage(t *testing.T) {
 	_, diags := MergeDefinitions(loc, ListOf{Str{}}, defs(str("x")))
-	wantDiags(t, diags, `definition of option "a.b" is not of type "list of string"`)
+	wantDiags(t, diags, `Definition of option "a.b" is not of type "list of string"`)
 	d := diags[0]
 	if !strings.Contains(d.Detail, `"x"`) || !strings.Contains(d.Detail, "m.hcl:1:3") {
 		t.Errorf("detail %q does not show the value and position", d.Detail)
@@ -238,20 +238,20 @@ func TestMerge(t *testing.T) {
 		diags []string // summaries, in order
 	}{
 		{"str equal", Str{}, []cty.Value{str("a"), str("a")}, str("a"), nil},
-		{"str conflict", Str{}, []cty.Value{str("a"), str("b")}, cty.DynamicVal, []string{`conflicting definitions for option "a.b"`}},
+		{"str conflict", Str{}, []cty.Value{str("a"), str("b")}, cty.DynamicVal, []string{`Conflicting definitions for option "a.b"`}},
 		{"int equal across representations", Int{}, []cty.Value{num(1), cty.NumberFloatVal(1)}, num(1), nil},
-		{"bool conflict", Bool{}, []cty.Value{vTrue, vFalse}, cty.DynamicVal, []string{"conflicting definitions"}},
+		{"bool conflict", Bool{}, []cty.Value{vTrue, vFalse}, cty.DynamicVal, []string{"Conflicting definitions"}},
 		{"type error before conflict", Str{}, []cty.Value{str("a"), num(1)}, cty.DynamicVal, []string{`is not of type "string"`}},
 		{"every type error", Str{}, []cty.Value{num(1), num(2)}, cty.DynamicVal, []string{"is not of type", "is not of type"}},
 		{"lines", SeparatedString{"\n"}, []cty.Value{str("a"), str("b"), str("c")}, str("a\nb\nc"), nil},
 		{"commas", SeparatedString{","}, []cty.Value{str("a"), str("b")}, str("a,b"), nil},
 		{"separatedString", SeparatedString{" "}, []cty.Value{str("a"), lazy(str("b"), 5)}, str("a b"), nil},
 		{"singleLineStr strips", SingleLineStr{}, []cty.Value{str("a\n"), str("a\n")}, str("a"), nil},
-		{"singleLineStr conflict", SingleLineStr{}, []cty.Value{str("a"), str("a\n")}, cty.DynamicVal, []string{"conflicting"}},
-		{"enum conflict", taints, []cty.Value{str("NoSchedule"), str("NoExecute")}, cty.DynamicVal, []string{"conflicting"}},
+		{"singleLineStr conflict", SingleLineStr{}, []cty.Value{str("a"), str("a\n")}, cty.DynamicVal, []string{"Conflicting"}},
+		{"enum conflict", taints, []cty.Value{str("NoSchedule"), str("NoExecute")}, cty.DynamicVal, []string{"Conflicting"}},
 		{"package", Package{}, []cty.Value{str("/bin/sh"), str("/bin/sh")}, str("/bin/sh"), nil},
 		{"systemdOption equal", SystemdOption{}, []cty.Value{str("a"), str("a")}, str("a"), nil},
-		{"systemdOption conflict", SystemdOption{}, []cty.Value{str("a"), num(1)}, cty.DynamicVal, []string{"conflicting"}},
+		{"systemdOption conflict", SystemdOption{}, []cty.Value{str("a"), num(1)}, cty.DynamicVal, []string{"Conflicting"}},
 		{"systemdOption lists concatenate", SystemdOption{}, []cty.Value{strs("a"), str("b"), tuple(lazy(str("c"), 2))}, strs("a", "b", "c"), nil},
 		{"systemdOption bad element", SystemdOption{}, []cty.Value{tuple(str("a"), obj("x", num(1)))}, cty.DynamicVal, []string{`is not of type "systemd option"`}},
 		{"strMatching description", StrMatching{Pattern: "[0-9]+", Desc: "a number in a string"}, []cty.Value{str("x")}, cty.DynamicVal, []string{`is not of type "a number in a string"`}},
@@ -263,16 +263,16 @@ func TestMerge(t *testing.T) {
 		{"listOf mkIf false element", ListOf{Str{}}, []cty.Value{tuple(mkIf(vFalse, str("x")), str("y")), tuple(mkIf(vTrue, str("z")))}, strs("y", "z"), nil},
 		{"listOf mkMerge element", ListOf{Str{}}, []cty.Value{tuple(mkMerge(str("x")))}, strs("x"), nil},
 		{"listOf element error", ListOf{Str{}}, []cty.Value{strs("a"), tuple(str("b"), num(1))}, cty.DynamicVal,
-			[]string{`definition of option "a.b."[definition 2-entry 2]"" is not of type "string"`}},
+			[]string{`Definition of option "a.b."[definition 2-entry 2]"" is not of type "string"`}},
 		{"listOf of lists", ListOf{ListOf{Int{}}}, []cty.Value{tuple(tuple(num(1))), tuple(tuple())}, tuple(tuple(num(1)), tuple()), nil},
 		{"listOf anything is plain", ListOf{Anything{}}, []cty.Value{tuple(obj("a", lazy(num(1), 3)))}, tuple(obj("a", num(1))), nil},
 
 		{"attrsOf merges keys", AttrsOf{Int{}}, []cty.Value{obj("x", num(1)), obj("y", num(2))}, obj("x", num(1), "y", num(2)), nil},
 		{"attrsOf same key", AttrsOf{Int{}}, []cty.Value{obj("x", num(1)), obj("x", num(1))}, obj("x", num(1)), nil},
 		{"attrsOf conflict names key", AttrsOf{Int{}}, []cty.Value{obj("x", num(1)), obj("x", num(2))}, cty.DynamicVal,
-			[]string{`conflicting definitions for option "a.b.x"`}},
+			[]string{`Conflicting definitions for option "a.b.x"`}},
 		{"attrsOf type error names key", AttrsOf{Int{}}, []cty.Value{obj("x", str("1"))}, cty.DynamicVal,
-			[]string{`definition of option "a.b.x" is not of type "signed integer"`}},
+			[]string{`Definition of option "a.b.x" is not of type "signed integer"`}},
 		{"attrsOf mkIf false key vanishes", AttrsOf{Int{}}, []cty.Value{obj("x", mkIf(vFalse, num(1)), "y", num(2))}, obj("y", num(2)), nil},
 		{"attrsOf all keys vanish", AttrsOf{Int{}}, []cty.Value{obj("x", mkIf(vFalse, num(1)))}, cty.EmptyObjectVal, nil},
 		{"attrsOf priority per key", AttrsOf{Int{}}, []cty.Value{obj("x", mkForce(num(1))), obj("x", num(2), "y", mkDefault(num(3)))}, obj("x", num(1), "y", num(3)), nil},
@@ -281,13 +281,13 @@ func TestMerge(t *testing.T) {
 		{"attrsOf namespace", AttrsOf{Int{}}, []cty.Value{ref, obj("z", num(3))}, obj("x", num(1), "y", num(2), "z", num(3)), nil},
 
 		{"nullOr all null", NullOr{Str{}}, []cty.Value{cty.NullVal(cty.DynamicPseudoType), cty.NullVal(cty.String)}, cty.NullVal(cty.DynamicPseudoType), nil},
-		{"nullOr mixed", NullOr{Str{}}, []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, cty.DynamicVal, []string{`conflicting definitions for option "a.b"`}},
+		{"nullOr mixed", NullOr{Str{}}, []cty.Value{cty.NullVal(cty.DynamicPseudoType), str("x")}, cty.DynamicVal, []string{`Conflicting definitions for option "a.b"`}},
 		{"nullOr value", NullOr{ListOf{Str{}}}, []cty.Value{strs("a"), strs("b")}, strs("a", "b"), nil},
 		{"nullOr type error", NullOr{Str{}}, []cty.Value{num(1)}, cty.DynamicVal, []string{`is not of type "null or string"`}},
 
 		{"either first that accepts all", Either{ListOf{Str{}}, Str{}}, []cty.Value{strs("a"), strs("b")}, strs("a", "b"), nil},
 		{"either second", Either{Int{}, Str{}}, []cty.Value{str("a"), str("a")}, str("a"), nil},
-		{"either mixed", Either{Int{}, Str{}}, []cty.Value{num(1), str("a")}, cty.DynamicVal, []string{"conflicting definitions"}},
+		{"either mixed", Either{Int{}, Str{}}, []cty.Value{num(1), str("a")}, cty.DynamicVal, []string{"Conflicting definitions"}},
 		{"either shallow choice", Either{ListOf{Int{}}, Str{}}, []cty.Value{strs("x")}, cty.DynamicVal,
 			[]string{`"a.b."[definition 1-entry 1]"" is not of type "signed integer"`}},
 		{"either type error", Either{Int{}, Str{}}, []cty.Value{vTrue}, cty.DynamicVal, []string{`is not of type "signed integer or string"`}},
@@ -296,14 +296,14 @@ func TestMerge(t *testing.T) {
 		{"anything deep merge", Anything{}, []cty.Value{obj("a", obj("b", num(1))), obj("a", obj("c", num(2)))}, obj("a", obj("b", num(1), "c", num(2))), nil},
 		{"anything equal atoms", Anything{}, []cty.Value{obj("a", num(1)), obj("a", num(1))}, obj("a", num(1)), nil},
 		{"anything conflict deep", Anything{}, []cty.Value{obj("a", obj("b", num(1))), obj("a", obj("b", num(2)))}, cty.DynamicVal,
-			[]string{`conflicting definitions for option "a.b.a.b"`}},
+			[]string{`Conflicting definitions for option "a.b.a.b"`}},
 		{"anything equal lists", Anything{}, []cty.Value{strs("x"), strs("x")}, strs("x"), nil},
-		{"anything lists conflict", Anything{}, []cty.Value{strs("x"), strs("y")}, cty.DynamicVal, []string{"conflicting definitions"}},
-		{"anything kinds conflict", Anything{}, []cty.Value{obj(), str("x")}, cty.DynamicVal, []string{"conflicting definitions"}},
+		{"anything lists conflict", Anything{}, []cty.Value{strs("x"), strs("y")}, cty.DynamicVal, []string{"Conflicting definitions"}},
+		{"anything kinds conflict", Anything{}, []cty.Value{obj(), str("x")}, cty.DynamicVal, []string{"Conflicting definitions"}},
 		{"anything nulls", Anything{}, []cty.Value{cty.NullVal(cty.String), cty.NullVal(cty.DynamicPseudoType)}, cty.NullVal(cty.String), nil},
 		{"anything mkIf inside", Anything{}, []cty.Value{obj("x", mkIf(vFalse, num(1)), "y", obj("z", mkIf(vTrue, num(2))))}, obj("y", obj("z", num(2))), nil},
 		{"anything priorities inside", Anything{}, []cty.Value{obj("x", obj("y", mkDefault(num(1)))), obj("x", obj("y", num(2)))}, obj("x", obj("y", num(2))), nil},
-		{"anything order inside", Anything{}, []cty.Value{obj("l", strs("b")), obj("l", mkBefore(strs("a")))}, cty.DynamicVal, []string{"conflicting"}},
+		{"anything order inside", Anything{}, []cty.Value{obj("l", strs("b")), obj("l", mkBefore(strs("a")))}, cty.DynamicVal, []string{"Conflicting"}},
 		{"anything normalizes lists", Anything{}, []cty.Value{cty.ListVal([]cty.Value{str("a")}), strs("a")}, strs("a"), nil},
 		{"anything normalizes sets", Anything{}, []cty.Value{cty.SetVal([]cty.Value{num(1)})}, tuple(num(1)), nil},
 		{"anything empty list", Anything{}, []cty.Value{cty.ListValEmpty(cty.String), strs()}, cty.EmptyTupleVal, nil},
@@ -311,8 +311,8 @@ func TestMerge(t *testing.T) {
 			tuple(cty.MapVal(map[string]cty.Value{"k": cty.ListVal([]cty.Value{num(1)})})),
 			tuple(obj("k", tuple(num(1)))),
 		}, tuple(obj("k", tuple(num(1)))), nil},
-		{"anything nested lists differ", Anything{}, []cty.Value{tuple(obj("k", tuple(num(1)))), tuple(obj("k", tuple(num(1), num(2))))}, cty.DynamicVal, []string{"conflicting"}},
-		{"anything nested keys differ", Anything{}, []cty.Value{tuple(obj("k", num(1))), tuple(obj("j", num(1)))}, cty.DynamicVal, []string{"conflicting"}},
+		{"anything nested lists differ", Anything{}, []cty.Value{tuple(obj("k", tuple(num(1)))), tuple(obj("k", tuple(num(1), num(2))))}, cty.DynamicVal, []string{"Conflicting"}},
+		{"anything nested keys differ", Anything{}, []cty.Value{tuple(obj("k", num(1))), tuple(obj("j", num(1)))}, cty.DynamicVal, []string{"Conflicting"}},
 		{"anything property in list", Anything{}, []cty.Value{tuple(mkIf(vTrue, num(1)))}, cty.DynamicVal, []string{`mkIf inside a value of option "a.b"`}},
 
 		{"attrs shallow, later wins", Attrs{}, []cty.Value{obj("a", num(1), "b", obj("x", num(1))), obj("a", num(2), "b", obj("y", num(2)))},
@@ -323,7 +323,7 @@ func TestMerge(t *testing.T) {
 		{"attrs property inside", Attrs{}, []cty.Value{obj("a", mkIf(vTrue, num(1)))}, cty.DynamicVal, []string{"mkIf inside a value"}},
 
 		{"uniq one", Uniq{Str{}}, []cty.Value{str("a")}, str("a"), nil},
-		{"uniq two", Uniq{Str{}}, []cty.Value{str("a"), str("a")}, cty.DynamicVal, []string{`option "a.b" is defined multiple times`}},
+		{"uniq two", Uniq{Str{}}, []cty.Value{str("a"), str("a")}, cty.DynamicVal, []string{`Option "a.b" is defined multiple times`}},
 		{"uniq after priorities", Uniq{Str{}}, []cty.Value{str("a"), mkForce(str("b"))}, str("b"), nil},
 		{"uniq listOf", Uniq{ListOf{Str{}}}, []cty.Value{strs("a")}, strs("a"), nil},
 
@@ -351,7 +351,7 @@ func TestMerge(t *testing.T) {
 
 func TestConflictMessage(t *testing.T) {
 	_, diags := MergeDefinitions(loc, Str{}, defs(str("a"), str("b"), str("a")))
-	wantDiags(t, diags, `conflicting definitions for option "a.b"`)
+	wantDiags(t, diags, `Conflicting definitions for option "a.b"`)
 	d := diags[0]
 	for _, want := range []string{
 		"\n- m.hcl:1:3: \"a\"\n- m.hcl:2:3: \"b\"\n- m.hcl:3:3: \"a\"\n",
@@ -366,7 +366,7 @@ func TestConflictMessage(t *testing.T) {
 	}
 
 	_, diags = MergeDefinitions(loc, Uniq{Int{}}, defs(num(1), num(2)))
-	wantDiags(t, diags, `option "a.b" is defined multiple times`)
+	wantDiags(t, diags, `Option "a.b" is defined multiple times`)
 	if !strings.Contains(diags[0].Detail, "- m.hcl:1:3: 1\n- m.hcl:2:3: 2") {
 		t.Errorf("uniq detail %q does not list the definitions", diags[0].Detail)
 	}
@@ -417,7 +417,7 @@ func TestSubmodule(t *testing.T) {
 	// Non-objects are type errors, and no instance is made.
 	inst.calls = nil
 	_, diags = MergeDefinitions(loc, AttrsOf{sub}, defs(obj("x", str("nope"))))
-	wantDiags(t, diags, `definition of option "a.b.x" is not of type "submodule"`)
+	wantDiags(t, diags, `Definition of option "a.b.x" is not of type "submodule"`)
 	if len(inst.calls) != 0 {
 		t.Errorf("instantiated after a type error")
 	}
@@ -447,9 +447,9 @@ func TestPathRelative(t *testing.T) {
 		{"absolute kept", []cty.Value{str("/etc/ssh/a.pub")}, str("/etc/ssh/a.pub"), ""},
 		{"relative resolved", []cty.Value{str("./keys/a.pub")}, str("/hosts/keys/a.pub"), ""},
 		{"equal after resolving", []cty.Value{str("./keys/a.pub"), str("/hosts/keys/a.pub")}, str("/hosts/keys/a.pub"), ""},
-		{"different after resolving", []cty.Value{str("./keys/a.pub"), str("/etc/a.pub")}, cty.NilVal, `conflicting definitions for option "a.b"`},
+		{"different after resolving", []cty.Value{str("./keys/a.pub"), str("/etc/a.pub")}, cty.NilVal, `Conflicting definitions for option "a.b"`},
 		{"resolver's error", []cty.Value{str("../a.pub")}, cty.NilVal, "outside"},
-		{"no ./ is no path", []cty.Value{str("keys/a.pub")}, cty.NilVal, `definition of option "a.b" is not of type "path"`},
+		{"no ./ is no path", []cty.Value{str("keys/a.pub")}, cty.NilVal, `Definition of option "a.b" is not of type "path"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -152,7 +152,7 @@ func instanceSuggestion(ev *eval.Evaluator, p options.Path) *hcl.Diagnostic {
 		}
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("no submodule instance %q", p[:hole+1].String()),
+			Summary:  fmt.Sprintf("No submodule instance %q", p[:hole+1].String()),
 			Detail:   detail,
 		}
 	}

@@ -136,7 +136,7 @@ func TestNeovimSetUp(t *testing.T) {
 		"filetype hcl\n",
 		"clients 1\n",
 		"root " + ws + "\n",
-		"diagnostic 2 option \"networking.domian\" does not exist",
+		"diagnostic 2 Option \"networking.domian\" does not exist",
 		"hover networking.hostName\n",
 	} {
 		if !strings.Contains(text, want) {

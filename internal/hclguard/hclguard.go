@@ -402,7 +402,7 @@ func lineRange(t *hclsyntax.Token) hcl.Range {
 func (c *checker) tooDeep(rng hcl.Range) {
 	c.diag = &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "nesting too deep",
+		Summary:  "Nesting too deep",
 		Detail: fmt.Sprintf("Blocks, expressions and templates nest more than %d levels deep here; "+
 			"nodegen refuses deeper nesting, which no real configuration needs.", MaxNestingDepth),
 		Subject: rng.Ptr(),
@@ -413,7 +413,7 @@ func (c *checker) tooDeep(rng hcl.Range) {
 func (c *checker) templateTooLong(rng hcl.Range, what string) {
 	c.diag = &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "template too long",
+		Summary:  "Template too long",
 		Detail: what + "; nodegen refuses it, since the parser's work grows with the square of the lines. " +
 			"Split the text into several templates joined with join(), or read it with file().",
 		Subject: rng.Ptr(),

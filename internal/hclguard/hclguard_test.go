@@ -103,7 +103,7 @@ func TestNestingPlace(t *testing.T) {
 
 func wantTooDeep(t *testing.T, diags hcl.Diagnostics) {
 	t.Helper()
-	wantOne[NestingTooDeep](t, diags, "nesting too deep")
+	wantOne[NestingTooDeep](t, diags, "Nesting too deep")
 }
 
 // wantOne wants diags to be one error with the summary and an Extra of
@@ -207,7 +207,7 @@ func TestTemplateWork(t *testing.T) {
 
 func wantTooLong(t *testing.T, diags hcl.Diagnostics) {
 	t.Helper()
-	wantOne[TemplateTooLong](t, diags, "template too long")
+	wantOne[TemplateTooLong](t, diags, "Template too long")
 }
 
 // TestTemplateWorstCase parses, with upstream's parser, templates as long

@@ -7,7 +7,7 @@ run "a false assertion fails the evaluation with its message" {
       { assertion = false, message = "the widget needs a frobnicator" },
     ]
   }
-  expect_error = "assertion failed: the widget needs a frobnicator"
+  expect_error = "Assertion failed: the widget needs a frobnicator"
 }
 
 run "true assertions pass" {

@@ -344,7 +344,7 @@ run "serviceConfig lists from several modules concatenate" {
 run "conflicting scalar serviceConfig values" {
   config "systemd.services.foo.serviceConfig" { Restart = "always" }
   config "systemd.services.foo.serviceConfig" { Restart = "no" }
-  expect_error = "conflicting definitions"
+  expect_error = "Conflicting definitions"
 }
 
 run "a description is one line" {

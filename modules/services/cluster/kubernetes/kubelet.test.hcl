@@ -229,7 +229,7 @@ run "the pod-infra image is containerd's" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true, podInfraContainerImage = "registry.k8s.io/pause:3.10" }
   }
-  expect_error = "option \"services.kubernetes.kubelet.podInfraContainerImage\" was removed"
+  expect_error = "Option \"services.kubernetes.kubelet.podInfraContainerImage\" was removed"
 }
 
 run "anonymousAuth is now a key of settings" {
@@ -324,7 +324,7 @@ run "command-line values are one word" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true, nodeIp = "10.0.0.5 --anonymous-auth=true" }
   }
-  expect_error = "definition of option \"services.kubernetes.kubelet.nodeIp\" is not of type"
+  expect_error = "Definition of option \"services.kubernetes.kubelet.nodeIp\" is not of type"
 }
 
 run "extraOpts is one line" {
@@ -333,7 +333,7 @@ run "extraOpts is one line" {
     masterAddress = "master.example.com"
     kubelet       = { enable = true, extraOpts = "--v=2\nExecStartPre=/bin/touch /tmp/pwned" }
   }
-  expect_error = "definition of option \"services.kubernetes.kubelet.extraOpts\" is not of type"
+  expect_error = "Definition of option \"services.kubernetes.kubelet.extraOpts\" is not of type"
 }
 
 run "a change of a component's configuration file restarts it" {
