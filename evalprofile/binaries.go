@@ -75,7 +75,7 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 	if v := get(assetsPath); v != cty.NilVal && v.Type().IsObjectType() {
 		for _, name := range sortedAttrs(v) {
 			a := v.GetAttr(name)
-			if !boolAttr(a, "enable") {
+			if !enabled(a) {
 				continue
 			}
 			if !ctyelems.HasAttr(a.Type(), "url") {
@@ -94,7 +94,7 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 			if exe, ok := optStr(a, "executable"); ok {
 				asset.Files = append(asset.Files, profile.AssetFile{Path: exe})
 			}
-			if files := a.GetAttr("files"); files.IsKnown() && !files.IsNull() && files.Type().IsObjectType() {
+			if files := attr(a, "files"); files.IsKnown() && !files.IsNull() && files.Type().IsObjectType() {
 				for _, dst := range sortedAttrs(files) {
 					member, _ := optStr(files, dst)
 					asset.Files = append(asset.Files, profile.AssetFile{Path: dst, Member: member})
@@ -106,11 +106,11 @@ func binariesFromEvaluation(ev *eval.Evaluator) (assets []profile.Asset, package
 	if v := get(packagesPath); v != cty.NilVal && v.Type().IsObjectType() {
 		for _, name := range sortedAttrs(v) {
 			p := v.GetAttr(name)
-			if !boolAttr(p, "enable") {
+			if !enabled(p) {
 				continue
 			}
 			packages = append(packages, profile.Package{Name: name, Option: packagesPath.Child(name).String()})
-			provided = append(provided, stringList(p.GetAttr("provides"))...)
+			provided = append(provided, stringList(attr(p, "provides"))...)
 		}
 	}
 	if v := get(basePath); v != cty.NilVal {
@@ -144,4 +144,14 @@ func stringList(v cty.Value) []string {
 		}
 	}
 	return out
+}
+
+// enabled reports whether an asset or package is part of the profile:
+// its enable option's value, or true in a library whose submodule has
+// none.
+func enabled(v cty.Value) bool {
+	if !v.IsKnown() || v.IsNull() || !ctyelems.HasAttr(v.Type(), "enable") {
+		return v.IsKnown() && !v.IsNull()
+	}
+	return boolAttr(v, "enable")
 }

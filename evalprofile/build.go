@@ -185,10 +185,7 @@ func sourceDefinition(ev *eval.Evaluator, opt options.Path) (hcl.Range, bool) {
 
 // programChecks reads the checks of an environment.etc entry.
 func programChecks(f cty.Value) []profilecheck.ProgramCheck {
-	if !ctyelems.HasAttr(f.Type(), "checks") {
-		return nil
-	}
-	l := f.GetAttr("checks")
+	l := attr(f, "checks")
 	if !l.IsKnown() || l.IsNull() || !l.CanIterateElements() {
 		return nil
 	}
@@ -196,7 +193,7 @@ func programChecks(f cty.Value) []profilecheck.ProgramCheck {
 	for it := l.ElementIterator(); it.Next(); {
 		_, c := it.Element()
 		pc := profilecheck.ProgramCheck{Script: strAttr(c, "script"), Root: boolAttr(c, "root")}
-		if ps := c.GetAttr("programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
+		if ps := attr(c, "programs"); ps.IsKnown() && !ps.IsNull() && ps.CanIterateElements() {
 			for pit := ps.ElementIterator(); pit.Next(); {
 				if _, p := pit.Element(); p.IsKnown() && !p.IsNull() && p.Type() == cty.String {
 					pc.Programs = append(pc.Programs, p.AsString())
@@ -208,8 +205,19 @@ func programChecks(f cty.Value) []profilecheck.ProgramCheck {
 	return checks
 }
 
+// attr is v's attribute name, or a null when v is not a known object with
+// it: a library of a user's own may declare a submodule with fewer
+// options than the built-in one, and a profile is then built from what
+// it has.
+func attr(v cty.Value, name string) cty.Value {
+	if !v.IsKnown() || v.IsNull() || !ctyelems.HasAttr(v.Type(), name) {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	return v.GetAttr(name)
+}
+
 func boolAttr(v cty.Value, name string) bool {
-	a := v.GetAttr(name)
+	a := attr(v, name)
 	return a.IsKnown() && !a.IsNull() && a.Type() == cty.Bool && a.True()
 }
 
@@ -219,10 +227,7 @@ func strAttr(v cty.Value, name string) string {
 }
 
 func optStr(v cty.Value, name string) (string, bool) {
-	if !ctyelems.HasAttr(v.Type(), name) {
-		return "", false
-	}
-	a := v.GetAttr(name)
+	a := attr(v, name)
 	if !a.IsKnown() || a.IsNull() || a.Type() != cty.String {
 		return "", false
 	}
