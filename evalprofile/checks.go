@@ -56,14 +56,18 @@ func checkedFiles(entries []profile.Entry) []profilecheck.File {
 	return files
 }
 
+// ProfileWarning is the Extra of a warning diagnostic of Build that
+// locates one of the profile's warnings (profile.Profile.Warnings): that
+// warning, as the profile holds it.
+type ProfileWarning string
+
 // LocatedWarning returns the warning diagnostic of diags (Build's) that
 // locates w, a warning of the profile that a check found, at the
-// definition it is to be fixed at (problemDiag: its detail begins with
-// the warning), or nil for a warning Build did not locate (an
-// assertion's warning, or a problem of a file of no known definition).
+// definition it is to be fixed at (its Extra is ProfileWarning(w)), or
+// nil for a warning Build did not locate (an assertion's warning).
 func LocatedWarning(w string, diags hcl.Diagnostics) *hcl.Diagnostic {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagWarning && strings.HasPrefix(d.Detail, w) {
+		if pw, ok := d.Extra.(ProfileWarning); ok && d.Severity == hcl.DiagWarning && string(pw) == w {
 			return d
 		}
 	}

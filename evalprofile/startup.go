@@ -29,8 +29,11 @@ func checkWarnings(ev *eval.Evaluator, p *profile.Profile, files []profilecheck.
 		problems = append(problems, profilecheck.Startup(files, facts)...)
 	}
 	for _, problem := range problems {
-		p.Warnings = append(p.Warnings, problem.String())
-		out = append(out, problemDiag(ev, problem, hcl.DiagWarning))
+		w := problem.String()
+		p.Warnings = append(p.Warnings, w)
+		d := problemDiag(ev, problem, hcl.DiagWarning)
+		d.Extra = ProfileWarning(w)
+		out = append(out, d)
 	}
 	return out
 }
