@@ -31,6 +31,10 @@ type Pending struct {
 	dir  string
 	abs  string // dir made absolute, "" until known
 	sync bool
+	// recovered is whether the parent directory's leftovers of crashed
+	// writes were cleaned up already, for the whole directory (Batch),
+	// so that the preparation does not read the directory again.
+	recovered bool
 	// began is whether Begin started the preparation in the background,
 	// and so whether the evaluation ran between it and the swap.
 	began bool
@@ -75,7 +79,7 @@ func Begin(dir string) *Pending {
 	w.prepared = make(chan struct{})
 	go func() {
 		defer close(w.prepared)
-		w.target, w.prepErr = prepare(dir, abs)
+		w.target, w.prepErr = prepare(dir, abs, w.recovered)
 	}()
 	return w
 }
@@ -160,7 +164,7 @@ func (w *Pending) Commit(p Profile) (err error) {
 			}
 		}
 		w.prepared = make(chan struct{})
-		w.target, w.prepErr = prepare(w.dir, w.abs)
+		w.target, w.prepErr = prepare(w.dir, w.abs, w.recovered)
 		close(w.prepared)
 		w.buildEntries()
 	} else {

@@ -213,7 +213,7 @@ type target struct {
 // the lock, cleans up after writes that crashed, checks that dir may be
 // replaced, and makes the sibling directory with its marker. On error,
 // nothing is left locked or made.
-func prepare(dir, abs string) (_ *target, err error) {
+func prepare(dir, abs string, recovered bool) (_ *target, err error) {
 	t := &target{shown: printable(dir), abs: abs} // shown: in messages
 	t.parent, t.base = filepath.Dir(abs), filepath.Base(abs)
 	if t.base == "." || t.base == string(filepath.Separator) || t.base == ".." {
@@ -229,8 +229,10 @@ func prepare(dir, abs string) (_ *target, err error) {
 			unlock()
 		}
 	}()
-	if err := recoverSiblings(t.parent, t.base); err != nil {
-		return nil, err
+	if !recovered {
+		if err := recoverSiblings(t.parent, t.base); err != nil {
+			return nil, err
+		}
 	}
 	if t.exists, err = checkReplaceable(abs, t.shown); err != nil {
 		return nil, err
@@ -537,6 +539,12 @@ func recoverSiblings(parent, base string) error {
 	if err != nil {
 		return err
 	}
+	return recoverFrom(parent, base, names)
+}
+
+// recoverFrom is recoverSiblings with the names of parent's entries read
+// beforehand (names may hold others than base's siblings).
+func recoverFrom(parent, base string, names []string) error {
 	sort.Strings(names)
 	var news, backups []string
 	for _, n := range names {

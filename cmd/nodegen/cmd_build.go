@@ -114,6 +114,13 @@ func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, s
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	start := time.Now()
+	// The profiles are written side by side in out: what interrupted
+	// writes left there is cleaned up once, not before each host's.
+	batch, err := profile.NewBatch(out)
+	if err != nil {
+		fmt.Fprintf(stderr, "nodegen build: %s: %s\n", out, err)
+		return exitError
+	}
 	prog := newProgress(stderr, len(hosts), start)
 	results := make([]hostResult, len(hosts))
 	emit := inOrder(len(hosts), func(i int) {
@@ -153,7 +160,7 @@ func runBuild(args []string, ef *evalFlags, out string, jobs int, asJSON bool, s
 	go func() {
 		defer close(wrote)
 		for b := range built {
-			results[b.i].write(filepath.Join(out, hosts[b.i].name), b.prof)
+			results[b.i].write(batch, out, hosts[b.i].name, b.prof)
 			emit(b.i)
 		}
 	}()
@@ -238,11 +245,12 @@ func evalHost(h buildHost, ef *evalFlags, fleet *eval.Fleet) hostResult {
 	return r
 }
 
-// write writes the host's profile to dir, unsynced, and records the
-// outcome.
-func (r *hostResult) write(dir string, p profile.Profile) {
+// write writes the host's profile to out/name with batch, unsynced, and
+// records the outcome.
+func (r *hostResult) write(batch *profile.Batch, out, name string, p profile.Profile) {
 	r.prof = profile.Profile{}
-	if err := profile.WriteUnsynced(dir, p); err != nil {
+	dir := filepath.Join(out, name)
+	if err := batch.WriteUnsynced(name, p); err != nil {
 		r.OK = false
 		r.Errors = append(r.Errors, err.Error())
 		r.report = fmt.Appendf(nil, "Error: %s\n", err)
