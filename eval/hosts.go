@@ -44,6 +44,10 @@ type Hosts struct {
 	files map[string][]string
 	names []string
 
+	// namesTuple is keys(hosts): the names as a tuple of strings, made
+	// once for every host of the fleet that reads it.
+	namesTuple cty.Value
+
 	mu     sync.Mutex
 	views  []*hostView // least recently used first
 	values map[hostKey]*hostValue
@@ -95,6 +99,7 @@ func NewHosts(hosts []HostFile, base Config) *Hosts {
 		h.names = append(h.names, hf.Name)
 	}
 	slices.Sort(h.names)
+	h.namesTuple = stringTuple(h.names)
 	return h
 }
 
@@ -401,6 +406,14 @@ func (r *hostsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagno
 
 // Keys implements property.Ref: the names of the hosts.
 func (r *hostsRef) Keys() ([]string, hcl.Diagnostics) { return slices.Clone(r.names()), nil }
+
+// keysTuple implements keysTupler: the fleet's names, made once.
+func (r *hostsRef) keysTuple() cty.Value {
+	if h := r.ev.cfg.Hosts; h != nil {
+		return h.namesTuple
+	}
+	return stringTuple(r.names())
+}
 
 // Materialize implements property.Ref: every host, its whole
 // configuration forced.

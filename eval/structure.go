@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -11,6 +13,26 @@ import (
 // structureFuncs are the functions that read only the structure of their
 // argument: its keys, its length, or its elements without their contents.
 var structureFuncs = map[string]bool{"keys": true, "length": true, "values": true}
+
+// keysTupler is a reference that keeps keys() of itself as a value: the
+// hosts of a fleet, whose names every host that reads them shares, so
+// that a fleet of N hosts does not make the list N times.
+type keysTupler interface {
+	keysTuple() cty.Value
+}
+
+// stringTuple is the tuple of the strings names, as keys() gives the keys
+// of an object: the empty tuple for none.
+func stringTuple(names []string) cty.Value {
+	if len(names) == 0 {
+		return cty.EmptyTupleVal
+	}
+	vals := make([]cty.Value, len(names))
+	for i, n := range names {
+		vals[i] = cty.StringVal(n)
+	}
+	return cty.TupleVal(vals)
+}
 
 // structure evaluates keys(), length() or values() of a value without
 // forcing what they do not read, as Nix's attrNames, length and attrValues
@@ -31,6 +53,18 @@ func (sc *scope) structure(name string, arg hclsyntax.Expression) (v cty.Value, 
 	var keys []string
 	var elems []cty.Value
 	switch r, isRef := property.AsRef(v); {
+	case isRef && name == "keys":
+		if kt, ok := r.(keysTupler); ok {
+			return kt.keysTuple(), true, diags
+		}
+		ks, d := r.Keys()
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return cty.DynamicVal, true, diags
+		}
+		// As keys() of an object of these keys gives them: sorted, once
+		// each.
+		return stringTuple(slices.Compact(slices.Sorted(slices.Values(ks)))), true, diags
 	case isRef:
 		ks, d := r.Keys()
 		diags = append(diags, d...)
