@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -99,7 +100,7 @@ func NewHosts(hosts []HostFile, base Config) *Hosts {
 		h.names = append(h.names, hf.Name)
 	}
 	slices.Sort(h.names)
-	h.namesTuple = stringTuple(h.names)
+	h.namesTuple = lib.KeysTuple(h.names)
 	return h
 }
 
@@ -412,7 +413,7 @@ func (r *hostsRef) keysTuple() cty.Value {
 	if h := r.ev.cfg.Hosts; h != nil {
 		return h.namesTuple
 	}
-	return stringTuple(r.names())
+	return lib.KeysTuple(r.names())
 }
 
 // Materialize implements property.Ref: every host, its whole

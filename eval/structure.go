@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -19,19 +20,6 @@ var structureFuncs = map[string]bool{"keys": true, "length": true, "values": tru
 // that a fleet of N hosts does not make the list N times.
 type keysTupler interface {
 	keysTuple() cty.Value
-}
-
-// stringTuple is the tuple of the strings names, as keys() gives the keys
-// of an object: the empty tuple for none.
-func stringTuple(names []string) cty.Value {
-	if len(names) == 0 {
-		return cty.EmptyTupleVal
-	}
-	vals := make([]cty.Value, len(names))
-	for i, n := range names {
-		vals[i] = cty.StringVal(n)
-	}
-	return cty.TupleVal(vals)
 }
 
 // structure evaluates keys(), length() or values() of a value without
@@ -64,7 +52,7 @@ func (sc *scope) structure(name string, arg hclsyntax.Expression) (v cty.Value, 
 		}
 		// As keys() of an object of these keys gives them: sorted, once
 		// each.
-		return stringTuple(slices.Compact(slices.Sorted(slices.Values(ks)))), true, diags
+		return lib.KeysTuple(slices.Compact(slices.Sorted(slices.Values(ks)))), true, diags
 	case isRef:
 		ks, d := r.Keys()
 		diags = append(diags, d...)

@@ -146,18 +146,25 @@ func keysType(args []cty.Value) (cty.Type, error) {
 
 // keysImpl is go-cty's KeysFunc: the keys of a map or the attribute names
 // of an object (known even when the object is not), sorted.
+// KeysTuple is what keys() gives for an object whose attribute names,
+// sorted, are names: a tuple of those strings, the empty tuple for none.
+// The evaluator gives keys() of a lazy value (whose keys it knows without
+// an object) with it, so that the two are the same.
+func KeysTuple(names []string) cty.Value {
+	if len(names) == 0 {
+		return cty.EmptyTupleVal
+	}
+	keys := make([]cty.Value, len(names))
+	for i, name := range names {
+		keys[i] = cty.StringVal(name)
+	}
+	return cty.TupleVal(keys)
+}
+
 func keysImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 	m := args[0]
 	if m.Type().IsObjectType() {
-		names := slices.Sorted(maps.Keys(m.Type().AttributeTypes()))
-		if len(names) == 0 {
-			return cty.EmptyTupleVal, nil
-		}
-		keys := make([]cty.Value, len(names))
-		for i, name := range names {
-			keys[i] = cty.StringVal(name)
-		}
-		return cty.TupleVal(keys), nil
+		return KeysTuple(slices.Sorted(maps.Keys(m.Type().AttributeTypes()))), nil
 	}
 	if !m.IsKnown() {
 		return cty.UnknownVal(retType), nil
