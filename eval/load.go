@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/regularfile"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -433,6 +434,9 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 		}
 		level = next
 	}
+	// What parsing left is garbage: the evaluation's own allocations
+	// mostly live to its end.
+	runtimetune.ParsingDone()
 	disabled := map[string]bool{}
 	for k := range seen {
 		if m := l.mods[k]; m != nil {

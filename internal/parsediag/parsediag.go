@@ -22,12 +22,14 @@ import (
 
 	"github.com/nodegen/nodegen/internal/hcldiag"
 	"github.com/nodegen/nodegen/internal/hclguard"
+	"github.com/nodegen/nodegen/internal/runtimetune"
 )
 
 // Parse parses an HCL configuration file as hclsyntax.ParseConfig does,
 // with the errors rewritten as hcldiag.Rewrite does. A file that hclguard
 // refuses is its one error and an empty body.
 func Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	runtimetune.SourceParsed(len(src))
 	if diags := hclguard.Config(src, filename, hcl.InitialPos); len(diags) > 0 {
 		start := hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos}
 		return &hcl.File{Body: &hclsyntax.Body{SrcRange: start, EndRange: start}, Bytes: src}, diags

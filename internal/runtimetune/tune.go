@@ -16,7 +16,9 @@ const (
 	// syntax that lives to the end, so collecting on the default schedule
 	// mostly rescans live data. The collector is off, but for a soft
 	// memory limit at which it collects after all, and the heap is backed
-	// by huge pages on Linux (see useHugePages).
+	// by huge pages on Linux (see useHugePages). Parsing much source
+	// text (not decoded from the parse cache) collects while it parses:
+	// see SourceParsed.
 	OneEvaluation
 	// ManyEvaluations is for the commands that run many evaluations, one
 	// after another and side by side (build, test): what one evaluation
@@ -54,5 +56,8 @@ func Tune(m Mode) {
 	}
 	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
+	parsing.mu.Lock()
+	parsing.off = true
+	parsing.mu.Unlock()
 	useHugePages(limit)
 }
