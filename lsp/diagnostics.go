@@ -14,6 +14,20 @@ import (
 	"github.com/nodegen/nodegen/evalprofile"
 )
 
+// check publishes the diagnostics of a document changed since its last
+// check: those of the full evaluation in its first host (checkOpened) when
+// it was just opened, which is when the editor's text and the files it
+// reads are the ones on disk, else those as it is typed (checkChanged).
+func (s *Server) check(d *document) {
+	if d.opened && !d.lib && !isTestFile(d.name) {
+		d.opened = false
+		s.checkOpened(d)
+		return
+	}
+	d.opened = false
+	s.checkChanged(d)
+}
+
 // checkChanged evaluates an edited document in its first target as far
 // as a definition's own value: parse errors, unknown options (with "did
 // you mean"), values not of their option's type, conflicts; and publishes
@@ -60,8 +74,24 @@ func (s *Server) checkSaved(d *document) {
 		s.checkTestSaved(d)
 		return
 	}
+	s.checkFull(d, s.targets(d))
+}
+
+// checkOpened runs the full evaluation of a document just opened in its
+// first host, as a save runs it in each: an opened host shows its failed
+// assertions, warnings and profile checks at once, without a save; a role
+// that many hosts import costs one evaluation to open, as a keystroke
+// does, and is checked in all of them on save.
+func (s *Server) checkOpened(d *document) {
+	s.checkFull(d, s.targets(d)[:1])
+}
+
+// checkFull runs the full evaluation of each of targets, the hosts of the
+// document d, and publishes every diagnostic at every place it names (see
+// checkSaved).
+func (s *Server) checkFull(d *document, targets []string) {
 	uris := []string{d.uri}
-	for i, t := range s.targets(d) {
+	for i, t := range targets {
 		ev, diags, loaded := s.merged(t)
 		// The profile, as nodegen eval builds it when loading succeeded.
 		if loaded {

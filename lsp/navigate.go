@@ -23,7 +23,7 @@ func (s *Server) optionAt(p positionParams) (*eval.Evaluator, options.Path) {
 	}
 	if s.dirty[d.uri] {
 		delete(s.dirty, d.uri)
-		s.checkChanged(d)
+		s.check(d)
 	}
 	st := locate(d.body, d.text.src, off)
 	if st.kind == siteSubDecl {

@@ -112,6 +112,10 @@ type document struct {
 	body    *hclsyntax.Body // what parses of it
 	// ev is the latest evaluation that read the document.
 	ev *eval.Evaluator
+	// opened is set from didOpen to the document's first check, unless
+	// an edit comes first: that check is the full one, as a save's (see
+	// Server.check).
+	opened bool
 }
 
 // New returns a server that writes to out.
@@ -201,7 +205,7 @@ func (s *Server) checkDirty() {
 	for _, uri := range slices.Sorted(maps.Keys(s.dirty)) {
 		delete(s.dirty, uri)
 		if d := s.docs[uri]; d != nil {
-			s.call(func(*Server, json.RawMessage) (any, *responseError) { s.checkChanged(d); return nil, nil }, nil)
+			s.call(func(*Server, json.RawMessage) (any, *responseError) { s.check(d); return nil, nil }, nil)
 		}
 	}
 }
@@ -453,7 +457,7 @@ func (s *Server) didOpen(params json.RawMessage) (any, *responseError) {
 	if err != nil {
 		return nil, nil // not a file: nothing to evaluate
 	}
-	d := &document{uri: p.TextDocument.URI, name: name, version: p.TextDocument.Version}
+	d := &document{uri: p.TextDocument.URI, name: name, version: p.TextDocument.Version, opened: true}
 	if rel, ok := s.libraryName(name); ok {
 		d.name, d.lib = eval.LibraryFileName(rel), true
 	}
@@ -486,6 +490,7 @@ func (s *Server) didChange(params json.RawMessage) (any, *responseError) {
 		src = append(append(append([]byte{}, src[:a]...), c.Text...), src[b:]...)
 	}
 	d.version = p.TextDocument.Version
+	d.opened = false
 	s.setText(d, src)
 	s.dirty[d.uri] = true
 	return nil, nil
@@ -505,6 +510,7 @@ func (s *Server) didSave(params json.RawMessage) (any, *responseError) {
 	}
 	// The full evaluation publishes all the change's would, and more.
 	delete(s.dirty, d.uri)
+	d.opened = false
 	s.ws = nil // the saved file's imports may have changed
 	s.checkSaved(d)
 	return nil, nil
