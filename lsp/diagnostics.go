@@ -80,8 +80,8 @@ func (s *Server) checkSaved(d *document) {
 // checkOpened runs the full evaluation of a document just opened in its
 // first host, as a save runs it in each: an opened host shows its failed
 // assertions, warnings and profile checks at once, without a save; a role
-// that many hosts import costs one evaluation to open, as a keystroke
-// does, and is checked in all of them on save.
+// that many hosts import costs one host's evaluation to open, and is
+// checked in all of them on save.
 func (s *Server) checkOpened(d *document) {
 	s.checkFull(d, s.targets(d)[:1])
 }
