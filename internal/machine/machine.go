@@ -94,6 +94,11 @@ type Options struct {
 	// container runtime makes in the machine land below it (and are
 	// removed with it) rather than in the test process's cgroups.
 	ControllerCgroups bool
+	// ResolvConf is how systemd-nspawn sets up the machine's
+	// /etc/resolv.conf (its --resolv-conf mode, such as "delete"); ""
+	// keeps nspawn's default, which leaves a private network's machine
+	// the file its root holds.
+	ResolvConf string
 }
 
 // Bind bind-mounts the host path Host at the absolute path Container
@@ -191,6 +196,9 @@ func Boot(opts Options) (*Machine, error) {
 		"--register=no", "--keep-unit", "--console=pipe")
 	args = append(args, volatile...)
 	args = append(args, "--private-network")
+	if opts.ResolvConf != "" {
+		args = append(args, "--resolv-conf="+opts.ResolvConf)
+	}
 	if opts.AllCapabilities {
 		args = append(args, "--capability=all")
 	}

@@ -375,6 +375,15 @@ func (rn *run) boot(n *node) error {
 		Lifetime: lifetime(rn.d.Keep),
 		LogDir:   n.disk.Base,
 		Logf:     rn.d.Logf,
+		// The run's network has no DNS server, and the root's
+		// resolv.conf is the build host's (debootstrap copies it),
+		// naming a server no machine reaches: every lookup that got to
+		// DNS (getent hosts's IPv6 query of a name /etc/hosts gives
+		// only an IPv4 address) would wait out the resolver's 2 x 5 s.
+		// As a provider's network configures the resolver it offers,
+		// the run configures none: glibc then asks 127.0.0.1, which
+		// refuses at once, and names resolve from /etc/hosts alone.
+		ResolvConf: "delete",
 	})
 	if err != nil {
 		return err
