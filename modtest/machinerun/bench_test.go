@@ -3,11 +3,11 @@
 package machinerun
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,59 +64,17 @@ run "one" {
 //
 //	go test -run '^$' -bench OneMachineVsBareBoot -benchtime 9x ./modtest/machinerun/
 func BenchmarkOneMachineVsBareBoot(b *testing.B) {
-	if err := machine.Available(); err != nil {
-		b.Skip(err)
-	}
-	tree, _, err := machine.Root{}.Ensure()
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := &Driver{Library: modules.FS(), Binary: nspawntest.BuildStatic(b, "./cmd/nodegen")}
-	dir := b.TempDir()
-	parse := func(name, src string) *modtest.File {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		f := modtest.ParseFile(path)
-		if f.Diags.HasErrors() {
-			b.Fatal(f.Diags)
-		}
-		return f
-	}
-	f, pf := parse("one.test.hcl", oneMachineTest), parse("package.test.hcl", onePackageTest)
-	runner := &modtest.Runner{Library: modules.FS(), Machines: d}
+	bb := newBenchBench(b)
+	f, pf := bb.parse("one.test.hcl", oneMachineTest), bb.parse("package.test.hcl", onePackageTest)
 	var bare, bareTotal, profile, boot, active, total, pkgActive, pkgTotal []float64
-	i := 0
 	for b.Loop() {
-		i++
 		// The bare boot.
-		t0 := time.Now()
-		dk, err := newDisk(tree, filepath.Join(dir, "disks"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := machine.Boot(machine.Options{Name: fmt.Sprintf("ngb-%s-%d", randomHex(4), i), HostName: "bare", Dir: dk.Root(), Lifetime: time.Hour, LogDir: dk.Base})
-		if err != nil {
-			dk.remove()
-			b.Fatal(err)
-		}
-		bare = append(bare, time.Since(t0).Seconds())
-		if err := m.PowerOff(); err != nil {
-			b.Error(err)
-		}
-		if err := dk.remove(); err != nil {
-			b.Error(err)
-		}
-		bareTotal = append(bareTotal, time.Since(t0).Seconds())
+		bt, tt := bb.bareBoots(1)
+		bare, bareTotal = append(bare, bt), append(bareTotal, tt)
 
 		// The machine test.
-		t0 = time.Now()
-		res := runner.Run(f, f.Runs[0])
-		total = append(total, time.Since(t0).Seconds())
-		if !res.Passed {
-			b.Fatalf("the machine test failed: %v\n%q", res.Diags, res.Notes)
-		}
+		res, secs := bb.run(f)
+		total = append(total, secs)
 		p, bt, ac, ok := phases(res.Notes)
 		if !ok {
 			b.Fatalf("the machine test's notes have no timings: %q", res.Notes)
@@ -124,12 +82,8 @@ func BenchmarkOneMachineVsBareBoot(b *testing.B) {
 		profile, boot, active = append(profile, p), append(boot, bt), append(active, ac)
 
 		// The machine test with a package.
-		t0 = time.Now()
-		res = runner.Run(pf, pf.Runs[0])
-		pkgTotal = append(pkgTotal, time.Since(t0).Seconds())
-		if !res.Passed {
-			b.Fatalf("the machine test with a package failed: %v\n%q", res.Diags, res.Notes)
-		}
+		res, secs = bb.run(pf)
+		pkgTotal = append(pkgTotal, secs)
 		if _, _, ac, ok = phases(res.Notes); !ok {
 			b.Fatalf("the machine test's notes have no timings: %q", res.Notes)
 		}
@@ -142,6 +96,173 @@ func BenchmarkOneMachineVsBareBoot(b *testing.B) {
 		b.ReportMetric(median(m.xs), m.unit)
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// fourMachineTest is four machines of the library's defaults on one
+// network, each of which resolves another by name.
+const fourMachineTest = `machine "a" {}
+machine "b" {}
+machine "c" {}
+machine "d" {}
+
+run "four" {
+  machines = ["a", "b", "c", "d"]
+  step "a" { succeed = "getent hosts b" }
+  step "b" { succeed = "getent hosts c" }
+  step "c" { succeed = "getent hosts d" }
+  step "d" { succeed = "getent hosts a" }
+}
+`
+
+// BenchmarkFourMachinesVsFourBareBoots is the side by side for a run of
+// several machines: in each iteration, four bare boots of the cached root
+// at once (as BenchmarkOneMachineVsBareBoot's, in parallel), then a
+// machine test of four machines on one network, which the driver boots in
+// parallel. The metrics are medians over the iterations, in seconds:
+//
+//   - bare-boot-s, bare-total-s: until all four bare machines run, and
+//     with their power-off and cleanup;
+//   - test-active-s: from the start of the test's boots to the last of the
+//     four profiles active;
+//   - test-total-s: the whole run, cleanup included;
+//   - test-per-machine-s: test-total-s over four, the cost of a machine in
+//     a run of several.
+//
+// It needs root and systemd-nspawn, and skips otherwise. Run it with:
+//
+//	go test -run '^$' -bench FourMachinesVsFourBareBoots -benchtime 5x ./modtest/machinerun/
+func BenchmarkFourMachinesVsFourBareBoots(b *testing.B) {
+	bb := newBenchBench(b)
+	f := bb.parse("four.test.hcl", fourMachineTest)
+	var bare, bareTotal, active, total []float64
+	for b.Loop() {
+		bt, tt := bb.bareBoots(4)
+		bare, bareTotal = append(bare, bt), append(bareTotal, tt)
+
+		res, secs := bb.run(f)
+		total = append(total, secs)
+		var last float64
+		var n int
+		for _, note := range res.Notes {
+			if m := bootNote.FindStringSubmatch(note); m != nil {
+				last = max(last, seconds(m[2]))
+				n++
+			}
+		}
+		if n != 4 {
+			b.Fatalf("the machine test's notes time %d machines, want 4: %q", n, res.Notes)
+		}
+		active = append(active, last)
+	}
+	b.ReportMetric(median(bare), "bare-boot-s")
+	b.ReportMetric(median(bareTotal), "bare-total-s")
+	b.ReportMetric(median(active), "test-active-s")
+	b.ReportMetric(median(total), "test-total-s")
+	b.ReportMetric(median(total)/4, "test-per-machine-s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// benchBench is what the side-by-side benchmarks share: the cached root,
+// a temporary directory and a runner whose machines nodegen test's driver
+// boots.
+type benchBench struct {
+	b      *testing.B
+	tree   string
+	dir    string
+	runner *modtest.Runner
+}
+
+// newBenchBench skips unless machines can boot here, builds the root when
+// it is not cached (before the timing starts) and a static nodegen for the
+// machines.
+func newBenchBench(b *testing.B) *benchBench {
+	if err := machine.Available(); err != nil {
+		b.Skip(err)
+	}
+	tree, _, err := machine.Root{}.Ensure()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := &Driver{Library: modules.FS(), Binary: nspawntest.BuildStatic(b, "./cmd/nodegen")}
+	return &benchBench{b: b, tree: tree, dir: b.TempDir(), runner: &modtest.Runner{Library: modules.FS(), Machines: d}}
+}
+
+// parse writes src as the test file name and parses it.
+func (bb *benchBench) parse(name, src string) *modtest.File {
+	path := filepath.Join(bb.dir, name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		bb.b.Fatal(err)
+	}
+	f := modtest.ParseFile(path)
+	if f.Diags.HasErrors() {
+		bb.b.Fatal(f.Diags)
+	}
+	return f
+}
+
+// run runs f's first run, timed, and fails the benchmark unless it
+// passed.
+func (bb *benchBench) run(f *modtest.File) (*modtest.Result, float64) {
+	t0 := time.Now()
+	res := bb.runner.Run(f, f.Runs[0])
+	secs := time.Since(t0).Seconds()
+	if !res.Passed {
+		bb.b.Fatalf("the machine test %s failed: %v\n%q", f.Path, res.Diags, res.Notes)
+	}
+	return res, secs
+}
+
+// bareBoots boots n machines of the cached root at once, each on an
+// overlay, without a network (systemd-nspawn --boot until systemd reports
+// the system running), then powers them off and removes their overlays.
+// It returns, in seconds, the time until all n ran and the time until all
+// were cleaned up.
+func (bb *benchBench) bareBoots(n int) (boot, total float64) {
+	b, tree, parent := bb.b, bb.tree, filepath.Join(bb.dir, "disks")
+	b.Helper()
+	t0 := time.Now()
+	ms := make([]*machine.Machine, n)
+	disks := make([]*disk, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dk, err := newDisk(tree, parent)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			disks[i] = dk
+			ms[i], errs[i] = machine.Boot(machine.Options{Name: "ngb-" + randomHex(6), HostName: "bare", Dir: dk.Root(), Lifetime: time.Hour, LogDir: dk.Base})
+		}()
+	}
+	wg.Wait()
+	boot = time.Since(t0).Seconds()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ms[i] != nil {
+				if err := ms[i].PowerOff(); err != nil {
+					b.Error(err)
+				}
+			}
+			if disks[i] != nil {
+				if err := disks[i].remove(); err != nil {
+					b.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return boot, time.Since(t0).Seconds()
 }
 
 var (
