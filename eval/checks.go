@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 )
@@ -33,10 +34,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	// One recorder for every check, emptied for each: what it recorded
 	// is used before the next check.
 	rec := &readRecorder{}
-	check := func(c *checkSyntax, sc *scope, isAssert bool) {
+	check := func(c *syntax.Check, sc *scope, isAssert bool) {
 		rec.base, rec.reads, rec.hosts = len(ev.stack), rec.reads[:0], rec.hosts[:0]
 		ev.recorder = rec
-		ok, known, d := sc.evalBool(c.condition, "condition")
+		ok, known, d := sc.evalBool(c.Condition, "condition")
 		ev.recorder = nil
 		diags = append(diags, d...)
 		if !known {
@@ -45,10 +46,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		if isAssert == ok {
 			return
 		}
-		msgs, d := sc.evalMessages(c.message)
+		msgs, d := sc.evalMessages(c.Message)
 		diags = append(diags, d...)
 		if isAssert && len(msgs) > 0 {
-			rec.reads = sc.staticReads(c.condition, rec.reads)
+			rec.reads = sc.staticReads(c.Condition, rec.reads)
 		}
 		for _, msg := range msgs {
 			if isAssert {
@@ -56,19 +57,19 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 					Severity: hcl.DiagError,
 					Summary:  "Assertion failed: " + msg,
 					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads), hostsNote(rec.hosts)),
-					Subject:  c.block.DefRange().Ptr(),
+					Subject:  c.Block.DefRange().Ptr(),
 				})
 			} else {
-				warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
+				warns = append(warns, Warning{Message: msg, Range: c.Block.DefRange()})
 			}
 		}
 	}
-	for _, m := range ev.mods {
+	for _, m := range ev.Mods {
 		sc := ev.topScope(m)
-		for _, c := range m.asserts {
+		for _, c := range m.Asserts {
 			check(c, sc, true)
 		}
-		for _, c := range m.warnings {
+		for _, c := range m.Warnings {
 			check(c, sc, false)
 		}
 	}
@@ -76,10 +77,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		inst := ev.instances[i]
 		for _, body := range inst.st.bodies {
 			sc := inst.bodyScope(body)
-			for _, c := range body.asserts {
+			for _, c := range body.Asserts {
 				check(c, sc, true)
 			}
-			for _, c := range body.warnings {
+			for _, c := range body.Warnings {
 				check(c, sc, false)
 			}
 		}
@@ -130,14 +131,14 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
 	t, ok := ev.removedMsgs[n]
 	if !ok {
-		t = &thunk{expr: n.removed.message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
+		t = &thunk{expr: n.removed.Message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
 		ev.removedMsgs[n] = t
 	}
 	v, diags := t.ForceDeep()
 	if diags.HasErrors() || !v.IsKnown() {
 		return "", diags
 	}
-	str, d := asString(v, n.removed.message.Range(), "Invalid message", "The message of a removed_option is a string.")
+	str, d := asString(v, n.removed.Message.Range(), "Invalid message", "The message of a removed_option is a string.")
 	if d != nil {
 		return "", append(diags, d)
 	}
@@ -174,7 +175,7 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 			}
 			if n.rename != nil {
 				warns = append(warns, Warning{
-					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.to).String()),
+					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.To).String()),
 					Range:   d.Range,
 				})
 				continue

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -23,10 +24,10 @@ type declNode struct {
 	names    []string // sorted child names
 
 	opt     *optionDecl
-	rename  *renameSyntax
-	renMod  *module
-	removed *removeSyntax
-	remMod  *module
+	rename  *syntax.Rename
+	renMod  *syntax.Module
+	removed *syntax.Remove
+	remMod  *syntax.Module
 	// renameBad is set when the rename's target is wrong (an error of the
 	// declaration): the definitions of the old path then stay there.
 	renameBad bool
@@ -69,8 +70,8 @@ type optionDecl struct {
 	path  options.Path
 	typ   options.Type
 	block *hclsyntax.Block
-	mod   *module
-	body  *submoduleSyntax // the submodule body it is declared in, if any
+	mod   *syntax.Module
+	body  *syntax.Submodule // the submodule body it is declared in, if any
 
 	defaultExpr hclsyntax.Expression
 	apply       hclsyntax.Expression
@@ -85,12 +86,12 @@ type optionDecl struct {
 	internal  bool
 	// vars binds the iterators of the dynamic blocks that made the
 	// declaration (see dynamic.go) in all its expressions.
-	vars *binding
+	vars *syntax.Binding
 	// more declarations of the same (submodule) option
 	also []*hclsyntax.Block
 
 	// constDefault is the default's definition when the default is a
-	// constant (see constantValue), made when the option is declared, for
+	// constant (see syntax.ConstantValue), made when the option is declared, for
 	// every instance (for an option of a shared library module, once for
 	// the process: see decodedOptions).
 	constDefault *options.Def
@@ -118,7 +119,7 @@ type Declaration struct {
 // declared is what declaring makes (phase 3), which define and force take:
 // the option tree of the top level, with the renamed and removed paths,
 // and the trees of every submodule type its options can hold. It depends
-// on the declaring modules alone (see module.declares), and it is a value:
+// on the declaring modules alone (see syntax.Module.Declares), and it is a value:
 // declare makes it whole and nothing changes it after, so that the
 // evaluations of a Fleet whose declaring modules are the same share one,
 // in parallel goroutines, without a lock.
@@ -129,12 +130,12 @@ type declared struct {
 	nodes int
 	// submodules and formats are the registries the tree was declared
 	// with: those of the loaded modules.
-	submodules map[string]*submoduleSyntax
-	formats    map[string]*formatSyntax
+	submodules map[string]*syntax.Submodule
+	formats    map[string]*syntax.Format
 	// modDiags are the diagnostics of each module's declarations, diags
 	// those of the tree and of the submodule types, reported by every
 	// evaluation of the tree (see Evaluator.declarationDiags).
-	modDiags map[*module]hcl.Diagnostics
+	modDiags map[*syntax.Module]hcl.Diagnostics
 	diags    hcl.Diagnostics
 
 	// subTypes are the trees of the submodule types, by their names (see
@@ -146,24 +147,17 @@ type declared struct {
 	typeCache map[string]options.Type
 }
 
-// declares reports whether the module declares anything: options,
-// submodule types, formats, renamed or removed options. The declared tree
-// of an evaluation depends on these modules alone.
-func (m *module) declares() bool {
-	return len(m.options) > 0 || len(m.submodules) > 0 || len(m.formats) > 0 || len(m.renamed) > 0 || len(m.removed) > 0
-}
-
 // declarer declares the options of loaded modules: what declaring reads
 // (the loaded value, and expressions through consts) and the declared
 // value it fills, which nothing else sees until declare returns it. It
 // knows nothing of the evaluation that the runtime makes (instances,
 // thunks, the state of options): see TestDeclaringDoesNotEvaluate.
 type declarer struct {
-	*loaded
+	*syntax.Modules
 	d      *declared
 	consts declConsts
 	// typeByName holds the named types parsed (see lookupNamedType).
-	typeByName map[*typeSyntax]options.Type
+	typeByName map[*syntax.NamedType]options.Type
 	// private is set for a declarer that reads a declared value made
 	// already (see Evaluator.submoduleType): it adds nothing to it.
 	private bool
@@ -176,8 +170,8 @@ type declConsts interface {
 	// declValue is the value of expr, an expression of module m read
 	// when the options are declared: over constants, functions, the
 	// module's locals and the iterators vars binds, never config (which
-	// module.checkDynamics checked when m was parsed).
-	declValue(m *module, vars *binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics)
+	// checkDynamics checked when m was parsed).
+	declValue(m *syntax.Module, vars *syntax.Binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics)
 	// checkElements is the error of a collection of n elements at rng
 	// beyond the limits.
 	checkElements(n int, rng hcl.Range) *hcl.Diagnostic
@@ -189,20 +183,20 @@ type declConsts interface {
 // declaration errors of the submodule types now rather than when the
 // first instance is made: those of the types options use (merged ones
 // too), named by the option's path, then the rest.
-func declare(l *loaded, consts declConsts) *declared {
+func declare(l *syntax.Modules, consts declConsts) *declared {
 	d := &declared{
-		submodules: l.submodules,
-		formats:    l.formats,
-		modDiags:   map[*module]hcl.Diagnostics{},
+		submodules: l.Submodules,
+		formats:    l.Formats,
+		modDiags:   map[*syntax.Module]hcl.Diagnostics{},
 		subTypes:   map[string]*subType{},
 	}
-	dc := &declarer{loaded: l, d: d, consts: consts}
+	dc := &declarer{Modules: l, d: d, consts: consts}
 	var entries []declEntry
-	for _, m := range l.mods {
-		if !m.declares() {
+	for _, m := range l.Mods {
+		if !m.Declares() {
 			continue
 		}
-		decls, dd := dc.expandDecls(m, m.options, nil, nil)
+		decls, dd := dc.expandDecls(m, m.Options, nil, nil)
 		if len(dd) > 0 {
 			d.modDiags[m] = dd
 		}
@@ -211,7 +205,7 @@ func declare(l *loaded, consts declConsts) *declared {
 		}
 	}
 	root, diags := dc.buildTrie(entries, nil)
-	diags = append(diags, addRenames(root, l.mods)...)
+	diags = append(diags, addRenames(root, l.Mods)...)
 	diags = append(diags, dc.checkRenameKeys(root)...)
 	reported := map[*subType]bool{}
 	report := func(st *subType) {
@@ -345,10 +339,10 @@ func numberNodes(n *declNode, last int) int {
 // theirs (see withoutCommandLine).
 func (ev *Evaluator) declarationDiags(decl *declared) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range ev.mods {
-		diags = append(diags, checkLocals(m.locals)...)
-		for _, s := range m.submodules {
-			diags = append(diags, checkLocals(s.locals)...)
+	for _, m := range ev.Mods {
+		diags = append(diags, checkLocals(m.Locals)...)
+		for _, s := range m.Submodules {
+			diags = append(diags, checkLocals(s.Locals)...)
 		}
 		diags = appendCopies(diags, decl.modDiags[m])
 	}
@@ -366,9 +360,9 @@ func appendCopies(diags, from hcl.Diagnostics) hcl.Diagnostics {
 
 // declEntry is an option declaration with where it is written.
 type declEntry struct {
-	syn  *optionDeclSyntax
-	mod  *module
-	body *submoduleSyntax
+	syn  *syntax.OptionDecl
+	mod  *syntax.Module
+	body *syntax.Submodule
 }
 
 // buildTrie builds an option tree from declarations. prefix is where the
@@ -399,7 +393,7 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("Option %q would be a parent of option %q", full(n.path), full(d.path)),
 					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), options.ShowPos(n.opt.block.DefRange()), n.opt.typ.Description()),
-					Subject:  e.syn.block.DefRange().Ptr(),
+					Subject:  e.syn.Block.DefRange().Ptr(),
 				})
 				ok = false
 				break
@@ -512,15 +506,15 @@ func (dc *declarer) settleDefault(o *optionDecl) {
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
 // decodedOptions keeps, by their syntax, the options declared in the files
-// of the library modules the process shares (module.shared and
-// optionDeclSyntax.inFile: a declaration an evaluation makes is never
+// of the library modules the process shares (syntax.Module.Shared and
+// syntax.OptionDecl.InFile: a declaration an evaluation makes is never
 // kept, so that nothing grows with the evaluations) as decodeOption read
 // them, when it found nothing wrong: what it reads depends on the syntax
 // alone, and so does the type when it is one of sharedTypes (else the
 // kept declaration has no type, and each evaluation parses its own). An
 // evaluation starts each such option from a copy of the kept one, which it
 // may then change (a merged submodule type, the constant default).
-var decodedOptions sync.Map // *optionDeclSyntax -> *optionDecl
+var decodedOptions sync.Map // *syntax.OptionDecl -> *optionDecl
 
 // keepDecodedOptions says to use decodedOptions; the tests turn it off to
 // check it against reading every block anew.
@@ -529,7 +523,7 @@ var keepDecodedOptions = true
 // decodeOption reads one option block, or copies what decodedOptions kept
 // of it, into an optionDecl from slab (see fromSlab).
 func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
-	shared := keepDecodedOptions && e.syn.inFile && e.mod != nil && e.mod.shared
+	shared := keepDecodedOptions && e.syn.InFile && e.mod != nil && e.mod.Shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
 			d := fromSlab(slab)
@@ -537,7 +531,7 @@ func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, 
 			if d.typ != nil {
 				return d, nil
 			}
-			t, own, diags := dc.parseType(e.mod, e.syn.attrs["type"].Expr)
+			t, own, diags := dc.parseType(e.mod, e.syn.Attrs["type"].Expr)
 			if t == nil || diags.HasErrors() {
 				return nil, diags
 			}
@@ -563,12 +557,12 @@ func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, 
 
 // readOption is decodeOption reading the block.
 func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
-	b := e.syn.block
+	b := e.syn.Block
 	d = fromSlab(slab)
-	*d = optionDecl{path: options.Path(e.syn.path), block: b, mod: e.mod, body: e.body, vars: e.syn.vars}
+	*d = optionDecl{path: options.Path(e.syn.Path), block: b, mod: e.mod, body: e.body, vars: e.syn.Vars}
 	// Room for the eight arguments an option takes, on the stack.
 	var sorted [8]*hclsyntax.Attribute
-	for _, attr := range appendSortedAttrs(sorted[:0], e.syn.attrs) {
+	for _, attr := range syntax.AppendSortedAttrs(sorted[:0], e.syn.Attrs) {
 		switch attr.Name {
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
@@ -608,19 +602,19 @@ func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, 
 				d.internal = v.True()
 			}
 		default:
-			diags = append(diags, unsupportedArg(attr, "An option declaration takes "+strings.Join(optionArgs, ", "), optionArgs))
+			diags = append(diags, syntax.UnsupportedArg(attr, "An option declaration takes "+strings.Join(optionArgs, ", "), optionArgs))
 		}
 	}
-	if a := e.syn.attrs["default"]; a != nil {
+	if a := e.syn.Attrs["default"]; a != nil {
 		d.defaultExpr = a.Expr
 	}
-	if a := e.syn.attrs["apply"]; a != nil {
+	if a := e.syn.Attrs["apply"]; a != nil {
 		d.apply = a.Expr
 	}
-	if a := e.syn.attrs["example"]; a != nil {
+	if a := e.syn.Attrs["example"]; a != nil {
 		d.example = a.Expr
 	}
-	ta := e.syn.attrs["type"]
+	ta := e.syn.Attrs["type"]
 	if ta == nil {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -653,12 +647,12 @@ var sharedTypes sync.Map // source text -> options.Type
 // no submodule, no format and not path (sharedTypes), else in the
 // declared tree. own tells whether it names a submodule or path, which
 // each evaluation binds to itself (see Evaluator.typeOf).
-func (dc *declarer) parseType(m *module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
+func (dc *declarer) parseType(m *syntax.Module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
 	var key string
-	if m != nil && m.file != nil {
+	if m != nil && m.File != nil {
 		r := expr.Range()
-		if r.Start.Byte >= 0 && r.End.Byte <= len(m.file.Bytes) && r.Start.Byte <= r.End.Byte {
-			key = string(m.file.Bytes[r.Start.Byte:r.End.Byte])
+		if r.Start.Byte >= 0 && r.End.Byte <= len(m.File.Bytes) && r.Start.Byte <= r.End.Byte {
+			key = string(m.File.Bytes[r.Start.Byte:r.End.Byte])
 		}
 	}
 	decl := dc.d
@@ -708,7 +702,7 @@ const docName = "<name>"
 
 // optionText says what a description or default_text may be, in a
 // declaration made by dynamic blocks when vars binds their iterators.
-func optionText(vars *binding) string {
+func optionText(vars *syntax.Binding) string {
 	const text = "a constant string (inside a submodule, a template that reads name, as \"the ${name} exporter\")"
 	if vars == nil {
 		return text
@@ -718,13 +712,13 @@ func optionText(vars *binding) string {
 
 // readsName reports whether expr reads name alone, and the iterators vars
 // binds: a template such as "the prometheus ${name} exporter".
-func readsName(expr hclsyntax.Expression, vars *binding) bool {
+func readsName(expr hclsyntax.Expression, vars *syntax.Binding) bool {
 	name := false
 	for _, tr := range hclsyntax.Variables(expr) {
 		switch {
 		case tr.RootName() == "name" && len(tr) == 1:
 			name = true
-		case vars.lookup(tr.RootName()) == cty.NilVal:
+		case vars.Lookup(tr.RootName()) == cty.NilVal:
 			return false
 		}
 	}
@@ -733,8 +727,8 @@ func readsName(expr hclsyntax.Expression, vars *binding) bool {
 
 // nameText evaluates a description or default_text that reads name (see
 // readsName) for the instance called name, with the iterators vars binds.
-func nameText(attr *hclsyntax.Attribute, name string, vars *binding) (string, hcl.Diagnostics) {
-	ctx := vars.values()
+func nameText(attr *hclsyntax.Attribute, name string, vars *syntax.Binding) (string, hcl.Diagnostics) {
+	ctx := vars.Values()
 	if ctx == nil {
 		ctx = map[string]cty.Value{}
 	}
@@ -776,13 +770,13 @@ func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) 
 // constAttr reads an option argument that must be a constant of type ty,
 // described in words as what; it may read the iterators vars binds (nil:
 // none), constants of the declaration.
-func constAttr(attr *hclsyntax.Attribute, vars *binding, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
+func constAttr(attr *hclsyntax.Attribute, vars *syntax.Binding, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
 	var v cty.Value
 	var diags hcl.Diagnostics
 	if vars == nil {
-		v, diags = constValue(attr.Expr)
+		v, diags = syntax.ConstValue(attr.Expr)
 	} else {
-		v, diags = attr.Expr.Value(&hcl.EvalContext{Variables: vars.values()})
+		v, diags = attr.Expr.Value(&hcl.EvalContext{Variables: vars.Values()})
 	}
 	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != ty {
 		return cty.NilVal, hcl.Diagnostics{{
@@ -795,20 +789,10 @@ func constAttr(attr *hclsyntax.Attribute, vars *binding, ty cty.Type, what strin
 	return v, nil
 }
 
-// constValue evaluates an expression with no variables. A constant (see
-// constantValue: every option's description is one) is read off the
-// syntax tree; anything else goes through hclsyntax.
-func constValue(e hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	if v, ok := constantValue(e); ok {
-		return v, nil
-	}
-	return e.Value(nil)
-}
-
 // lookupSubmoduleType resolves submodule.NAME inside a type expression.
 func (dc *declarer) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
 	if _, ok := dc.d.submodules[name]; !ok {
-		return nil, unknownName(dc.d.submodules, "submodule", name, "", rng)
+		return nil, syntax.UnknownName(dc.d.submodules, "submodule", name, "", rng)
 	}
 	// No Instantiator: the type is the declared tree's; each evaluation
 	// binds it to itself (see Evaluator.typeOf).
@@ -818,7 +802,7 @@ func (dc *declarer) lookupSubmoduleType(name string, rng hcl.Range) (options.Typ
 // subType is the option tree of a set of submodules merged together.
 type subType struct {
 	root   *declNode
-	bodies []*submoduleSyntax
+	bodies []*syntax.Submodule
 	// freeform is the type of the names no option declares (nil: such a
 	// name is an error).
 	freeform   options.Type
@@ -854,7 +838,7 @@ func (ev *Evaluator) submoduleType(names []string) *subType {
 	if st := ev.decl.subTypes[subTypeKey(names)]; st != nil {
 		return st
 	}
-	dc := &declarer{loaded: ev.loaded, d: ev.decl, consts: ev, private: true}
+	dc := &declarer{Modules: &ev.Modules, d: ev.decl, consts: ev, private: true}
 	return dc.subTypeAt(names, nil)
 }
 
@@ -870,10 +854,10 @@ func (dc *declarer) buildSubType(st *subType, names []string, prefix options.Pat
 		body := dc.d.submodules[name]
 		st.bodies = append(st.bodies, body)
 		st.diags = append(st.diags, dc.freeformType(st, body)...)
-		decls, diags := dc.expandDecls(body.mod, body.options, nil, nil)
+		decls, diags := dc.expandDecls(body.Mod, body.Options, nil, nil)
 		st.diags = append(st.diags, diags...)
 		for _, o := range decls {
-			entries = append(entries, declEntry{syn: o, mod: body.mod, body: body})
+			entries = append(entries, declEntry{syn: o, mod: body.Mod, body: body})
 		}
 	}
 	root, diags := dc.buildTrie(entries, prefix)
@@ -882,7 +866,7 @@ func (dc *declarer) buildSubType(st *subType, names []string, prefix options.Pat
 
 // addRenames puts renamed_option and removed_option paths into the
 // top-level tree.
-func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
+func addRenames(root *declNode, mods []*syntax.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	place := func(p []string, rng hcl.Range) *declNode {
 		n := root
@@ -914,30 +898,30 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 		return n
 	}
 	for _, m := range mods {
-		for _, r := range m.renamed {
-			if n := place(r.from, r.block.DefRange()); n != nil {
+		for _, r := range m.Renamed {
+			if n := place(r.From, r.Block.DefRange()); n != nil {
 				n.rename, n.renMod = r, m
 			}
 		}
-		for _, r := range m.removed {
-			if n := place(r.path, r.block.DefRange()); n != nil {
+		for _, r := range m.Removed {
+			if n := place(r.Path, r.Block.DefRange()); n != nil {
 				n.removed, n.remMod = r, m
 			}
 		}
 	}
 	for _, m := range mods {
-		for _, r := range m.renamed {
-			from := lookupDecl(root, r.from)
-			to, _ := renameTarget(root, r.to)
+		for _, r := range m.Renamed {
+			from := lookupDecl(root, r.From)
+			to, _ := renameTarget(root, r.To)
 			if from == nil || from.rename != r {
 				continue
 			}
 			if to == nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.to).String()),
-					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.from).String(), options.Path(r.to).String()),
-					Subject:  r.toRange.Ptr(),
+					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.To).String()),
+					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.From).String(), options.Path(r.To).String()),
+					Subject:  r.ToRange.Ptr(),
 				})
 				from.renameBad = true
 				continue
@@ -955,22 +939,22 @@ func addRenames(root *declNode, mods []*module) hcl.Diagnostics {
 // error at the rename rather than at each definition of the old name.
 func (dc *declarer) checkRenameKeys(root *declNode) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, m := range dc.mods {
-		for _, r := range m.renamed {
-			from := lookupDecl(root, r.from)
+	for _, m := range dc.Mods {
+		for _, r := range m.Renamed {
+			from := lookupDecl(root, r.From)
 			if from == nil || from.rename != r || from.renameBad {
 				continue
 			}
-			to, rest := renameTarget(root, r.to)
+			to, rest := renameTarget(root, r.To)
 			if to == nil || len(rest) == 0 {
 				continue
 			}
 			if d := dc.checkKeys(to.opt.typ, to.path, rest); d != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.to).String()),
-					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.from).String(), options.Path(r.to).String(), d),
-					Subject:  r.toRange.Ptr(),
+					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.To).String()),
+					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.From).String(), options.Path(r.To).String(), d),
+					Subject:  r.ToRange.Ptr(),
 				})
 				from.renameBad = true
 			}

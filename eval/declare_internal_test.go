@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/property"
 )
@@ -36,50 +37,50 @@ func TestDecodedOptions(t *testing.T) {
 		t.Fatal(diags.Error())
 	}
 	var entries []declEntry
-	for _, m := range ev.mods {
-		if !m.shared {
-			t.Errorf("library module %s is not shared", m.src.display())
+	for _, m := range ev.Mods {
+		if !m.Shared {
+			t.Errorf("library module %s is not shared", m.Src.Display())
 		}
 		// A dynamic block's declarations are made by each evaluation,
 		// and never kept.
-		for _, o := range m.options {
-			if o.inFile {
+		for _, o := range m.Options {
+			if o.InFile {
 				entries = append(entries, declEntry{syn: o, mod: m})
 			}
 		}
-		for _, s := range m.submodules {
-			for _, o := range s.options {
-				if o.inFile {
+		for _, s := range m.Submodules {
+			for _, o := range s.Options {
+				if o.InFile {
 					entries = append(entries, declEntry{syn: o, mod: m, body: s})
 				}
 			}
 		}
 	}
 	decodedOptions.Range(func(k, _ any) bool {
-		if syn := k.(*optionDeclSyntax); !syn.inFile {
-			t.Errorf("%s: a declaration made by an evaluation was kept", syn.block.DefRange())
+		if syn := k.(*syntax.OptionDecl); !syn.InFile {
+			t.Errorf("%s: a declaration made by an evaluation was kept", syn.Block.DefRange())
 		}
 		return true
 	})
 	if len(entries) < 450 {
 		t.Fatalf("the library declares %d options; want the whole library", len(entries))
 	}
-	dc := &declarer{loaded: ev.loaded, d: ev.decl, consts: ev, private: true}
+	dc := &declarer{Modules: &ev.Modules, d: ev.decl, consts: ev, private: true}
 	for _, e := range entries {
 		want, diags := dc.readOption(e, nil)
 		if diags.HasErrors() {
-			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
+			t.Fatalf("%s: %s", e.syn.Block.DefRange(), diags.Error())
 		}
 		if _, ok := decodedOptions.Load(e.syn); !ok {
-			t.Errorf("%s: option %s was not kept", e.syn.block.DefRange(), want.path)
+			t.Errorf("%s: option %s was not kept", e.syn.Block.DefRange(), want.path)
 			continue
 		}
 		got, diags := dc.decodeOption(e, nil)
 		if diags.HasErrors() {
-			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
+			t.Fatalf("%s: %s", e.syn.Block.DefRange(), diags.Error())
 		}
 		if diff := cmp.Diff(showDecl(ev, want), showDecl(ev, got)); diff != "" {
-			t.Errorf("%s: option %s (-read +kept):\n%s", e.syn.block.DefRange(), want.path, diff)
+			t.Errorf("%s: option %s (-read +kept):\n%s", e.syn.Block.DefRange(), want.path, diff)
 		}
 	}
 }
@@ -111,7 +112,7 @@ func showDecl(ev *Evaluator, o *optionDecl) declRecord {
 			return r
 		}
 		v := cty.DynamicVal
-		if _, constant := constantValue(o.defaultExpr); constant {
+		if _, constant := syntax.ConstantValue(o.defaultExpr); constant {
 			v, _ = property.Deep(p.Content)
 		}
 		r.ConstDefault = fmt.Sprintf("%s %s %d %#v", d.Range, p.Kind, p.Priority, v)

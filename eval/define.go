@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -27,7 +28,7 @@ type instance struct {
 	// topStates those of the top level, by declNode.id.
 	states     map[*declNode]*nodeState
 	topStates  []*nodeState
-	bodyLocals map[*submoduleSyntax]*localSet
+	bodyLocals map[*syntax.Submodule]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
 	// config is the reference to the instance's root (rootRef, see
@@ -140,7 +141,7 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 	case n.rename != nil:
 		s := inst.state(n)
 		s.defs = append(s.defs, d)
-		if to, rest := renameTarget(inst.root, n.rename.to); to != nil && !n.renameBad {
+		if to, rest := renameTarget(inst.root, n.rename.To); to != nil && !n.renameBad {
 			d.Value = nestIn(d.Value, rest)
 			return inst.split(to, d, force)
 		}
@@ -422,14 +423,14 @@ func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
 // defineConfig splits the definition config block c makes in inst, its
 // expressions in scope sc, over inst's option tree at place seq in
 // definition order.
-func (inst *instance) defineConfig(c *configSyntax, sc *scope, seq []int) hcl.Diagnostics {
+func (inst *instance) defineConfig(c *syntax.Config, sc *scope, seq []int) hcl.Diagnostics {
 	if directConfig {
 		if diags, ok := inst.splitConfigDirect(c, sc, seq); ok {
 			return diags
 		}
 	}
 	v := inst.ev.configValue(c, sc)
-	return inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: seq}, false)
+	return inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.Block.DefRange()}, seq: seq}, false)
 }
 
 // directConfig says to split config blocks with splitConfigDirect where
@@ -454,13 +455,13 @@ type configAttr struct {
 // `when` is the mkIf that splitting pushes down to each of them: the
 // same condition, around each, at the range the split gives it. It
 // reports false, having done nothing, for any other block.
-func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (hcl.Diagnostics, bool) {
+func (inst *instance) splitConfigDirect(c *syntax.Config, sc *scope, seq []int) (hcl.Diagnostics, bool) {
 	if inst.hasFreeform() {
 		return nil, false
 	}
-	blockRange := c.block.DefRange()
+	blockRange := c.Block.DefRange()
 	n := inst.root
-	for i, p := range c.prefix {
+	for i, p := range c.Prefix {
 		n = n.children[cty.NormalizeString(p)]
 		switch {
 		case n == nil || n.rename != nil || n.removed != nil:
@@ -468,9 +469,9 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 		case n.opt != nil:
 			v := inst.ev.configObject(c, sc, i+1)
 			rng := blockRange
-			if c.when != nil {
-				if i < len(c.prefix)-1 {
-					rng = c.when.SrcRange // the range of the mkIf, as the rest is a plain object
+			if c.When != nil {
+				if i < len(c.Prefix)-1 {
+					rng = c.When.SrcRange // the range of the mkIf, as the rest is a plain object
 				}
 				v = whenProperty(c, inst.ev.whenThunk(c, sc), v, rng)
 			}
@@ -479,7 +480,7 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 	}
 	var buf [16]configAttr
 	attrs := buf[:0]
-	for _, a := range c.attrs {
+	for _, a := range c.Attrs {
 		attrs = append(attrs, configAttr{cty.NormalizeString(a.Name), a})
 	}
 	slices.SortFunc(attrs, func(a, b configAttr) int { return strings.Compare(a.name, b.name) })
@@ -489,7 +490,7 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 		}
 	}
 	var cond cty.Value
-	if c.when != nil {
+	if c.When != nil {
 		cond = inst.ev.whenThunk(c, sc)
 	}
 	var diags hcl.Diagnostics
@@ -502,7 +503,7 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 			continue
 		}
 		v := e
-		if c.when != nil {
+		if c.When != nil {
 			v = whenProperty(c, cond, e, rng)
 		}
 		diags = append(diags, inst.split(child, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false)...)
@@ -512,24 +513,24 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 
 // configValue builds the definition a config block makes: an object of
 // thunks below its prefix, under an mkIf when it has a `when`.
-func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
+func (ev *Evaluator) configValue(c *syntax.Config, sc *scope) cty.Value {
 	v := ev.configObject(c, sc, 0)
 	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
 	// the block from the module's root, so that splitting pushes it down
 	// through namespaces and it stops at the first option on the label
 	// path. A false `when` on "systemd.services.foo.serviceConfig" then
 	// defines nothing of systemd.services, not even the key foo.
-	if c.when != nil {
-		v = whenProperty(c, ev.whenThunk(c, sc), v, c.when.SrcRange)
+	if c.When != nil {
+		v = whenProperty(c, ev.whenThunk(c, sc), v, c.When.SrcRange)
 	}
 	return v
 }
 
 // configObject is the object of a config block's attributes, as thunks,
 // below the labels of its prefix from the one at index from.
-func (ev *Evaluator) configObject(c *configSyntax, sc *scope, from int) cty.Value {
-	attrs := make(map[string]cty.Value, len(c.attrs))
-	for _, a := range c.attrs {
+func (ev *Evaluator) configObject(c *syntax.Config, sc *scope, from int) cty.Value {
+	attrs := make(map[string]cty.Value, len(c.Attrs))
+	for _, a := range c.Attrs {
 		attrs[a.Name] = ev.thunk(a.Expr, sc)
 	}
 	var v cty.Value
@@ -538,25 +539,25 @@ func (ev *Evaluator) configObject(c *configSyntax, sc *scope, from int) cty.Valu
 	} else {
 		v = cty.ObjectVal(attrs)
 	}
-	v = property.ForcedVal(v, c.block.DefRange())
-	for i := len(c.prefix) - 1; i >= from; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
+	v = property.ForcedVal(v, c.Block.DefRange())
+	for i := len(c.Prefix) - 1; i >= from; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
 	}
 	return v
 }
 
 // whenThunk is the condition of config block c's `when`, in scope sc.
-func (ev *Evaluator) whenThunk(c *configSyntax, sc *scope) cty.Value {
-	return ev.namedThunk(c.when.Expr, sc, "the condition `when`")
+func (ev *Evaluator) whenThunk(c *syntax.Config, sc *scope) cty.Value {
+	return ev.namedThunk(c.When.Expr, sc, "the condition `when`")
 }
 
 // whenProperty is the mkIf of config block c's `when`, its condition cond,
 // around content, at rng.
-func whenProperty(c *configSyntax, cond, content cty.Value, rng hcl.Range) cty.Value {
+func whenProperty(c *syntax.Config, cond, content cty.Value, rng hcl.Range) cty.Value {
 	return property.PropertyVal(property.Property{
 		Kind:      property.KindIf,
 		Cond:      cond,
-		CondRange: c.when.Expr.Range(),
+		CondRange: c.When.Expr.Range(),
 		Content:   content,
 		Range:     rng,
 	})
@@ -645,7 +646,7 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 		st:         st,
 		loc:        loc,
 		states:     map[*declNode]*nodeState{},
-		bodyLocals: map[*submoduleSyntax]*localSet{},
+		bodyLocals: map[*syntax.Submodule]*localSet{},
 	}
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
@@ -667,7 +668,7 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	nb := len(st.bodies)
 	for j, body := range st.bodies {
 		sc := inst.bodyScope(body)
-		for k, c := range body.configs {
+		for k, c := range body.Configs {
 			diags = append(diags, inst.defineConfig(c, sc, []int{nb - 1 - j, k})...)
 		}
 	}

@@ -166,11 +166,11 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
 		}
 		if c.rename != nil {
-			to, rest := renameTarget(inst.root, c.rename.to)
+			to, rest := renameTarget(inst.root, c.rename.To)
 			if to != nil && len(rest) > 0 {
 				// A path inside a submodule option's value: follow it
 				// from the top again.
-				p = append(append(options.Path{}, c.rename.to...), p[i+1:]...)
+				p = append(append(options.Path{}, c.rename.To...), p[i+1:]...)
 				n, i = inst.root, -1
 				continue
 			}

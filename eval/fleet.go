@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 )
 
 // Fleet is what the evaluations of the hosts of a fleet share (nodegen
@@ -14,7 +15,7 @@ import (
 // declared option tree, made once for the hosts whose declaring modules
 // are the same (the library and the modules they import that declare
 // options, submodule types, formats or renamed and removed options; see
-// module.declares), and the parsed declaring modules of the host, by
+// syntax.Module.Declares), and the parsed declaring modules of the host, by
 // their path and content, which make those trees. A host that declares
 // options of its own has a tree of its own. An error in a declaration is
 // reported by every evaluation whose tree it is in, located as alone.
@@ -71,8 +72,8 @@ func NewFleet() *Fleet {
 }
 
 // module is the module of the fleet parsed from src at s, if one is kept.
-func (f *Fleet) module(s source, src []byte) (*parsedModule, fleetModuleKey) {
-	k := fleetModuleKey{key: s.key(), display: s.display(), sum: sha256.Sum256(src)}
+func (f *Fleet) module(s syntax.Source, src []byte) (*parsedModule, fleetModuleKey) {
+	k := fleetModuleKey{key: s.Key(), display: s.Display(), sum: sha256.Sum256(src)}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.modules[k], k
@@ -82,7 +83,7 @@ func (f *Fleet) module(s source, src []byte) (*parsedModule, fleetModuleKey) {
 // declares something, was parsed before and there is room, and returns
 // the module the evaluation is to use.
 func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule {
-	if pm.m == nil || pm.m.body == nil || !pm.m.declares() {
+	if pm.m == nil || pm.m.Body == nil || !pm.m.Declares() {
 		return pm
 	}
 	f.mu.Lock()
@@ -95,7 +96,7 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 		return pm
 	}
 	f.moduleBytes += size
-	pm.m.fleet = true
+	pm.m.Fleet = true
 	f.modules[k] = pm
 	return pm
 }
@@ -107,16 +108,16 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v %v\x00", ev.limits, ev.cfg.ShowTrace)
 	var buf []byte
-	for _, m := range ev.mods {
-		if !m.declares() {
+	for _, m := range ev.Mods {
+		if !m.Declares() {
 			continue
 		}
-		if !m.shared && !m.fleet {
+		if !m.Shared && !m.Fleet {
 			// A module only this evaluation has: no other evaluation
 			// would share the tree.
-			return declare(ev.loaded, ev)
+			return declare(&ev.Modules, ev)
 		}
-		buf = binary.AppendUvarint(buf, m.id)
+		buf = binary.AppendUvarint(buf, m.ID)
 	}
 	h.Write(buf)
 	var key [sha256.Size]byte
@@ -127,13 +128,13 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !f.asked[key] || len(f.trees) >= fleetTrees {
 			f.asked[key] = true
 			f.mu.Unlock()
-			return declare(ev.loaded, ev)
+			return declare(&ev.Modules, ev)
 		}
 		t = &fleetTree{}
 		f.trees[key] = t
 	}
 	f.mu.Unlock()
-	t.once.Do(func() { t.decl = declare(ev.loaded, ev) })
+	t.once.Do(func() { t.decl = declare(&ev.Modules, ev) })
 	return t.decl
 }
 

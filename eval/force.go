@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -170,9 +171,9 @@ func (ev *Evaluator) typeOf(of any, t options.Type) options.Type {
 }
 
 // constantDefault is the definition a default makes when it is a constant
-// (see constantValue); it reads nothing of an evaluation.
+// (see syntax.ConstantValue); it reads nothing of an evaluation.
 func constantDefault(expr hclsyntax.Expression) (options.Def, bool) {
-	v, constant := constantValue(expr)
+	v, constant := syntax.ConstantValue(expr)
 	if !constant {
 		return options.Def{}, false
 	}
@@ -186,31 +187,6 @@ func defaultAt(expr hclsyntax.Expression, content cty.Value) options.Def {
 		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
 		Range: rng,
 	}
-}
-
-// constantValue is the value of an expression that is a constant, read
-// off the syntax tree: a literal, a quoted string with nothing
-// interpolated, or an empty list or object.
-func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
-	switch e := e.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return e.Val, true
-	case *hclsyntax.TemplateExpr:
-		if len(e.Parts) == 1 {
-			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
-				return lit.Val, true
-			}
-		}
-	case *hclsyntax.TupleConsExpr:
-		if len(e.Exprs) == 0 {
-			return cty.EmptyTupleVal, true
-		}
-	case *hclsyntax.ObjectConsExpr:
-		if len(e.Items) == 0 {
-			return cty.EmptyObjectVal, true
-		}
-	}
-	return cty.NilVal, false
 }
 
 func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
@@ -265,7 +241,7 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 		}
 		return s.value, s.diags
 	case c.rename != nil:
-		to, rest := renameTarget(inst.root, c.rename.to)
+		to, rest := renameTarget(inst.root, c.rename.To)
 		if to == nil {
 			return cty.DynamicVal, nil
 		}

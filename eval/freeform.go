@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -26,8 +27,8 @@ type freeform struct {
 }
 
 // freeformType reads the freeform type of one submodule body into st.
-func (dc *declarer) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnostics {
-	if body.freeform == nil {
+func (dc *declarer) freeformType(st *subType, body *syntax.Submodule) hcl.Diagnostics {
+	if body.Freeform == nil {
 		return nil
 	}
 	if st.freeformAt != nil {
@@ -35,14 +36,14 @@ func (dc *declarer) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnos
 			Severity: hcl.DiagError,
 			Summary:  "Freeform is declared twice",
 			Detail:   fmt.Sprintf("This submodule is also freeform at %s; declare the type of its undeclared names in one place.", options.ShowPos(*st.freeformAt)),
-			Subject:  body.freeform.Expr.Range().Ptr(),
+			Subject:  body.Freeform.Expr.Range().Ptr(),
 		}}
 	}
-	t, _, diags := dc.parseType(body.mod, body.freeform.Expr)
+	t, _, diags := dc.parseType(body.Mod, body.Freeform.Expr)
 	if diags.HasErrors() {
 		return diags
 	}
-	st.freeform, st.freeformAt = t, body.freeform.Expr.Range().Ptr()
+	st.freeform, st.freeformAt = t, body.Freeform.Expr.Range().Ptr()
 	return diags
 }
 

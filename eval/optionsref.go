@@ -24,7 +24,7 @@ func (r *optionsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diag
 		return cty.DynamicVal, false, hcl.Diagnostics{r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false)}
 	}
 	if c.rename != nil {
-		if to, rest := renameTarget(r.inst.root, c.rename.to); to != nil && len(rest) == 0 {
+		if to, rest := renameTarget(r.inst.root, c.rename.To); to != nil && len(rest) == 0 {
 			c = to
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -51,13 +52,13 @@ func OriginOf(r hcl.Range) Origin {
 // ranges, names a module of the built-in library, and which: its path in
 // the library ("services/cluster/kubernetes/kubelet.hcl").
 func LibraryModule(name string) (rel string, ok bool) {
-	return strings.CutPrefix(name, libraryPrefix)
+	return strings.CutPrefix(name, syntax.LibraryPrefix)
 }
 
 // LibraryFileName is the file name a module of the built-in library
 // (rel, its path in the library) has in diagnostics and ranges: the
 // inverse of LibraryModule.
-func LibraryFileName(rel string) string { return libraryPrefix + rel }
+func LibraryFileName(rel string) string { return syntax.LibraryPrefix + rel }
 
 // inLibrary tells whether a range lies in a module of the built-in library.
 func inLibrary(r hcl.Range) bool { return OriginOf(r) == Library }

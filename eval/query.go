@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -30,9 +31,9 @@ func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnos
 
 // inlineModule returns the module given inline whose file is filename,
 // nil if there is none.
-func (ev *Evaluator) inlineModule(filename string) *module {
-	for _, m := range ev.mods {
-		if m.src.inline > 0 && m.file != nil && m.file.Body.MissingItemRange().Filename == filename {
+func (ev *Evaluator) inlineModule(filename string) *syntax.Module {
+	for _, m := range ev.Mods {
+		if m.Src.Inline > 0 && m.File != nil && m.File.Body.MissingItemRange().Filename == filename {
 			return m
 		}
 	}
