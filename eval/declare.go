@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/slabs"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -49,7 +50,7 @@ func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declN
 	if n.children == nil {
 		n.children = map[string]*declNode{}
 	}
-	c = fromSlab(slab)
+	c = slabs.Take(slab)
 	c.path = p
 	n.children[seg] = c
 	return c, true
@@ -521,12 +522,12 @@ var decodedOptions sync.Map // *syntax.OptionDecl -> *optionDecl
 var keepDecodedOptions = true
 
 // decodeOption reads one option block, or copies what decodedOptions kept
-// of it, into an optionDecl from slab (see fromSlab).
+// of it, into an optionDecl from slab (see slabs.Take).
 func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
 	shared := keepDecodedOptions && e.syn.InFile && e.mod != nil && e.mod.Shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
-			d := fromSlab(slab)
+			d := slabs.Take(slab)
 			*d = *kept.(*optionDecl)
 			if d.typ != nil {
 				return d, nil
@@ -558,7 +559,7 @@ func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, 
 // readOption is decodeOption reading the block.
 func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
 	b := e.syn.Block
-	d = fromSlab(slab)
+	d = slabs.Take(slab)
 	*d = optionDecl{path: options.Path(e.syn.Path), block: b, mod: e.mod, body: e.body, vars: e.syn.Vars}
 	// Room for the eight arguments an option takes, on the stack.
 	var sorted [8]*hclsyntax.Attribute

@@ -119,36 +119,3 @@ func showDecl(ev *Evaluator, o *optionDecl) declRecord {
 	}
 	return r
 }
-
-func TestFromSlab(t *testing.T) {
-	tests := []struct {
-		name string
-		slab *[]int
-		take int
-		// wantLen is the slab's length after the takes.
-		wantLen int
-	}{
-		{"nil", nil, 3, 0},
-		{"no capacity", &[]int{}, 3, 0},
-		{"within", ptr(make([]int, 0, 4)), 3, 3},
-		{"past its end", ptr(make([]int, 0, 2)), 5, 1}, // two chunks of 2 more
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			seen := map[*int]bool{}
-			for i := range tt.take {
-				p := fromSlab(tt.slab)
-				if *p != 0 || seen[p] {
-					t.Fatalf("take %d: %p (holding %d) again or not zero", i, p, *p)
-				}
-				*p = i + 1
-				seen[p] = true
-			}
-			if tt.slab != nil && len(*tt.slab) != tt.wantLen {
-				t.Errorf("slab length %d, want %d", len(*tt.slab), tt.wantLen)
-			}
-		})
-	}
-}
-
-func ptr[T any](v T) *T { return &v }

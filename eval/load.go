@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/slabs"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/regularfile"
@@ -529,7 +530,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*syntax.OptionDec
 			})
 		}
 	}
-	// The option blocks' declarations, in one allocation (see fromSlab).
+	// The option blocks' declarations, in one allocation (see slabs.Take).
 	var syns []syntax.OptionDecl
 	if n := countBlocks(body, "option"); n > 1 {
 		syns = make([]syntax.OptionDecl, 0, n)
@@ -543,7 +544,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*syntax.OptionDec
 				continue
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
-			syn := fromSlab(&syns)
+			syn := slabs.Take(&syns)
 			*syn = syntax.OptionDecl{Path: full, Block: b, Attrs: b.Body.Attributes, InFile: true}
 			*opts = append(*opts, syn)
 		case "options":
