@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
@@ -75,7 +76,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	}
 	for i := 0; i < len(ev.instances); i++ {
 		inst := ev.instances[i]
-		for _, body := range inst.st.bodies {
+		for _, body := range inst.st.Bodies {
 			sc := inst.bodyScope(body)
 			for _, c := range body.Asserts {
 				check(c, sc, true)
@@ -128,17 +129,17 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 }
 
 // removedMessage evaluates (once) the message of a removed_option.
-func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
+func (ev *Evaluator) removedMessage(n *declare.Node) (string, hcl.Diagnostics) {
 	t, ok := ev.removedMsgs[n]
 	if !ok {
-		t = &thunk{expr: n.removed.Message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
+		t = &thunk{expr: n.Removed.Message, sc: ev.topScope(n.RemMod), what: "the message of removed_option " + n.Path.String()}
 		ev.removedMsgs[n] = t
 	}
 	v, diags := t.ForceDeep()
 	if diags.HasErrors() || !v.IsKnown() {
 		return "", diags
 	}
-	str, d := asString(v, n.removed.Message.Range(), "Invalid message", "The message of a removed_option is a string.")
+	str, d := asString(v, n.Removed.Message.Range(), "Invalid message", "The message of a removed_option is a string.")
 	if d != nil {
 		return "", append(diags, d)
 	}
@@ -158,24 +159,24 @@ func joinNotes(notes ...string) string {
 
 // renameChecks warns about definitions of renamed options and fails on
 // definitions of removed ones.
-func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
+func (ev *Evaluator) renameChecks(n *declare.Node) ([]Warning, hcl.Diagnostics) {
 	var warns []Warning
 	var diags hcl.Diagnostics
-	if n.rename != nil || n.removed != nil {
-		diags = append(diags, ev.top.drainTo(n.path[:len(n.path)-1])...)
+	if n.Rename != nil || n.Removed != nil {
+		diags = append(diags, ev.top.drainTo(n.Path[:len(n.Path)-1])...)
 		s := ev.top.peekState(n)
 		if s == nil {
 			return nil, diags
 		}
 		for _, d := range s.defs {
-			live, dd := lives(n.path, d.Def)
+			live, dd := lives(n.Path, d.Def)
 			diags = append(diags, dd...)
 			if !live {
 				continue
 			}
-			if n.rename != nil {
+			if n.Rename != nil {
 				warns = append(warns, Warning{
-					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.To).String()),
+					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.Path.String(), d.Range.Filename, options.Path(n.Rename.To).String()),
 					Range:   d.Range,
 				})
 				continue
@@ -184,15 +185,15 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 			diags = append(diags, dd...)
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Option %q was removed", n.path.String()),
-				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.path.String(), d.Range.Filename, msg),
+				Summary:  fmt.Sprintf("Option %q was removed", n.Path.String()),
+				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.Path.String(), d.Range.Filename, msg),
 				Subject:  d.Range.Ptr(),
 			})
 		}
 		return warns, diags
 	}
-	for _, name := range n.names {
-		w, d := ev.renameChecks(n.children[name])
+	for _, name := range n.Names {
+		w, d := ev.renameChecks(n.Children[name])
 		warns = append(warns, w...)
 		diags = append(diags, d...)
 	}

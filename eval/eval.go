@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
@@ -83,7 +84,7 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 			loadScopes:  map[*syntax.Module]*scope{},
 			funcs:       lib.Functions(),
 			fileFuncs:   map[string]function.Function{},
-			removedMsgs: map[*declNode]*thunk{},
+			removedMsgs: map[*declare.Node]*thunk{},
 			modulePaths: map[string]modulePath{},
 			bound:       map[any]options.Type{},
 		},
@@ -94,11 +95,11 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	if !ok {
 		return ev, diags
 	}
-	var decl *declared
+	var decl *declare.Declared
 	if cfg.Fleet != nil {
 		decl = cfg.Fleet.declared(ev)
 	} else {
-		decl = declare(&ev.Modules, ev)
+		decl = declare.Declare(&ev.Modules, declaringConsts{ev})
 	}
 	ev.decl = decl
 	diags = append(diags, ev.declarationDiags(decl)...)
@@ -222,9 +223,9 @@ func declareOnce[T interface{ DeclBlock() *hclsyntax.Block }](decls map[string]T
 // define makes the top-level instance of the declared option tree and
 // splits the definitions of every config block over it, without
 // evaluating them. Definitions come in the reverse of the module list.
-func (ev *Evaluator) define(decl *declared) hcl.Diagnostics {
+func (ev *Evaluator) define(decl *declare.Declared) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ev.top = &instance{ev: ev, root: decl.root, topStates: make([]*nodeState, decl.nodes+1), bodyLocals: map[*syntax.Submodule]*localSet{}}
+	ev.top = &instance{ev: ev, root: decl.Root, topStates: make([]*nodeState, decl.Nodes+1), bodyLocals: map[*syntax.Submodule]*localSet{}}
 	mods := ev.Mods
 	for i := len(mods) - 1; i >= 0; i-- {
 		m := mods[i]
@@ -373,7 +374,7 @@ type evalPhases struct {
 	*loaded
 	// decl is the declared option tree, maybe shared with other
 	// evaluations (see Fleet): the evaluation never changes it.
-	decl *declared
+	decl *declare.Declared
 	top  *instance
 	// instances are the top-level instance and the submodule instances,
 	// appended as they are made (define.go).
@@ -384,15 +385,15 @@ type evalPhases struct {
 // evaluation: made empty by New (fileFuncs, modLocals, loadScopes as
 // first needed), filled on demand, never reset.
 type evalCaches struct {
-	// bound holds the types of the declared options (by *optionDecl) and
-	// freeform submodules (by *subType) that name a submodule or the
-	// type path, bound to this evaluation (see typeOf).
+	// bound holds the types of the declared options (by *declare.Option)
+	// and freeform submodules (by *declare.SubType) that name a submodule
+	// or the type path, bound to this evaluation (see typeOf).
 	bound       map[any]options.Type
 	modLocals   map[*syntax.Module]*localSet
 	loadScopes  map[*syntax.Module]*scope // see loadScope
 	funcs       map[string]function.Function
 	fileFuncs   map[string]function.Function // by module directory key
-	removedMsgs map[*declNode]*thunk
+	removedMsgs map[*declare.Node]*thunk
 	// modulePaths are the paths that the type path resolved from a path
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 )
 
@@ -58,7 +59,7 @@ type fleetModuleKey struct {
 // that needs it.
 type fleetTree struct {
 	once sync.Once
-	decl *declared
+	decl *declare.Declared
 }
 
 // NewFleet returns an empty Fleet.
@@ -104,7 +105,7 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 // declared is the declared tree of ev's loaded modules: the fleet's when
 // their declaring modules are those of a tree it keeps (it makes it with
 // ev if none did yet), else one ev makes for itself.
-func (f *Fleet) declared(ev *Evaluator) *declared {
+func (f *Fleet) declared(ev *Evaluator) *declare.Declared {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v %v\x00", ev.limits, ev.cfg.ShowTrace)
 	var buf []byte
@@ -115,7 +116,7 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !m.Shared && !m.Fleet {
 			// A module only this evaluation has: no other evaluation
 			// would share the tree.
-			return declare(&ev.Modules, ev)
+			return declare.Declare(&ev.Modules, declaringConsts{ev})
 		}
 		buf = binary.AppendUvarint(buf, m.ID)
 	}
@@ -128,13 +129,13 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !f.asked[key] || len(f.trees) >= fleetTrees {
 			f.asked[key] = true
 			f.mu.Unlock()
-			return declare(&ev.Modules, ev)
+			return declare.Declare(&ev.Modules, declaringConsts{ev})
 		}
 		t = &fleetTree{}
 		f.trees[key] = t
 	}
 	f.mu.Unlock()
-	t.once.Do(func() { t.decl = declare(&ev.Modules, ev) })
+	t.once.Do(func() { t.decl = declare.Declare(&ev.Modules, declaringConsts{ev}) })
 	return t.decl
 }
 

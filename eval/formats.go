@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/lib"
-	"github.com/nodegen/nodegen/options"
 )
 
 // decodeFormat reads a format block; its parameters are constants.
@@ -70,22 +69,6 @@ func decodeFormat(b *hclsyntax.Block, m *syntax.Module) (*syntax.Format, hcl.Dia
 		})
 	}
 	return &syntax.Format{Name: b.Labels[0], Block: b, Format: f}, diags
-}
-
-// lookupType resolves submodule.NAME and format.NAME inside a type
-// expression.
-func (dc *declarer) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	switch namespace {
-	case "submodule":
-		return dc.lookupSubmoduleType(name, rng)
-	case "types":
-		return dc.lookupNamedType(name, rng)
-	}
-	f, diags := syntax.LookupFormat(dc.Formats, name, rng)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return options.FormatType(f.Format), nil
 }
 
 // formatValue reads format.NAME in an expression: the format as a value

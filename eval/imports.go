@@ -47,16 +47,6 @@ func (ev *Evaluator) loadScope(m *syntax.Module) *scope {
 	return sc
 }
 
-// declValue implements declConsts: the value of expr in module m's load
-// scope, with the iterators vars binds.
-func (ev *Evaluator) declValue(m *syntax.Module, vars *syntax.Binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	sc := ev.loadScope(m)
-	if vars != nil {
-		sc = &scope{inst: sc.inst, mod: sc.mod, locals: sc.locals, vars: vars}
-	}
-	return sc.deep(expr)
-}
-
 // When configFree's expressions are read, for its messages.
 const (
 	whenCollected = "the modules are collected before any option exists"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/property"
 )
@@ -140,14 +141,14 @@ func (inst *instance) bodyScope(body *syntax.Submodule) *scope {
 
 // declScope is the scope of an option declaration's default and apply,
 // with the iterators of the dynamic blocks that made it.
-func (inst *instance) declScope(o *optionDecl) *scope {
-	sc := inst.ev.topScope(o.mod)
-	if o.body != nil && inst.st != nil {
-		sc = inst.bodyScope(o.body)
+func (inst *instance) declScope(o *declare.Option) *scope {
+	sc := inst.ev.topScope(o.Mod)
+	if o.Body != nil && inst.st != nil {
+		sc = inst.bodyScope(o.Body)
 	}
-	if o.vars != nil {
+	if o.Vars != nil {
 		withVars := *sc
-		withVars.vars = o.vars
+		withVars.vars = o.Vars
 		sc = &withVars
 	}
 	return sc

@@ -1,4 +1,24 @@
-package eval
+// Package declare is the declaring phase of an evaluation (phase 3 of
+// eval's pipeline): Declare is a function of the loaded modules (package
+// syntax) and of a narrow evaluator for the expressions declaring reads
+// (Consts: the constants, the module's locals and the iterators of
+// dynamic blocks, never config), which makes the declared value: the
+// option tree of the top level and the trees of the submodule types, with
+// each option's type.
+//
+// The declared value depends on the declaring modules alone and nothing
+// changes it once Declare returned it: it holds no lock, and the
+// evaluations of a fleet (eval.Fleet) share one, in parallel goroutines,
+// each binding the types that name a submodule or path to itself. The
+// package imports neither eval nor anything of the runtime that evaluates
+// (instances, thunks, the state of options): the import graph keeps the
+// layering (eval's TestDeclaringDoesNotEvaluate).
+//
+// The files: declare.go (the trees, the options, renames and removals),
+// dynamic.go (the dynamic blocks that make declarations from a table),
+// types.go (the option types: type expressions, named types, formats,
+// submodule and freeform types).
+package declare
 
 import (
 	"fmt"
@@ -8,100 +28,103 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/eval/internal/slabs"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
 
-// declNode is a node of an option tree: a namespace, an option, or the old
+// Node is a node of an option tree: a namespace, an option, or the old
 // path of a renamed or removed option.
-type declNode struct {
-	path     options.Path
-	children map[string]*declNode
-	names    []string // sorted child names
+type Node struct {
+	Path     options.Path
+	Children map[string]*Node
+	Names    []string // sorted child names
 
-	opt     *optionDecl
-	rename  *syntax.Rename
-	renMod  *syntax.Module
-	removed *syntax.Remove
-	remMod  *syntax.Module
-	// renameBad is set when the rename's target is wrong (an error of the
+	Opt     *Option
+	Rename  *syntax.Rename
+	RenMod  *syntax.Module
+	Removed *syntax.Remove
+	RemMod  *syntax.Module
+	// RenameBad is set when the rename's target is wrong (an error of the
 	// declaration): the definitions of the old path then stay there.
-	renameBad bool
-	// renamedFrom lists the renamed paths whose definitions land here.
-	renamedFrom []*declNode
-	// id numbers a node of the top-level tree from 1 (see declared.nodes):
-	// the top-level instance keeps the node's state at that index (see
-	// instance.state); submodule instances keep theirs in a map.
-	id int32
+	RenameBad bool
+	// RenamedFrom lists the renamed paths whose definitions land here.
+	RenamedFrom []*Node
+	// ID numbers a node of the top-level tree from 1 (see
+	// Declared.Nodes): eval's top-level instance keeps the node's state at
+	// that index; submodule instances keep theirs in a map.
+	ID int32
 }
 
 // child is the child node named seg, added (with the path p, from slab)
 // when there is none yet. A node's children map is made with its first
 // child: most nodes are options, which have none.
-func (n *declNode) child(seg string, p options.Path, slab *[]declNode) (c *declNode, added bool) {
-	if c = n.children[seg]; c != nil {
+func (n *Node) child(seg string, p options.Path, slab *[]Node) (c *Node, added bool) {
+	if c = n.Children[seg]; c != nil {
 		return c, false
 	}
-	if n.children == nil {
-		n.children = map[string]*declNode{}
+	if n.Children == nil {
+		n.Children = map[string]*Node{}
 	}
 	c = slabs.Take(slab)
-	c.path = p
-	n.children[seg] = c
+	c.Path = p
+	n.Children[seg] = c
 	return c, true
 }
 
-// rangeOrZero is the declaration range of an option node, or a zero range.
-func (n *declNode) rangeOrZero() hcl.Range {
-	if n.opt != nil {
-		return n.opt.block.DefRange()
+// RangeOrZero is the declaration range of an option node, or a zero range.
+func (n *Node) RangeOrZero() hcl.Range {
+	if n.Opt != nil {
+		return n.Opt.Block.DefRange()
 	}
 	return hcl.Range{}
 }
 
-func (n *declNode) isNamespace() bool { return n.opt == nil && n.rename == nil && n.removed == nil }
+// IsNamespace reports whether n is a namespace: neither an option nor a
+// renamed or removed path.
+func (n *Node) IsNamespace() bool { return n.Opt == nil && n.Rename == nil && n.Removed == nil }
 
-// optionDecl is one declared option.
-type optionDecl struct {
-	path  options.Path
-	typ   options.Type
-	block *hclsyntax.Block
-	mod   *syntax.Module
-	body  *syntax.Submodule // the submodule body it is declared in, if any
+// Option is one declared option.
+type Option struct {
+	Path  options.Path
+	Type  options.Type
+	Block *hclsyntax.Block
+	Mod   *syntax.Module
+	Body  *syntax.Submodule // the submodule body it is declared in, if any
 
-	defaultExpr hclsyntax.Expression
-	apply       hclsyntax.Expression
-	example     hclsyntax.Expression
-	description string
-	defaultText string
-	// nameTexts are the description and default_text when they read
-	// name, the instance's attribute name; description and defaultText
-	// then hold the text for <name> (see textsFor).
-	nameTexts []*hclsyntax.Attribute
-	readOnly  bool
-	internal  bool
-	// vars binds the iterators of the dynamic blocks that made the
+	DefaultExpr hclsyntax.Expression
+	Apply       hclsyntax.Expression
+	Example     hclsyntax.Expression
+	Description string
+	DefaultText string
+	// NameTexts are the description and default_text when they read
+	// name, the instance's attribute name; Description and DefaultText
+	// then hold the text for <name> (see TextsFor).
+	NameTexts []*hclsyntax.Attribute
+	ReadOnly  bool
+	Internal  bool
+	// Vars binds the iterators of the dynamic blocks that made the
 	// declaration (see dynamic.go) in all its expressions.
-	vars *syntax.Binding
-	// more declarations of the same (submodule) option
-	also []*hclsyntax.Block
+	Vars *syntax.Binding
+	// Also are the more declarations of the same (submodule) option.
+	Also []*hclsyntax.Block
 
-	// constDefault is the default's definition when the default is a
-	// constant (see syntax.ConstantValue), made when the option is declared, for
-	// every instance (for an option of a shared library module, once for
-	// the process: see decodedOptions).
-	constDefault *options.Def
-	// ownType is set when typ names a submodule or the type path, which
-	// each evaluation binds to itself (see Evaluator.typeOf).
-	ownType bool
+	// ConstDefault is the default's definition when the default is a
+	// constant (see syntax.ConstantValue), made when the option is
+	// declared, for every instance (for an option of a shared library
+	// module, once for the process: see decodedOptions).
+	ConstDefault *options.Def
+	// OwnType is set when Type names a submodule or the type path, which
+	// each evaluation binds to itself (see eval's Evaluator.typeOf).
+	OwnType bool
 }
 
-// Declaration describes one option for documentation and tooling.
+// Declaration describes one option for documentation and tooling (eval's
+// Evaluator.Declarations lists them).
 type Declaration struct {
 	Path        options.Path
 	Type        string
@@ -117,79 +140,90 @@ type Declaration struct {
 	Range         hcl.Range
 }
 
-// declared is what declaring makes (phase 3), which define and force take:
-// the option tree of the top level, with the renamed and removed paths,
-// and the trees of every submodule type its options can hold. It depends
-// on the declaring modules alone (see syntax.Module.Declares), and it is a value:
-// declare makes it whole and nothing changes it after, so that the
-// evaluations of a Fleet whose declaring modules are the same share one,
-// in parallel goroutines, without a lock.
-type declared struct {
-	root *declNode
-	// nodes is the number of nodes of the top-level tree, numbered 1 to
-	// nodes (declNode.id).
-	nodes int
+// Declared is what declaring makes (phase 3), which eval's define and
+// force take: the option tree of the top level, with the renamed and
+// removed paths, and the trees of every submodule type its options can
+// hold. It depends on the declaring modules alone (see
+// syntax.Module.Declares), and it is a value: Declare makes it whole and
+// nothing changes it after, so that the evaluations of a fleet whose
+// declaring modules are the same share one, in parallel goroutines,
+// without a lock.
+type Declared struct {
+	Root *Node
+	// Nodes is the number of nodes of the top-level tree, numbered 1 to
+	// Nodes (Node.ID).
+	Nodes int
+	// ModDiags are the diagnostics of each module's declarations, Diags
+	// those of the tree and of the submodule types, reported by every
+	// evaluation of the tree (see eval's Evaluator.declarationDiags).
+	ModDiags map[*syntax.Module]hcl.Diagnostics
+	Diags    hcl.Diagnostics
+
 	// submodules and formats are the registries the tree was declared
 	// with: those of the loaded modules.
 	submodules map[string]*syntax.Submodule
 	formats    map[string]*syntax.Format
-	// modDiags are the diagnostics of each module's declarations, diags
-	// those of the tree and of the submodule types, reported by every
-	// evaluation of the tree (see Evaluator.declarationDiags).
-	modDiags map[*syntax.Module]hcl.Diagnostics
-	diags    hcl.Diagnostics
-
 	// subTypes are the trees of the submodule types, by their names (see
 	// declarer.subTypeAt): every one that a type of the declared options
 	// (or of their submodules, or a freeform type) holds.
-	subTypes map[string]*subType
+	subTypes map[string]*SubType
 	// typeCache holds the types of the tree that name a submodule, a
 	// format, a named type or path, by source text (see parseType).
 	typeCache map[string]options.Type
 }
 
+// SubType is the option tree of a set of submodules merged together.
+type SubType struct {
+	Root   *Node
+	Bodies []*syntax.Submodule
+	// Freeform is the type of the names no option declares (nil: such a
+	// name is an error), declared at FreeformAt.
+	Freeform   options.Type
+	FreeformAt *hcl.Range
+	Diags      hcl.Diagnostics
+}
+
+// Consts is the narrow evaluator declaring reads expressions with: the
+// for_each and labels of dynamic blocks, and a default made by one from
+// its iterators alone. eval implements it over the module's locals, in
+// a scope of their own, since no instance exists yet.
+type Consts interface {
+	// DeclValue is the value of expr, an expression of module m read
+	// when the options are declared: over constants, functions, the
+	// module's locals and the iterators vars binds, never config (which
+	// loading checked when m was parsed).
+	DeclValue(m *syntax.Module, vars *syntax.Binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics)
+	// CheckElements is the error of a collection of n elements at rng
+	// beyond the limits.
+	CheckElements(n int, rng hcl.Range) *hcl.Diagnostic
+}
+
 // declarer declares the options of loaded modules: what declaring reads
-// (the loaded value, and expressions through consts) and the declared
-// value it fills, which nothing else sees until declare returns it. It
-// knows nothing of the evaluation that the runtime makes (instances,
-// thunks, the state of options): see TestDeclaringDoesNotEvaluate.
+// (the loaded modules, and expressions through consts) and the declared
+// value it fills, which nothing else sees until Declare returns it.
 type declarer struct {
 	*syntax.Modules
-	d      *declared
-	consts declConsts
+	d      *Declared
+	consts Consts
 	// typeByName holds the named types parsed (see lookupNamedType).
 	typeByName map[*syntax.NamedType]options.Type
 	// private is set for a declarer that reads a declared value made
-	// already (see Evaluator.submoduleType): it adds nothing to it.
+	// already (see Declared.SubTypeOf): it adds nothing to it.
 	private bool
 }
 
-// declConsts is the narrow evaluator declaring reads expressions with:
-// the for_each and labels of dynamic blocks, and a default made by one
-// from its iterators alone.
-type declConsts interface {
-	// declValue is the value of expr, an expression of module m read
-	// when the options are declared: over constants, functions, the
-	// module's locals and the iterators vars binds, never config (which
-	// checkDynamics checked when m was parsed).
-	declValue(m *syntax.Module, vars *syntax.Binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics)
-	// checkElements is the error of a collection of n elements at rng
-	// beyond the limits.
-	checkElements(n int, rng hcl.Range) *hcl.Diagnostic
-}
-
-// declare makes the declared value of the loaded modules l: the option
+// Declare makes the declared value of the loaded modules l: the option
 // tree of the top level from every module's option declarations and
 // renames, and the trees of the submodule types. It reports the
 // declaration errors of the submodule types now rather than when the
 // first instance is made: those of the types options use (merged ones
 // too), named by the option's path, then the rest.
-func declare(l *syntax.Modules, consts declConsts) *declared {
-	d := &declared{
+func Declare(l *syntax.Modules, consts Consts) *Declared {
+	d := &Declared{
 		submodules: l.Submodules,
 		formats:    l.Formats,
-		modDiags:   map[*syntax.Module]hcl.Diagnostics{},
-		subTypes:   map[string]*subType{},
+		ModDiags:   map[*syntax.Module]hcl.Diagnostics{},
+		subTypes:   map[string]*SubType{},
 	}
 	dc := &declarer{Modules: l, d: d, consts: consts}
 	var entries []declEntry
@@ -199,7 +233,7 @@ func declare(l *syntax.Modules, consts declConsts) *declared {
 		}
 		decls, dd := dc.expandDecls(m, m.Options, nil, nil)
 		if len(dd) > 0 {
-			d.modDiags[m] = dd
+			d.ModDiags[m] = dd
 		}
 		for _, o := range decls {
 			entries = append(entries, declEntry{syn: o, mod: m})
@@ -208,11 +242,11 @@ func declare(l *syntax.Modules, consts declConsts) *declared {
 	root, diags := dc.buildTrie(entries, nil)
 	diags = append(diags, addRenames(root, l.Mods)...)
 	diags = append(diags, dc.checkRenameKeys(root)...)
-	reported := map[*subType]bool{}
-	report := func(st *subType) {
+	reported := map[*SubType]bool{}
+	report := func(st *SubType) {
 		if !reported[st] {
 			reported[st] = true
-			diags = append(diags, st.diags...)
+			diags = append(diags, st.Diags...)
 		}
 	}
 	dc.walkSubTypes(root, nil, map[string]bool{}, report)
@@ -220,28 +254,28 @@ func declare(l *syntax.Modules, consts declConsts) *declared {
 		report(dc.subTypeAt([]string{name}, nil))
 	}
 	dc.completeSubTypes(root)
-	d.root, d.diags = root, diags
-	d.nodes = numberNodes(root, 0)
+	d.Root, d.Diags = root, diags
+	d.Nodes = numberNodes(root, 0)
 	return d
 }
 
 // walkSubTypes builds the trees of the submodule types that the options
 // below n hold through attrsOf, listOf, nullOr and uniq, prefix in front
 // of their paths (which name them in the trees' errors), and calls built
-// with each, as Evaluator.walkOptions walks them.
-func (dc *declarer) walkSubTypes(n *declNode, prefix options.Path, seen map[string]bool, built func(*subType)) {
-	if o := n.opt; o != nil {
-		if holdsSubmodule(o.typ) {
-			dc.walkSubType(o.typ, prefix.Join(n.path), seen, built)
+// with each, as eval's Evaluator.walkOptions walks them.
+func (dc *declarer) walkSubTypes(n *Node, prefix options.Path, seen map[string]bool, built func(*SubType)) {
+	if o := n.Opt; o != nil {
+		if HoldsSubmodule(o.Type) {
+			dc.walkSubType(o.Type, prefix.Join(n.Path), seen, built)
 		}
 		return
 	}
-	for _, name := range n.names {
-		dc.walkSubTypes(n.children[name], prefix, seen, built)
+	for _, name := range n.Names {
+		dc.walkSubTypes(n.Children[name], prefix, seen, built)
 	}
 }
 
-func (dc *declarer) walkSubType(t options.Type, p options.Path, seen map[string]bool, built func(*subType)) {
+func (dc *declarer) walkSubType(t options.Type, p options.Path, seen map[string]bool, built func(*SubType)) {
 	switch t := t.(type) {
 	case options.AttrsOf:
 		dc.walkSubType(t.Elem, p.Child("<name>"), seen, built)
@@ -260,8 +294,8 @@ func (dc *declarer) walkSubType(t options.Type, p options.Path, seen map[string]
 		defer delete(seen, key)
 		st := dc.subTypeAt(t.Names, p)
 		built(st)
-		if st.root != nil {
-			dc.walkSubTypes(st.root, p, seen, built)
+		if st.Root != nil {
+			dc.walkSubTypes(st.Root, p, seen, built)
 		}
 	}
 }
@@ -271,8 +305,8 @@ func (dc *declarer) walkSubType(t options.Type, p options.Path, seen map[string]
 // the freeform types, which walkSubTypes does not reach, so that the
 // declared value holds every tree its evaluations ask for. Their errors
 // are reported when an instance is made, as when they were built then.
-func (dc *declarer) completeSubTypes(root *declNode) {
-	var fromTree func(n *declNode)
+func (dc *declarer) completeSubTypes(root *Node) {
+	var fromTree func(n *Node)
 	var fromType func(t options.Type)
 	fromType = func(t options.Type) {
 		switch t := t.(type) {
@@ -296,20 +330,20 @@ func (dc *declarer) completeSubTypes(root *declNode) {
 				return
 			}
 			st := dc.subTypeAt(t.Names, nil)
-			fromTree(st.root)
-			fromType(st.freeform)
+			fromTree(st.Root)
+			fromType(st.Freeform)
 		}
 	}
-	fromTree = func(n *declNode) {
+	fromTree = func(n *Node) {
 		if n == nil {
 			return
 		}
-		if n.opt != nil {
-			fromType(n.opt.typ)
+		if n.Opt != nil {
+			fromType(n.Opt.Type)
 			return
 		}
-		for _, name := range n.names {
-			fromTree(n.children[name])
+		for _, name := range n.Names {
+			fromTree(n.Children[name])
 		}
 	}
 	fromTree(root)
@@ -317,46 +351,20 @@ func (dc *declarer) completeSubTypes(root *declNode) {
 	// is built is the same whatever the order of the map.
 	for _, key := range slices.Sorted(maps.Keys(dc.d.subTypes)) {
 		st := dc.d.subTypes[key]
-		fromTree(st.root)
-		fromType(st.freeform)
+		fromTree(st.Root)
+		fromType(st.Freeform)
 	}
 }
 
 // numberNodes numbers the nodes of the tree at n after last, in the order
 // of their names, and returns the last number given.
-func numberNodes(n *declNode, last int) int {
+func numberNodes(n *Node, last int) int {
 	last++
-	n.id = int32(last)
-	for _, name := range n.names {
-		last = numberNodes(n.children[name], last)
+	n.ID = int32(last)
+	for _, name := range n.Names {
+		last = numberNodes(n.Children[name], last)
 	}
 	return last
-}
-
-// declarationDiags are the diagnostics of declaring for this evaluation,
-// in the order of its modules: the duplicate locals of each module, the
-// errors of its declarations, then those of the tree decl. The
-// diagnostics of decl are copied, since evaluations sharing it may change
-// theirs (see withoutCommandLine).
-func (ev *Evaluator) declarationDiags(decl *declared) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, m := range ev.Mods {
-		diags = append(diags, checkLocals(m.Locals)...)
-		for _, s := range m.Submodules {
-			diags = append(diags, checkLocals(s.Locals)...)
-		}
-		diags = appendCopies(diags, decl.modDiags[m])
-	}
-	return appendCopies(diags, decl.diags)
-}
-
-// appendCopies appends a copy of each diagnostic of from to diags.
-func appendCopies(diags, from hcl.Diagnostics) hcl.Diagnostics {
-	for _, d := range from {
-		c := *d
-		diags = append(diags, &c)
-	}
-	return diags
 }
 
 // declEntry is an option declaration with where it is written.
@@ -368,17 +376,17 @@ type declEntry struct {
 
 // buildTrie builds an option tree from declarations. prefix is where the
 // tree sits (the option holding a submodule), for messages only.
-func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNode, hcl.Diagnostics) {
+func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*Node, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	full := func(p options.Path) string { return prefix.Join(p).String() }
-	root := &declNode{}
+	root := &Node{}
 	// defaultAt is, for an option declared several times, a later
 	// declaration that gives a default when the first does not.
-	var defaultAt map[*optionDecl]*hclsyntax.Block
+	var defaultAt map[*Option]*hclsyntax.Block
 	// An option and its node for each entry, in two allocations; the
 	// namespaces above them take nodes from the slab too.
-	decls := make([]optionDecl, 0, len(entries))
-	nodes := make([]declNode, 0, len(entries))
+	decls := make([]Option, 0, len(entries))
+	nodes := make([]Node, 0, len(entries))
 	for _, e := range entries {
 		d, dd := dc.decodeOption(e, &decls)
 		diags = append(diags, dd...)
@@ -388,98 +396,101 @@ func (dc *declarer) buildTrie(entries []declEntry, prefix options.Path) (*declNo
 		dc.settleDefault(d)
 		n := root
 		ok := true
-		for i, seg := range d.path {
-			if n.opt != nil {
+		for i, seg := range d.Path {
+			if n.Opt != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("Option %q would be a parent of option %q", full(n.path), full(d.path)),
-					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.path), options.ShowPos(n.opt.block.DefRange()), n.opt.typ.Description()),
+					Summary:  fmt.Sprintf("Option %q would be a parent of option %q", full(n.Path), full(d.Path)),
+					Detail:   fmt.Sprintf("The option %q declared at %s has a type (%s) that does not hold declared options.", full(n.Path), options.ShowPos(n.Opt.Block.DefRange()), n.Opt.Type.Description()),
 					Subject:  e.syn.Block.DefRange().Ptr(),
 				})
 				ok = false
 				break
 			}
-			n, _ = n.child(seg, d.path[:i+1], &nodes)
+			n, _ = n.child(seg, d.Path[:i+1], &nodes)
 		}
 		if !ok {
 			continue
 		}
 		switch {
-		case n.opt != nil:
-			if t, merged := options.MergeTypes(n.opt.typ, d.typ); merged {
-				first := defaultAt[n.opt]
-				if first == nil && n.opt.defaultExpr != nil {
-					first = n.opt.block
+		case n.Opt != nil:
+			if t, merged := options.MergeTypes(n.Opt.Type, d.Type); merged {
+				first := defaultAt[n.Opt]
+				if first == nil && n.Opt.DefaultExpr != nil {
+					first = n.Opt.Block
 				}
-				if first != nil && d.defaultExpr != nil {
+				if first != nil && d.DefaultExpr != nil {
 					// As NixOS's mergeOptionDecls: one declaration
 					// gives the default.
 					diags = append(diags, &hcl.Diagnostic{
 						Severity: hcl.DiagError,
-						Summary:  fmt.Sprintf("Option %q has two defaults", full(d.path)),
+						Summary:  fmt.Sprintf("Option %q has two defaults", full(d.Path)),
 						Detail: fmt.Sprintf("The option %q is declared with a default at %s and at %s. Its declarations merge (their submodules do), but only one of them may give a default, as in NixOS.",
-							full(d.path), options.ShowPos(first.DefRange()), options.ShowPos(d.block.DefRange())),
-						Subject: d.defaultExpr.Range().Ptr(),
+							full(d.Path), options.ShowPos(first.DefRange()), options.ShowPos(d.Block.DefRange())),
+						Subject: d.DefaultExpr.Range().Ptr(),
 					})
 					continue
 				}
-				if first == nil && d.defaultExpr != nil {
+				if first == nil && d.DefaultExpr != nil {
 					if defaultAt == nil {
-						defaultAt = map[*optionDecl]*hclsyntax.Block{}
+						defaultAt = map[*Option]*hclsyntax.Block{}
 					}
-					defaultAt[n.opt] = d.block
+					defaultAt[n.Opt] = d.Block
 				}
-				n.opt.typ, n.opt.ownType = t, n.opt.ownType || d.ownType
-				n.opt.also = append(n.opt.also, d.block)
+				n.Opt.Type, n.Opt.OwnType = t, n.Opt.OwnType || d.OwnType
+				n.Opt.Also = append(n.Opt.Also, d.Block)
 				continue
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Option %q is already declared", full(d.path)),
-				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.path), options.ShowPos(n.opt.block.DefRange())),
-				Subject:  d.block.DefRange().Ptr(),
+				Summary:  fmt.Sprintf("Option %q is already declared", full(d.Path)),
+				Detail:   fmt.Sprintf("The option %q is declared here and at %s. An option is declared once; only submodule options may be declared in several places, and their submodules merge.", full(d.Path), options.ShowPos(n.Opt.Block.DefRange())),
+				Subject:  d.Block.DefRange().Ptr(),
 			})
-		case len(n.children) > 0:
-			var first *declNode
-			for _, name := range slices.Sorted(maps.Keys(n.children)) {
-				first = firstOption(n.children[name])
+		case len(n.Children) > 0:
+			var first *Node
+			for _, name := range slices.Sorted(maps.Keys(n.Children)) {
+				first = firstOption(n.Children[name])
 				if first != nil {
 					break
 				}
 			}
-			detail := fmt.Sprintf("The option %q has options declared below it", full(d.path))
+			detail := fmt.Sprintf("The option %q has options declared below it", full(d.Path))
 			if first != nil {
-				detail += fmt.Sprintf(", such as %q at %s", full(first.path), options.ShowPos(first.opt.block.DefRange()))
+				detail += fmt.Sprintf(", such as %q at %s", full(first.Path), options.ShowPos(first.Opt.Block.DefRange()))
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Option %q would be a parent of other options", full(d.path)),
+				Summary:  fmt.Sprintf("Option %q would be a parent of other options", full(d.Path)),
 				Detail:   detail + ". A namespace of options cannot itself be an option.",
-				Subject:  d.block.DefRange().Ptr(),
+				Subject:  d.Block.DefRange().Ptr(),
 			})
 		default:
-			n.opt = d
+			n.Opt = d
 		}
 	}
 	finishTrie(root)
 	return root, diags
 }
 
-func firstOption(n *declNode) *declNode {
-	if n.opt != nil {
+// firstOption is the first option at or below n, in the order of the
+// names.
+func firstOption(n *Node) *Node {
+	if n.Opt != nil {
 		return n
 	}
-	for _, name := range slices.Sorted(maps.Keys(n.children)) {
-		if f := firstOption(n.children[name]); f != nil {
+	for _, name := range slices.Sorted(maps.Keys(n.Children)) {
+		if f := firstOption(n.Children[name]); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-func finishTrie(n *declNode) {
-	n.names = slices.Sorted(maps.Keys(n.children))
-	for _, c := range n.children {
+// finishTrie sorts the names of the children of every node below n.
+func finishTrie(n *Node) {
+	n.Names = slices.Sorted(maps.Keys(n.Children))
+	for _, c := range n.Children {
 		finishTrie(c)
 	}
 }
@@ -487,23 +498,24 @@ func finishTrie(n *declNode) {
 // settleDefault makes the definition of o's default when it is a constant,
 // or made by a dynamic block from its iterators alone, once for the
 // declared tree, which evaluations then only read.
-func (dc *declarer) settleDefault(o *optionDecl) {
-	if o.constDefault != nil || o.defaultExpr == nil {
+func (dc *declarer) settleDefault(o *Option) {
+	if o.ConstDefault != nil || o.DefaultExpr == nil {
 		return
 	}
-	d, constant := constantDefault(o.defaultExpr)
+	d, constant := constantDefault(o.DefaultExpr)
 	if !constant {
 		// A default made by a dynamic block may read its iterators alone.
 		var v cty.Value
-		if v, constant = iteratorValue(dc.consts, o, o.defaultExpr); constant {
-			d = defaultAt(o.defaultExpr, property.ForcedVal(v, o.defaultExpr.Range()))
+		if v, constant = IteratorValue(dc.consts, o, o.DefaultExpr); constant {
+			d = DefaultAt(o.DefaultExpr, property.ForcedVal(v, o.DefaultExpr.Range()))
 		}
 	}
 	if constant {
-		o.constDefault = &d
+		o.ConstDefault = &d
 	}
 }
 
+// optionArgs are the arguments an option block takes.
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
 // decodedOptions keeps, by their syntax, the options declared in the files
@@ -515,40 +527,40 @@ var optionArgs = []string{"type", "default", "default_text", "example", "descrip
 // kept declaration has no type, and each evaluation parses its own). An
 // evaluation starts each such option from a copy of the kept one, which it
 // may then change (a merged submodule type, the constant default).
-var decodedOptions sync.Map // *syntax.OptionDecl -> *optionDecl
+var decodedOptions sync.Map // *syntax.OptionDecl -> *Option
 
-// keepDecodedOptions says to use decodedOptions; the tests turn it off to
+// KeepDecoded says to use decodedOptions; eval's tests turn it off to
 // check it against reading every block anew.
-var keepDecodedOptions = true
+var KeepDecoded = true
 
 // decodeOption reads one option block, or copies what decodedOptions kept
-// of it, into an optionDecl from slab (see slabs.Take).
-func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, hcl.Diagnostics) {
-	shared := keepDecodedOptions && e.syn.InFile && e.mod != nil && e.mod.Shared
+// of it, into an Option from slab (see slabs.Take).
+func (dc *declarer) decodeOption(e declEntry, slab *[]Option) (*Option, hcl.Diagnostics) {
+	shared := KeepDecoded && e.syn.InFile && e.mod != nil && e.mod.Shared
 	if shared {
 		if kept, ok := decodedOptions.Load(e.syn); ok {
 			d := slabs.Take(slab)
-			*d = *kept.(*optionDecl)
-			if d.typ != nil {
+			*d = *kept.(*Option)
+			if d.Type != nil {
 				return d, nil
 			}
 			t, own, diags := dc.parseType(e.mod, e.syn.Attrs["type"].Expr)
 			if t == nil || diags.HasErrors() {
 				return nil, diags
 			}
-			d.typ, d.ownType = t, own
+			d.Type, d.OwnType = t, own
 			return d, diags
 		}
 	}
 	d, diags := dc.readOption(e, slab)
 	if shared && d != nil && len(diags) == 0 {
 		kept := *d
-		if d.ownType {
-			kept.typ, kept.ownType = nil, false
+		if d.OwnType {
+			kept.Type, kept.OwnType = nil, false
 		}
-		if d.defaultExpr != nil {
-			if def, ok := constantDefault(d.defaultExpr); ok {
-				kept.constDefault = &def
+		if d.DefaultExpr != nil {
+			if def, ok := constantDefault(d.DefaultExpr); ok {
+				kept.ConstDefault = &def
 			}
 		}
 		decodedOptions.Store(e.syn, &kept)
@@ -557,10 +569,10 @@ func (dc *declarer) decodeOption(e declEntry, slab *[]optionDecl) (*optionDecl, 
 }
 
 // readOption is decodeOption reading the block.
-func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, diags hcl.Diagnostics) {
+func (dc *declarer) readOption(e declEntry, slab *[]Option) (d *Option, diags hcl.Diagnostics) {
 	b := e.syn.Block
 	d = slabs.Take(slab)
-	*d = optionDecl{path: options.Path(e.syn.Path), block: b, mod: e.mod, body: e.body, vars: e.syn.Vars}
+	*d = Option{Path: options.Path(e.syn.Path), Block: b, Mod: e.mod, Body: e.body, Vars: e.syn.Vars}
 	// Room for the eight arguments an option takes, on the stack.
 	var sorted [8]*hclsyntax.Attribute
 	for _, attr := range syntax.AppendSortedAttrs(sorted[:0], e.syn.Attrs) {
@@ -568,18 +580,18 @@ func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, 
 		case "type", "default", "apply", "example":
 		case "description", "default_text":
 			var text string
-			if e.body != nil && readsName(attr.Expr, d.vars) {
+			if e.body != nil && readsName(attr.Expr, d.Vars) {
 				// NixOS's "the prometheus ${name} exporter": the text
 				// for the documentation names the instance <name>.
-				t, dd := nameText(attr, docName, d.vars)
+				t, dd := nameText(attr, DocName, d.Vars)
 				diags = append(diags, dd...)
 				if dd.HasErrors() {
 					continue
 				}
 				text = t
-				d.nameTexts = append(d.nameTexts, attr)
+				d.NameTexts = append(d.NameTexts, attr)
 			} else {
-				v, dd := constAttr(attr, d.vars, cty.String, optionText(d.vars))
+				v, dd := constAttr(attr, d.Vars, cty.String, optionText(d.Vars))
 				diags = append(diags, dd...)
 				if dd.HasErrors() {
 					continue
@@ -587,40 +599,40 @@ func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, 
 				text = v.AsString()
 			}
 			if attr.Name == "description" {
-				d.description = text
+				d.Description = text
 			} else {
-				d.defaultText = text
+				d.DefaultText = text
 			}
 		case "read_only", "internal":
-			v, dd := constAttr(attr, d.vars, cty.Bool, "true or false")
+			v, dd := constAttr(attr, d.Vars, cty.Bool, "true or false")
 			diags = append(diags, dd...)
 			if dd.HasErrors() {
 				continue
 			}
 			if attr.Name == "read_only" {
-				d.readOnly = v.True()
+				d.ReadOnly = v.True()
 			} else {
-				d.internal = v.True()
+				d.Internal = v.True()
 			}
 		default:
 			diags = append(diags, syntax.UnsupportedArg(attr, "An option declaration takes "+strings.Join(optionArgs, ", "), optionArgs))
 		}
 	}
 	if a := e.syn.Attrs["default"]; a != nil {
-		d.defaultExpr = a.Expr
+		d.DefaultExpr = a.Expr
 	}
 	if a := e.syn.Attrs["apply"]; a != nil {
-		d.apply = a.Expr
+		d.Apply = a.Expr
 	}
 	if a := e.syn.Attrs["example"]; a != nil {
-		d.example = a.Expr
+		d.Example = a.Expr
 	}
 	ta := e.syn.Attrs["type"]
 	if ta == nil {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Missing option type",
-			Detail:   fmt.Sprintf("The option %q needs a type, for example type = str.", d.path.String()),
+			Detail:   fmt.Sprintf("The option %q needs a type, for example type = str.", d.Path.String()),
 			Subject:  b.DefRange().Ptr(),
 		})
 		return nil, diags
@@ -630,76 +642,13 @@ func (dc *declarer) readOption(e declEntry, slab *[]optionDecl) (d *optionDecl, 
 	if t == nil || dd.HasErrors() {
 		return nil, diags
 	}
-	d.typ, d.ownType = t, own
+	d.Type, d.OwnType = t, own
 	return d, diags
 }
 
-// sharedTypes holds, by source text, the types parsed so far by this
-// process that name no submodule, no format and not path: such a type
-// depends on its text alone (submodule and format types are the
-// evaluation's own, and path resolves through the evaluation), and types
-// are values that nothing changes, so every evaluation of the process (the
-// hosts of nodegen build) shares them.
-var sharedTypes sync.Map // source text -> options.Type
-
-// parseType parses an option's type expression. Modules repeat the same
-// few types (str, listOf(str), an enum), so a type that parsed without
-// diagnostics is kept by its source text: for the process when it names
-// no submodule, no format and not path (sharedTypes), else in the
-// declared tree. own tells whether it names a submodule or path, which
-// each evaluation binds to itself (see Evaluator.typeOf).
-func (dc *declarer) parseType(m *syntax.Module, expr hclsyntax.Expression) (t options.Type, own bool, diags hcl.Diagnostics) {
-	var key string
-	if m != nil && m.File != nil {
-		r := expr.Range()
-		if r.Start.Byte >= 0 && r.End.Byte <= len(m.File.Bytes) && r.Start.Byte <= r.End.Byte {
-			key = string(m.File.Bytes[r.Start.Byte:r.End.Byte])
-		}
-	}
-	decl := dc.d
-	if key != "" {
-		if t, ok := decl.typeCache[key]; ok {
-			return t, true, nil
-		}
-		if t, ok := sharedTypes.Load(key); ok {
-			return t.(options.Type), false, nil
-		}
-	}
-	// A type naming a submodule or a format is the evaluation's own, and so
-	// is path, which resolves relative paths through this evaluation.
-	evaluationOwn := usesPathType(expr)
-	t, diags = options.ParseTypeResolving(expr, func(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-		evaluationOwn = true
-		return dc.lookupType(namespace, name, rng)
-	}, nil)
-	if key != "" && t != nil && len(diags) == 0 {
-		if !evaluationOwn {
-			sharedTypes.Store(key, t)
-			return t, false, diags
-		}
-		if !dc.private {
-			if decl.typeCache == nil {
-				decl.typeCache = map[string]options.Type{}
-			}
-			decl.typeCache[key] = t
-		}
-	}
-	return t, evaluationOwn, diags
-}
-
-// usesPathType reports whether a type expression names the type path.
-func usesPathType(expr hclsyntax.Expression) bool {
-	for _, tr := range expr.Variables() {
-		if tr.RootName() == "path" {
-			return true
-		}
-	}
-	return false
-}
-
-// docName is what `name` is in the description of an option inside a
+// DocName is what `name` is in the description of an option inside a
 // submodule, in the documentation of every instance, as in NixOS's.
-const docName = "<name>"
+const DocName = "<name>"
 
 // optionText says what a description or default_text may be, in a
 // declaration made by dynamic blocks when vars binds their iterators.
@@ -746,16 +695,16 @@ func nameText(attr *hclsyntax.Attribute, name string, vars *syntax.Binding) (str
 	return v.AsString(), nil
 }
 
-// textsFor returns the option's description and default_text for the
+// TextsFor returns the option's description and default_text for the
 // instance named name: the texts that read name read this one (NilVal, or
 // an option that reads no name, gives the texts of the declaration).
-func (o *optionDecl) textsFor(name cty.Value) (description, defaultText string) {
-	description, defaultText = o.description, o.defaultText
+func (o *Option) TextsFor(name cty.Value) (description, defaultText string) {
+	description, defaultText = o.Description, o.DefaultText
 	if name == cty.NilVal {
 		return description, defaultText
 	}
-	for _, attr := range o.nameTexts {
-		t, diags := nameText(attr, name.AsString(), o.vars)
+	for _, attr := range o.NameTexts {
+		t, diags := nameText(attr, name.AsString(), o.Vars)
 		if diags.HasErrors() {
 			continue
 		}
@@ -790,40 +739,19 @@ func constAttr(attr *hclsyntax.Attribute, vars *syntax.Binding, ty cty.Type, wha
 	return v, nil
 }
 
-// lookupSubmoduleType resolves submodule.NAME inside a type expression.
-func (dc *declarer) lookupSubmoduleType(name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	if _, ok := dc.d.submodules[name]; !ok {
-		return nil, syntax.UnknownName(dc.d.submodules, "submodule", name, "", rng)
-	}
-	// No Instantiator: the type is the declared tree's; each evaluation
-	// binds it to itself (see Evaluator.typeOf).
-	return options.Submodule{Names: []string{name}}, nil
-}
-
-// subType is the option tree of a set of submodules merged together.
-type subType struct {
-	root   *declNode
-	bodies []*syntax.Submodule
-	// freeform is the type of the names no option declares (nil: such a
-	// name is an error).
-	freeform   options.Type
-	freeformAt *hcl.Range
-	diags      hcl.Diagnostics
-}
-
 // subTypeKey is the key of the submodules names merged in
-// declared.subTypes.
+// Declared.subTypes.
 func subTypeKey(names []string) string { return strings.Join(names, "\x00") }
 
 // subTypeAt builds (once) the option tree for the named submodules, for
 // the option at prefix, which names the options in its declaration
 // errors.
-func (dc *declarer) subTypeAt(names []string, prefix options.Path) *subType {
+func (dc *declarer) subTypeAt(names []string, prefix options.Path) *SubType {
 	key := subTypeKey(names)
 	if st := dc.d.subTypes[key]; st != nil {
 		return st
 	}
-	st := &subType{}
+	st := &SubType{}
 	if !dc.private {
 		dc.d.subTypes[key] = st
 	}
@@ -831,20 +759,20 @@ func (dc *declarer) subTypeAt(names []string, prefix options.Path) *subType {
 	return st
 }
 
-// submoduleType is the option tree of the named submodules merged: the
-// declared value's, which holds every one its options can instantiate.
-// Should one be missing, it is built for the asking evaluation alone,
-// leaving the declared value, which evaluations share, as it is.
-func (ev *Evaluator) submoduleType(names []string) *subType {
-	if st := ev.decl.subTypes[subTypeKey(names)]; st != nil {
+// SubTypeOf is the option tree of the named submodules merged: d's,
+// which holds every one its options can instantiate. Should one be
+// missing, it is built for the asker alone, from its modules mods and
+// with its consts, leaving d, which evaluations share, as it is.
+func (d *Declared) SubTypeOf(mods *syntax.Modules, consts Consts, names []string) *SubType {
+	if st := d.subTypes[subTypeKey(names)]; st != nil {
 		return st
 	}
-	dc := &declarer{Modules: &ev.Modules, d: ev.decl, consts: ev, private: true}
+	dc := &declarer{Modules: mods, d: d, consts: consts, private: true}
 	return dc.subTypeAt(names, nil)
 }
 
 // buildSubType builds the option tree of st, the submodules names merged.
-func (dc *declarer) buildSubType(st *subType, names []string, prefix options.Path) {
+func (dc *declarer) buildSubType(st *SubType, names []string, prefix options.Path) {
 	var entries []declEntry
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -853,29 +781,29 @@ func (dc *declarer) buildSubType(st *subType, names []string, prefix options.Pat
 		}
 		seen[name] = true
 		body := dc.d.submodules[name]
-		st.bodies = append(st.bodies, body)
-		st.diags = append(st.diags, dc.freeformType(st, body)...)
+		st.Bodies = append(st.Bodies, body)
+		st.Diags = append(st.Diags, dc.freeformType(st, body)...)
 		decls, diags := dc.expandDecls(body.Mod, body.Options, nil, nil)
-		st.diags = append(st.diags, diags...)
+		st.Diags = append(st.Diags, diags...)
 		for _, o := range decls {
 			entries = append(entries, declEntry{syn: o, mod: body.Mod, body: body})
 		}
 	}
 	root, diags := dc.buildTrie(entries, prefix)
-	st.root, st.diags = root, append(st.diags, diags...)
+	st.Root, st.Diags = root, append(st.Diags, diags...)
 }
 
 // addRenames puts renamed_option and removed_option paths into the
 // top-level tree.
-func addRenames(root *declNode, mods []*syntax.Module) hcl.Diagnostics {
+func addRenames(root *Node, mods []*syntax.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	place := func(p []string, rng hcl.Range) *declNode {
+	place := func(p []string, rng hcl.Range) *Node {
 		n := root
 		for i, seg := range p {
-			if n.opt != nil || n.rename != nil || n.removed != nil {
+			if n.Opt != nil || n.Rename != nil || n.Removed != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("%q is inside the option %q", options.Path(p).String(), n.path.String()),
+					Summary:  fmt.Sprintf("%q is inside the option %q", options.Path(p).String(), n.Path.String()),
 					Detail:   "A renamed or removed option path cannot lie inside another option.",
 					Subject:  rng.Ptr(),
 				})
@@ -883,11 +811,11 @@ func addRenames(root *declNode, mods []*syntax.Module) hcl.Diagnostics {
 			}
 			c, added := n.child(seg, options.Path(p[:i+1]), nil)
 			if added {
-				n.names = slices.Sorted(maps.Keys(n.children))
+				n.Names = slices.Sorted(maps.Keys(n.Children))
 			}
 			n = c
 		}
-		if !n.isNamespace() || len(n.children) > 0 {
+		if !n.IsNamespace() || len(n.Children) > 0 {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  fmt.Sprintf("Option %q is already declared", options.Path(p).String()),
@@ -901,20 +829,20 @@ func addRenames(root *declNode, mods []*syntax.Module) hcl.Diagnostics {
 	for _, m := range mods {
 		for _, r := range m.Renamed {
 			if n := place(r.From, r.Block.DefRange()); n != nil {
-				n.rename, n.renMod = r, m
+				n.Rename, n.RenMod = r, m
 			}
 		}
 		for _, r := range m.Removed {
 			if n := place(r.Path, r.Block.DefRange()); n != nil {
-				n.removed, n.remMod = r, m
+				n.Removed, n.RemMod = r, m
 			}
 		}
 	}
 	for _, m := range mods {
 		for _, r := range m.Renamed {
-			from := lookupDecl(root, r.From)
-			to, _ := renameTarget(root, r.To)
-			if from == nil || from.rename != r {
+			from := LookupDecl(root, r.From)
+			to, _ := RenameTarget(root, r.To)
+			if from == nil || from.Rename != r {
 				continue
 			}
 			if to == nil {
@@ -924,40 +852,40 @@ func addRenames(root *declNode, mods []*syntax.Module) hcl.Diagnostics {
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, which is not a declared option.", options.Path(r.From).String(), options.Path(r.To).String()),
 					Subject:  r.ToRange.Ptr(),
 				})
-				from.renameBad = true
+				from.RenameBad = true
 				continue
 			}
-			to.renamedFrom = append(to.renamedFrom, from)
+			to.RenamedFrom = append(to.RenamedFrom, from)
 		}
 	}
 	return diags
 }
 
 // checkRenameKeys checks the renames that lead into the value of an option
-// (renameTarget's rest): each key on the way must be one the option's
+// (RenameTarget's rest): each key on the way must be one the option's
 // type holds, a declared option of a submodule, a name of a freeform
 // submodule or a key of an attribute set, so that a bad target is an
 // error at the rename rather than at each definition of the old name.
-func (dc *declarer) checkRenameKeys(root *declNode) hcl.Diagnostics {
+func (dc *declarer) checkRenameKeys(root *Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, m := range dc.Mods {
 		for _, r := range m.Renamed {
-			from := lookupDecl(root, r.From)
-			if from == nil || from.rename != r || from.renameBad {
+			from := LookupDecl(root, r.From)
+			if from == nil || from.Rename != r || from.RenameBad {
 				continue
 			}
-			to, rest := renameTarget(root, r.To)
+			to, rest := RenameTarget(root, r.To)
 			if to == nil || len(rest) == 0 {
 				continue
 			}
-			if d := dc.checkKeys(to.opt.typ, to.path, rest); d != "" {
+			if d := dc.checkKeys(to.Opt.Type, to.Path, rest); d != "" {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  fmt.Sprintf("Option %q does not exist", options.Path(r.To).String()),
 					Detail:   fmt.Sprintf("The option %q is renamed to %q, but %s.", options.Path(r.From).String(), options.Path(r.To).String(), d),
 					Subject:  r.ToRange.Ptr(),
 				})
-				from.renameBad = true
+				from.RenameBad = true
 			}
 		}
 	}
@@ -980,28 +908,28 @@ func (dc *declarer) checkKeys(t options.Type, at options.Path, rest []string) st
 			continue
 		case options.Submodule:
 			st := dc.subTypeAt(tt.Names, nil)
-			if st.root == nil {
+			if st.Root == nil {
 				return ""
 			}
-			n := st.root
-			for len(rest) > 0 && n.opt == nil {
-				c := n.children[rest[0]]
+			n := st.Root
+			for len(rest) > 0 && n.Opt == nil {
+				c := n.Children[rest[0]]
 				if c == nil {
-					if st.freeform != nil {
+					if st.Freeform != nil {
 						return ""
 					}
-					why := fmt.Sprintf("the submodule of %q declares no option %q", at.String(), at.Join(n.path).Child(rest[0]).String())
-					if s := didYouMean(rest[0], n.names); s != "" {
-						why += fmt.Sprintf(" (did you mean %q?)", at.Join(n.path).Child(s).String())
+					why := fmt.Sprintf("the submodule of %q declares no option %q", at.String(), at.Join(n.Path).Child(rest[0]).String())
+					if s := options.DidYouMean(rest[0], n.Names); s != "" {
+						why += fmt.Sprintf(" (did you mean %q?)", at.Join(n.Path).Child(s).String())
 					}
 					return why
 				}
 				n, rest = c, rest[1:]
 			}
-			if n.opt == nil {
-				return fmt.Sprintf("%q is a namespace of the submodule of %q, not an option", at.Join(n.path).String(), at.String())
+			if n.Opt == nil {
+				return fmt.Sprintf("%q is a namespace of the submodule of %q, not an option", at.Join(n.Path).String(), at.String())
 			}
-			t, at = n.opt.typ, at.Join(n.path)
+			t, at = n.Opt.Type, at.Join(n.Path)
 			continue
 		}
 		if options.HoldsKeys(t) {
@@ -1012,40 +940,61 @@ func (dc *declarer) checkKeys(t options.Type, at options.Path, rest []string) st
 	return ""
 }
 
-// renameTarget finds the option a rename leads to: the option at path to,
+// RenameTarget finds the option a rename leads to: the option at path to,
 // or the option on the way whose value holds it (a submodule option, as
 // `to = "web.listen.port"` where web.listen is one), with the rest of the
 // path inside its value. It is nil when no option is on the path.
-func renameTarget(root *declNode, to []string) (*declNode, []string) {
+func RenameTarget(root *Node, to []string) (*Node, []string) {
 	n := root
 	for i, seg := range to {
-		n = n.children[seg]
+		n = n.Children[seg]
 		switch {
-		case n == nil || n.rename != nil || n.removed != nil:
+		case n == nil || n.Rename != nil || n.Removed != nil:
 			return nil, nil
-		case n.opt != nil:
+		case n.Opt != nil:
 			return n, to[i+1:]
 		}
 	}
 	return nil, nil
 }
 
-// nestIn wraps a definition's value in objects along path: the definition
+// NestIn wraps a definition's value in objects along path: the definition
 // of web.listen that defines web.listen.port.
-func nestIn(v cty.Value, path []string) cty.Value {
+func NestIn(v cty.Value, path []string) cty.Value {
 	for i := len(path) - 1; i >= 0; i-- {
 		v = cty.ObjectVal(map[string]cty.Value{path[i]: v})
 	}
 	return v
 }
 
-func lookupDecl(root *declNode, p []string) *declNode {
+// LookupDecl is the node at path p of the tree at root, or nil.
+func LookupDecl(root *Node, p []string) *Node {
 	n := root
 	for _, seg := range p {
-		n = n.children[seg]
+		n = n.Children[seg]
 		if n == nil {
 			return nil
 		}
 	}
 	return n
+}
+
+// constantDefault is the definition a default makes when it is a constant
+// (see syntax.ConstantValue); it reads nothing of an evaluation.
+func constantDefault(expr hclsyntax.Expression) (options.Def, bool) {
+	v, constant := syntax.ConstantValue(expr)
+	if !constant {
+		return options.Def{}, false
+	}
+	return DefaultAt(expr, property.ForcedVal(v, expr.Range())), true
+}
+
+// DefaultAt is the definition of the default expr whose value is
+// content, at mkOptionDefault's priority.
+func DefaultAt(expr hclsyntax.Expression, content cty.Value) options.Def {
+	rng := expr.Range()
+	return options.Def{
+		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
+		Range: rng,
+	}
 }
