@@ -117,8 +117,8 @@
 // each .go file is named here):
 //
 //   - The evaluator and its phases: doc.go; eval.go (New, the Evaluator,
-//     Config, Stats); arena.go (the slabs); limits.go (Limits, the charges
-//     while forcing).
+//     Config, Stats); arena.go (its arena, over package slabs); limits.go
+//     (Limits, the charges while forcing).
 //   - 1-2. Load and collect: load.go, paths.go, imports.go, dynamic.go
 //     (reading dynamic blocks).
 //   - 3. Declare: declaring.go (what the evaluation gives declaring, and
