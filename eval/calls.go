@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
@@ -69,7 +70,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		v, d := sc.deep(e.Args[0])
 		return cty.BoolVal(!d.HasErrors() && ctyelems.WhollyKnown(v)), nil
 	}
-	if f, ok := asFunc(sc.vars.lookupForced(e.Name)); ok {
+	if f, ok := asFunc(lookupForced(sc.vars, e.Name)); ok {
 		return sc.callUserExprs(f, e)
 	}
 	if f, ok := ev.userFuncs[e.Name]; ok {
@@ -84,7 +85,7 @@ func (sc *scope) call(e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics
 		if s := didYouMean(e.Name, ev.functionNames()); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
-		if ev.mods == nil {
+		if ev.Mods == nil {
 			detail += " (The modules' functions cannot be called here: imports and disabled_modules are read while the modules are collected, before their function blocks are.)"
 		}
 		return cty.DynamicVal, hcl.Diagnostics{{
@@ -245,9 +246,9 @@ func callFunction(fn function.Function, args []cty.Value) (v cty.Value, err erro
 }
 
 // function finds a function by name: the module's file() or the library.
-func (ev *Evaluator) function(m *module, name string) (function.Function, bool) {
+func (ev *Evaluator) function(m *syntax.Module, name string) (function.Function, bool) {
 	if name == "file" && m != nil {
-		key := m.src.key()
+		key := m.Src.Key()
 		if f, ok := ev.fileFuncs[key]; ok {
 			return f, true
 		}

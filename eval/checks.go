@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 )
@@ -33,10 +35,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 	// One recorder for every check, emptied for each: what it recorded
 	// is used before the next check.
 	rec := &readRecorder{}
-	check := func(c *checkSyntax, sc *scope, isAssert bool) {
+	check := func(c *syntax.Check, sc *scope, isAssert bool) {
 		rec.base, rec.reads, rec.hosts = len(ev.stack), rec.reads[:0], rec.hosts[:0]
 		ev.recorder = rec
-		ok, known, d := sc.evalBool(c.condition, "condition")
+		ok, known, d := sc.evalBool(c.Condition, "condition")
 		ev.recorder = nil
 		diags = append(diags, d...)
 		if !known {
@@ -45,10 +47,10 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 		if isAssert == ok {
 			return
 		}
-		msgs, d := sc.evalMessages(c.message)
+		msgs, d := sc.evalMessages(c.Message)
 		diags = append(diags, d...)
 		if isAssert && len(msgs) > 0 {
-			rec.reads = sc.staticReads(c.condition, rec.reads)
+			rec.reads = sc.staticReads(c.Condition, rec.reads)
 		}
 		for _, msg := range msgs {
 			if isAssert {
@@ -56,30 +58,30 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 					Severity: hcl.DiagError,
 					Summary:  "Assertion failed: " + msg,
 					Detail:   joinNotes(sc.inst.origin(), readsNote(rec.reads), hostsNote(rec.hosts)),
-					Subject:  c.block.DefRange().Ptr(),
+					Subject:  c.Block.DefRange().Ptr(),
 				})
 			} else {
-				warns = append(warns, Warning{Message: msg, Range: c.block.DefRange()})
+				warns = append(warns, Warning{Message: msg, Range: c.Block.DefRange()})
 			}
 		}
 	}
-	for _, m := range ev.mods {
+	for _, m := range ev.Mods {
 		sc := ev.topScope(m)
-		for _, c := range m.asserts {
+		for _, c := range m.Asserts {
 			check(c, sc, true)
 		}
-		for _, c := range m.warnings {
+		for _, c := range m.Warnings {
 			check(c, sc, false)
 		}
 	}
 	for i := 0; i < len(ev.instances); i++ {
 		inst := ev.instances[i]
-		for _, body := range inst.st.bodies {
+		for _, body := range inst.st.Bodies {
 			sc := inst.bodyScope(body)
-			for _, c := range body.asserts {
+			for _, c := range body.Asserts {
 				check(c, sc, true)
 			}
-			for _, c := range body.warnings {
+			for _, c := range body.Warnings {
 				check(c, sc, false)
 			}
 		}
@@ -127,17 +129,17 @@ func (sc *scope) evalMessages(expr hclsyntax.Expression) ([]string, hcl.Diagnost
 }
 
 // removedMessage evaluates (once) the message of a removed_option.
-func (ev *Evaluator) removedMessage(n *declNode) (string, hcl.Diagnostics) {
+func (ev *Evaluator) removedMessage(n *declare.Node) (string, hcl.Diagnostics) {
 	t, ok := ev.removedMsgs[n]
 	if !ok {
-		t = &thunk{expr: n.removed.message, sc: ev.topScope(n.remMod), what: "the message of removed_option " + n.path.String()}
+		t = &thunk{expr: n.Removed.Message, sc: ev.topScope(n.RemMod), what: "the message of removed_option " + n.Path.String()}
 		ev.removedMsgs[n] = t
 	}
 	v, diags := t.ForceDeep()
 	if diags.HasErrors() || !v.IsKnown() {
 		return "", diags
 	}
-	str, d := asString(v, n.removed.message.Range(), "Invalid message", "The message of a removed_option is a string.")
+	str, d := asString(v, n.Removed.Message.Range(), "Invalid message", "The message of a removed_option is a string.")
 	if d != nil {
 		return "", append(diags, d)
 	}
@@ -157,24 +159,24 @@ func joinNotes(notes ...string) string {
 
 // renameChecks warns about definitions of renamed options and fails on
 // definitions of removed ones.
-func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
+func (ev *Evaluator) renameChecks(n *declare.Node) ([]Warning, hcl.Diagnostics) {
 	var warns []Warning
 	var diags hcl.Diagnostics
-	if n.rename != nil || n.removed != nil {
-		diags = append(diags, ev.top.drainTo(n.path[:len(n.path)-1])...)
+	if n.Rename != nil || n.Removed != nil {
+		diags = append(diags, ev.top.drainTo(n.Path[:len(n.Path)-1])...)
 		s := ev.top.peekState(n)
 		if s == nil {
 			return nil, diags
 		}
 		for _, d := range s.defs {
-			live, dd := lives(n.path, d.Def)
+			live, dd := lives(n.Path, d.Def)
 			diags = append(diags, dd...)
 			if !live {
 				continue
 			}
-			if n.rename != nil {
+			if n.Rename != nil {
 				warns = append(warns, Warning{
-					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.path.String(), d.Range.Filename, options.Path(n.rename.to).String()),
+					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.Path.String(), d.Range.Filename, options.Path(n.Rename.To).String()),
 					Range:   d.Range,
 				})
 				continue
@@ -183,15 +185,15 @@ func (ev *Evaluator) renameChecks(n *declNode) ([]Warning, hcl.Diagnostics) {
 			diags = append(diags, dd...)
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Option %q was removed", n.path.String()),
-				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.path.String(), d.Range.Filename, msg),
+				Summary:  fmt.Sprintf("Option %q was removed", n.Path.String()),
+				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.Path.String(), d.Range.Filename, msg),
 				Subject:  d.Range.Ptr(),
 			})
 		}
 		return warns, diags
 	}
-	for _, name := range n.names {
-		w, d := ev.renameChecks(n.children[name])
+	for _, name := range n.Names {
+		w, d := ev.renameChecks(n.Children[name])
 		warns = append(warns, w...)
 		diags = append(diags, d...)
 	}

@@ -2,29 +2,35 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/modules"
 	"github.com/nodegen/nodegen/property"
 )
 
 // TestDecodedOptions checks the option declarations an evaluation copies
-// from decodedOptions against reading their blocks anew: every option
-// block in the library's files (submodules' too) decodes to the same
-// declaration, nothing a dynamic block made is kept, and the Kubernetes
-// fixtures evaluate to the same record (configuration, diagnostics,
-// definitions at every node) either way.
+// from decodedOptions (package declare) against reading their blocks
+// anew: the library's declared value, its top-level tree and the tree of
+// every submodule type, is the same either way, option by option, and the
+// Kubernetes fixtures evaluate to the same record (configuration,
+// diagnostics, definitions at every node) either way. What is kept, and
+// what is not (a declaration a dynamic block made), declare's own
+// TestDecodedOptions checks.
 func TestDecodedOptions(t *testing.T) {
 	for _, dir := range []string{"k8s-worker", "k8s-single", "containerd-kubenet"} {
 		t.Run(dir, func(t *testing.T) {
 			cfg := Config{Files: []string{filepath.Join("..", "fixtures", dir, "host.hcl")}, Library: modules.FS()}
-			fresh := withFlag(&keepDecodedOptions, false, func() string { return evaluationRecord(cfg) })
-			withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) }) // keeps them
-			kept := withFlag(&keepDecodedOptions, true, func() string { return evaluationRecord(cfg) })
+			fresh := withFlag(&declare.KeepDecoded, false, func() string { return evaluationRecord(cfg) })
+			withFlag(&declare.KeepDecoded, true, func() string { return evaluationRecord(cfg) }) // keeps them
+			kept := withFlag(&declare.KeepDecoded, true, func() string { return evaluationRecord(cfg) })
 			if diff := cmp.Diff(fresh, kept); diff != "" {
 				t.Errorf("the evaluation with the kept declarations differs (-read anew +kept):\n%s", diff)
 			}
@@ -35,53 +41,53 @@ func TestDecodedOptions(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	var entries []declEntry
-	for _, m := range ev.mods {
-		if !m.shared {
-			t.Errorf("library module %s is not shared", m.src.display())
-		}
-		// A dynamic block's declarations are made by each evaluation,
-		// and never kept.
-		for _, o := range m.options {
-			if o.inFile {
-				entries = append(entries, declEntry{syn: o, mod: m})
-			}
-		}
-		for _, s := range m.submodules {
-			for _, o := range s.options {
-				if o.inFile {
-					entries = append(entries, declEntry{syn: o, mod: m, body: s})
-				}
-			}
+	for _, m := range ev.Mods {
+		if !m.Shared {
+			t.Errorf("library module %s is not shared", m.Src.Display())
 		}
 	}
-	decodedOptions.Range(func(k, _ any) bool {
-		if syn := k.(*optionDeclSyntax); !syn.inFile {
-			t.Errorf("%s: a declaration made by an evaluation was kept", syn.block.DefRange())
-		}
-		return true
+	consts := declaringConsts{ev}
+	var fresh *declare.Declared
+	withFlag(&declare.KeepDecoded, false, func() string {
+		fresh = declare.Declare(&ev.Modules, consts)
+		return ""
 	})
-	if len(entries) < 450 {
-		t.Fatalf("the library declares %d options; want the whole library", len(entries))
+	kept := declare.Declare(&ev.Modules, consts) // from the copies New kept
+	read, copied := declaredOptions(ev, fresh), declaredOptions(ev, kept)
+	if len(read) < 450 {
+		t.Fatalf("the library declares %d options; want the whole library", len(read))
 	}
-	dc := &declarer{loaded: ev.loaded, d: ev.decl, consts: ev, private: true}
-	for _, e := range entries {
-		want, diags := dc.readOption(e, nil)
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
-		}
-		if _, ok := decodedOptions.Load(e.syn); !ok {
-			t.Errorf("%s: option %s was not kept", e.syn.block.DefRange(), want.path)
-			continue
-		}
-		got, diags := dc.decodeOption(e, nil)
-		if diags.HasErrors() {
-			t.Fatalf("%s: %s", e.syn.block.DefRange(), diags.Error())
-		}
-		if diff := cmp.Diff(showDecl(ev, want), showDecl(ev, got)); diff != "" {
-			t.Errorf("%s: option %s (-read +kept):\n%s", e.syn.block.DefRange(), want.path, diff)
+	if len(copied) != len(read) {
+		t.Fatalf("%d options declared from the copies, %d read anew", len(copied), len(read))
+	}
+	for i, want := range read {
+		if diff := cmp.Diff(showDecl(ev, want), showDecl(ev, copied[i])); diff != "" {
+			t.Errorf("%s: option %s (-read +kept):\n%s", want.Block.DefRange(), want.Path, diff)
 		}
 	}
+}
+
+// declaredOptions are the options of the declared value decl of ev's
+// modules: those of its top-level tree, then those of the tree of each
+// submodule type, in the order of the names.
+func declaredOptions(ev *Evaluator, decl *declare.Declared) []*declare.Option {
+	var out []*declare.Option
+	var walk func(n *declare.Node)
+	walk = func(n *declare.Node) {
+		if n.Opt != nil {
+			out = append(out, n.Opt)
+		}
+		for _, name := range n.Names {
+			walk(n.Children[name])
+		}
+	}
+	walk(decl.Root)
+	for _, name := range slices.Sorted(maps.Keys(ev.Submodules)) {
+		if st := decl.SubTypeOf(&ev.Modules, declaringConsts{ev}, []string{name}); st.Root != nil {
+			walk(st.Root)
+		}
+	}
+	return out
 }
 
 // declRecord is what an option declaration says, comparable.
@@ -95,14 +101,14 @@ type declRecord struct {
 	ConstDefault                              string
 }
 
-func showDecl(ev *Evaluator, o *optionDecl) declRecord {
+func showDecl(ev *Evaluator, o *declare.Option) declRecord {
 	r := declRecord{
-		Path: o.path.String(), Type: o.typ.Description(), Description: o.description, DefaultText: o.defaultText,
-		Block: fmt.Sprintf("%p", o.block), Mod: fmt.Sprintf("%p", o.mod), Body: fmt.Sprintf("%p", o.body),
-		Default: fmt.Sprintf("%p", o.defaultExpr), Apply: fmt.Sprintf("%p", o.apply), Example: fmt.Sprintf("%p", o.example),
-		NameTexts: len(o.nameTexts), ReadOnly: o.readOnly, Internal: o.internal, Also: len(o.also),
+		Path: o.Path.String(), Type: o.Type.Description(), Description: o.Description, DefaultText: o.DefaultText,
+		Block: fmt.Sprintf("%p", o.Block), Mod: fmt.Sprintf("%p", o.Mod), Body: fmt.Sprintf("%p", o.Body),
+		Default: fmt.Sprintf("%p", o.DefaultExpr), Apply: fmt.Sprintf("%p", o.Apply), Example: fmt.Sprintf("%p", o.Example),
+		NameTexts: len(o.NameTexts), ReadOnly: o.ReadOnly, Internal: o.Internal, Also: len(o.Also),
 	}
-	if o.defaultExpr != nil {
+	if o.DefaultExpr != nil {
 		// The default's definition, kept or made now.
 		d := ev.top.defaultDef(o)
 		p, ok := property.AsProperty(d.Value)
@@ -111,43 +117,10 @@ func showDecl(ev *Evaluator, o *optionDecl) declRecord {
 			return r
 		}
 		v := cty.DynamicVal
-		if _, constant := constantValue(o.defaultExpr); constant {
+		if _, constant := syntax.ConstantValue(o.DefaultExpr); constant {
 			v, _ = property.Deep(p.Content)
 		}
 		r.ConstDefault = fmt.Sprintf("%s %s %d %#v", d.Range, p.Kind, p.Priority, v)
 	}
 	return r
 }
-
-func TestFromSlab(t *testing.T) {
-	tests := []struct {
-		name string
-		slab *[]int
-		take int
-		// wantLen is the slab's length after the takes.
-		wantLen int
-	}{
-		{"nil", nil, 3, 0},
-		{"no capacity", &[]int{}, 3, 0},
-		{"within", ptr(make([]int, 0, 4)), 3, 3},
-		{"past its end", ptr(make([]int, 0, 2)), 5, 1}, // two chunks of 2 more
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			seen := map[*int]bool{}
-			for i := range tt.take {
-				p := fromSlab(tt.slab)
-				if *p != 0 || seen[p] {
-					t.Fatalf("take %d: %p (holding %d) again or not zero", i, p, *p)
-				}
-				*p = i + 1
-				seen[p] = true
-			}
-			if tt.slab != nil && len(*tt.slab) != tt.wantLen {
-				t.Errorf("slab length %d, want %d", len(*tt.slab), tt.wantLen)
-			}
-		})
-	}
-}
-
-func ptr[T any](v T) *T { return &v }

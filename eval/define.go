@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -18,16 +20,16 @@ import (
 // configuration, or one submodule instance.
 type instance struct {
 	ev   *Evaluator
-	root *declNode
-	st   *subType // nil for the top level
+	root *declare.Node
+	st   *declare.SubType // nil for the top level
 	loc  options.Path
 	name cty.Value // the attribute name of a submodule instance; NilVal at the top
 
 	// states are the states of the nodes of a submodule instance;
-	// topStates those of the top level, by declNode.id.
-	states     map[*declNode]*nodeState
+	// topStates those of the top level, by declare.Node.ID.
+	states     map[*declare.Node]*nodeState
 	topStates  []*nodeState
-	bodyLocals map[*submoduleSyntax]*localSet
+	bodyLocals map[*syntax.Submodule]*localSet
 	// pending counts the definitions waiting at namespaces (see drain).
 	pending int
 	// config is the reference to the instance's root (rootRef, see
@@ -85,15 +87,15 @@ func seqLess(a, b []int) bool {
 	return len(a) < len(b)
 }
 
-func (inst *instance) state(n *declNode) *nodeState {
+func (inst *instance) state(n *declare.Node) *nodeState {
 	if inst.st == nil {
 		// The top level is the only instance of its tree in the
 		// evaluation: its states are by the nodes' numbers, saving a map
 		// lookup per access.
-		s := inst.topStates[n.id]
+		s := inst.topStates[n.ID]
 		if s == nil {
 			s = inst.ev.arena.newState()
-			inst.topStates[n.id] = s
+			inst.topStates[n.ID] = s
 		}
 		return s
 	}
@@ -106,9 +108,9 @@ func (inst *instance) state(n *declNode) *nodeState {
 }
 
 // peekState is n's state if it has one.
-func (inst *instance) peekState(n *declNode) *nodeState {
+func (inst *instance) peekState(n *declare.Node) *nodeState {
 	if inst.st == nil {
-		return inst.topStates[n.id]
+		return inst.topStates[n.ID]
 	}
 	return inst.states[n]
 }
@@ -127,9 +129,9 @@ func (inst *instance) fullPath(p options.Path) options.Path {
 // does. With force false it evaluates nothing: a definition whose shape is
 // not written out in the source waits at its namespace until an option
 // below is needed (see drain).
-func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
+func (inst *instance) split(n *declare.Node, d defn, force bool) hcl.Diagnostics {
 	switch {
-	case n.opt != nil, n.removed != nil:
+	case n.Opt != nil, n.Removed != nil:
 		s := inst.state(n)
 		if s.defs == nil {
 			// most options have one definition: its room comes from a slab
@@ -137,11 +139,11 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 		}
 		s.defs = append(s.defs, d)
 		return nil
-	case n.rename != nil:
+	case n.Rename != nil:
 		s := inst.state(n)
 		s.defs = append(s.defs, d)
-		if to, rest := renameTarget(inst.root, n.rename.to); to != nil && !n.renameBad {
-			d.Value = nestIn(d.Value, rest)
+		if to, rest := declare.RenameTarget(inst.root, n.Rename.To); to != nil && !n.RenameBad {
+			d.Value = declare.NestIn(d.Value, rest)
 			return inst.split(to, d, force)
 		}
 		return nil
@@ -152,7 +154,7 @@ func (inst *instance) split(n *declNode, d defn, force bool) hcl.Diagnostics {
 // splitNamespace splits d at namespace n: its properties are pushed down
 // (property.PushDown) and each part, an object, is distributed over the
 // children of n.
-func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagnostics {
+func (inst *instance) splitNamespace(n *declare.Node, d defn, force bool) hcl.Diagnostics {
 	// The parts are gathered on a stack shared by nested splits, not in a
 	// new slice each (as instance.force gathers definitions). Only while
 	// nothing but static thunks is forced: forcing any other may split
@@ -172,7 +174,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 	}
 	diags := dis.Diags
 	if len(dis.Problems) > 0 {
-		diags = options.PropertyErrors(inst.fullPath(n.path), &dis)
+		diags = options.PropertyErrors(inst.fullPath(n.Path), &dis)
 	}
 	for _, part := range ev.partStack[base:] {
 		seq := d.seq
@@ -202,21 +204,21 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 		if v.IsNull() || !(ty.IsObjectType() || ty.IsMapType()) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.path).String()),
-				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.path))), listNames(n.names), options.ShowValue(v)),
+				Summary:  fmt.Sprintf("%q is a namespace, not an option", inst.fullPath(n.Path).String()),
+				Detail:   fmt.Sprintf("%s holds the options %s; define them with an object, not with %s.", capitalize(displayNamespace(inst.fullPath(n.Path))), listNames(n.Names), options.ShowValue(v)),
 				Subject:  part.Range.Ptr(),
 			})
 			continue
 		}
 		for name, e := range ctyelems.Attrs(v) {
-			c := n.children[name]
+			c := n.Children[name]
 			rng := property.RangeOf(e, part.Range)
 			if c == nil && inst.hasFreeform() {
-				inst.addFreeform(n.path.Child(name), defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
+				inst.addFreeform(n.Path.Child(name), defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq})
 				continue
 			}
 			if c == nil {
-				diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(name), n, name, rng, true))
+				diags = append(diags, inst.ev.notExist(inst.fullPath(n.Path).Child(name), n, name, rng, true))
 				continue
 			}
 			sub := defn{Def: options.Def{Value: wrapProps(e, part.Wrap), Range: rng}, seq: seq}
@@ -227,7 +229,7 @@ func (inst *instance) splitNamespace(n *declNode, d defn, force bool) hcl.Diagno
 }
 
 // addPending leaves definition d waiting at namespace n.
-func (inst *instance) addPending(n *declNode, d defn) {
+func (inst *instance) addPending(n *declare.Node, d defn) {
 	s := inst.state(n)
 	s.pending = append(s.pending, d)
 	inst.pending++
@@ -273,17 +275,17 @@ func listNames(names []string) string {
 
 // notExist is the diagnostic for a definition or a reference of a path that
 // is not declared below namespace n.
-func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng hcl.Range, definition bool) *hcl.Diagnostic {
+func (ev *Evaluator) notExist(full options.Path, n *declare.Node, name string, rng hcl.Range, definition bool) *hcl.Diagnostic {
 	var detail string
 	if definition {
 		detail = fmt.Sprintf("A definition of %q is here, but no module declares that option.", full.String())
 	} else {
 		detail = fmt.Sprintf("No module declares an option %q.", full.String())
 	}
-	if s := didYouMean(name, n.names); s != "" {
+	if s := didYouMean(name, n.Names); s != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", full[:len(full)-1].Child(s).String())
-	} else if len(n.names) > 0 && len(n.names) <= 12 {
-		detail += fmt.Sprintf(" Below %s there are: %s.", displayNamespace(full[:len(full)-1]), strings.Join(n.names, ", "))
+	} else if len(n.Names) > 0 && len(n.Names) <= 12 {
+		detail += fmt.Sprintf(" Below %s there are: %s.", displayNamespace(full[:len(full)-1]), strings.Join(n.Names, ", "))
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
@@ -294,13 +296,13 @@ func (ev *Evaluator) notExist(full options.Path, n *declNode, name string, rng h
 }
 
 // drain splits the definitions waiting at namespace n, forcing them.
-func (inst *instance) drain(n *declNode) hcl.Diagnostics {
+func (inst *instance) drain(n *declare.Node) hcl.Diagnostics {
 	s := inst.peekState(n)
 	if s == nil || len(s.pending) == 0 {
 		return nil
 	}
 	if s.draining {
-		return hcl.Diagnostics{inst.ev.cycleDiag(nil, fmt.Sprintf("namespace %s", inst.fullPath(n.path).String()), s.pending[0].Range)}
+		return hcl.Diagnostics{inst.ev.cycleDiag(nil, fmt.Sprintf("namespace %s", inst.fullPath(n.Path).String()), s.pending[0].Range)}
 	}
 	s.draining = true
 	defer func() { s.draining = false }()
@@ -328,8 +330,8 @@ func (inst *instance) drainTo(p options.Path) hcl.Diagnostics {
 	diags := inst.drain(inst.root)
 	n := inst.root
 	for _, seg := range p {
-		n = n.children[seg]
-		if n == nil || !n.isNamespace() {
+		n = n.Children[seg]
+		if n == nil || !n.IsNamespace() {
 			break
 		}
 		diags = append(diags, inst.drain(n)...)
@@ -338,10 +340,10 @@ func (inst *instance) drainTo(p options.Path) hcl.Diagnostics {
 }
 
 // definitions returns the complete, ordered definitions of option node n.
-func (inst *instance) definitions(n *declNode) ([]defn, hcl.Diagnostics) {
-	diags := inst.drainTo(n.path[:len(n.path)-1])
-	for _, from := range n.renamedFrom {
-		diags = append(diags, inst.drainTo(from.path[:len(from.path)-1])...)
+func (inst *instance) definitions(n *declare.Node) ([]defn, hcl.Diagnostics) {
+	diags := inst.drainTo(n.Path[:len(n.Path)-1])
+	for _, from := range n.RenamedFrom {
+		diags = append(diags, inst.drainTo(from.Path[:len(from.Path)-1])...)
 	}
 	s := inst.state(n)
 	// Sorted in place: the order is canonical, so sorting again later
@@ -422,14 +424,14 @@ func forceStatic(l property.Lazy) (cty.Value, bool, hcl.Diagnostics) {
 // defineConfig splits the definition config block c makes in inst, its
 // expressions in scope sc, over inst's option tree at place seq in
 // definition order.
-func (inst *instance) defineConfig(c *configSyntax, sc *scope, seq []int) hcl.Diagnostics {
+func (inst *instance) defineConfig(c *syntax.Config, sc *scope, seq []int) hcl.Diagnostics {
 	if directConfig {
 		if diags, ok := inst.splitConfigDirect(c, sc, seq); ok {
 			return diags
 		}
 	}
 	v := inst.ev.configValue(c, sc)
-	return inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.block.DefRange()}, seq: seq}, false)
+	return inst.split(inst.root, defn{Def: options.Def{Value: v, Range: c.Block.DefRange()}, seq: seq}, false)
 }
 
 // directConfig says to split config blocks with splitConfigDirect where
@@ -454,23 +456,23 @@ type configAttr struct {
 // `when` is the mkIf that splitting pushes down to each of them: the
 // same condition, around each, at the range the split gives it. It
 // reports false, having done nothing, for any other block.
-func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (hcl.Diagnostics, bool) {
+func (inst *instance) splitConfigDirect(c *syntax.Config, sc *scope, seq []int) (hcl.Diagnostics, bool) {
 	if inst.hasFreeform() {
 		return nil, false
 	}
-	blockRange := c.block.DefRange()
+	blockRange := c.Block.DefRange()
 	n := inst.root
-	for i, p := range c.prefix {
-		n = n.children[cty.NormalizeString(p)]
+	for i, p := range c.Prefix {
+		n = n.Children[cty.NormalizeString(p)]
 		switch {
-		case n == nil || n.rename != nil || n.removed != nil:
+		case n == nil || n.Rename != nil || n.Removed != nil:
 			return nil, false
-		case n.opt != nil:
+		case n.Opt != nil:
 			v := inst.ev.configObject(c, sc, i+1)
 			rng := blockRange
-			if c.when != nil {
-				if i < len(c.prefix)-1 {
-					rng = c.when.SrcRange // the range of the mkIf, as the rest is a plain object
+			if c.When != nil {
+				if i < len(c.Prefix)-1 {
+					rng = c.When.SrcRange // the range of the mkIf, as the rest is a plain object
 				}
 				v = whenProperty(c, inst.ev.whenThunk(c, sc), v, rng)
 			}
@@ -479,7 +481,7 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 	}
 	var buf [16]configAttr
 	attrs := buf[:0]
-	for _, a := range c.attrs {
+	for _, a := range c.Attrs {
 		attrs = append(attrs, configAttr{cty.NormalizeString(a.Name), a})
 	}
 	slices.SortFunc(attrs, func(a, b configAttr) int { return strings.Compare(a.name, b.name) })
@@ -489,20 +491,20 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 		}
 	}
 	var cond cty.Value
-	if c.when != nil {
+	if c.When != nil {
 		cond = inst.ev.whenThunk(c, sc)
 	}
 	var diags hcl.Diagnostics
 	for _, a := range attrs {
 		e := inst.ev.thunk(a.attr.Expr, sc)
 		rng := property.RangeOf(e, blockRange)
-		child := n.children[a.name]
+		child := n.Children[a.name]
 		if child == nil {
-			diags = append(diags, inst.ev.notExist(inst.fullPath(n.path).Child(a.name), n, a.name, rng, true))
+			diags = append(diags, inst.ev.notExist(inst.fullPath(n.Path).Child(a.name), n, a.name, rng, true))
 			continue
 		}
 		v := e
-		if c.when != nil {
+		if c.When != nil {
 			v = whenProperty(c, cond, e, rng)
 		}
 		diags = append(diags, inst.split(child, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false)...)
@@ -512,24 +514,24 @@ func (inst *instance) splitConfigDirect(c *configSyntax, sc *scope, seq []int) (
 
 // configValue builds the definition a config block makes: an object of
 // thunks below its prefix, under an mkIf when it has a `when`.
-func (ev *Evaluator) configValue(c *configSyntax, sc *scope) cty.Value {
+func (ev *Evaluator) configValue(c *syntax.Config, sc *scope) cty.Value {
 	v := ev.configObject(c, sc, 0)
 	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
 	// the block from the module's root, so that splitting pushes it down
 	// through namespaces and it stops at the first option on the label
 	// path. A false `when` on "systemd.services.foo.serviceConfig" then
 	// defines nothing of systemd.services, not even the key foo.
-	if c.when != nil {
-		v = whenProperty(c, ev.whenThunk(c, sc), v, c.when.SrcRange)
+	if c.When != nil {
+		v = whenProperty(c, ev.whenThunk(c, sc), v, c.When.SrcRange)
 	}
 	return v
 }
 
 // configObject is the object of a config block's attributes, as thunks,
 // below the labels of its prefix from the one at index from.
-func (ev *Evaluator) configObject(c *configSyntax, sc *scope, from int) cty.Value {
-	attrs := make(map[string]cty.Value, len(c.attrs))
-	for _, a := range c.attrs {
+func (ev *Evaluator) configObject(c *syntax.Config, sc *scope, from int) cty.Value {
+	attrs := make(map[string]cty.Value, len(c.Attrs))
+	for _, a := range c.Attrs {
 		attrs[a.Name] = ev.thunk(a.Expr, sc)
 	}
 	var v cty.Value
@@ -538,25 +540,25 @@ func (ev *Evaluator) configObject(c *configSyntax, sc *scope, from int) cty.Valu
 	} else {
 		v = cty.ObjectVal(attrs)
 	}
-	v = property.ForcedVal(v, c.block.DefRange())
-	for i := len(c.prefix) - 1; i >= from; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{c.prefix[i]: v})
+	v = property.ForcedVal(v, c.Block.DefRange())
+	for i := len(c.Prefix) - 1; i >= from; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
 	}
 	return v
 }
 
 // whenThunk is the condition of config block c's `when`, in scope sc.
-func (ev *Evaluator) whenThunk(c *configSyntax, sc *scope) cty.Value {
-	return ev.namedThunk(c.when.Expr, sc, "the condition `when`")
+func (ev *Evaluator) whenThunk(c *syntax.Config, sc *scope) cty.Value {
+	return ev.namedThunk(c.When.Expr, sc, "the condition `when`")
 }
 
 // whenProperty is the mkIf of config block c's `when`, its condition cond,
 // around content, at rng.
-func whenProperty(c *configSyntax, cond, content cty.Value, rng hcl.Range) cty.Value {
+func whenProperty(c *syntax.Config, cond, content cty.Value, rng hcl.Range) cty.Value {
 	return property.PropertyVal(property.Property{
 		Kind:      property.KindIf,
 		Cond:      cond,
-		CondRange: c.when.Expr.Range(),
+		CondRange: c.When.Expr.Range(),
 		Content:   content,
 		Range:     rng,
 	})
@@ -635,17 +637,17 @@ func (p *pendingInstance) materialize(how func(*nsRef) (cty.Value, hcl.Diagnosti
 func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []options.Def) (*nsRef, hcl.Diagnostics) {
 	st := ev.submoduleType(names)
 	var diags hcl.Diagnostics
-	if st.root == nil {
+	if st.Root == nil {
 		// Copies: the type may be shared, and forcing adds to errors.
-		return nil, copyDiags(st.diags)
+		return nil, copyDiags(st.Diags)
 	}
 	inst := &instance{
 		ev:         ev,
-		root:       st.root,
+		root:       st.Root,
 		st:         st,
 		loc:        loc,
-		states:     map[*declNode]*nodeState{},
-		bodyLocals: map[*submoduleSyntax]*localSet{},
+		states:     map[*declare.Node]*nodeState{},
+		bodyLocals: map[*syntax.Submodule]*localSet{},
 	}
 	if len(loc) > 0 {
 		inst.name = cty.StringVal(loc[len(loc)-1])
@@ -664,10 +666,10 @@ func (ev *Evaluator) instantiate(names []string, loc options.Path, defs []option
 	// as in NixOS (types.submoduleWith), the bodies' definitions come
 	// first, the last-declared body first, then the definitions in
 	// reverse.
-	nb := len(st.bodies)
-	for j, body := range st.bodies {
+	nb := len(st.Bodies)
+	for j, body := range st.Bodies {
 		sc := inst.bodyScope(body)
-		for k, c := range body.configs {
+		for k, c := range body.Configs {
 			diags = append(diags, inst.defineConfig(c, sc, []int{nb - 1 - j, k})...)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/modules"
 )
 
@@ -132,9 +133,9 @@ func evaluationRecordOf(cfg Config, done func(*Evaluator)) string {
 	return b.String()
 }
 
-func recordNode(b *strings.Builder, inst *instance, n *declNode) {
+func recordNode(b *strings.Builder, inst *instance, n *declare.Node) {
 	if s := inst.peekState(n); s != nil {
-		where := inst.fullPath(n.path).String()
+		where := inst.fullPath(n.Path).String()
 		for _, d := range s.defs {
 			fmt.Fprintf(b, "%s def %v at %s: %s\n", where, d.seq, d.Range, showDef(d.Value))
 		}
@@ -145,7 +146,7 @@ func recordNode(b *strings.Builder, inst *instance, n *declNode) {
 			fmt.Fprintf(b, "%s part %d at %s: %s\n", where, p.State, p.Range, showDef(p.Value))
 		}
 	}
-	for _, name := range n.names {
-		recordNode(b, inst, n.children[name])
+	for _, name := range n.Names {
+		recordNode(b, inst, n.Children[name])
 	}
 }

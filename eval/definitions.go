@@ -3,6 +3,7 @@ package eval
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -34,9 +35,9 @@ const namespaceDepth = 3
 // value is read.
 func (ev *Evaluator) Definitions(p options.Path) []Definition {
 	var rs []hcl.Range
-	if ns := lookupDecl(ev.top.root, p); ns != nil && ns.opt == nil && ns.rename == nil {
+	if ns := declare.LookupDecl(ev.top.root, p); ns != nil && ns.Opt == nil && ns.Rename == nil {
 		// A namespace of the top level (services.chrony).
-		if ev.top.drainTo(ns.path).HasErrors() {
+		if ev.top.drainTo(ns.Path).HasErrors() {
 			return nil
 		}
 		return definitions(ev.top.userRangesIn(ns, namespaceDepth))
@@ -56,7 +57,7 @@ func (ev *Evaluator) Definitions(p options.Path) []Definition {
 				rs = append(rs, def.Range)
 			}
 		}
-	case n.opt != nil:
+	case n.Opt != nil:
 		rs = inst.wonRanges(n, false)
 	}
 	return definitions(rs)
@@ -75,7 +76,7 @@ func definitions(rs []hcl.Range) []Definition {
 // wonRanges forces the option n of inst and returns where its
 // definitions that won are (only the user's with userOnly); none when it
 // does not evaluate.
-func (inst *instance) wonRanges(n *declNode, userOnly bool) []hcl.Range {
+func (inst *instance) wonRanges(n *declare.Node, userOnly bool) []hcl.Range {
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	if s.diags.HasErrors() {
 		return nil
@@ -92,17 +93,17 @@ func (inst *instance) wonRanges(n *declNode, userOnly bool) []hcl.Range {
 // userRangesIn returns where the user's winning definitions of the
 // options in the namespace n of inst are, depth levels of namespaces
 // down, in order of their paths.
-func (inst *instance) userRangesIn(n *declNode, depth int) []hcl.Range {
+func (inst *instance) userRangesIn(n *declare.Node, depth int) []hcl.Range {
 	if depth == 0 {
 		return nil
 	}
 	var rs []hcl.Range
-	for _, name := range n.names {
-		c := n.children[name]
+	for _, name := range n.Names {
+		c := n.Children[name]
 		switch {
-		case c.opt != nil:
+		case c.Opt != nil:
 			rs = append(rs, inst.wonRanges(c, true)...)
-		case c.rename == nil:
+		case c.Rename == nil:
 			rs = append(rs, inst.userRangesIn(c, depth-1)...)
 		}
 	}

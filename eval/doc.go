@@ -7,20 +7,26 @@
 // An evaluation goes through these phases, each in its own file; the
 // first three each make a value the next takes:
 //
-//  1. Load (load.go, paths.go): read and parse the module files, the
-//     library's (embedded) and the user's; inline modules (a test's run
-//     blocks) come parsed.
+//  1. Load (load.go, paths.go, dynamic.go): read and parse the module
+//     files, the library's (embedded) and the user's, into the parsed form
+//     the later phases read (package syntax, internal/syntax); inline
+//     modules (a test's run blocks) come parsed.
 //  2. Collect modules (load.go, imports.go): follow imports, in module
 //     order (computed imports are evaluated over the module's locals,
 //     never config), and register the submodule types and formats, which
 //     are global to an evaluation. Loading and collecting make the
 //     loaded value: the modules, the parsed files and the registries.
-//  3. Declare (declare.go): build the option tree from the option blocks
-//     (with those dynamic blocks make from a table, dynamic.go, read over
-//     the module's locals as computed imports are), the renames and
-//     removals, with each option's type (sibling package options parses
-//     type expressions): the declared value, which depends on the
-//     declaring modules alone and which evaluations never change. The
+//  3. Declare (package declare, internal/declare, which declaring.go
+//     calls): build the option tree from the option blocks (with those
+//     dynamic blocks make from a table, read over the module's locals as
+//     computed imports are), the renames and removals, with each option's
+//     type (sibling package options parses type expressions): the
+//     declared value, which depends on the declaring modules alone and
+//     which evaluations never change. Declaring is a function of the
+//     loaded modules and of a narrow evaluator for the constants, locals
+//     and iterators it reads (declare.Consts, which declaring.go
+//     implements); it imports nothing of this package, so that the import
+//     graph keeps it from the runtime (TestDeclaringDoesNotEvaluate). The
 //     types that name a submodule or path are bound to each evaluation
 //     where they merge. A Fleet (fleet.go) shares one declared value
 //     between the evaluations whose declaring modules are the same, the
@@ -75,16 +81,18 @@
 // NixOS manual use theirs:
 //
 //   - module: one HCL file of option, config, import and type blocks
-//     (a library module, built in, or a user's file); *module.
+//     (a library module, built in, or a user's file); *syntax.Module.
 //   - declaration: an option block, with its type, default and
 //     documentation; a module declares options, and several modules may
-//     declare parts of one (its submodule options); *optionDecl.
+//     declare parts of one (its submodule options); *syntax.OptionDecl
+//     as parsed, *declare.Option once declared.
 //   - definition: a value a config block gives an option, with its
 //     priority and condition (mkIf, mkOverride); an option's value is its
 //     definitions merged; defn, and options.Def once merged.
 //   - declared tree: the options every declaration made, by path, with
 //     their types: the declared value, which evaluations share and never
-//     change (declare.go, Fleet); declNode is one of its nodes.
+//     change (package declare, Fleet); *declare.Node is one of its
+//     nodes.
 //   - instance: the declared tree (or a submodule's) made for one
 //     evaluation, holding its definitions and the state of each option;
 //     the top-level instance and one per submodule value (attrsOf
@@ -96,9 +104,10 @@
 //     and once; node state: an option's place in forcing (not yet, being
 //     forced, done).
 //   - phase value: what a phase makes and the next takes (loaded,
-//     declared); the Evaluator holds them and what evaluating needs.
+//     declare.Declared); the Evaluator holds them and what evaluating
+//     needs.
 //   - arena: the slabs the many small values of an evaluation are made
-//     from (arena.go).
+//     from (arena.go, over package slabs).
 //   - origin: whether a range is in the library or a user's file
 //     (origins.go).
 //
@@ -108,11 +117,12 @@
 // each .go file is named here):
 //
 //   - The evaluator and its phases: doc.go; eval.go (New, the Evaluator,
-//     Config, Stats); arena.go (the slabs); limits.go (Limits, the charges
-//     while forcing).
-//   - 1-2. Load and collect: load.go, paths.go, imports.go.
-//   - 3. Declare: declare.go, dynamic.go, fleet.go (sharing the declared
-//     tree).
+//     Config, Stats); arena.go (its arena, over package slabs); limits.go
+//     (Limits, the charges while forcing).
+//   - 1-2. Load and collect: load.go, paths.go, imports.go, dynamic.go
+//     (reading dynamic blocks).
+//   - 3. Declare: declaring.go (what the evaluation gives declaring, and
+//     takes of the declared value), fleet.go (sharing the declared tree).
 //   - 4. Define: define.go.
 //   - 5. Force: force.go; expressions: expressions.go, scopes.go,
 //     traversal.go, calls.go, templates.go, forexpr.go, objects.go,
@@ -132,6 +142,22 @@
 //     blocks: named types), formats.go (format blocks: file formats and
 //     their types), freeform.go (freeform submodules: definitions of
 //     undeclared keys).
+//
+// The internal packages, by the phases that make and read them (a test
+// checks that each of their .go files is named here too):
+//
+//   - internal/syntax: the parsed modules, which loading (1-2) makes and
+//     every later phase reads: module.go (the module and its blocks, the
+//     collected Modules), source.go (where a module file is), binding.go
+//     (variables bound around expressions), read.go (the read helpers
+//     over expressions that loading and declaring share). It depends on
+//     neither eval nor declare.
+//   - internal/declare: declaring (3): declare.go (Declare, the declared
+//     value, its nodes and options, renames and removals), dynamic.go
+//     (expanding dynamic blocks), types.go (option types, named types,
+//     formats, freeform types). It depends on syntax, not on eval.
+//   - internal/slabs: slabs.go, the slabs the arena and declaring take
+//     their small values from.
 //
 // The lazy values and properties this package passes around are those of
 // sibling package property; the functions modules call are lib's.

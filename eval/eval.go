@@ -3,7 +3,6 @@ package eval
 import (
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
@@ -79,11 +80,11 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 		evalPhases:  evalPhases{cfg: cfg},
 		evalLimiter: evalLimiter{limits: limits, started: time.Now()},
 		evalCaches: evalCaches{
-			modLocals:   map[*module]*localSet{},
-			loadScopes:  map[*module]*scope{},
+			modLocals:   map[*syntax.Module]*localSet{},
+			loadScopes:  map[*syntax.Module]*scope{},
 			funcs:       lib.Functions(),
 			fileFuncs:   map[string]function.Function{},
-			removedMsgs: map[*declNode]*thunk{},
+			removedMsgs: map[*declare.Node]*thunk{},
 			modulePaths: map[string]modulePath{},
 			bound:       map[any]options.Type{},
 		},
@@ -94,11 +95,11 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	if !ok {
 		return ev, diags
 	}
-	var decl *declared
+	var decl *declare.Declared
 	if cfg.Fleet != nil {
 		decl = cfg.Fleet.declared(ev)
 	} else {
-		decl = declare(ev.loaded, ev)
+		decl = declare.Declare(&ev.Modules, declaringConsts{ev})
 	}
 	ev.decl = decl
 	diags = append(diags, ev.declarationDiags(decl)...)
@@ -108,14 +109,13 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 
 // loaded is what loading and collecting make (phases 1 and 2): the modules
 // in module order, the parsed files (in the loader) and the registries of
-// submodule types and formats, which are global to an evaluation.
+// submodule types, formats, named types and functions, which are global
+// to an evaluation.
 type loaded struct {
-	loader     *loader
-	mods       []*module
-	submodules map[string]*submoduleSyntax
-	formats    map[string]*formatSyntax
-	userFuncs  map[string]*functionSyntax
-	namedTypes map[string]*typeSyntax
+	loader *loader
+	// Modules are the modules and the registries that declaring reads.
+	syntax.Modules
+	userFuncs map[string]*syntax.Function
 }
 
 // load makes the evaluation's loaded value: it reads and parses the roots
@@ -123,11 +123,13 @@ type loaded struct {
 // library cannot be read).
 func (ev *Evaluator) load() (ok bool, diags hcl.Diagnostics) {
 	ev.loaded = &loaded{
-		loader:     newLoader(ev.limits, ev.cfg.ParseCache, ev.cfg.Fleet),
-		submodules: map[string]*submoduleSyntax{},
-		formats:    map[string]*formatSyntax{},
-		userFuncs:  map[string]*functionSyntax{},
-		namedTypes: map[string]*typeSyntax{},
+		loader: newLoader(ev.limits, ev.cfg.ParseCache, ev.cfg.Fleet),
+		Modules: syntax.Modules{
+			Submodules: map[string]*syntax.Submodule{},
+			Formats:    map[string]*syntax.Format{},
+			NamedTypes: map[string]*syntax.NamedType{},
+		},
+		userFuncs: map[string]*syntax.Function{},
 	}
 	ev.loader.compute = ev.linkStrings
 	roots, diags := ev.loadRoots()
@@ -140,10 +142,10 @@ func (ev *Evaluator) load() (ok bool, diags hcl.Diagnostics) {
 // loadRoots names the modules an evaluation starts from: the library's,
 // the user's files, then the inline modules (which are parsed already).
 // It returns nil roots when the library cannot be read.
-func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
+func (ev *Evaluator) loadRoots() ([]syntax.Source, hcl.Diagnostics) {
 	cfg := ev.cfg
 	var diags hcl.Diagnostics
-	roots := []source{}
+	roots := []syntax.Source{}
 	if cfg.Library != nil {
 		libs, err := libraryModules(cfg.Library)
 		if err != nil {
@@ -153,7 +155,7 @@ func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
 	}
 	for _, f := range cfg.Files {
 		if cfg.FS != nil {
-			roots = append(roots, source{fsys: cfg.FS, path: path.Clean(f)})
+			roots = append(roots, syntax.Source{FS: cfg.FS, Path: path.Clean(f)})
 			continue
 		}
 		s, err := hostSource(f)
@@ -164,14 +166,14 @@ func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
 		roots = append(roots, s)
 	}
 	for i, in := range cfg.Inline {
-		s := source{fsys: cfg.FS, path: path.Clean(in.Path), inline: i + 1}
+		s := syntax.Source{FS: cfg.FS, Path: path.Clean(in.Path), Inline: i + 1}
 		if cfg.FS == nil {
 			hs, err := hostSource(in.Path)
 			if err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read module", Detail: fmt.Sprintf("%s: %s.", in.Path, err)})
 				continue
 			}
-			hs.inline = i + 1
+			hs.Inline = i + 1
 			s = hs
 		}
 		diags = append(diags, ev.loader.addInline(s, in.File, in.Body)...)
@@ -183,19 +185,19 @@ func (ev *Evaluator) loadRoots() ([]source, hcl.Diagnostics) {
 // collectModules parses the roots and the modules they import, in module
 // order, and registers their submodule types and formats, which are global
 // to the evaluation.
-func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
+func (ev *Evaluator) collectModules(roots []syntax.Source) hcl.Diagnostics {
 	mods, diags := ev.loader.collect(roots)
-	ev.mods = mods
+	ev.Mods = mods
 	for _, m := range mods {
-		for _, s := range m.submodules {
-			diags = append(diags, declareOnce(ev.submodules, "submodule", s.name, s, s.block)...)
+		for _, s := range m.Submodules {
+			diags = append(diags, declareOnce(ev.Submodules, "submodule", s.Name, s, s.Block)...)
 		}
-		for _, f := range m.formats {
-			diags = append(diags, declareOnce(ev.formats, "format", f.name, f, f.block)...)
+		for _, f := range m.Formats {
+			diags = append(diags, declareOnce(ev.Formats, "format", f.Name, f, f.Block)...)
 		}
 		diags = append(diags, ev.registerFunctions(m)...)
-		for _, t := range m.types {
-			diags = append(diags, declareOnce(ev.namedTypes, "type", t.name, t, t.block)...)
+		for _, t := range m.Types {
+			diags = append(diags, declareOnce(ev.NamedTypes, "type", t.Name, t, t.Block)...)
 		}
 	}
 	return diags
@@ -204,13 +206,13 @@ func (ev *Evaluator) collectModules(roots []source) hcl.Diagnostics {
 // declareOnce registers v, declared by block, under name in decls (the
 // submodules or formats of an evaluation, as what says), unless the name is
 // taken.
-func declareOnce[T interface{ declBlock() *hclsyntax.Block }](decls map[string]T, what, name string, v T, block *hclsyntax.Block) hcl.Diagnostics {
+func declareOnce[T interface{ DeclBlock() *hclsyntax.Block }](decls map[string]T, what, name string, v T, block *hclsyntax.Block) hcl.Diagnostics {
 	if prev, ok := decls[name]; ok {
 		What := strings.ToUpper(what[:1]) + what[1:]
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("%s %q is already declared", What, name),
-			Detail:   fmt.Sprintf("The %s %q is declared here and at %s. %s names are global to an evaluation.", what, name, options.ShowPos(prev.declBlock().DefRange()), What),
+			Detail:   fmt.Sprintf("The %s %q is declared here and at %s. %s names are global to an evaluation.", what, name, options.ShowPos(prev.DeclBlock().DefRange()), What),
 			Subject:  block.DefRange().Ptr(),
 		}}
 	}
@@ -218,33 +220,17 @@ func declareOnce[T interface{ declBlock() *hclsyntax.Block }](decls map[string]T
 	return nil
 }
 
-// unknownName is the error for a reference to an undeclared submodule or
-// format (what), with the declared names as suggestions; how says how one
-// is declared.
-func unknownName[T any](decls map[string]T, what, name, how string, rng hcl.Range) hcl.Diagnostics {
-	detail := fmt.Sprintf("No %s %q is declared%s.", what, name, how)
-	if s := didYouMean(name, slices.Sorted(maps.Keys(decls))); s != "" {
-		detail += fmt.Sprintf(" Did you mean %q?", s)
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Unknown " + what,
-		Detail:   detail,
-		Subject:  rng.Ptr(),
-	}}
-}
-
 // define makes the top-level instance of the declared option tree and
 // splits the definitions of every config block over it, without
 // evaluating them. Definitions come in the reverse of the module list.
-func (ev *Evaluator) define(decl *declared) hcl.Diagnostics {
+func (ev *Evaluator) define(decl *declare.Declared) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	ev.top = &instance{ev: ev, root: decl.root, topStates: make([]*nodeState, decl.nodes+1), bodyLocals: map[*submoduleSyntax]*localSet{}}
-	mods := ev.mods
+	ev.top = &instance{ev: ev, root: decl.Root, topStates: make([]*nodeState, decl.Nodes+1), bodyLocals: map[*syntax.Submodule]*localSet{}}
+	mods := ev.Mods
 	for i := len(mods) - 1; i >= 0; i-- {
 		m := mods[i]
 		sc := ev.topScope(m)
-		for k, c := range m.configs {
+		for k, c := range m.Configs {
 			diags = append(diags, ev.top.defineConfig(c, sc, []int{len(mods) - 1 - i, k})...)
 		}
 	}
@@ -388,7 +374,7 @@ type evalPhases struct {
 	*loaded
 	// decl is the declared option tree, maybe shared with other
 	// evaluations (see Fleet): the evaluation never changes it.
-	decl *declared
+	decl *declare.Declared
 	top  *instance
 	// instances are the top-level instance and the submodule instances,
 	// appended as they are made (define.go).
@@ -399,15 +385,15 @@ type evalPhases struct {
 // evaluation: made empty by New (fileFuncs, modLocals, loadScopes as
 // first needed), filled on demand, never reset.
 type evalCaches struct {
-	// bound holds the types of the declared options (by *optionDecl) and
-	// freeform submodules (by *subType) that name a submodule or the
-	// type path, bound to this evaluation (see typeOf).
+	// bound holds the types of the declared options (by *declare.Option)
+	// and freeform submodules (by *declare.SubType) that name a submodule
+	// or the type path, bound to this evaluation (see typeOf).
 	bound       map[any]options.Type
-	modLocals   map[*module]*localSet
-	loadScopes  map[*module]*scope // see loadScope
+	modLocals   map[*syntax.Module]*localSet
+	loadScopes  map[*syntax.Module]*scope // see loadScope
 	funcs       map[string]function.Function
 	fileFuncs   map[string]function.Function // by module directory key
-	removedMsgs map[*declNode]*thunk
+	removedMsgs map[*declare.Node]*thunk
 	// modulePaths are the paths that the type path resolved from a path
 	// relative to a module, by their absolute path: file() reads them
 	// through that module (see ResolvePath).

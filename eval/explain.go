@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -62,7 +63,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 	if n == nil {
 		return nil, dedupe(withoutCommandLine(diags))
 	}
-	if key != nil && n.opt == nil {
+	if key != nil && n.Opt == nil {
 		x, d := ev.explainFreeform(inst, n, key, hops)
 		return x, dedupe(withoutCommandLine(append(diags, d...)))
 	}
@@ -70,23 +71,23 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		x, d := ev.explainKey(inst, n, key)
 		return x, dedupe(withoutCommandLine(append(diags, d...)))
 	}
-	o := n.opt
+	o := n.Opt
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags = append(diags, s.diags...)
-	description, defaultText := o.textsFor(inst.name)
+	description, defaultText := o.TextsFor(inst.name)
 	x := &Explanation{
-		Path:        inst.fullPath(n.path),
-		Type:        o.typ.Description(),
+		Path:        inst.fullPath(n.Path),
+		Type:        o.Type.Description(),
 		Description: description,
-		Declared:    o.block.DefRange(),
-		ReadOnly:    o.readOnly,
+		Declared:    o.Block.DefRange(),
+		ReadOnly:    o.ReadOnly,
 		Defined:     s.defined,
 	}
-	if o.defaultExpr != nil {
+	if o.DefaultExpr != nil {
 		x.HasDefault = true
 		x.Default = defaultText
 		if x.Default == "" {
-			x.Default = ev.declText(o, o.defaultExpr)
+			x.Default = ev.declText(o, o.DefaultExpr)
 		}
 	}
 	if s.defined {
@@ -99,7 +100,7 @@ func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
 		if r.Cond != nil {
 			info.Condition = *r.Cond
 		}
-		info.IsDefault = i == 0 && o.defaultExpr != nil
+		info.IsDefault = i == 0 && o.DefaultExpr != nil
 		x.Definitions = append(x.Definitions, info)
 	}
 	// Definitions switched off above the instance (a false when on a block
@@ -135,15 +136,15 @@ func (x *Explanation) Winning() (d DefinitionInfo, ok bool) {
 // IsDeclared tells whether an option is declared at p in the top-level
 // option tree (not inside submodules), without evaluating anything.
 func (ev *Evaluator) IsDeclared(p options.Path) bool {
-	n := lookupDecl(ev.top.root, p)
-	return n != nil && n.opt != nil
+	n := declare.LookupDecl(ev.top.root, p)
+	return n != nil && n.Opt != nil
 }
 
 // hop is a step of a path into a submodule instance: the option (of inst)
 // whose value holds it, and the rest of the path from there on.
 type hop struct {
 	inst *instance
-	opt  *declNode
+	opt  *declare.Node
 	rest options.Path
 }
 
@@ -153,24 +154,24 @@ type hop struct {
 // returns that option and key, the rest of p; when p names an undeclared
 // name of a freeform instance, the namespace of the instance it is in (no
 // option) and key, the rest of p from there.
-func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNode, hops []hop, key options.Path, diags hcl.Diagnostics) {
+func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declare.Node, hops []hop, key options.Path, diags hcl.Diagnostics) {
 	rng := hcl.Range{Filename: commandLine}
 	inst, n = ev.top, ev.top.root
 	for i := 0; i < len(p); i++ {
-		diags = append(diags, inst.drainTo(n.path)...)
-		c := n.children[p[i]]
+		diags = append(diags, inst.drainTo(n.Path)...)
+		c := n.Children[p[i]]
 		if c == nil && inst.hasFreeform() {
 			return inst, n, hops, p[i:], diags
 		}
 		if c == nil {
-			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.path).Child(p[i]), n, p[i], rng, false))
+			return nil, nil, nil, nil, append(diags, ev.notExist(inst.fullPath(n.Path).Child(p[i]), n, p[i], rng, false))
 		}
-		if c.rename != nil {
-			to, rest := renameTarget(inst.root, c.rename.to)
+		if c.Rename != nil {
+			to, rest := declare.RenameTarget(inst.root, c.Rename.To)
 			if to != nil && len(rest) > 0 {
 				// A path inside a submodule option's value: follow it
 				// from the top again.
-				p = append(append(options.Path{}, c.rename.to...), p[i+1:]...)
+				p = append(append(options.Path{}, c.Rename.To...), p[i+1:]...)
 				n, i = inst.root, -1
 				continue
 			}
@@ -178,7 +179,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 				c = to
 			}
 		}
-		if c.opt == nil {
+		if c.Opt == nil {
 			n = c
 			continue
 		}
@@ -211,7 +212,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 				}
 			}
 			if !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() || !ctyelems.HasAttr(v.Type(), p[j]) {
-				return nil, nil, nil, nil, append(diags, noKeyDiag(p[:j], p[j], inst.fullPath(c.path), v))
+				return nil, nil, nil, nil, append(diags, noKeyDiag(p[:j], p[j], inst.fullPath(c.Path), v))
 			}
 			v = v.GetAttr(p[j])
 		}
@@ -223,7 +224,7 @@ func (ev *Evaluator) lookupOptionHops(p options.Path) (inst *instance, n *declNo
 	return nil, nil, nil, nil, append(diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("%q is a namespace, not an option", p.String()),
-		Detail:   fmt.Sprintf("Below %s there are: %s.", displayNamespace(inst.fullPath(n.path)), listNames(n.names)),
+		Detail:   fmt.Sprintf("Below %s there are: %s.", displayNamespace(inst.fullPath(n.Path)), listNames(n.Names)),
 	})
 }
 

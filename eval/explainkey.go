@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -16,18 +17,18 @@ import (
 // became of it, as merging the option decided it level by level.
 
 // explainKey explains key, a path inside the value of option n of inst.
-func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (*Explanation, hcl.Diagnostics) {
-	o := n.opt
-	full := inst.fullPath(n.path)
+func (ev *Evaluator) explainKey(inst *instance, n *declare.Node, key options.Path) (*Explanation, hcl.Diagnostics) {
+	o := n.Opt
+	full := inst.fullPath(n.Path)
 	s := inst.force(n, hcl.Range{Filename: commandLine})
 	diags := s.diags
-	description, _ := o.textsFor(inst.name)
+	description, _ := o.TextsFor(inst.name)
 	x := &Explanation{
 		Path:        append(full.Child(key[0]), key[1:]...),
 		KeyOf:       full,
-		Type:        o.typ.Description(),
+		Type:        o.Type.Description(),
 		Description: description,
-		Declared:    o.block.DefRange(),
+		Declared:    o.Block.DefRange(),
 		Defined:     s.defined,
 	}
 	if s.defined {
@@ -42,7 +43,7 @@ func (ev *Evaluator) explainKey(inst *instance, n *declNode, key options.Path) (
 		}
 		x.Value = v
 	}
-	x.Definitions = keyDefinitions(s.parts, o.defaultExpr != nil, key)
+	x.Definitions = keyDefinitions(s.parts, o.DefaultExpr != nil, key)
 	return x, diags
 }
 
@@ -191,17 +192,17 @@ func stripAll(v cty.Value) cty.Value {
 // instance's undeclared names that set it, as merging them with the
 // freeform type decided. The explanation is a key of the option that holds
 // the instance, of the freeform type; hops are the options on the way.
-func (ev *Evaluator) explainFreeform(inst *instance, n *declNode, key options.Path, hops []hop) (*Explanation, hcl.Diagnostics) {
-	rel := append(append(options.Path{}, n.path...), key...)
+func (ev *Evaluator) explainFreeform(inst *instance, n *declare.Node, key options.Path, hops []hop) (*Explanation, hcl.Diagnostics) {
+	rel := append(append(options.Path{}, n.Path...), key...)
 	x := &Explanation{
 		Path:     inst.fullPath(rel),
 		KeyOf:    inst.loc,
-		Type:     "freeform " + inst.st.freeform.Description(),
-		Declared: *inst.st.freeformAt,
+		Type:     "freeform " + inst.st.Freeform.Description(),
+		Declared: *inst.st.FreeformAt,
 	}
 	if len(hops) > 0 {
 		h := hops[len(hops)-1]
-		x.Description, _ = h.opt.opt.textsFor(h.inst.name)
+		x.Description, _ = h.opt.Opt.TextsFor(h.inst.name)
 	}
 	v, diags := inst.freeformValue()
 	if diags.HasErrors() {
@@ -220,7 +221,7 @@ func (ev *Evaluator) explainFreeform(inst *instance, n *declNode, key options.Pa
 		if !isObject(parent) || !x.Defined {
 			// As for a key of an attrsOf option that is not set; a
 			// misspelt option of the instance is did-you-mean'd.
-			if i == len(n.path) && didYouMean(k, n.names) != "" {
+			if i == len(n.Path) && didYouMean(k, n.Names) != "" {
 				return nil, append(diags, ev.notExist(inst.fullPath(rel[:i+1]), n, k, hcl.Range{Filename: commandLine}, false))
 			}
 			return nil, append(diags, noKeyDiag(inst.fullPath(rel[:i]), k, inst.loc, parent))

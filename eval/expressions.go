@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )
@@ -75,7 +76,7 @@ func (sc *scope) evalBool(expr hclsyntax.Expression, what string) (bool, bool, h
 		return false, false, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid " + what,
-			Detail:   fmt.Sprintf("The %s must be true or false, not %s.", what, describeValue(v)),
+			Detail:   fmt.Sprintf("The %s must be true or false, not %s.", what, syntax.DescribeValue(v)),
 			Subject:  expr.Range().Ptr(),
 		})
 	}
@@ -256,27 +257,4 @@ func wholeNumber(v cty.Value) (int64, bool) {
 	}
 	i, acc := bf.Int64()
 	return i, acc == big.Exact
-}
-
-// describeValue names the kind of a value for messages.
-func describeValue(v cty.Value) string {
-	switch {
-	case v.IsNull():
-		return "null"
-	case v.Type() == cty.String:
-		return "a string"
-	case v.Type() == cty.Number:
-		return "a number"
-	case v.Type() == cty.Bool:
-		return "a bool"
-	case v.Type().IsObjectType() || v.Type().IsMapType():
-		return "an object"
-	case v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType():
-		return "a list"
-	case v.Type() == property.RefType:
-		return "a configuration namespace"
-	case v.Type() == property.PropertyType:
-		return "a definition property"
-	}
-	return v.Type().FriendlyName()
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 )
 
 // Fleet is what the evaluations of the hosts of a fleet share (nodegen
@@ -14,7 +16,7 @@ import (
 // declared option tree, made once for the hosts whose declaring modules
 // are the same (the library and the modules they import that declare
 // options, submodule types, formats or renamed and removed options; see
-// module.declares), and the parsed declaring modules of the host, by
+// syntax.Module.Declares), and the parsed declaring modules of the host, by
 // their path and content, which make those trees. A host that declares
 // options of its own has a tree of its own. An error in a declaration is
 // reported by every evaluation whose tree it is in, located as alone.
@@ -57,7 +59,7 @@ type fleetModuleKey struct {
 // that needs it.
 type fleetTree struct {
 	once sync.Once
-	decl *declared
+	decl *declare.Declared
 }
 
 // NewFleet returns an empty Fleet.
@@ -71,8 +73,8 @@ func NewFleet() *Fleet {
 }
 
 // module is the module of the fleet parsed from src at s, if one is kept.
-func (f *Fleet) module(s source, src []byte) (*parsedModule, fleetModuleKey) {
-	k := fleetModuleKey{key: s.key(), display: s.display(), sum: sha256.Sum256(src)}
+func (f *Fleet) module(s syntax.Source, src []byte) (*parsedModule, fleetModuleKey) {
+	k := fleetModuleKey{key: s.Key(), display: s.Display(), sum: sha256.Sum256(src)}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.modules[k], k
@@ -82,7 +84,7 @@ func (f *Fleet) module(s source, src []byte) (*parsedModule, fleetModuleKey) {
 // declares something, was parsed before and there is room, and returns
 // the module the evaluation is to use.
 func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule {
-	if pm.m == nil || pm.m.body == nil || !pm.m.declares() {
+	if pm.m == nil || pm.m.Body == nil || !pm.m.Declares() {
 		return pm
 	}
 	f.mu.Lock()
@@ -95,7 +97,7 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 		return pm
 	}
 	f.moduleBytes += size
-	pm.m.fleet = true
+	pm.m.Fleet = true
 	f.modules[k] = pm
 	return pm
 }
@@ -103,20 +105,20 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 // declared is the declared tree of ev's loaded modules: the fleet's when
 // their declaring modules are those of a tree it keeps (it makes it with
 // ev if none did yet), else one ev makes for itself.
-func (f *Fleet) declared(ev *Evaluator) *declared {
+func (f *Fleet) declared(ev *Evaluator) *declare.Declared {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v %v\x00", ev.limits, ev.cfg.ShowTrace)
 	var buf []byte
-	for _, m := range ev.mods {
-		if !m.declares() {
+	for _, m := range ev.Mods {
+		if !m.Declares() {
 			continue
 		}
-		if !m.shared && !m.fleet {
+		if !m.Shared && !m.Fleet {
 			// A module only this evaluation has: no other evaluation
 			// would share the tree.
-			return declare(ev.loaded, ev)
+			return declare.Declare(&ev.Modules, declaringConsts{ev})
 		}
-		buf = binary.AppendUvarint(buf, m.id)
+		buf = binary.AppendUvarint(buf, m.ID)
 	}
 	h.Write(buf)
 	var key [sha256.Size]byte
@@ -127,13 +129,13 @@ func (f *Fleet) declared(ev *Evaluator) *declared {
 		if !f.asked[key] || len(f.trees) >= fleetTrees {
 			f.asked[key] = true
 			f.mu.Unlock()
-			return declare(ev.loaded, ev)
+			return declare.Declare(&ev.Modules, declaringConsts{ev})
 		}
 		t = &fleetTree{}
 		f.trees[key] = t
 	}
 	f.mu.Unlock()
-	t.once.Do(func() { t.decl = declare(ev.loaded, ev) })
+	t.once.Do(func() { t.decl = declare.Declare(&ev.Modules, declaringConsts{ev}) })
 	return t.decl
 }
 

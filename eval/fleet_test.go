@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nodegen/nodegen/eval/internal/declare"
 )
 
 // fleetFiles are the modules of a small fleet: roles that declare options
@@ -151,7 +152,7 @@ func TestFleet(t *testing.T) {
 	fleet := NewFleet()
 	type result struct {
 		record string
-		decl   *declared
+		decl   *declare.Declared
 	}
 	results := make([]result, len(hosts))
 	var wg sync.WaitGroup
@@ -159,7 +160,7 @@ func TestFleet(t *testing.T) {
 		wg.Go(func() {
 			cfg := cfgOf(h)
 			cfg.Fleet = fleet
-			var decl *declared
+			var decl *declare.Declared
 			rec := evaluationRecordOf(cfg, func(ev *Evaluator) { decl = ev.decl })
 			results[i] = result{rec, decl}
 		})
@@ -170,7 +171,7 @@ func TestFleet(t *testing.T) {
 			t.Errorf("host %s (#%d) in the fleet (-alone +fleet):\n%s", h, i, diff)
 		}
 	}
-	shared := map[*declared]int{}
+	shared := map[*declare.Declared]int{}
 	for _, r := range results {
 		shared[r.decl]++
 	}
@@ -182,7 +183,7 @@ func TestFleet(t *testing.T) {
 	// tree the second time (a module and a tree are kept once two
 	// evaluations had them).
 	fleet = NewFleet()
-	trees := map[string]*declared{}
+	trees := map[string]*declare.Declared{}
 	for _, h := range []string{"a", "b", "c", "own", "broken1", "broken3", "a", "b", "c", "own", "broken1", "broken3", "broken2"} {
 		cfg := cfgOf(h)
 		cfg.Fleet = fleet

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -55,7 +56,7 @@ type namespaceValues struct {
 }
 
 // namespaceValues returns the materialized values of n, made on first use.
-func (inst *instance) namespaceValues(n *declNode) *namespaceValues {
+func (inst *instance) namespaceValues(n *declare.Node) *namespaceValues {
 	s := inst.state(n)
 	if s.mats == nil {
 		s.mats = &namespaceValues{}
@@ -72,27 +73,27 @@ type materialized struct {
 
 // force evaluates option n: merges its definitions with its default, checks
 // them against its type and applies apply. ref is where it is needed from.
-func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
+func (inst *instance) force(n *declare.Node, ref hcl.Range) *nodeState {
 	s := inst.state(n)
 	switch s.status {
 	case done:
 		return s
 	case forcing:
-		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.path).String(), ref)}}
+		return &nodeState{status: done, value: cty.DynamicVal, diags: hcl.Diagnostics{inst.ev.cycleDiag(s, "option "+inst.fullPath(n.Path).String(), ref)}}
 	}
 	ev := inst.ev
 	ev.push(frame{state: s, inst: inst, opt: n, ref: ref})
 	defer ev.pop()
 	s.status = forcing
 	ev.stats.Options++
-	o := n.opt
-	full := inst.fullPath(n.path)
+	o := n.Opt
+	full := inst.fullPath(n.Path)
 	defs, diags := inst.definitions(n)
 	// The definitions are gathered on a stack shared by nested forces
 	// (MergeDefinitions copies what it keeps), not in a new slice each.
 	base := len(ev.defStack)
 	defer func() { ev.defStack = ev.defStack[:base] }()
-	if o.defaultExpr != nil {
+	if o.DefaultExpr != nil {
 		ev.defStack = append(ev.defStack, inst.defaultDef(o))
 	}
 	for _, d := range defs {
@@ -108,7 +109,7 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 	// counted as NixOS's evalOptionValue does: before priorities and
 	// before conditions, so that one under a false mkIf counts too.
 	if !diags.HasErrors() && s.value.IsKnown() && holdsFunc(s.value.Type()) {
-		rng := o.block.DefRange()
+		rng := o.Block.DefRange()
 		for _, d := range merged.Defs {
 			if dv, _ := property.Deep(d.Value); dv.IsKnown() && holdsFunc(dv.Type()) {
 				rng = d.Range
@@ -117,12 +118,12 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 		}
 		diags = append(diags, funcValueDiag(rng, fmt.Sprintf("a value of the option %s", full)))
 	}
-	if o.readOnly && len(merged.Defs) > 1 {
+	if o.ReadOnly && len(merged.Defs) > 1 {
 		diags = append(diags, readOnlyDiag(full, merged.Defs))
 	}
-	if s.defined && o.apply != nil && !diags.HasErrors() {
+	if s.defined && o.Apply != nil && !diags.HasErrors() {
 		sc := inst.declScope(o).with("value", s.value)
-		v, dd := sc.eval(o.apply)
+		v, dd := sc.eval(o.Apply)
 		diags = append(diags, dd...)
 		v, dd = property.Shallow(v)
 		diags = append(diags, dd...)
@@ -140,26 +141,26 @@ func (inst *instance) force(n *declNode, ref hcl.Range) *nodeState {
 
 // defaultDef is the definition an option's default makes: its value at
 // mkOptionDefault's priority. A constant default's is made when the option
-// is declared (see settleDefault) and shared by every instance.
-func (inst *instance) defaultDef(o *optionDecl) options.Def {
-	if o.constDefault != nil {
-		return *o.constDefault
+// is declared (see declare's settleDefault) and shared by every instance.
+func (inst *instance) defaultDef(o *declare.Option) options.Def {
+	if o.ConstDefault != nil {
+		return *o.ConstDefault
 	}
-	return defaultAt(o.defaultExpr, inst.ev.thunk(o.defaultExpr, inst.declScope(o)))
+	return declare.DefaultAt(o.DefaultExpr, inst.ev.thunk(o.DefaultExpr, inst.declScope(o)))
 }
 
 // optionType is the type of the declared option o in this evaluation.
-func (ev *Evaluator) optionType(o *optionDecl) options.Type {
-	if !o.ownType {
-		return o.typ
+func (ev *Evaluator) optionType(o *declare.Option) options.Type {
+	if !o.OwnType {
+		return o.Type
 	}
-	return ev.typeOf(o, o.typ)
+	return ev.typeOf(o, o.Type)
 }
 
-// typeOf is t, the type of a declaration (an *optionDecl or a *subType's
-// freeform type) of the declared tree, bound to this evaluation: its
-// submodules are instances of this evaluation and its paths resolve
-// through it (options.Bind). Each is bound once.
+// typeOf is t, the type of a declaration (a *declare.Option or a
+// *declare.SubType's freeform type) of the declared tree, bound to this
+// evaluation: its submodules are instances of this evaluation and its
+// paths resolve through it (options.Bind). Each is bound once.
 func (ev *Evaluator) typeOf(of any, t options.Type) options.Type {
 	if b, ok := ev.bound[of]; ok {
 		return b
@@ -167,50 +168,6 @@ func (ev *Evaluator) typeOf(of any, t options.Type) options.Type {
 	b := options.Bind(t, ev, ev)
 	ev.bound[of] = b
 	return b
-}
-
-// constantDefault is the definition a default makes when it is a constant
-// (see constantValue); it reads nothing of an evaluation.
-func constantDefault(expr hclsyntax.Expression) (options.Def, bool) {
-	v, constant := constantValue(expr)
-	if !constant {
-		return options.Def{}, false
-	}
-	return defaultAt(expr, property.ForcedVal(v, expr.Range())), true
-}
-
-// defaultAt is the definition of the default expr whose value is content.
-func defaultAt(expr hclsyntax.Expression, content cty.Value) options.Def {
-	rng := expr.Range()
-	return options.Def{
-		Value: property.PropertyVal(property.Property{Kind: property.KindOverride, Priority: property.PriorityOptionDefault, Content: content, Range: rng}),
-		Range: rng,
-	}
-}
-
-// constantValue is the value of an expression that is a constant, read
-// off the syntax tree: a literal, a quoted string with nothing
-// interpolated, or an empty list or object.
-func constantValue(e hclsyntax.Expression) (cty.Value, bool) {
-	switch e := e.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		return e.Val, true
-	case *hclsyntax.TemplateExpr:
-		if len(e.Parts) == 1 {
-			if lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
-				return lit.Val, true
-			}
-		}
-	case *hclsyntax.TupleConsExpr:
-		if len(e.Exprs) == 0 {
-			return cty.EmptyTupleVal, true
-		}
-	case *hclsyntax.ObjectConsExpr:
-		if len(e.Items) == 0 {
-			return cty.EmptyObjectVal, true
-		}
-	}
-	return cty.NilVal, false
 }
 
 func readOnlyDiag(full options.Path, defs []property.Part) *hcl.Diagnostic {
@@ -251,9 +208,9 @@ func showDef(v cty.Value) string {
 
 // value returns the value of node c for a reader at rng: an option's value,
 // a namespace reference, or the target of a renamed option.
-func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+func (inst *instance) value(c *declare.Node, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch {
-	case c.opt != nil:
+	case c.Opt != nil:
 		inst.ev.record(inst, c)
 		s := inst.force(c, rng)
 		if !s.defined && !s.diags.HasErrors() {
@@ -264,8 +221,8 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 			return cty.DynamicVal, append(s.diags, d)
 		}
 		return s.value, s.diags
-	case c.rename != nil:
-		to, rest := renameTarget(inst.root, c.rename.to)
+	case c.Rename != nil:
+		to, rest := declare.RenameTarget(inst.root, c.Rename.To)
 		if to == nil {
 			return cty.DynamicVal, nil
 		}
@@ -279,11 +236,11 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 			diags = append(diags, d...)
 		}
 		return v, diags
-	case c.removed != nil:
+	case c.Removed != nil:
 		msg, _ := inst.ev.removedMessage(c)
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Option %q was removed", inst.fullPath(c.path).String()),
+			Summary:  fmt.Sprintf("Option %q was removed", inst.fullPath(c.Path).String()),
 			Detail:   msg,
 			Subject:  rng.Ptr(),
 		}}
@@ -302,16 +259,16 @@ func (inst *instance) value(c *declNode, rng hcl.Range) (cty.Value, hcl.Diagnost
 // value, at rng. Inside a submodule instance that the user defined, read
 // from the library, it points at the user's definition of the instance,
 // the line to fix.
-func (inst *instance) undefinedDiag(c *declNode, rng hcl.Range) *hcl.Diagnostic {
-	full := inst.fullPath(c.path)
-	detail := fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(c.opt.block.DefRange()))
+func (inst *instance) undefinedDiag(c *declare.Node, rng hcl.Range) *hcl.Diagnostic {
+	full := inst.fullPath(c.Path)
+	detail := fmt.Sprintf("The option %q (declared at %s) has no default and no definition, and its value is needed here. Define it in a config block.", full.String(), options.ShowPos(c.Opt.Block.DefRange()))
 	if user, ok := userRange(inst.defRanges); ok && len(inst.loc) > 0 && (inLibrary(rng) || rng.Filename == commandLine) {
 		where := "at " + options.ShowPos(rng)
 		if rng.Filename == commandLine {
 			where = "on the command line"
 		}
 		detail = fmt.Sprintf("The option %q (declared at %s) has no default, and this definition of the submodule instance %q does not set it; its value is needed %s. Add %s to this definition.",
-			full.String(), options.ShowPos(c.opt.block.DefRange()), inst.loc.String(), where, c.path.String()+" = ...")
+			full.String(), options.ShowPos(c.Opt.Block.DefRange()), inst.loc.String(), where, c.Path.String()+" = ...")
 		rng = user
 	} else if o := inst.origin(); o != "" {
 		detail += " " + o
@@ -332,13 +289,13 @@ type undefinedOption string
 // nsRef is a lazy reference to a namespace of an instance.
 type nsRef struct {
 	inst *instance
-	n    *declNode
+	n    *declare.Node
 }
 
 // Attr implements property.Ref.
 func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
-	c := r.n.children[name]
+	diags := r.inst.drainTo(r.n.Path)
+	c := r.n.Children[name]
 	if c == nil && r.inst.hasFreeform() {
 		v, ok, d := r.inst.freeformAttr(r.n, name)
 		if ok || d.HasErrors() {
@@ -346,7 +303,7 @@ func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnosti
 		}
 	}
 	if c == nil {
-		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false))
+		return cty.DynamicVal, false, append(diags, r.inst.ev.notExist(r.inst.fullPath(r.n.Path).Child(name), r.n, name, rng, false))
 	}
 	v, d := r.inst.value(c, rng)
 	return v, true, append(diags, d...)
@@ -354,18 +311,18 @@ func (r *nsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnosti
 
 // Keys implements property.Ref: every namespace and every option with a value.
 func (r *nsRef) Keys() ([]string, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
+	diags := r.inst.drainTo(r.n.Path)
 	var out []string
-	for _, name := range r.n.names {
-		c := r.n.children[name]
+	for _, name := range r.n.Names {
+		c := r.n.Children[name]
 		switch {
-		case c.opt != nil:
-			s := r.inst.force(c, c.opt.block.DefRange())
+		case c.Opt != nil:
+			s := r.inst.force(c, c.Opt.Block.DefRange())
 			diags = append(diags, s.diags...)
 			if s.defined {
 				out = append(out, name)
 			}
-		case c.isNamespace():
+		case c.IsNamespace():
 			out = append(out, name)
 		}
 	}
@@ -398,7 +355,7 @@ func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics)
 	case done:
 		return m.value, m.diags
 	case forcing:
-		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(r.inst.state(r.n), "namespace "+r.inst.fullPath(r.n.path).String(), r.n.rangeOrZero())}
+		return cty.DynamicVal, hcl.Diagnostics{r.inst.ev.cycleDiag(r.inst.state(r.n), "namespace "+r.inst.fullPath(r.n.Path).String(), r.n.RangeOrZero())}
 	}
 	m.status = forcing
 	m.value, m.diags = r.materialize(partial)
@@ -407,13 +364,13 @@ func (r *nsRef) memo(m *materialized, partial bool) (cty.Value, hcl.Diagnostics)
 }
 
 func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
-	diags := r.inst.drainTo(r.n.path)
-	attrs := make(map[string]cty.Value, len(r.n.names))
-	for _, name := range r.n.names {
-		c := r.n.children[name]
+	diags := r.inst.drainTo(r.n.Path)
+	attrs := make(map[string]cty.Value, len(r.n.Names))
+	for _, name := range r.n.Names {
+		c := r.n.Children[name]
 		switch {
-		case c.opt != nil:
-			s := r.inst.force(c, c.opt.block.DefRange())
+		case c.Opt != nil:
+			s := r.inst.force(c, c.Opt.Block.DefRange())
 			diags = append(diags, s.diags...)
 			if !s.defined {
 				if !partial && !s.diags.HasErrors() {
@@ -432,7 +389,7 @@ func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 			v, d := deep(s.value)
 			diags = append(diags, d...)
 			attrs[name] = v
-		case c.isNamespace():
+		case c.IsNamespace():
 			sub := &nsRef{inst: r.inst, n: c}
 			materialize := sub.Materialize
 			if partial {
@@ -474,7 +431,7 @@ type frame struct {
 	// built when a message needs it. fact is set when the frame reads a
 	// fact of the option (options.X.isDefined), not its value.
 	inst *instance
-	opt  *declNode
+	opt  *declare.Node
 	fact string
 	ref  hcl.Range
 }
@@ -487,9 +444,9 @@ func (f frame) isOption() bool { return f.opt != nil && f.fact == "" }
 func (f frame) name() string {
 	switch {
 	case f.opt != nil && f.fact != "":
-		return "options." + f.inst.fullPath(f.opt.path).String() + "." + f.fact
+		return "options." + f.inst.fullPath(f.opt.Path).String() + "." + f.fact
 	case f.opt != nil:
-		return "option " + f.inst.fullPath(f.opt.path).String()
+		return "option " + f.inst.fullPath(f.opt.Path).String()
 	}
 	return f.what
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
@@ -45,7 +46,7 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 			return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Iteration over non-iterable value",
-				Detail:   fmt.Sprintf("A for expression iterates over a list, a set or an object, not %s.", describeValue(coll)),
+				Detail:   fmt.Sprintf("A for expression iterates over a list, a set or an object, not %s.", syntax.DescribeValue(coll)),
 				Subject:  e.CollExpr.Range().Ptr(),
 			})
 		}

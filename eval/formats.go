@@ -10,24 +10,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/lib"
-	"github.com/nodegen/nodegen/options"
 )
 
-// formatSyntax is a `format "NAME" "KIND" { PARAMETERS }` block: a file
-// format with its parameters, NixOS's `pkgs.formats.KIND { ... }`. Formats
-// are global to an evaluation, as submodules are. format.NAME is the
-// format's type in a type expression, and the format itself (the value
-// formatencode takes) in an expression, so that an option's type and the
-// file written from its value share the parameters.
-type formatSyntax struct {
-	name   string
-	block  *hclsyntax.Block
-	format lib.Format
-}
-
 // decodeFormat reads a format block; its parameters are constants.
-func decodeFormat(b *hclsyntax.Block, m *module) (*formatSyntax, hcl.Diagnostics) {
+func decodeFormat(b *hclsyntax.Block, m *syntax.Module) (*syntax.Format, hcl.Diagnostics) {
 	if d := wantLabels(b, 2); d != nil {
 		d.Detail += ` Write format "NAME" "KIND" { PARAMETERS }, where KIND is one of ` + strings.Join(lib.FormatKinds, ", ") + "."
 		return nil, hcl.Diagnostics{d}
@@ -47,9 +35,9 @@ func decodeFormat(b *hclsyntax.Block, m *module) (*formatSyntax, hcl.Diagnostics
 		})
 	}
 	params := map[string]cty.Value{}
-	attrs := sortedAttrs(b.Body.Attributes)
+	attrs := syntax.SortedAttrs(b.Body.Attributes)
 	for _, attr := range attrs {
-		v, d := constValue(attr.Expr)
+		v, d := syntax.ConstValue(attr.Expr)
 		if d.HasErrors() || !v.IsWhollyKnown() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -80,33 +68,7 @@ func decodeFormat(b *hclsyntax.Block, m *module) (*formatSyntax, hcl.Diagnostics
 			Subject:  subject.Ptr(),
 		})
 	}
-	return &formatSyntax{name: b.Labels[0], block: b, format: f}, diags
-}
-
-func (f *formatSyntax) declBlock() *hclsyntax.Block { return f.block }
-
-// lookupType resolves submodule.NAME and format.NAME inside a type
-// expression.
-func (dc *declarer) lookupType(namespace, name string, rng hcl.Range) (options.Type, hcl.Diagnostics) {
-	switch namespace {
-	case "submodule":
-		return dc.lookupSubmoduleType(name, rng)
-	case "types":
-		return dc.lookupNamedType(name, rng)
-	}
-	f, diags := lookupFormat(dc.formats, name, rng)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return options.FormatType(f.format), nil
-}
-
-// lookupFormat finds the format declared as name, referred to at rng.
-func lookupFormat(formats map[string]*formatSyntax, name string, rng hcl.Range) (*formatSyntax, hcl.Diagnostics) {
-	if f, ok := formats[name]; ok {
-		return f, nil
-	}
-	return nil, unknownName(formats, "format", name, `: a format "NAME" "KIND" block declares one`, rng)
+	return &syntax.Format{Name: b.Labels[0], Block: b, Format: f}, diags
 }
 
 // formatValue reads format.NAME in an expression: the format as a value
@@ -124,9 +86,9 @@ func (sc *scope) formatValue(root hcl.Range, rest hcl.Traversal) (cty.Value, hcl
 			Subject:  root.Ptr(),
 		}}
 	}
-	f, diags := lookupFormat(sc.inst.ev.formats, attr.Name, hcl.RangeBetween(root, attr.SrcRange))
+	f, diags := syntax.LookupFormat(sc.inst.ev.Formats, attr.Name, hcl.RangeBetween(root, attr.SrcRange))
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
-	return sc.steps(f.format.Value(), rest[1:], root)
+	return sc.steps(f.Format.Value(), rest[1:], root)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -25,31 +26,10 @@ type freeform struct {
 	parts []property.Part
 }
 
-// freeformType reads the freeform type of one submodule body into st.
-func (dc *declarer) freeformType(st *subType, body *submoduleSyntax) hcl.Diagnostics {
-	if body.freeform == nil {
-		return nil
-	}
-	if st.freeformAt != nil {
-		return hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Freeform is declared twice",
-			Detail:   fmt.Sprintf("This submodule is also freeform at %s; declare the type of its undeclared names in one place.", options.ShowPos(*st.freeformAt)),
-			Subject:  body.freeform.Expr.Range().Ptr(),
-		}}
-	}
-	t, _, diags := dc.parseType(body.mod, body.freeform.Expr)
-	if diags.HasErrors() {
-		return diags
-	}
-	st.freeform, st.freeformAt = t, body.freeform.Expr.Range().Ptr()
-	return diags
-}
-
 // addFreeform records the definition d of path p (below the instance's
 // root), which no option of the freeform instance declares.
 func (inst *instance) addFreeform(p options.Path, d defn) {
-	d.Value = nestIn(d.Value, p)
+	d.Value = declare.NestIn(d.Value, p)
 	inst.free.defs = append(inst.free.defs, d)
 	inst.free.status = unforced
 }
@@ -57,7 +37,7 @@ func (inst *instance) addFreeform(p options.Path, d defn) {
 // hasFreeform reports whether the instance is of a freeform submodule,
 // where undeclared names are keys of the value.
 func (inst *instance) hasFreeform() bool {
-	return inst.st != nil && inst.st.freeform != nil
+	return inst.st != nil && inst.st.Freeform != nil
 }
 
 // freeformValue is the merged value of the undeclared names of a freeform
@@ -69,20 +49,20 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 	case done:
 		return f.value, append(diags, f.diags...)
 	case forcing:
-		return cty.DynamicVal, append(diags, inst.ev.cycleDiag(f, "the undeclared names of "+inst.loc.String(), *inst.st.freeformAt))
+		return cty.DynamicVal, append(diags, inst.ev.cycleDiag(f, "the undeclared names of "+inst.loc.String(), *inst.st.FreeformAt))
 	}
 	if len(f.defs) == 0 {
 		f.value, f.diags, f.status = cty.EmptyObjectVal, nil, done
 		return f.value, diags
 	}
 	f.status = forcing
-	inst.ev.push(frame{state: f, what: "the undeclared names of " + inst.loc.String(), ref: *inst.st.freeformAt})
+	inst.ev.push(frame{state: f, what: "the undeclared names of " + inst.loc.String(), ref: *inst.st.FreeformAt})
 	slices.SortStableFunc(f.defs, seqCompare)
 	defs := make([]options.Def, len(f.defs))
 	for i, d := range f.defs {
 		defs[i] = d.Def
 	}
-	merged, d := (&options.Merger{Budget: mergeBudget{inst.ev}}).MergeDefinitions(inst.loc, inst.ev.typeOf(inst.st, inst.st.freeform), defs)
+	merged, d := (&options.Merger{Budget: mergeBudget{inst.ev}}).MergeDefinitions(inst.loc, inst.ev.typeOf(inst.st, inst.st.Freeform), defs)
 	inst.ev.pop()
 	f.parts = merged.Defs
 	v := merged.Value
@@ -99,7 +79,7 @@ func (inst *instance) freeformValue() (cty.Value, hcl.Diagnostics) {
 			Severity: hcl.DiagError,
 			Summary:  "Freeform type is no attribute set",
 			Detail:   fmt.Sprintf("The freeform type of %q gives %s; it must be an attribute set type, such as attrsOf(anything).", inst.loc.String(), options.ShowValue(v)),
-			Subject:  inst.st.freeformAt,
+			Subject:  inst.st.FreeformAt,
 		})
 	}
 	if d.HasErrors() {
@@ -115,9 +95,9 @@ func isObject(v cty.Value) bool {
 
 // freeformAt is the part of the undeclared names' value at namespace n:
 // an object, empty when nothing undeclared is defined there.
-func (inst *instance) freeformAt(n *declNode) (cty.Value, hcl.Diagnostics) {
+func (inst *instance) freeformAt(n *declare.Node) (cty.Value, hcl.Diagnostics) {
 	v, diags := inst.freeformValue()
-	for _, seg := range n.path {
+	for _, seg := range n.Path {
 		if diags.HasErrors() || !isObject(v) {
 			break
 		}
@@ -152,7 +132,7 @@ func freeAttr(v cty.Value, name string) (cty.Value, bool) {
 
 // freeformAttr reads the undeclared name below namespace n of a freeform
 // instance; ok is false when it is not defined either.
-func (inst *instance) freeformAttr(n *declNode, name string) (cty.Value, bool, hcl.Diagnostics) {
+func (inst *instance) freeformAttr(n *declare.Node, name string) (cty.Value, bool, hcl.Diagnostics) {
 	v, diags := inst.freeformAt(n)
 	if diags.HasErrors() {
 		return cty.DynamicVal, true, diags
@@ -167,11 +147,11 @@ func (inst *instance) freeformAttr(n *declNode, name string) (cty.Value, bool, h
 // freeformAttrs lists the undeclared names below namespace n of a
 // freeform instance with their values (names that are namespaces there
 // are the namespaces' own).
-func (inst *instance) freeformAttrs(n *declNode) (map[string]cty.Value, hcl.Diagnostics) {
+func (inst *instance) freeformAttrs(n *declare.Node) (map[string]cty.Value, hcl.Diagnostics) {
 	v, diags := inst.freeformAt(n)
 	out := map[string]cty.Value{}
 	for k, e := range ctyelems.Attrs(v) {
-		if n.children[k] == nil {
+		if n.Children[k] == nil {
 			out[k] = e
 		}
 	}

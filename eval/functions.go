@@ -11,76 +11,32 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
 
-// functionSyntax is a function block, spelt as hcl's ext/userfunc spells
-// it:
-//
-//	function "name" {
-//	  params         = [a, b]
-//	  variadic_param = rest
-//	  result         = EXPR
-//	}
-//
-// Unlike userfunc's functions, which are go-cty functions and so take
-// their arguments evaluated, a call binds each parameter to a thunk of
-// its argument (see callUser): an argument the result does not use is
-// never evaluated.
-type functionSyntax struct {
-	name     string
-	block    *hclsyntax.Block
-	mod      *module
-	params   []string
-	variadic string // "" when the function takes a fixed number of arguments
-	result   hclsyntax.Expression
-	// frameName is how evaluation chains name a call: "function
-	// NAME(PARAMS)", made once.
-	frameName string
-}
-
-func (f *functionSyntax) declBlock() *hclsyntax.Block { return f.block }
-
-// signature is how messages and listings show the function: name(a, b, rest...).
-func (f *functionSyntax) signature() string {
-	s := f.name + "("
-	for i, p := range f.params {
-		if i > 0 {
-			s += ", "
-		}
-		s += p
-	}
-	if f.variadic != "" {
-		if len(f.params) > 0 {
-			s += ", "
-		}
-		s += f.variadic + "..."
-	}
-	return s + ")"
-}
-
 // decodeFunction reads a function block.
-func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnostics) {
+func decodeFunction(b *hclsyntax.Block, m *syntax.Module) (*syntax.Function, hcl.Diagnostics) {
 	if d := wantLabels(b, 1); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
 	var diags hcl.Diagnostics
-	f := &functionSyntax{name: b.Labels[0], block: b, mod: m}
-	if !hclsyntax.ValidIdentifier(f.name) {
+	f := &syntax.Function{Name: b.Labels[0], Block: b, Mod: m}
+	if !hclsyntax.ValidIdentifier(f.Name) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid function name",
-			Detail:   fmt.Sprintf("%q is not a valid identifier: a function name is letters, digits, underscores and dashes, starting with a letter.", f.name),
+			Detail:   fmt.Sprintf("%q is not a valid identifier: a function name is letters, digits, underscores and dashes, starting with a letter.", f.Name),
 			Subject:  b.LabelRanges[0].Ptr(),
 		}}
 	}
-	if _, ok := lib.Functions()[f.name]; ok || isBuiltinForm(f.name) {
+	if _, ok := lib.Functions()[f.Name]; ok || isBuiltinForm(f.Name) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Function name taken",
-			Detail:   fmt.Sprintf("%q is the name of a built-in function; a module's function cannot replace it.", f.name),
+			Detail:   fmt.Sprintf("%q is the name of a built-in function; a module's function cannot replace it.", f.Name),
 			Subject:  b.LabelRanges[0].Ptr(),
 		}}
 	}
@@ -120,7 +76,7 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 		seen[name] = true
 		return name, true
 	}
-	for _, a := range sortedAttrs(b.Body.Attributes) {
+	for _, a := range syntax.SortedAttrs(b.Body.Attributes) {
 		name := a.Name
 		switch name {
 		case "params":
@@ -136,15 +92,15 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 			}
 			for _, e := range list {
 				if p, ok := param(e.(hclsyntax.Expression)); ok {
-					f.params = append(f.params, p)
+					f.Params = append(f.Params, p)
 				}
 			}
 		case "variadic_param":
 			if p, ok := param(a.Expr); ok {
-				f.variadic = p
+				f.Variadic = p
 			}
 		case "result":
-			f.result = a.Expr
+			f.Result = a.Expr
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -157,13 +113,13 @@ func decodeFunction(b *hclsyntax.Block, m *module) (*functionSyntax, hcl.Diagnos
 	if b.Body.Attributes["params"] == nil {
 		diags = append(diags, missingArg(b, "params"))
 	}
-	if f.result == nil {
+	if f.Result == nil {
 		diags = append(diags, missingArg(b, "result"))
 	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	f.frameName = "function " + f.signature()
+	f.FrameName = "function " + f.Signature()
 	return f, diags
 }
 
@@ -181,15 +137,15 @@ func isBuiltinForm(name string) bool {
 // funcRef is a function as a value (fn.NAME), which the functions that
 // take a function (sort, sortOn, ...) and a module's functions take as an
 // argument.
-type funcRef struct{ f *functionSyntax }
+type funcRef struct{ f *syntax.Function }
 
 // funcType is the capsule type of function values.
 var funcType = cty.Capsule("function", reflect.TypeOf(funcRef{}))
 
-func funcVal(f *functionSyntax) cty.Value { return cty.CapsuleVal(funcType, &funcRef{f: f}) }
+func funcVal(f *syntax.Function) cty.Value { return cty.CapsuleVal(funcType, &funcRef{f: f}) }
 
 // asFunc returns the function a value holds.
-func asFunc(v cty.Value) (*functionSyntax, bool) {
+func asFunc(v cty.Value) (*syntax.Function, bool) {
 	if !v.IsKnown() || v.IsNull() || !v.Type().Equals(funcType) {
 		return nil, false
 	}
@@ -214,7 +170,7 @@ func (sc *scope) fnValue(rootRange hcl.Range, rest hcl.Traversal) (cty.Value, hc
 	rng := hcl.RangeBetween(rootRange, attr.SrcRange)
 	f, ok := ev.userFuncs[attr.Name]
 	if !ok {
-		return cty.DynamicVal, unknownName(ev.userFuncs, "function", attr.Name, ` by a function block`, rng)
+		return cty.DynamicVal, syntax.UnknownName(ev.userFuncs, "function", attr.Name, ` by a function block`, rng)
 	}
 	if len(rest) > 1 {
 		return cty.DynamicVal, hcl.Diagnostics{{
@@ -230,13 +186,13 @@ func (sc *scope) fnValue(rootRange hcl.Range, rest hcl.Traversal) (cty.Value, hc
 // callSite is a call of a module's function: what the errors in its body
 // name besides where they are.
 type callSite struct {
-	f   *functionSyntax
+	f   *syntax.Function
 	rng hcl.Range
 }
 
 // callUserExprs calls f with the arguments of the call e, each a thunk in
 // the caller's scope.
-func (sc *scope) callUserExprs(f *functionSyntax, e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics) {
+func (sc *scope) callUserExprs(f *syntax.Function, e *hclsyntax.FunctionCallExpr) (cty.Value, hcl.Diagnostics) {
 	ev := sc.inst.ev
 	args := make([]cty.Value, 0, len(e.Args))
 	for i, a := range e.Args {
@@ -274,16 +230,16 @@ func (sc *scope) callUserExprs(f *functionSyntax, e *hclsyntax.FunctionCallExpr)
 // callUser calls a module's function: its result, evaluated in the scope
 // of the module that declares it with the parameters bound to args (lazy
 // values), forced shallowly. Errors in the body name the call at rng.
-func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	if len(args) < len(f.params) || (f.variadic == "" && len(args) > len(f.params)) {
-		want := fmt.Sprintf("%d", len(f.params))
-		if f.variadic != "" {
-			want = fmt.Sprintf("at least %d", len(f.params))
+func (ev *Evaluator) callUser(f *syntax.Function, args []cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if len(args) < len(f.Params) || (f.Variadic == "" && len(args) > len(f.Params)) {
+		want := fmt.Sprintf("%d", len(f.Params))
+		if f.Variadic != "" {
+			want = fmt.Sprintf("at least %d", len(f.Params))
 		}
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Wrong number of arguments",
-			Detail:   fmt.Sprintf("Function %s takes %s argument(s), not %d.", f.signature(), want, len(args)),
+			Detail:   fmt.Sprintf("Function %s takes %s argument(s), not %d.", f.Signature(), want, len(args)),
 			Subject:  rng.Ptr(),
 		}}
 	}
@@ -303,25 +259,25 @@ func (ev *Evaluator) callUser(f *functionSyntax, args []cty.Value, rng hcl.Range
 	// expressions read then do.
 	var body scope
 	if ev.top == nil {
-		body = *ev.loadScope(f.mod)
+		body = *ev.loadScope(f.Mod)
 	} else {
-		body = *ev.topScope(f.mod)
+		body = *ev.topScope(f.Mod)
 	}
 	body.site = &callSite{f: f, rng: rng}
 	vars := body.vars
-	for i, p := range f.params {
-		vars = &binding{name: p, value: args[i], outer: vars}
+	for i, p := range f.Params {
+		vars = &syntax.Binding{Name: p, Value: args[i], Outer: vars}
 	}
-	if f.variadic != "" {
+	if f.Variadic != "" {
 		rest := cty.EmptyTupleVal
-		if extra := args[len(f.params):]; len(extra) > 0 {
+		if extra := args[len(f.Params):]; len(extra) > 0 {
 			rest = cty.TupleVal(extra)
 		}
-		vars = &binding{name: f.variadic, value: rest, outer: vars}
+		vars = &syntax.Binding{Name: f.Variadic, Value: rest, Outer: vars}
 	}
 	body.vars = vars
-	ev.push(frame{what: f.frameName, ref: rng})
-	v, diags := body.eval(f.result)
+	ev.push(frame{what: f.FrameName, ref: rng})
+	v, diags := body.eval(f.Result)
 	if !diags.HasErrors() {
 		var d hcl.Diagnostics
 		v, d = property.Shallow(v)
@@ -349,7 +305,7 @@ func (ev *Evaluator) noteCall(diags hcl.Diagnostics, c *callSite) hcl.Diagnostic
 	if c == nil {
 		return diags
 	}
-	body := c.f.block.Range()
+	body := c.f.Block.Range()
 	var out hcl.Diagnostics
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError || d.Subject == nil || ev.calledNote[d] || !within(*d.Subject, body) {
@@ -359,7 +315,7 @@ func (ev *Evaluator) noteCall(diags hcl.Diagnostics, c *callSite) hcl.Diagnostic
 		if ev.calledNote == nil {
 			ev.calledNote = map[*hcl.Diagnostic]bool{}
 		}
-		note := fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.signature(), options.ShowPos(c.rng))
+		note := fmt.Sprintf("\n\nIn function %s, called at %s.", c.f.Signature(), options.ShowPos(c.rng))
 		if d == ev.exhausted {
 			// The spent budget's error is one, which every later
 			// charge returns and which thunks may have kept: it
@@ -385,10 +341,10 @@ func within(r, outer hcl.Range) bool {
 
 // registerFunctions registers the modules' functions, which are global to
 // an evaluation as submodule types and formats are.
-func (ev *Evaluator) registerFunctions(m *module) hcl.Diagnostics {
+func (ev *Evaluator) registerFunctions(m *syntax.Module) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, f := range m.functions {
-		diags = append(diags, declareOnce(ev.userFuncs, "function", f.name, f, f.block)...)
+	for _, f := range m.Functions {
+		diags = append(diags, declareOnce(ev.userFuncs, "function", f.Name, f, f.Block)...)
 	}
 	return diags
 }
@@ -398,7 +354,7 @@ func (ev *Evaluator) registerFunctions(m *module) hcl.Diagnostics {
 func (ev *Evaluator) FunctionSignatures() map[string]string {
 	out := make(map[string]string, len(ev.userFuncs))
 	for n, f := range ev.userFuncs {
-		out[n] = f.signature()
+		out[n] = f.Signature()
 	}
 	return out
 }

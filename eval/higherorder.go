@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -44,7 +45,7 @@ type hoCall struct {
 	sc   *scope
 	e    *hclsyntax.FunctionCallExpr
 	h    higherOrderFunc
-	f    *functionSyntax
+	f    *syntax.Function
 	name string
 }
 
@@ -67,7 +68,7 @@ func (sc *scope) callHigherOrder(e *hclsyntax.FunctionCallExpr, h higherOrderFun
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Not a function",
-			Detail:   fmt.Sprintf("Argument %d of %s is a function, as in %s, where a function block declares it, not %s.", h.fn+1, e.Name, h.usage, describeValue(fv)),
+			Detail:   fmt.Sprintf("Argument %d of %s is a function, as in %s, where a function block declares it, not %s.", h.fn+1, e.Name, h.usage, syntax.DescribeValue(fv)),
 			Subject:  e.Args[h.fn].Range().Ptr(),
 		})
 	}
@@ -83,7 +84,7 @@ func (sc *scope) callHigherOrder(e *hclsyntax.FunctionCallExpr, h higherOrderFun
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid argument",
-			Detail:   fmt.Sprintf("Argument %d of %s is a list, not %s.", h.list+1, e.Name, describeValue(lv)),
+			Detail:   fmt.Sprintf("Argument %d of %s is a list, not %s.", h.list+1, e.Name, syntax.DescribeValue(lv)),
 			Subject:  e.Args[h.list].Range().Ptr(),
 		})
 	}
@@ -138,7 +139,7 @@ func (c *hoCall) resultError(v cty.Value, want string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid function result",
-		Detail:   fmt.Sprintf("%s needs %s to return %s, not %s.", c.name, c.f.signature(), want, describeValue(v)),
+		Detail:   fmt.Sprintf("%s needs %s to return %s, not %s.", c.name, c.f.Signature(), want, syntax.DescribeValue(v)),
 		Subject:  c.e.Args[c.h.fn].Range().Ptr(),
 		Context:  c.e.Range().Ptr(),
 	}}
@@ -208,7 +209,7 @@ func runSortOn(c *hoCall, elems []cty.Value) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Keys cannot be compared",
-			Detail:   fmt.Sprintf("sortOn compares the keys %s returns: %s.", c.f.signature(), cmpErr),
+			Detail:   fmt.Sprintf("sortOn compares the keys %s returns: %s.", c.f.Signature(), cmpErr),
 			Subject:  c.e.Args[c.h.fn].Range().Ptr(),
 			Context:  c.e.Range().Ptr(),
 		})
@@ -245,7 +246,7 @@ func compareKeys(a, b cty.Value) (int, error) {
 		}
 		return len(as) - len(bs), nil
 	}
-	return 0, fmt.Errorf("%s and %s are not ordered against each other (keys are numbers, strings or lists of them)", describeValue(a), describeValue(b))
+	return 0, fmt.Errorf("%s and %s are not ordered against each other (keys are numbers, strings or lists of them)", syntax.DescribeValue(a), syntax.DescribeValue(b))
 }
 
 // runGroupBy is lib.groupBy: the elements by the string key the function

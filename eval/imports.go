@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -19,8 +20,8 @@ import (
 // config are an infinite recursion).
 
 // linkStrings evaluates a computed imports or disabled_modules attribute
-// of module m (see module.computed) to its list of paths.
-func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
+// of module m (see syntax.Module.Computed) to its list of paths.
+func (ev *Evaluator) linkStrings(m *syntax.Module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics) {
 	if d := configFree(m, attr.Name, attr.Expr, nil, nil, map[string]bool{}, nil, whenCollected); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
@@ -36,24 +37,14 @@ func (ev *Evaluator) linkStrings(m *module, attr *hclsyntax.Attribute) ([]string
 // the modules are collected and their options declared (computed imports,
 // dynamic blocks): the module's locals, as thunks of their own, since the
 // evaluation's instances do not exist yet.
-func (ev *Evaluator) loadScope(m *module) *scope {
+func (ev *Evaluator) loadScope(m *syntax.Module) *scope {
 	if sc, ok := ev.loadScopes[m]; ok {
 		return sc
 	}
 	sc := &scope{inst: &instance{ev: ev}, mod: m}
-	newLocalSet(m.locals, sc, nil)
+	newLocalSet(m.Locals, sc, nil)
 	ev.loadScopes[m] = sc
 	return sc
-}
-
-// declValue implements declConsts: the value of expr in module m's load
-// scope, with the iterators vars binds.
-func (ev *Evaluator) declValue(m *module, vars *binding, expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
-	sc := ev.loadScope(m)
-	if vars != nil {
-		sc = &scope{inst: sc.inst, mod: sc.mod, locals: sc.locals, vars: vars}
-	}
-	return sc.deep(expr)
 }
 
 // When configFree's expressions are read, for its messages.
@@ -71,10 +62,10 @@ const (
 // free, when not nil, holds the locals of m found to read none of those,
 // for the calls that check several expressions of one module: a table in a
 // local that many dynamic blocks read is walked once, not once a block.
-func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding, via []string, seen, free map[string]bool, when string) *hcl.Diagnostic {
+func configFree(m *syntax.Module, what string, expr hclsyntax.Expression, vars *syntax.Binding, via []string, seen, free map[string]bool, when string) *hcl.Diagnostic {
 	for _, tr := range hclsyntax.Variables(expr) {
 		root := tr.RootName()
-		if vars.lookup(root) != cty.NilVal {
+		if vars.Lookup(root) != cty.NilVal {
 			continue
 		}
 		switch root {
@@ -102,7 +93,7 @@ func configFree(m *module, what string, expr hclsyntax.Expression, vars *binding
 				continue
 			}
 			seen[a.Name] = true
-			for _, l := range m.locals {
+			for _, l := range m.Locals {
 				if l.Name == a.Name {
 					if d := configFree(m, what, l.Expr, nil, append(via, "local."+a.Name), seen, free, when); d != nil {
 						return d

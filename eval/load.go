@@ -16,161 +16,23 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/slabs"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/parsecache"
 	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/internal/runtimetune"
 	"github.com/nodegen/nodegen/lib"
 )
 
-// source names one module file: a path inside a file system, and the name
-// diagnostics show for it.
-type source struct {
-	fsys fs.FS
-	path string // slash-separated, inside fsys
-	// lib is true for modules of the built-in library.
-	lib bool
-	// inline numbers a module given as a body (Config.Inline), which
-	// lives in the file at path beside that file's own module.
-	inline int
-	// wd is the working directory when the evaluation started, for the
-	// names of host files (display); "" if unknown.
-	wd string
-}
-
-// key identifies a module for deduplication and disabled_modules.
-func (s source) key() string {
-	if s.inline > 0 {
-		return fmt.Sprintf("inline%d:%s", s.inline, s.path)
-	}
-	if s.lib {
-		return "lib:" + s.path
-	}
-	return "file:" + s.path
-}
-
-// libraryPrefix starts the file name of every library module in
-// diagnostics: the library's "services/cluster/kubernetes/kubelet.hcl" is
-// "<nodegen>/modules/services/cluster/kubernetes/kubelet.hcl". Read it
-// through OriginOf and LibraryModule, write it through LibraryFileName.
-const libraryPrefix = "<nodegen>/modules/"
-
-// display is the file name used in diagnostics.
-func (s source) display() string {
-	if s.lib {
-		return LibraryFileName(s.path)
-	}
-	if isOSFS(s.fsys) {
-		return displayPath(s.path, s.wd)
-	}
-	return s.path
-}
-
-// module is one parsed module file.
-type module struct {
-	src  source
-	file *hcl.File
-	body *hclsyntax.Body
-
-	imports  []source
-	disabled []string // module keys
-	// shared is set on a library module parsed once for the process (see
-	// parsedLibrary): what is read off its syntax alone may be kept for
-	// the process too (see decodedOptions).
-	shared bool
-	// fleet is set on a host module a Fleet keeps for its evaluations
-	// (see Fleet.keep).
-	fleet bool
-	// id numbers the modules the process parsed, from 1: a Fleet names
-	// the modules of a declared tree by it.
-	id uint64
-	// computed holds the imports and disabled_modules that are no constant
-	// list: expressions over the module's locals, evaluated when the
-	// modules are collected (see loader.linksOf).
-	computed []*hclsyntax.Attribute
-
-	locals     []*hclsyntax.Attribute
-	options    []*optionDeclSyntax
-	submodules []*submoduleSyntax
-	formats    []*formatSyntax
-	functions  []*functionSyntax
-	types      []*typeSyntax
-	configs    []*configSyntax
-	asserts    []*checkSyntax
-	warnings   []*checkSyntax
-	renamed    []*renameSyntax
-	removed    []*removeSyntax
-}
-
-// dir is the module's directory inside its file system.
-func (m *module) dir() string { return path.Dir(m.src.path) }
-
-// optionDeclSyntax is one option block, or a dynamic block that makes
-// option blocks when the options are declared (see dynamicSyntax).
-type optionDeclSyntax struct {
-	path  []string
-	block *hclsyntax.Block
-	attrs hclsyntax.Attributes
-	// dyn, when set, is the dynamic block this entry stands for; path is
-	// then the path of the options block around it.
-	dyn *dynamicSyntax
-	// vars binds the iterators of the dynamic blocks that made this
-	// declaration, for every expression in it.
-	vars *binding
-	// inFile is set on a declaration read from its module's file, which
-	// is the same in every evaluation of the module (see decodedOptions),
-	// and not on one an evaluation makes (one a dynamic block makes).
-	inFile bool
-}
-
-type submoduleSyntax struct {
-	name  string
-	block *hclsyntax.Block
-	mod   *module
-	// The body of a submodule holds what a module holds, but imports.
-	options  []*optionDeclSyntax
-	configs  []*configSyntax
-	locals   []*hclsyntax.Attribute
-	asserts  []*checkSyntax
-	warnings []*checkSyntax
-	// freeform is the type of the names no option declares, as NixOS's
-	// freeformType: `freeform = attrsOf(T)`.
-	freeform *hclsyntax.Attribute
-}
-
-type configSyntax struct {
-	prefix []string
-	block  *hclsyntax.Block
-	when   *hclsyntax.Attribute
-	attrs  []*hclsyntax.Attribute // in source order
-}
-
-type checkSyntax struct {
-	block     *hclsyntax.Block
-	condition hclsyntax.Expression
-	message   hclsyntax.Expression
-}
-
-type renameSyntax struct {
-	from, to []string
-	block    *hclsyntax.Block
-	toRange  hcl.Range
-}
-
-type removeSyntax struct {
-	path    []string
-	block   *hclsyntax.Block
-	message hclsyntax.Expression
-}
-
 // loader parses modules and collects them in NixOS order.
 type loader struct {
 	mu     sync.Mutex
-	files  map[string]*hcl.File // by display name, for diagnostics
-	mods   map[string]*module   // by key
-	limits Limits               // on the size and number of files
+	files  map[string]*hcl.File      // by display name, for diagnostics
+	mods   map[string]*syntax.Module // by key
+	limits Limits                    // on the size and number of files
 	// compute evaluates a computed imports or disabled_modules attribute
-	// of a module (see module.computed).
-	compute func(m *module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics)
+	// of a module (see syntax.Module.Computed).
+	compute func(m *syntax.Module, attr *hclsyntax.Attribute) ([]string, hcl.Diagnostics)
 	links   map[string]*moduleLinks // by module key, see linksOf
 	cache   *parsecache.Cache       // nil parses every file
 	fleet   *Fleet                  // nil: the evaluation is alone
@@ -178,29 +40,29 @@ type loader struct {
 
 // moduleLinks are the modules one module imports and disables.
 type moduleLinks struct {
-	imports  []source
+	imports  []syntax.Source
 	disabled []string // module keys
 }
 
 func newLoader(limits Limits, cache *parsecache.Cache, fleet *Fleet) *loader {
-	return &loader{files: map[string]*hcl.File{}, mods: map[string]*module{}, limits: limits, links: map[string]*moduleLinks{}, cache: cache, fleet: fleet}
+	return &loader{files: map[string]*hcl.File{}, mods: map[string]*syntax.Module{}, limits: limits, links: map[string]*moduleLinks{}, cache: cache, fleet: fleet}
 }
 
 // linksOf returns the modules m imports and disables, with its computed
 // imports and disabled_modules evaluated; once per evaluation, whose
 // diagnostics come with the first call. (The module itself is not
 // changed: a library module is shared by evaluations.)
-func (l *loader) linksOf(m *module) (moduleLinks, hcl.Diagnostics) {
-	if len(m.computed) == 0 {
-		return moduleLinks{imports: m.imports, disabled: m.disabled}, nil
+func (l *loader) linksOf(m *syntax.Module) (moduleLinks, hcl.Diagnostics) {
+	if len(m.Computed) == 0 {
+		return moduleLinks{imports: m.Imports, disabled: m.Disabled}, nil
 	}
-	if ln, ok := l.links[m.src.key()]; ok {
+	if ln, ok := l.links[m.Src.Key()]; ok {
 		return *ln, nil
 	}
-	ln := &moduleLinks{imports: slices.Clone(m.imports), disabled: slices.Clone(m.disabled)}
-	l.links[m.src.key()] = ln
+	ln := &moduleLinks{imports: slices.Clone(m.Imports), disabled: slices.Clone(m.Disabled)}
+	l.links[m.Src.Key()] = ln
 	var diags hcl.Diagnostics
-	for _, attr := range m.computed {
+	for _, attr := range m.Computed {
 		if l.compute == nil {
 			continue
 		}
@@ -209,7 +71,7 @@ func (l *loader) linksOf(m *module) (moduleLinks, hcl.Diagnostics) {
 		if d.HasErrors() {
 			continue
 		}
-		imps, disabled, d := m.resolveLinks(attr, strs)
+		imps, disabled, d := resolveLinks(m, attr, strs)
 		diags = append(diags, d...)
 		ln.imports = append(ln.imports, imps...)
 		ln.disabled = append(ln.disabled, disabled...)
@@ -218,12 +80,12 @@ func (l *loader) linksOf(m *module) (moduleLinks, hcl.Diagnostics) {
 }
 
 // parseAll parses the sources that were not parsed yet, concurrently.
-func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
-	var todo []source
+func (l *loader) parseAll(srcs []syntax.Source) hcl.Diagnostics {
+	var todo []syntax.Source
 	seen := map[string]bool{}
 	l.mu.Lock()
 	for _, s := range srcs {
-		k := s.key()
+		k := s.Key()
 		if _, ok := l.mods[k]; !ok && !seen[k] {
 			seen[k] = true
 			todo = append(todo, s)
@@ -261,12 +123,12 @@ func (l *loader) parseAll(srcs []source) hcl.Diagnostics {
 }
 
 // addInline registers a module given as a parsed body.
-func (l *loader) addInline(s source, file *hcl.File, body *hclsyntax.Body) hcl.Diagnostics {
-	m := &module{src: s, file: file, body: body}
-	diags := m.decode()
+func (l *loader) addInline(s syntax.Source, file *hcl.File, body *hclsyntax.Body) hcl.Diagnostics {
+	m := &syntax.Module{Src: s, File: file, Body: body}
+	diags := decodeModule(m)
 	l.mu.Lock()
 	l.files[file.Body.MissingItemRange().Filename] = file
-	l.mods[s.key()] = m
+	l.mods[s.Key()] = m
 	l.mu.Unlock()
 	return diags
 }
@@ -283,22 +145,22 @@ type libraryKey struct {
 }
 
 type parsedModule struct {
-	m     *module
+	m     *syntax.Module
 	diags hcl.Diagnostics
 }
 
-func (l *loader) parseOne(s source) hcl.Diagnostics {
+func (l *loader) parseOne(s syntax.Source) hcl.Diagnostics {
 	var key libraryKey
-	cacheable := s.lib && reflect.TypeOf(s.fsys).Comparable()
+	cacheable := s.Lib && reflect.TypeOf(s.FS).Comparable()
 	if cacheable {
-		key = libraryKey{s.fsys, s.path}
+		key = libraryKey{s.FS, s.Path}
 		if p, ok := parsedLibrary.Load(key); ok {
 			pm := p.(*parsedModule)
 			l.mu.Lock()
-			if pm.m.file != nil {
-				l.files[s.display()] = pm.m.file
+			if pm.m.File != nil {
+				l.files[s.Display()] = pm.m.File
 			}
-			l.mods[s.key()] = pm.m
+			l.mods[s.Key()] = pm.m
 			l.mu.Unlock()
 			return pm.diags
 		}
@@ -307,18 +169,18 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 	if cacheable {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		m := l.mods[s.key()]
+		m := l.mods[s.Key()]
 		if m == nil {
 			return diags
 		}
 		// Two evaluations may parse a module at once: the first stored
 		// is the one every evaluation uses.
-		m.shared = true
+		m.Shared = true
 		p, _ := parsedLibrary.LoadOrStore(key, &parsedModule{m: m, diags: diags})
 		pm := p.(*parsedModule)
-		l.mods[s.key()] = pm.m
-		if pm.m.file != nil {
-			l.files[s.display()] = pm.m.file
+		l.mods[s.Key()] = pm.m
+		if pm.m.File != nil {
+			l.files[s.Display()] = pm.m.File
 		}
 		return pm.diags
 	}
@@ -327,30 +189,30 @@ func (l *loader) parseOne(s source) hcl.Diagnostics {
 
 // readModule reads a module file of at most max bytes (regularfile.Read),
 // a host file through regularfile.ReadFast's fewer system calls when it can.
-func readModule(s source, max int64) ([]byte, error) {
-	if isOSFS(s.fsys) {
-		if src, ok := regularfile.ReadFast(nil, "/"+s.path, max); ok {
+func readModule(s syntax.Source, max int64) ([]byte, error) {
+	if syntax.IsOSFS(s.FS) {
+		if src, ok := regularfile.ReadFast(nil, "/"+s.Path, max); ok {
 			return src, nil
 		}
 	}
-	return regularfile.Read(s.fsys, s.path, max)
+	return regularfile.Read(s.FS, s.Path, max)
 }
 
-func (l *loader) parseFile(s source) hcl.Diagnostics {
+func (l *loader) parseFile(s syntax.Source) hcl.Diagnostics {
 	src, err := readModule(s, l.limits.FileBytes)
 	if err != nil {
 		l.mu.Lock()
-		l.mods[s.key()] = nil
+		l.mods[s.Key()] = nil
 		l.mu.Unlock()
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read module",
-			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.display(), lib.FileLimitCause(err)),
+			Detail:   fmt.Sprintf("Module %s cannot be read: %s.", s.Display(), lib.FileLimitCause(err)),
 		}}
 	}
-	name := s.display()
+	name := s.Display()
 	var fleetKey fleetModuleKey
-	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
+	if l.fleet != nil && s.Inline == 0 && !s.Lib && syntax.IsOSFS(s.FS) {
 		// A module the fleet keeps is the same module in every
 		// evaluation, which may then share its declared tree.
 		var pm *parsedModule
@@ -360,14 +222,14 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 		}
 	}
 	file, diags := l.cache.Parse(src, name)
-	m := &module{src: s, file: file}
+	m := &syntax.Module{Src: s, File: file}
 	if file != nil {
 		if body, ok := file.Body.(*hclsyntax.Body); ok {
-			m.body = body
-			diags = append(diags, m.decode()...)
+			m.Body = body
+			diags = append(diags, decodeModule(m)...)
 		}
 	}
-	if l.fleet != nil && s.inline == 0 && !s.lib && isOSFS(s.fsys) {
+	if l.fleet != nil && s.Inline == 0 && !s.Lib && syntax.IsOSFS(s.FS) {
 		pm := l.fleet.keep(fleetKey, len(src), &parsedModule{m: m, diags: diags})
 		m, diags = pm.m, copyDiags(pm.diags)
 	}
@@ -377,30 +239,30 @@ func (l *loader) parseFile(s source) hcl.Diagnostics {
 
 // add registers m, the module parsed from s, whose file diagnostics name
 // name.
-func (l *loader) add(s source, name string, m *module) {
+func (l *loader) add(s syntax.Source, name string, m *syntax.Module) {
 	l.mu.Lock()
-	if m.file != nil {
-		l.files[name] = m.file
+	if m.File != nil {
+		l.files[name] = m.File
 	}
-	l.mods[s.key()] = m
+	l.mods[s.Key()] = m
 	l.mu.Unlock()
 }
 
 // collect parses the root modules and everything they import, and returns the
 // modules in NixOS order: breadth-first from the roots, first occurrence
 // kept, disabled modules left out and not followed.
-func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
+func (l *loader) collect(roots []syntax.Source) ([]*syntax.Module, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	// Pass 1: the whole import closure, level by level, each level parsed
 	// concurrently.
 	level := roots
 	seen := map[string]bool{}
-	importedBy := map[string]*module{} // the first module importing each
+	importedBy := map[string]*syntax.Module{} // the first module importing each
 	for len(level) > 0 {
 		diags = append(diags, l.parseAll(level)...)
-		var next []source
+		var next []syntax.Source
 		for _, s := range level {
-			k := s.key()
+			k := s.Key()
 			if seen[k] {
 				continue
 			}
@@ -409,11 +271,11 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 				d := &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Too many modules",
-					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.display()),
+					Detail:   fmt.Sprintf("The evaluation imports more than %d module files (limit files); the last is %s. Raise the limit with --limit if the configuration really needs it.", l.limits.Files, s.Display()),
 					Extra:    OverLimit{Limit: LimitFiles},
 				}
-				if by := importedBy[k]; by != nil && by.body != nil {
-					if attr := by.body.Attributes["imports"]; attr != nil {
+				if by := importedBy[k]; by != nil && by.Body != nil {
+					if attr := by.Body.Attributes["imports"]; attr != nil {
 						d.Subject = attr.Expr.Range().Ptr()
 					}
 				}
@@ -423,7 +285,7 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 				ln, d := l.linksOf(m)
 				diags = append(diags, d...)
 				for _, imp := range ln.imports {
-					if ik := imp.key(); !seen[ik] {
+					if ik := imp.Key(); !seen[ik] {
 						next = append(next, imp)
 						if importedBy[ik] == nil {
 							importedBy[ik] = m
@@ -447,13 +309,13 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 		}
 	}
 	// Pass 2: breadth-first from the roots without disabled modules.
-	var out []*module
+	var out []*syntax.Module
 	taken := map[string]bool{}
-	queue := append([]source(nil), roots...)
+	queue := append([]syntax.Source(nil), roots...)
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		k := s.key()
+		k := s.Key()
 		if taken[k] || disabled[k] {
 			continue
 		}
@@ -470,27 +332,27 @@ func (l *loader) collect(roots []source) ([]*module, hcl.Diagnostics) {
 }
 
 // libraryModules lists the .hcl modules of a library file system, sorted.
-func libraryModules(lib fs.FS) ([]source, error) {
-	var out []source
+func libraryModules(lib fs.FS) ([]syntax.Source, error) {
+	var out []syntax.Source
 	err := fs.WalkDir(lib, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".hcl") && !strings.HasSuffix(p, ".test.hcl") {
-			out = append(out, source{fsys: lib, path: p, lib: true})
+			out = append(out, syntax.Source{FS: lib, Path: p, Lib: true})
 		}
 		return nil
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, err
 }
 
 // resolveImport finds the module an import string names, relative to from.
-func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagnostic) {
+func resolveImport(from syntax.Source, name string, rng hcl.Range) (syntax.Source, *hcl.Diagnostic) {
 	var p string
 	if path.IsAbs(name) {
-		if !isOSFS(from.fsys) {
-			return source{}, &hcl.Diagnostic{
+		if !syntax.IsOSFS(from.FS) {
+			return syntax.Source{}, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid import",
 				Detail:   fmt.Sprintf("Only a module on the host can import an absolute path, not %q.", name),
@@ -499,20 +361,20 @@ func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagno
 		}
 		p = path.Clean(name)[1:]
 	} else {
-		p = path.Join(path.Dir(from.path), name)
+		p = path.Join(path.Dir(from.Path), name)
 	}
 	if strings.HasPrefix(p, "../") || p == ".." {
-		return source{}, &hcl.Diagnostic{
+		return syntax.Source{}, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid import",
 			Detail:   fmt.Sprintf("The import %q leaves the file system the module is in.", name),
 			Subject:  rng.Ptr(),
 		}
 	}
-	s := source{fsys: from.fsys, path: p, lib: from.lib, wd: from.wd}
-	st, err := fs.Stat(from.fsys, p)
+	s := syntax.Source{FS: from.FS, Path: p, Lib: from.Lib, WD: from.WD}
+	st, err := fs.Stat(from.FS, p)
 	if err != nil {
-		return source{}, &hcl.Diagnostic{
+		return syntax.Source{}, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Imported module not found",
 			Detail:   fmt.Sprintf("The module %q imported here does not exist: %s.", name, lib.FileErrorCause(err)),
@@ -520,9 +382,9 @@ func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagno
 		}
 	}
 	if st.IsDir() {
-		s.path = path.Join(p, "default.hcl")
-		if _, err := fs.Stat(from.fsys, s.path); err != nil {
-			return source{}, &hcl.Diagnostic{
+		s.Path = path.Join(p, "default.hcl")
+		if _, err := fs.Stat(from.FS, s.Path); err != nil {
+			return syntax.Source{}, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Imported module not found",
 				Detail:   fmt.Sprintf("The directory %q imported here has no default.hcl.", name),
@@ -536,38 +398,38 @@ func resolveImport(from source, name string, rng hcl.Range) (source, *hcl.Diagno
 // disabledKey turns a disabled_modules entry into a module key: a path
 // starting with ./ or ../ (or an absolute path) is relative to the module
 // that names it, anything else is a path in the library.
-func disabledKey(from source, name string) string {
+func disabledKey(from syntax.Source, name string) string {
 	if strings.HasPrefix(name, "./") || strings.HasPrefix(name, "../") {
-		return source{fsys: from.fsys, path: path.Join(path.Dir(from.path), name), lib: from.lib}.key()
+		return syntax.Source{FS: from.FS, Path: path.Join(path.Dir(from.Path), name), Lib: from.Lib}.Key()
 	}
 	if path.IsAbs(name) {
-		return source{path: strings.TrimPrefix(path.Clean(name), "/")}.key()
+		return syntax.Source{Path: strings.TrimPrefix(path.Clean(name), "/")}.Key()
 	}
-	return source{path: path.Clean(name), lib: true}.key()
+	return syntax.Source{Path: path.Clean(name), Lib: true}.Key()
 }
 
-// moduleIDs numbers the modules decoded (module.id).
+// moduleIDs numbers the modules decoded (syntax.Module.ID).
 var moduleIDs atomic.Uint64
 
 // decode reads the top level of a module.
-func (m *module) decode() hcl.Diagnostics {
-	m.id = moduleIDs.Add(1)
+func decodeModule(m *syntax.Module) hcl.Diagnostics {
+	m.ID = moduleIDs.Add(1)
 	var diags hcl.Diagnostics
-	for _, attr := range sortedAttrs(m.body.Attributes) {
+	for _, attr := range syntax.SortedAttrs(m.Body.Attributes) {
 		switch attr.Name {
 		case "imports", "disabled_modules":
 			v, d := attr.Expr.Value(nil)
 			if d.HasErrors() {
 				// not a constant: it reads locals or calls functions
-				m.computed = append(m.computed, attr)
+				m.Computed = append(m.Computed, attr)
 				continue
 			}
 			strs, d := stringList(attr, v)
 			diags = append(diags, d...)
-			imps, disabled, d := m.resolveLinks(attr, strs)
+			imps, disabled, d := resolveLinks(m, attr, strs)
 			diags = append(diags, d...)
-			m.imports = append(m.imports, imps...)
-			m.disabled = append(m.disabled, disabled...)
+			m.Imports = append(m.Imports, imps...)
+			m.Disabled = append(m.Disabled, disabled...)
 		default:
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -577,33 +439,33 @@ func (m *module) decode() hcl.Diagnostics {
 			})
 		}
 	}
-	for _, b := range m.body.Blocks {
+	for _, b := range m.Body.Blocks {
 		switch b.Type {
 		case "submodule":
 			if d := wantLabels(b, 1); d != nil {
 				diags = append(diags, d)
 				continue
 			}
-			s := &submoduleSyntax{name: b.Labels[0], block: b, mod: m, freeform: b.Body.Attributes["freeform"]}
-			diags = append(diags, decodeBody(b.Body, nil, &s.options, &s.configs, &s.locals, &s.asserts, &s.warnings, submoduleBody)...)
-			m.submodules = append(m.submodules, s)
+			s := &syntax.Submodule{Name: b.Labels[0], Block: b, Mod: m, Freeform: b.Body.Attributes["freeform"]}
+			diags = append(diags, decodeBody(b.Body, nil, &s.Options, &s.Configs, &s.Locals, &s.Asserts, &s.Warnings, submoduleBody)...)
+			m.Submodules = append(m.Submodules, s)
 		case "format":
 			f, d := decodeFormat(b, m)
 			diags = append(diags, d...)
 			if f != nil {
-				m.formats = append(m.formats, f)
+				m.Formats = append(m.Formats, f)
 			}
 		case "function":
 			f, d := decodeFunction(b, m)
 			diags = append(diags, d...)
 			if f != nil {
-				m.functions = append(m.functions, f)
+				m.Functions = append(m.Functions, f)
 			}
 		case "type":
 			t, d := decodeNamedType(b, m)
 			diags = append(diags, d...)
 			if t != nil {
-				m.types = append(m.types, t)
+				m.Types = append(m.Types, t)
 			}
 		case "renamed_option":
 			from, d := labelPath(b)
@@ -611,7 +473,7 @@ func (m *module) decode() hcl.Diagnostics {
 			if from == nil {
 				continue
 			}
-			r := &renameSyntax{from: from, block: b}
+			r := &syntax.Rename{From: from, Block: b}
 			attr := b.Body.Attributes["to"]
 			if attr == nil {
 				diags = append(diags, missingArg(b, "to"))
@@ -619,9 +481,9 @@ func (m *module) decode() hcl.Diagnostics {
 			}
 			to, d := staticPath(attr.Expr)
 			diags = append(diags, d...)
-			r.to, r.toRange = to, attr.Expr.Range()
+			r.To, r.ToRange = to, attr.Expr.Range()
 			if to != nil {
-				m.renamed = append(m.renamed, r)
+				m.Renamed = append(m.Renamed, r)
 			}
 		case "removed_option":
 			p, d := labelPath(b)
@@ -634,11 +496,11 @@ func (m *module) decode() hcl.Diagnostics {
 				diags = append(diags, missingArg(b, "message"))
 				continue
 			}
-			m.removed = append(m.removed, &removeSyntax{path: p, block: b, message: attr.Expr})
+			m.Removed = append(m.Removed, &syntax.Remove{Path: p, Block: b, Message: attr.Expr})
 		}
 	}
-	diags = append(diags, decodeBody(m.body, nil, &m.options, &m.configs, &m.locals, &m.asserts, &m.warnings, moduleBody)...)
-	return append(diags, m.checkDynamics()...)
+	diags = append(diags, decodeBody(m.Body, nil, &m.Options, &m.Configs, &m.Locals, &m.Asserts, &m.Warnings, moduleBody)...)
+	return append(diags, checkDynamics(m)...)
 }
 
 // bodyKind is what a body decodeBody reads belongs to.
@@ -653,12 +515,12 @@ const (
 // decodeBody reads the blocks a module and a submodule have in common:
 // option, options, dynamic, config, locals, assert, warning. prefix is the path of
 // an enclosing options block.
-func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax, configs *[]*configSyntax, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*checkSyntax, kind bodyKind) hcl.Diagnostics {
+func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*syntax.OptionDecl, configs *[]*syntax.Config, locals *[]*hclsyntax.Attribute, asserts, warnings *[]*syntax.Check, kind bodyKind) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if kind != moduleBody {
-		for _, attr := range sortedAttrs(body.Attributes) {
+		for _, attr := range syntax.SortedAttrs(body.Attributes) {
 			if attr.Name == "freeform" && kind == submoduleBody {
-				continue // see submoduleSyntax
+				continue // see syntax.Submodule.Freeform
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -668,10 +530,10 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			})
 		}
 	}
-	// The option blocks' declarations, in one allocation (see fromSlab).
-	var syns []optionDeclSyntax
+	// The option blocks' declarations, in one allocation (see slabs.Take).
+	var syns []syntax.OptionDecl
 	if n := countBlocks(body, "option"); n > 1 {
-		syns = make([]optionDeclSyntax, 0, n)
+		syns = make([]syntax.OptionDecl, 0, n)
 	}
 	for _, b := range body.Blocks {
 		switch b.Type {
@@ -682,8 +544,8 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				continue
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "An option declaration takes arguments only, not a %q block.")...)
-			syn := fromSlab(&syns)
-			*syn = optionDeclSyntax{path: full, block: b, attrs: b.Body.Attributes, inFile: true}
+			syn := slabs.Take(&syns)
+			*syn = syntax.OptionDecl{Path: full, Block: b, Attrs: b.Body.Attributes, InFile: true}
 			*opts = append(*opts, syn)
 		case "options":
 			full, d := labelPathAfter(prefix, b)
@@ -696,7 +558,7 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 			dyn, d := decodeDynamic(b)
 			diags = append(diags, d...)
 			if dyn != nil {
-				*opts = append(*opts, &optionDeclSyntax{path: prefix, block: b, dyn: dyn})
+				*opts = append(*opts, &syntax.OptionDecl{Path: prefix, Block: b, Dyn: dyn})
 			}
 		case "config":
 			if len(b.Labels) > 1 {
@@ -712,17 +574,17 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 					continue
 				}
 			}
-			c := &configSyntax{prefix: p, block: b}
+			c := &syntax.Config{Prefix: p, Block: b}
 			// The definitions are the sorted attributes but when, kept in
-			// the slice sortedAttrs made.
-			attrs := sortedAttrs(b.Body.Attributes)
-			c.attrs = attrs[:0]
+			// the slice SortedAttrs made.
+			attrs := syntax.SortedAttrs(b.Body.Attributes)
+			c.Attrs = attrs[:0]
 			for _, attr := range attrs {
 				if attr.Name == "when" {
-					c.when = attr
+					c.When = attr
 					continue
 				}
-				c.attrs = append(c.attrs, attr)
+				c.Attrs = append(c.Attrs, attr)
 			}
 			diags = append(diags, unsupportedBlocks(b.Body, "A config block holds definitions as arguments (name = value), not a %q block.")...)
 			*configs = append(*configs, c)
@@ -731,21 +593,21 @@ func decodeBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax
 				diags = append(diags, d)
 				continue
 			}
-			*locals = append(*locals, sortedAttrs(b.Body.Attributes)...)
+			*locals = append(*locals, syntax.SortedAttrs(b.Body.Attributes)...)
 		case "assert", "warning":
 			if d := wantLabels(b, 0); d != nil {
 				diags = append(diags, d)
 				continue
 			}
-			c := &checkSyntax{block: b}
+			c := &syntax.Check{Block: b}
 			if a := b.Body.Attributes["condition"]; a != nil {
-				c.condition = a.Expr
+				c.Condition = a.Expr
 			} else {
 				diags = append(diags, missingArg(b, "condition"))
 				continue
 			}
 			if a := b.Body.Attributes["message"]; a != nil {
-				c.message = a.Expr
+				c.Message = a.Expr
 			} else {
 				diags = append(diags, missingArg(b, "message"))
 				continue
@@ -804,7 +666,7 @@ func countBlocks(body *hclsyntax.Body, typ string) int {
 // decodeOptionsBody reads the body of an options block (or of a dynamic
 // block's content that makes options blocks), whose declarations are
 // below prefix: option, options and dynamic blocks.
-func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDeclSyntax) hcl.Diagnostics {
+func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*syntax.OptionDecl) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, nb := range body.Blocks {
 		if nb.Type != "option" && nb.Type != "options" && nb.Type != "dynamic" {
@@ -816,25 +678,10 @@ func decodeOptionsBody(body *hclsyntax.Body, prefix []string, opts *[]*optionDec
 			})
 		}
 	}
-	var ignoredCfg []*configSyntax
+	var ignoredCfg []*syntax.Config
 	var ignoredLocals []*hclsyntax.Attribute
-	var ignoredChecks []*checkSyntax
+	var ignoredChecks []*syntax.Check
 	return append(diags, decodeBody(body, prefix, opts, &ignoredCfg, &ignoredLocals, &ignoredChecks, &ignoredChecks, optionsBody)...)
-}
-
-func sortedAttrs(attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
-	return appendSortedAttrs(make([]*hclsyntax.Attribute, 0, len(attrs)), attrs)
-}
-
-// appendSortedAttrs appends attrs to dst in source order: with room in
-// dst (an array of the caller's), sortedAttrs without an allocation.
-func appendSortedAttrs(dst []*hclsyntax.Attribute, attrs hclsyntax.Attributes) []*hclsyntax.Attribute {
-	start := len(dst)
-	for _, a := range attrs {
-		dst = append(dst, a)
-	}
-	slices.SortFunc(dst[start:], func(a, b *hclsyntax.Attribute) int { return a.SrcRange.Start.Byte - b.SrcRange.Start.Byte })
-	return dst
 }
 
 // labelPath reads the one label of a block as an option path; nil with
@@ -848,7 +695,7 @@ func labelPathAfter(prefix []string, b *hclsyntax.Block) ([]string, hcl.Diagnost
 	if d := wantLabels(b, 1); d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	return optionPathAfter(prefix, b.Labels[0], "The label ", b.LabelRanges[0])
+	return syntax.OptionPathAfter(prefix, b.Labels[0], "The label ", b.LabelRanges[0])
 }
 
 func wantLabels(b *hclsyntax.Block, n int) *hcl.Diagnostic {
@@ -883,22 +730,6 @@ func missingArg(b *hclsyntax.Block, name string) *hcl.Diagnostic {
 	}
 }
 
-// unsupportedArg reports the argument attr of a block that takes the
-// arguments args only, as takes says ("An option declaration takes
-// type, default, ..."), suggesting the closest of args.
-func unsupportedArg(attr *hclsyntax.Attribute, takes string, args []string) *hcl.Diagnostic {
-	detail := fmt.Sprintf("%s; not %q.", takes, attr.Name)
-	if s := didYouMean(attr.Name, args); s != "" {
-		detail += fmt.Sprintf(" Did you mean %q?", s)
-	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Unsupported argument",
-		Detail:   detail,
-		Subject:  attr.NameRange.Ptr(),
-	}
-}
-
 // unsupportedBlocks reports every block in body, which takes arguments
 // only: detail says so, with a %q for the block's type.
 func unsupportedBlocks(body *hclsyntax.Body, detail string) hcl.Diagnostics {
@@ -916,13 +747,13 @@ func unsupportedBlocks(body *hclsyntax.Body, detail string) hcl.Diagnostics {
 
 // resolveLinks turns the strings of the module's imports or
 // disabled_modules attribute into the modules they name.
-func (m *module) resolveLinks(attr *hclsyntax.Attribute, strs []string) (imports []source, disabled []string, diags hcl.Diagnostics) {
+func resolveLinks(m *syntax.Module, attr *hclsyntax.Attribute, strs []string) (imports []syntax.Source, disabled []string, diags hcl.Diagnostics) {
 	for i, s := range strs {
 		if attr.Name == "disabled_modules" {
-			disabled = append(disabled, disabledKey(m.src, s))
+			disabled = append(disabled, disabledKey(m.Src, s))
 			continue
 		}
-		src, d := resolveImport(m.src, s, elemRange(attr.Expr, i))
+		src, d := resolveImport(m.Src, s, syntax.ElemRange(attr.Expr, i))
 		if d != nil {
 			diags = append(diags, d)
 			continue
@@ -954,7 +785,7 @@ func stringList(attr *hclsyntax.Attribute, v cty.Value) ([]string, hcl.Diagnosti
 				Severity: hcl.DiagError,
 				Summary:  "Invalid " + attr.Name,
 				Detail:   fmt.Sprintf("Element %d of %s must be a string.", i, attr.Name),
-				Subject:  elemRange(attr.Expr, i).Ptr(),
+				Subject:  syntax.ElemRange(attr.Expr, i).Ptr(),
 			})
 			continue
 		}
@@ -962,12 +793,3 @@ func stringList(attr *hclsyntax.Attribute, v cty.Value) ([]string, hcl.Diagnosti
 	}
 	return out, diags
 }
-
-func elemRange(expr hclsyntax.Expression, i int) hcl.Range {
-	if t, ok := expr.(*hclsyntax.TupleConsExpr); ok && i < len(t.Exprs) {
-		return t.Exprs[i].Range()
-	}
-	return expr.Range()
-}
-
-func (s *submoduleSyntax) declBlock() *hclsyntax.Block { return s.block }

@@ -3,6 +3,7 @@ package eval
 import (
 	"slices"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -19,8 +20,8 @@ type TypedDeclaration struct {
 // no particular order.
 func (ev *Evaluator) TypedDeclarations() []TypedDeclaration {
 	var out []TypedDeclaration
-	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
-		out = append(out, TypedDeclaration{Path: slices.Clone(p), Type: o.typ})
+	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *declare.Option, p options.Path) {
+		out = append(out, TypedDeclaration{Path: slices.Clone(p), Type: o.Type})
 	}, nil)
 	return out
 }

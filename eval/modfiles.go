@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/lib"
 )
@@ -21,11 +22,11 @@ import (
 // directory in it. A module on the host is read through an os.Root of its
 // directory (confinedDir), so that a symbolic link cannot lead out of the
 // directory either.
-func moduleFiles(m *module) (fs.FS, string) {
-	if isOSFS(m.src.fsys) {
-		return confinedDir("/" + m.dir()), "."
+func moduleFiles(m *syntax.Module) (fs.FS, string) {
+	if syntax.IsOSFS(m.Src.FS) {
+		return confinedDir("/" + m.Dir()), "."
 	}
-	return m.src.fsys, m.dir()
+	return m.Src.FS, m.Dir()
 }
 
 // openRoot opens a directory as an os.Root; a variable so that a test can
@@ -97,12 +98,12 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%s: no module %s", rel, rng.Filename)
 	}
-	p := path.Clean(path.Join(m.dir(), rel))
-	if path.IsAbs(rel) || !below(p, m.dir()) {
+	p := path.Clean(path.Join(m.Dir(), rel))
+	if path.IsAbs(rel) || !below(p, m.Dir()) {
 		return nil, fmt.Errorf("%s is not below the directory of %s", rel, rng.Filename)
 	}
 	fsys, dir := moduleFiles(m)
-	b, err := regularfile.Read(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")), ev.limits.FileBytes)
+	b, err := regularfile.Read(fsys, path.Join(dir, strings.TrimPrefix(strings.TrimPrefix(p, m.Dir()), "/")), ev.limits.FileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s (next to %s): %s", rel, rng.Filename, lib.FileLimitCause(err))
 	}
@@ -112,7 +113,7 @@ func (ev *Evaluator) ReadModuleFile(rng hcl.Range, rel string) ([]byte, error) {
 // modulePath is a file that a definition names relative to its module:
 // the module, and the file's path below the module's directory.
 type modulePath struct {
-	mod *module
+	mod *syntax.Module
 	rel string
 }
 
@@ -137,22 +138,22 @@ func (ev *Evaluator) ResolvePath(rel string, def hcl.Range) (string, *hcl.Diagno
 	switch {
 	case m == nil:
 		return "", diag(fmt.Sprintf("The path %q is relative, but no module holds this definition to resolve it against; write an absolute path.", rel))
-	case m.src.lib:
+	case m.Src.Lib:
 		return "", diag(fmt.Sprintf("The path %q is relative to a module of the library, which is built into nodegen and has no directory on the host; write an absolute path.", rel))
 	}
-	p := path.Clean(path.Join(m.dir(), rel))
-	if !below(p, m.dir()) {
+	p := path.Clean(path.Join(m.Dir(), rel))
+	if !below(p, m.Dir()) {
 		return "", diag(fmt.Sprintf("The path %q leads out of the directory of %s: a path relative to a module must lie below the module's directory, as the files file() reads do.", rel, def.Filename))
 	}
 	abs := "/" + p
-	ev.modulePaths[abs] = modulePath{mod: m, rel: strings.TrimPrefix(strings.TrimPrefix(p, m.dir()), "/")}
+	ev.modulePaths[abs] = modulePath{mod: m, rel: strings.TrimPrefix(strings.TrimPrefix(p, m.Dir()), "/")}
 	return abs, nil
 }
 
 // moduleNamed is the module whose file diagnostics name filename.
-func (ev *Evaluator) moduleNamed(filename string) *module {
-	for _, m := range ev.mods {
-		if m.src.display() == filename {
+func (ev *Evaluator) moduleNamed(filename string) *syntax.Module {
+	for _, m := range ev.Mods {
+		if m.Src.Display() == filename {
 			return m
 		}
 	}
@@ -171,7 +172,7 @@ func below(p, dir string) bool {
 // fileFunc is file() in module m: a path relative to m, or the value of a
 // path option that some module wrote relative to itself (see ResolvePath),
 // read through that module.
-func (ev *Evaluator) fileFunc(m *module) function.Function {
+func (ev *Evaluator) fileFunc(m *syntax.Module) function.Function {
 	fsys, dir := moduleFiles(m)
 	own := lib.FileFunc(fsys, dir, ev.limits.FileBytes)
 	return function.New(&function.Spec{
@@ -185,7 +186,7 @@ func (ev *Evaluator) fileFunc(m *module) function.Function {
 				v, err := f.Call([]cty.Value{cty.StringVal(mp.rel)})
 				var argErr function.ArgError
 				if errors.As(err, &argErr) {
-					err = function.NewArgErrorf(0, "%s, which %s names relative to itself: %s", args[0].AsString(), mp.mod.src.display(), argErr.Error())
+					err = function.NewArgErrorf(0, "%s, which %s names relative to itself: %s", args[0].AsString(), mp.mod.Src.Display(), argErr.Error())
 				}
 				return v, err
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -52,7 +53,7 @@ func TestModuleFilesFailClosed(t *testing.T) {
 		t.Errorf("file() error = %s; want it to say the directory cannot be confined", got)
 	}
 	wd, _ := os.Getwd()
-	rng := hcl.Range{Filename: displayPath(strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "main.hcl")), "/"), wd)}
+	rng := hcl.Range{Filename: syntax.DisplayPath(strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "main.hcl")), "/"), wd)}
 	if b, err := ev.ReadModuleFile(rng, "motd.txt"); err == nil || !strings.Contains(err.Error(), "confined root") {
 		t.Errorf("ReadModuleFile = %q, %v; want an error", b, err)
 	}

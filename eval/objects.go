@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -124,7 +125,7 @@ func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid object key",
-					Detail:   fmt.Sprintf("An object key must be a string, not %s.", describeValue(kv)),
+					Detail:   fmt.Sprintf("An object key must be a string, not %s.", syntax.DescribeValue(kv)),
 					Subject:  kx.Range().Ptr(),
 				})
 				continue

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -14,28 +15,28 @@ import (
 // module can ask `options.a.b.isDefined`.
 type optionsRef struct {
 	inst *instance
-	n    *declNode
+	n    *declare.Node
 }
 
 // Attr implements property.Ref.
 func (r *optionsRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.Diagnostics) {
-	c := r.n.children[name]
+	c := r.n.Children[name]
 	if c == nil {
-		return cty.DynamicVal, false, hcl.Diagnostics{r.inst.ev.notExist(r.inst.fullPath(r.n.path).Child(name), r.n, name, rng, false)}
+		return cty.DynamicVal, false, hcl.Diagnostics{r.inst.ev.notExist(r.inst.fullPath(r.n.Path).Child(name), r.n, name, rng, false)}
 	}
-	if c.rename != nil {
-		if to, rest := renameTarget(r.inst.root, c.rename.to); to != nil && len(rest) == 0 {
+	if c.Rename != nil {
+		if to, rest := declare.RenameTarget(r.inst.root, c.Rename.To); to != nil && len(rest) == 0 {
 			c = to
 		}
 	}
-	if c.opt != nil {
+	if c.Opt != nil {
 		return property.RefVal(&optionInfoRef{inst: r.inst, n: c}), true, nil
 	}
 	return property.RefVal(&optionsRef{inst: r.inst, n: c}), true, nil
 }
 
 // Keys implements property.Ref.
-func (r *optionsRef) Keys() ([]string, hcl.Diagnostics) { return r.n.names, nil }
+func (r *optionsRef) Keys() ([]string, hcl.Diagnostics) { return r.n.Names, nil }
 
 // Materialize implements property.Ref. The option tree is not a value.
 func (r *optionsRef) Materialize() (cty.Value, hcl.Diagnostics) {
@@ -49,7 +50,7 @@ func (r *optionsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 // optionInfoRef is options.PATH: facts about one option.
 type optionInfoRef struct {
 	inst *instance
-	n    *declNode
+	n    *declare.Node
 }
 
 var optionFacts = []string{"isDefined", "value", "type", "description"}
@@ -64,9 +65,9 @@ func (r *optionInfoRef) Attr(name string, rng hcl.Range) (cty.Value, bool, hcl.D
 		v, diags := r.inst.value(r.n, rng)
 		return v, true, diags
 	case "type":
-		return cty.StringVal(r.n.opt.typ.Description()), true, nil
+		return cty.StringVal(r.n.Opt.Type.Description()), true, nil
 	case "description":
-		description, _ := r.n.opt.textsFor(r.inst.name)
+		description, _ := r.n.Opt.TextsFor(r.inst.name)
 		return cty.StringVal(description), true, nil
 	}
 	detail := fmt.Sprintf("An option has the facts %v, not %q.", optionFacts, name)
@@ -86,11 +87,11 @@ func (r *optionInfoRef) Keys() ([]string, hcl.Diagnostics) { return optionFacts,
 
 // Materialize implements property.Ref.
 func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
-	ok, diags := r.inst.isDefined(r.n, r.n.opt.block.DefRange())
-	description, _ := r.n.opt.textsFor(r.inst.name)
+	ok, diags := r.inst.isDefined(r.n, r.n.Opt.Block.DefRange())
+	description, _ := r.n.Opt.TextsFor(r.inst.name)
 	return cty.ObjectVal(map[string]cty.Value{
 		"isDefined":   cty.BoolVal(ok),
-		"type":        cty.StringVal(r.n.opt.typ.Description()),
+		"type":        cty.StringVal(r.n.Opt.Type.Description()),
 		"description": cty.StringVal(description),
 	}), diags
 }
@@ -98,14 +99,14 @@ func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
 // isDefined tells whether option n has a value: a default, or a definition
 // that survives its mkIfs. Values are not evaluated, only conditions. ref
 // is where it is asked (shown in evaluation chains).
-func (inst *instance) isDefined(n *declNode, ref hcl.Range) (bool, hcl.Diagnostics) {
-	if n.opt.defaultExpr != nil {
+func (inst *instance) isDefined(n *declare.Node, ref hcl.Range) (bool, hcl.Diagnostics) {
+	if n.Opt.DefaultExpr != nil {
 		return true, nil
 	}
 	inst.ev.push(frame{inst: inst, opt: n, fact: "isDefined", ref: ref})
 	defer inst.ev.pop()
 	defs, diags := inst.definitions(n)
-	live, dd := survives(inst.fullPath(n.path), defs)
+	live, dd := survives(inst.fullPath(n.Path), defs)
 	return live, append(diags, dd...)
 }
 

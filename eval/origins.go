@@ -9,6 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -51,13 +53,13 @@ func OriginOf(r hcl.Range) Origin {
 // ranges, names a module of the built-in library, and which: its path in
 // the library ("services/cluster/kubernetes/kubelet.hcl").
 func LibraryModule(name string) (rel string, ok bool) {
-	return strings.CutPrefix(name, libraryPrefix)
+	return strings.CutPrefix(name, syntax.LibraryPrefix)
 }
 
 // LibraryFileName is the file name a module of the built-in library
 // (rel, its path in the library) has in diagnostics and ranges: the
 // inverse of LibraryModule.
-func LibraryFileName(rel string) string { return libraryPrefix + rel }
+func LibraryFileName(rel string) string { return syntax.LibraryPrefix + rel }
 
 // inLibrary tells whether a range lies in a module of the built-in library.
 func inLibrary(r hcl.Range) bool { return OriginOf(r) == Library }
@@ -117,7 +119,7 @@ func (inst *instance) origin() string {
 // definitions of option n of inst and of the submodule instance it is in:
 // the lines to look at when the chain runs through the library. It is ""
 // when the user defined neither.
-func userDefinitionsNote(inst *instance, n *declNode) string {
+func userDefinitionsNote(inst *instance, n *declare.Node) string {
 	var user []hcl.Range
 	if s := inst.peekState(n); s != nil {
 		for _, d := range s.defs {
@@ -181,7 +183,7 @@ func (inst *instance) inDefinition(r *hcl.Range) bool {
 // optionRead is an option an assertion's condition read.
 type optionRead struct {
 	inst *instance
-	n    *declNode
+	n    *declare.Node
 }
 
 // readRecorder collects the options an expression reads itself (directly
@@ -196,7 +198,7 @@ type readRecorder struct {
 
 // record notes that option n of inst is being read, when an assertion's
 // condition reads it and not an option it depends on.
-func (ev *Evaluator) record(inst *instance, n *declNode) {
+func (ev *Evaluator) record(inst *instance, n *declare.Node) {
 	r := ev.recorder
 	if r == nil {
 		return
@@ -231,13 +233,13 @@ func readsNote(reads []optionRead) string {
 		}
 		var rs []hcl.Range
 		for i, d := range s.parts {
-			if d.State != property.Won || (i == 0 && o.n.opt.defaultExpr != nil) {
+			if d.State != property.Won || (i == 0 && o.n.Opt.DefaultExpr != nil) {
 				continue
 			}
 			rs = append(rs, d.Range)
 		}
 		rs = userFirst(rs)
-		name := o.inst.fullPath(o.n.path).String()
+		name := o.inst.fullPath(o.n.Path).String()
 		switch {
 		case len(rs) > 0:
 			_, user := userRange(rs)
@@ -340,11 +342,11 @@ func traversalNames(tr hcl.Traversal) []string {
 func addStaticRead(reads []optionRead, inst *instance, path []string) []optionRead {
 	n := inst.root
 	for i, seg := range path {
-		c := n.children[seg]
+		c := n.Children[seg]
 		if c == nil {
 			return reads
 		}
-		if c.opt != nil {
+		if c.Opt != nil {
 			if i != len(path)-1 {
 				return reads
 			}

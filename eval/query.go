@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -30,9 +32,9 @@ func (ev *Evaluator) EvalExpr(expr hclsyntax.Expression) (cty.Value, hcl.Diagnos
 
 // inlineModule returns the module given inline whose file is filename,
 // nil if there is none.
-func (ev *Evaluator) inlineModule(filename string) *module {
-	for _, m := range ev.mods {
-		if m.src.inline > 0 && m.file != nil && m.file.Body.MissingItemRange().Filename == filename {
+func (ev *Evaluator) inlineModule(filename string) *syntax.Module {
+	for _, m := range ev.Mods {
+		if m.Src.Inline > 0 && m.File != nil && m.File.Body.MissingItemRange().Filename == filename {
 			return m
 		}
 	}
@@ -190,43 +192,47 @@ func jsonValue(v cty.Value, n *int) any {
 	return GoValue(v)
 }
 
+// Declaration describes one option for documentation and tooling; it is
+// declaring's (see package declare).
+type Declaration = declare.Declaration
+
 // Declarations lists every option in scope, for documentation: the
 // top-level options and, below options whose type holds a submodule, the
 // submodule's options with placeholders (<name> for an attribute of an
 // attrsOf, * for an element of a list), sorted by path.
 func (ev *Evaluator) Declarations() []Declaration {
 	var out []Declaration
-	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *optionDecl, p options.Path) {
+	ev.walkOptions(ev.top.root, nil, map[string]bool{}, func(o *declare.Option, p options.Path) {
 		// An option of a submodule whose texts read name: <name> for the
 		// instances of an attrsOf or a list, and for a submodule option
 		// the name its one instance has (exporters.node: "node").
 		name := cty.NilVal
-		if len(o.nameTexts) > 0 && len(p) > len(o.path) {
-			name = cty.StringVal(p[len(p)-len(o.path)-1])
+		if len(o.NameTexts) > 0 && len(p) > len(o.Path) {
+			name = cty.StringVal(p[len(p)-len(o.Path)-1])
 			if name.AsString() == "*" {
-				name = cty.StringVal(docName)
+				name = cty.StringVal(declare.DocName)
 			}
 		}
-		description, defaultText := o.textsFor(name)
+		description, defaultText := o.TextsFor(name)
 		d := Declaration{
 			// A copy: p may be the option's own path, shared by the
 			// evaluations of the process.
 			Path:        slices.Clone(p),
-			Type:        o.typ.Description(),
+			Type:        o.Type.Description(),
 			Description: description,
-			ReadOnly:    o.readOnly,
-			Internal:    o.internal,
-			Range:       o.block.DefRange(),
+			ReadOnly:    o.ReadOnly,
+			Internal:    o.Internal,
+			Range:       o.Block.DefRange(),
 		}
-		if o.defaultExpr != nil {
+		if o.DefaultExpr != nil {
 			d.HasDefault = true
 			d.Default, d.DefaultIsText = defaultText, defaultText != ""
 			if d.Default == "" {
-				d.Default = ev.declText(o, o.defaultExpr)
+				d.Default = ev.declText(o, o.DefaultExpr)
 			}
 		}
-		if o.example != nil {
-			d.Example = ev.declText(o, o.example)
+		if o.Example != nil {
+			d.Example = ev.declText(o, o.Example)
 		}
 		out = append(out, d)
 	}, nil)
@@ -236,10 +242,10 @@ func (ev *Evaluator) Declarations() []Declaration {
 
 // declText is the text the documentation shows for an option's default or
 // example, expr: its source text, or the value it has in a declaration
-// made by a dynamic block (see iteratorValue), as it would be written by
-// hand.
-func (ev *Evaluator) declText(o *optionDecl, expr hclsyntax.Expression) string {
-	if v, ok := iteratorValue(ev, o, expr); ok {
+// made by a dynamic block (see declare.IteratorValue), as it would be
+// written by hand.
+func (ev *Evaluator) declText(o *declare.Option, expr hclsyntax.Expression) string {
+	if v, ok := declare.IteratorValue(declaringConsts{ev}, o, expr); ok {
 		return string(hclwrite.TokensForValue(v).Bytes())
 	}
 	return sourceText(ev.Files(), expr.Range())
@@ -251,52 +257,30 @@ func (ev *Evaluator) declText(o *optionDecl, expr hclsyntax.Expression) string {
 // built, when not nil, is called with every submodule tree met. visit may
 // be nil, to walk for built alone: the options whose type holds no
 // submodule are then passed over without making their paths.
-func (ev *Evaluator) walkOptions(n *declNode, prefix options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
-	if o := n.opt; o != nil {
-		if visit == nil && !holdsSubmodule(o.typ) {
+func (ev *Evaluator) walkOptions(n *declare.Node, prefix options.Path, seen map[string]bool, visit func(*declare.Option, options.Path), built func(*declare.SubType)) {
+	if o := n.Opt; o != nil {
+		if visit == nil && !declare.HoldsSubmodule(o.Type) {
 			return
 		}
 		// Without a prefix, the option's own path (paths are not changed
 		// in place; its capacity cut so that an append copies it); with
 		// one, a path from the evaluation's room.
-		p := n.path[:len(n.path):len(n.path)]
+		p := n.Path[:len(n.Path):len(n.Path)]
 		if len(prefix) > 0 {
-			p = ev.arena.join(prefix, n.path)
+			p = ev.arena.join(prefix, n.Path)
 		}
 		if visit != nil {
 			visit(o, p)
 		}
-		ev.walkType(o.typ, p, seen, visit, built)
+		ev.walkType(o.Type, p, seen, visit, built)
 		return
 	}
-	for _, name := range n.names {
-		ev.walkOptions(n.children[name], prefix, seen, visit, built)
+	for _, name := range n.Names {
+		ev.walkOptions(n.Children[name], prefix, seen, visit, built)
 	}
 }
 
-// holdsSubmodule tells whether walkType descends from t into a submodule:
-// it follows the same wrapper types as walkType, and a wrapper added there
-// must be added here (or walkOptions would skip the submodules below it).
-func holdsSubmodule(t options.Type) bool {
-	for {
-		switch u := t.(type) {
-		case options.AttrsOf:
-			t = u.Elem
-		case options.ListOf:
-			t = u.Elem
-		case options.NullOr:
-			t = u.Elem
-		case options.Uniq:
-			t = u.Elem
-		case options.Submodule:
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*optionDecl, options.Path), built func(*subType)) {
+func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bool, visit func(*declare.Option, options.Path), built func(*declare.SubType)) {
 	switch t := t.(type) {
 	case options.AttrsOf:
 		ev.walkType(t.Elem, p.Child("<name>"), seen, visit, built)
@@ -317,8 +301,8 @@ func (ev *Evaluator) walkType(t options.Type, p options.Path, seen map[string]bo
 		if built != nil {
 			built(st)
 		}
-		if st.root != nil {
-			ev.walkOptions(st.root, p, seen, visit, built)
+		if st.Root != nil {
+			ev.walkOptions(st.Root, p, seen, visit, built)
 		}
 	}
 }

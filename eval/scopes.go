@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -13,33 +15,13 @@ import (
 // iteration variables, `value` in apply).
 type scope struct {
 	inst   *instance
-	mod    *module
+	mod    *syntax.Module
 	locals *localSet
-	vars   *binding
+	vars   *syntax.Binding
 	anon   map[*hclsyntax.AnonSymbolExpr]cty.Value
 	// call is set in the body of a module's function: the call being
 	// evaluated, which the errors in the body name (see noteCall).
 	site *callSite
-}
-
-// binding is a variable bound in a scope, and the bindings of the scopes
-// around it: a for expression's variables are bound for each element, so
-// binding one shares the outer ones rather than copying them.
-type binding struct {
-	name  string
-	value cty.Value
-	outer *binding
-}
-
-// lookup returns the value of the variable name, as bound innermost;
-// cty.NilVal if it is not bound.
-func (b *binding) lookup(name string) cty.Value {
-	for ; b != nil; b = b.outer {
-		if b.name == name {
-			return b.value
-		}
-	}
-	return cty.NilVal
 }
 
 // with returns a child scope with the variable name bound to v, in one
@@ -47,9 +29,9 @@ func (b *binding) lookup(name string) cty.Value {
 func (sc *scope) with(name string, v cty.Value) *scope {
 	n := &struct {
 		sc scope
-		b  binding
+		b  syntax.Binding
 	}{sc: *sc}
-	n.b = binding{name: name, value: v, outer: sc.vars}
+	n.b = syntax.Binding{Name: name, Value: v, Outer: sc.vars}
 	n.sc.vars = &n.b
 	return &n.sc
 }
@@ -59,11 +41,11 @@ func (sc *scope) with(name string, v cty.Value) *scope {
 func (sc *scope) with2(name1 string, v1 cty.Value, name2 string, v2 cty.Value) *scope {
 	n := &struct {
 		sc    scope
-		first binding
-		last  binding
+		first syntax.Binding
+		last  syntax.Binding
 	}{sc: *sc}
-	n.first = binding{name: name1, value: v1, outer: sc.vars}
-	n.last = binding{name: name2, value: v2, outer: &n.first}
+	n.first = syntax.Binding{Name: name1, Value: v1, Outer: sc.vars}
+	n.last = syntax.Binding{Name: name2, Value: v2, Outer: &n.first}
 	n.sc.vars = &n.last
 	return &n.sc
 }
@@ -137,36 +119,36 @@ func (ls *localSet) names() []string {
 }
 
 // topScope is the scope of a top-level module's expressions.
-func (ev *Evaluator) topScope(m *module) *scope {
+func (ev *Evaluator) topScope(m *syntax.Module) *scope {
 	if ls, ok := ev.modLocals[m]; ok {
 		return ls.sc
 	}
 	sc := &scope{inst: ev.top, mod: m}
-	ev.modLocals[m] = newLocalSet(m.locals, sc, nil)
+	ev.modLocals[m] = newLocalSet(m.Locals, sc, nil)
 	return sc
 }
 
 // bodyScope is the scope of a submodule body's expressions in inst.
-func (inst *instance) bodyScope(body *submoduleSyntax) *scope {
+func (inst *instance) bodyScope(body *syntax.Submodule) *scope {
 	if ls, ok := inst.bodyLocals[body]; ok {
 		return ls.sc
 	}
-	sc := &scope{inst: inst, mod: body.mod}
-	parent := inst.ev.topScope(body.mod).locals
-	inst.bodyLocals[body] = newLocalSet(body.locals, sc, parent)
+	sc := &scope{inst: inst, mod: body.Mod}
+	parent := inst.ev.topScope(body.Mod).locals
+	inst.bodyLocals[body] = newLocalSet(body.Locals, sc, parent)
 	return sc
 }
 
 // declScope is the scope of an option declaration's default and apply,
 // with the iterators of the dynamic blocks that made it.
-func (inst *instance) declScope(o *optionDecl) *scope {
-	sc := inst.ev.topScope(o.mod)
-	if o.body != nil && inst.st != nil {
-		sc = inst.bodyScope(o.body)
+func (inst *instance) declScope(o *declare.Option) *scope {
+	sc := inst.ev.topScope(o.Mod)
+	if o.Body != nil && inst.st != nil {
+		sc = inst.bodyScope(o.Body)
 	}
-	if o.vars != nil {
+	if o.Vars != nil {
 		withVars := *sc
-		withVars.vars = o.vars
+		withVars.vars = o.Vars
 		sc = &withVars
 	}
 	return sc
@@ -175,8 +157,8 @@ func (inst *instance) declScope(o *optionDecl) *scope {
 // lookupForced returns the value of the variable name forced shallowly
 // (a parameter holds its argument as a thunk); cty.NilVal if it is not
 // bound or its value fails.
-func (b *binding) lookupForced(name string) cty.Value {
-	v := b.lookup(name)
+func lookupForced(b *syntax.Binding, name string) cty.Value {
+	v := b.Lookup(name)
 	if v == cty.NilVal {
 		return v
 	}

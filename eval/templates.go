@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
@@ -89,7 +90,7 @@ func interpolate(v cty.Value, rng, ctx hcl.Range, what string) (string, *hcl.Dia
 		return "", &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid template interpolation value",
-			Detail:   fmt.Sprintf("Cannot include %s in a string template: %s.", describeValue(v), err),
+			Detail:   fmt.Sprintf("Cannot include %s in a string template: %s.", syntax.DescribeValue(v), err),
 			Subject:  rng.Ptr(),
 			Context:  ctx.Ptr(),
 		}

@@ -23,8 +23,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	var v cty.Value
 	rest := tr[1:]
 	switch {
-	case sc.vars.lookup(rootName) != cty.NilVal:
-		v = sc.vars.lookup(rootName)
+	case sc.vars.Lookup(rootName) != cty.NilVal:
+		v = sc.vars.Lookup(rootName)
 	case (rootName == "config" || rootName == "options" || rootName == "root" || rootName == "hosts") && sc.inst.root == nil:
 		// The scope of what is read while modules are loaded (loadScope):
 		// configFree rejects these reads before they are evaluated; this
@@ -104,8 +104,8 @@ func (sc *scope) traversal(e *hclsyntax.ScopeTraversalExpr) (cty.Value, hcl.Diag
 	default:
 		detail := fmt.Sprintf("There is no variable named %q.", rootName)
 		cands := append([]string(nil), rootNames...)
-		for b := sc.vars; b != nil; b = b.outer {
-			cands = append(cands, b.name)
+		for b := sc.vars; b != nil; b = b.Outer {
+			cands = append(cands, b.Name)
 		}
 		if s := didYouMean(rootName, cands); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
