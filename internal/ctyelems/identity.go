@@ -87,6 +87,13 @@ func (w *sizeWalk) size(v cty.Value) int {
 	}
 	ty := v.Type()
 	n := 1
+	if flat(ty) {
+		// No element holds a value of its own: the count is the
+		// length, and nothing is shared (cty's List Index, which
+		// converts a number, would make a walk of a long list cost
+		// far more than its length).
+		return min(n+v.LengthInt(), w.max+1)
+	}
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
@@ -104,6 +111,30 @@ func (w *sizeWalk) size(v cty.Value) int {
 		n += v.LengthInt()
 	}
 	return min(n, w.max+1)
+}
+
+// flat says whether ty is an object, tuple or list type whose attributes
+// or elements are all of primitive types.
+func flat(ty cty.Type) bool {
+	switch {
+	case ty.IsListType():
+		return ty.ElementType().IsPrimitiveType()
+	case ty.IsTupleType():
+		for _, t := range ty.TupleElementTypes() {
+			if !t.IsPrimitiveType() {
+				return false
+			}
+		}
+		return true
+	case ty.IsObjectType():
+		for _, t := range ty.AttributeTypes() {
+			if !t.IsPrimitiveType() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (w *sizeWalk) inner(v cty.Value) int {
