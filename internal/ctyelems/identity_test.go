@@ -76,6 +76,12 @@ func TestTreeSize(t *testing.T) {
 		{"a map", cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.True}), 10, 3, false},
 		{"2^61 values, over", v, 1 << 20, 1<<20 + 1, true},
 		{"a list of it", cty.ListVal([]cty.Value{v}), 1000, 1001, true},
+		// Collections of primitives are counted by their length.
+		{"a list of strings", cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("c")}), 10, 4, false},
+		{"a list of strings, over", cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b"), cty.StringVal("c")}), 2, 3, false},
+		{"a tuple of primitives with a null", cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.String), cty.NumberIntVal(1)}), 10, 4, false},
+		{"an object of primitives", cty.ObjectVal(map[string]cty.Value{"a": cty.True, "b": cty.StringVal("x")}), 10, 3, false},
+		{"an object with a list", cty.ObjectVal(map[string]cty.Value{"a": cty.True, "l": cty.ListVal([]cty.Value{cty.True, cty.False})}), 10, 5, false},
 	}
 	for _, tt := range tests {
 		if got, shared := TreeSize(tt.v, tt.max); got != tt.want || shared != tt.shared {
