@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"reflect"
 	"runtime"
@@ -256,8 +257,16 @@ func (l *loader) collect(roots []syntax.Source) ([]*syntax.Module, hcl.Diagnosti
 	// Pass 1: the whole import closure, level by level, each level parsed
 	// concurrently.
 	level := roots
-	seen := map[string]bool{}
+	// The maps by module key are made for the roots at once (the
+	// library's hundreds of modules), not grown as they come.
+	seen := make(map[string]bool, len(roots))
 	importedBy := map[string]*syntax.Module{} // the first module importing each
+	if len(l.mods) < len(roots) {
+		l.mu.Lock()
+		l.mods = growMap(l.mods, len(roots))
+		l.files = growMap(l.files, len(roots))
+		l.mu.Unlock()
+	}
 	for len(level) > 0 {
 		diags = append(diags, l.parseAll(level)...)
 		var next []syntax.Source
@@ -309,8 +318,8 @@ func (l *loader) collect(roots []syntax.Source) ([]*syntax.Module, hcl.Diagnosti
 		}
 	}
 	// Pass 2: breadth-first from the roots without disabled modules.
-	var out []*syntax.Module
-	taken := map[string]bool{}
+	out := make([]*syntax.Module, 0, len(seen))
+	taken := make(map[string]bool, len(seen))
 	queue := append([]syntax.Source(nil), roots...)
 	for len(queue) > 0 {
 		s := queue[0]
@@ -331,8 +340,40 @@ func (l *loader) collect(roots []syntax.Source) ([]*syntax.Module, hcl.Diagnosti
 	return out, diags
 }
 
+// growMap returns m, or a copy of it with room for n entries when it has
+// fewer.
+func growMap[V any](m map[string]V, n int) map[string]V {
+	if len(m) >= n {
+		return m
+	}
+	g := make(map[string]V, n)
+	maps.Copy(g, m)
+	return g
+}
+
 // libraryModules lists the .hcl modules of a library file system, sorted.
 func libraryModules(lib fs.FS) ([]syntax.Source, error) {
+	if !reflect.TypeOf(lib).Comparable() {
+		return listLibraryModules(lib)
+	}
+	if out, ok := libraryLists.Load(lib); ok {
+		return out.([]syntax.Source), nil
+	}
+	out, err := listLibraryModules(lib)
+	if err != nil {
+		return nil, err
+	}
+	libraryLists.Store(lib, out)
+	return out, nil
+}
+
+// libraryLists keeps the module list of each library file system for the
+// process, as parsedLibrary keeps their parsed modules (a library is
+// immutable); callers do not change the lists.
+var libraryLists sync.Map // fs.FS -> []syntax.Source
+
+// listLibraryModules lists the modules of a library file system.
+func listLibraryModules(lib fs.FS) ([]syntax.Source, error) {
 	var out []syntax.Source
 	err := fs.WalkDir(lib, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
