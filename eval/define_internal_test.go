@@ -102,6 +102,7 @@ func evaluationRecord(cfg Config) string { return evaluationRecordOf(cfg, nil) }
 // with the evaluation once it is complete.
 func evaluationRecordOf(cfg Config, done func(*Evaluator)) string {
 	var b strings.Builder
+	cfg.AllDefinitions = true // the record lists every definition
 	ev, diags := New(cfg)
 	if done != nil {
 		defer done(ev)

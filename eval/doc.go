@@ -35,7 +35,11 @@
 //     and split every config block's definition over it, pushing mkIf,
 //     mkMerge and mkOverride down through namespaces (property.PushDown)
 //     without evaluating anything; a definition whose shape needs
-//     evaluating waits at its namespace.
+//     evaluating waits at its namespace. An evaluation of a declared tree
+//     that others share leaves out the library modules it knows to be
+//     inert (inert.go): those whose every definition is under a false
+//     `when` and whose options nothing defines, which define nothing and
+//     whose checks pass, so that a host's cost follows what it uses.
 //
 // New runs these four phases and evaluates nothing. The Evaluator then
 // holds what evaluating needs: the instances, the state of every node,
@@ -123,7 +127,8 @@
 //     (reading dynamic blocks).
 //   - 3. Declare: declaring.go (what the evaluation gives declaring, and
 //     takes of the declared value), fleet.go (sharing the declared tree).
-//   - 4. Define: define.go.
+//   - 4. Define: define.go; inert.go (the library modules an evaluation
+//     leaves out).
 //   - 5. Force: force.go; expressions: expressions.go, scopes.go,
 //     traversal.go, calls.go, templates.go, forexpr.go, objects.go,
 //     operators.go, structure.go (the structural functions: merge,

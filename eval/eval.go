@@ -49,6 +49,17 @@ type Config struct {
 	// is an error that names the fleet it needs.
 	Hosts *Hosts
 	Host  string
+	// AllDefinitions splits the definitions of every module, those of
+	// the inert library modules too (see inert.go), which an evaluation
+	// of a tree other evaluations share leaves out: what Explain needs
+	// to list every definition under a false condition (Explain makes
+	// such an evaluation itself when it needs one).
+	AllDefinitions bool
+
+	// skip, set on the evaluation that learns which modules are inert
+	// (see inertFacts.learn), leaves out the modules that the evaluation
+	// it learns for left out.
+	skip map[*syntax.Module]bool
 }
 
 // InlineModule is a module given as a body of a parsed file (a subset of
@@ -95,15 +106,18 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	if !ok {
 		return ev, diags
 	}
-	var decl *declare.Declared
-	if cfg.Fleet != nil {
-		decl = cfg.Fleet.declared(ev)
-	} else {
-		decl = declare.Declare(&ev.Modules, declaringConsts{ev})
+	trees := cfg.Fleet
+	if trees == nil {
+		trees = libraryTrees
 	}
+	decl, kept := trees.declared(ev)
 	ev.decl = decl
 	diags = append(diags, ev.declarationDiags(decl)...)
-	diags = append(diags, ev.define(decl)...)
+	var facts *inertFacts
+	if kept && !cfg.AllDefinitions {
+		facts = treeInertFacts(decl)
+	}
+	diags = append(diags, ev.define(decl, facts, cfg.skip)...)
 	return ev, dedupe(diags)
 }
 
@@ -223,21 +237,67 @@ func declareOnce[T interface{ DeclBlock() *hclsyntax.Block }](decls map[string]T
 // define makes the top-level instance of the declared option tree and
 // splits the definitions of every config block over it, without
 // evaluating them. Definitions come in the reverse of the module list.
-func (ev *Evaluator) define(decl *declare.Declared) hcl.Diagnostics {
+//
+// With the inert facts of a shared tree (facts, nil otherwise), the inert
+// modules are left out unless a definition reaches their options, and the
+// candidates not known yet are probed (see inert.go). The modules in skip
+// are left out (the probe's evaluation, see inertFacts.learn).
+func (ev *Evaluator) define(decl *declare.Declared, facts *inertFacts, skip map[*syntax.Module]bool) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	ev.top = &instance{ev: ev, root: decl.Root, topStates: make([]*nodeState, decl.Nodes+1), bodyLocals: map[*syntax.Submodule]*localSet{}}
-	mods := ev.Mods
-	for i := len(mods) - 1; i >= 0; i-- {
-		m := mods[i]
-		sc := ev.topScope(m)
-		for k, c := range m.Configs {
-			diags = append(diags, ev.top.defineConfig(c, sc, []int{len(mods) - 1 - i, k})...)
+	var skipped []int
+	for i := len(ev.Mods) - 1; i >= 0; i-- {
+		if skip[ev.Mods[i]] {
+			continue
 		}
+		if facts.inert(ev.Mods[i]) {
+			skipped = append(skipped, i)
+			continue
+		}
+		diags = append(diags, ev.defineModule(i)...)
+	}
+	if len(skipped) > 0 {
+		diags = append(diags, ev.defineTouched(facts, skipped)...)
+	}
+	if facts != nil {
+		facts.learn(ev)
+	}
+	return diags
+}
+
+// defineModule splits the definitions of the config blocks of ev.Mods[i].
+// Definitions come in the reverse of the module list.
+func (ev *Evaluator) defineModule(i int) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	m := ev.Mods[i]
+	sc := ev.topScope(m)
+	for k, c := range m.Configs {
+		diags = append(diags, ev.top.defineConfig(c, sc, []int{len(ev.Mods) - 1 - i, k})...)
 	}
 	return diags
 }
 
 func checkLocals(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
+	if len(attrs) <= smallLocals {
+		// Most modules have a few locals: compared pairwise, with no map
+		// to make (each evaluation checks every module of the library).
+		for i, a := range attrs {
+			for _, b := range attrs[:i] {
+				if a.Name == b.Name {
+					return checkLocalsMap(attrs)
+				}
+			}
+		}
+		return nil
+	}
+	return checkLocalsMap(attrs)
+}
+
+// smallLocals is the number of locals checkLocals compares pairwise.
+const smallLocals = 16
+
+// checkLocalsMap reports every local of attrs declared twice.
+func checkLocalsMap(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	seen := map[string]hcl.Range{}
 	for _, a := range attrs {
@@ -376,6 +436,10 @@ type evalPhases struct {
 	// evaluations (see Fleet): the evaluation never changes it.
 	decl *declare.Declared
 	top  *instance
+	// skipped are the inert modules the evaluation leaves out (see
+	// inert.go); full is the evaluation that does not, made for Explain.
+	skipped map[*syntax.Module]bool
+	full    *Evaluator
 	// instances are the top-level instance and the submodule instances,
 	// appended as they are made (define.go).
 	instances []*instance

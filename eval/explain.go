@@ -59,6 +59,16 @@ type DefinitionInfo struct {
 // instances (systemd.services.kubelet.after), and tells where its value
 // comes from.
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
+	if len(ev.skipped) > 0 {
+		// The definitions of the inert modules left out are needed too:
+		// those under a false condition are listed.
+		if ev.full == nil {
+			cfg := ev.cfg
+			cfg.AllDefinitions = true
+			ev.full, _ = New(cfg)
+		}
+		return ev.full.Explain(p)
+	}
 	inst, n, hops, key, diags := ev.lookupOptionHops(p)
 	if n == nil {
 		return nil, dedupe(withoutCommandLine(diags))

@@ -104,10 +104,11 @@ func (f *Fleet) keep(k fleetModuleKey, size int, pm *parsedModule) *parsedModule
 
 // declared is the declared tree of ev's loaded modules: the fleet's when
 // their declaring modules are those of a tree it keeps (it makes it with
-// ev if none did yet), else one ev makes for itself.
-func (f *Fleet) declared(ev *Evaluator) *declare.Declared {
+// ev if none did yet), else one ev makes for itself. kept says the tree
+// is the fleet's, which other evaluations share.
+func (f *Fleet) declared(ev *Evaluator) (decl *declare.Declared, kept bool) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%v %v\x00", ev.limits, ev.cfg.ShowTrace)
+	fmt.Fprintf(h, "%v %v %v\x00", ev.limits, ev.cfg.ShowTrace, declare.KeepDecoded)
 	var buf []byte
 	for _, m := range ev.Mods {
 		if !m.Declares() {
@@ -116,7 +117,7 @@ func (f *Fleet) declared(ev *Evaluator) *declare.Declared {
 		if !m.Shared && !m.Fleet {
 			// A module only this evaluation has: no other evaluation
 			// would share the tree.
-			return declare.Declare(&ev.Modules, declaringConsts{ev})
+			return declare.Declare(&ev.Modules, declaringConsts{ev}), false
 		}
 		buf = binary.AppendUvarint(buf, m.ID)
 	}
@@ -129,15 +130,23 @@ func (f *Fleet) declared(ev *Evaluator) *declare.Declared {
 		if !f.asked[key] || len(f.trees) >= fleetTrees {
 			f.asked[key] = true
 			f.mu.Unlock()
-			return declare.Declare(&ev.Modules, declaringConsts{ev})
+			return declare.Declare(&ev.Modules, declaringConsts{ev}), false
 		}
 		t = &fleetTree{}
 		f.trees[key] = t
 	}
 	f.mu.Unlock()
 	t.once.Do(func() { t.decl = declare.Declare(&ev.Modules, declaringConsts{ev}) })
-	return t.decl
+	return t.decl, true
 }
+
+// libraryTrees keeps, for the evaluations of the process made without a
+// Fleet, the declared trees of those whose declaring modules are all
+// library modules parsed once for the process (syntax.Module.Shared):
+// what the language server, nodegen test and a benchmark evaluate again
+// and again. As in a Fleet, a tree is kept from the second evaluation
+// that declares it: a process that evaluates one host keeps nothing.
+var libraryTrees = NewFleet()
 
 // copyDiags returns a copy of diags whose diagnostics are copies, for an
 // evaluation to change as it likes.

@@ -94,25 +94,32 @@ func TestUnreadNamespaceChecks(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			warns, diags := ev.Check()
-			var errs, ws []string
-			for _, d := range diags {
-				errs = append(errs, d.Summary+": "+d.Detail)
-			}
-			for _, w := range warns {
-				ws = append(ws, w.Message)
-			}
-			if len(errs) != len(tt.wantErrs) {
-				t.Fatalf("errors %q, want %q", errs, tt.wantErrs)
-			}
-			for i, want := range tt.wantErrs {
-				if !strings.Contains(errs[i], want) {
-					t.Errorf("error %d = %q, want it to say %q", i, errs[i], want)
-				}
-			}
-			if diff := cmp.Diff(tt.wantWarns, ws); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
+			checkOutcome(t, ev, tt.wantErrs, tt.wantWarns)
 		})
+	}
+}
+
+// checkOutcome checks ev (Check): the summary and detail of each error
+// says the wanted message in turn, and the warnings are those wanted.
+func checkOutcome(t *testing.T, ev *eval.Evaluator, wantErrs, wantWarns []string) {
+	t.Helper()
+	warns, diags := ev.Check()
+	var errs, ws []string
+	for _, d := range diags {
+		errs = append(errs, d.Summary+": "+d.Detail)
+	}
+	for _, w := range warns {
+		ws = append(ws, w.Message)
+	}
+	if len(errs) != len(wantErrs) {
+		t.Fatalf("errors %q, want %q", errs, wantErrs)
+	}
+	for i, want := range wantErrs {
+		if !strings.Contains(errs[i], want) {
+			t.Errorf("error %d = %q, want it to say %q", i, errs[i], want)
+		}
+	}
+	if diff := cmp.Diff(wantWarns, ws); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

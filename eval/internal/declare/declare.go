@@ -158,6 +158,10 @@ type Declared struct {
 	// evaluation of the tree (see eval's Evaluator.declarationDiags).
 	ModDiags map[*syntax.Module]hcl.Diagnostics
 	Diags    hcl.Diagnostics
+	// Facts holds what the evaluations of a tree that several share learn
+	// about it and keep for the others (eval's inert modules), by keys of
+	// their own.
+	Facts sync.Map
 
 	// submodules and formats are the registries the tree was declared
 	// with: those of the loaded modules.
