@@ -59,7 +59,7 @@ type DefinitionInfo struct {
 // instances (systemd.services.kubelet.after), and tells where its value
 // comes from.
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
-	if len(ev.skipped) > 0 {
+	if ev.skippedDefine(p) {
 		// The definitions of the inert modules left out are needed too:
 		// those under a false condition are listed.
 		if ev.full == nil {

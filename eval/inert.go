@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/options"
 )
 
 // Inert modules: what a host does not use costs it (almost) nothing.
@@ -47,8 +48,9 @@ import (
 // (one `nodegen eval`) skips nothing.
 //
 // Explain lists the definitions under a false condition too, those of
-// inert modules among them: it asks an evaluation that skips nothing
-// (Config.AllDefinitions, made when first needed).
+// inert modules among them: for an option such a definition reaches, it
+// asks an evaluation that skips nothing (Config.AllDefinitions, made when
+// first needed).
 
 // inertState is what is known of a candidate module: not probed yet,
 // inert, or not inert.
@@ -296,4 +298,26 @@ func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 		}
 	}
 	return true
+}
+
+// skippedDefine says a config block of a module ev left out defines at p,
+// above it or below it: Explain of p lists that definition, under its
+// false condition.
+func (ev *Evaluator) skippedDefine(p options.Path) bool {
+	for m := range ev.skipped {
+		for _, c := range m.Configs {
+			n := min(len(c.Prefix), len(p))
+			same := true
+			for i := range n {
+				if cty.NormalizeString(c.Prefix[i]) != cty.NormalizeString(p[i]) {
+					same = false
+					break
+				}
+			}
+			if same {
+				return true
+			}
+		}
+	}
+	return false
 }

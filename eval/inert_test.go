@@ -172,7 +172,8 @@ assert {
 
 // TestInertModuleExplained checks that Explain lists the definitions of a
 // module left out, under their false condition, as it does those of a
-// module that is split.
+// module that is split, and evaluates anew only for the options such a
+// definition reaches.
 func TestInertModuleExplained(t *testing.T) {
 	lib := NewInertLibrary()
 	var ev *Evaluator
@@ -185,6 +186,12 @@ func TestInertModuleExplained(t *testing.T) {
 	}
 	if !slices.ContainsFunc(ev.Mods, func(m *syntax.Module) bool { return ev.skipped[m] && m.Src.Path == "svc.hcl" }) {
 		t.Fatal("svc.hcl is not left out of the third evaluation")
+	}
+	if _, diags := ev.Explain(options.Path{"base", "mode"}); diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if ev.full != nil {
+		t.Error("Explain of base.mode, which no module left out defines, made an evaluation of every module")
 	}
 	x, diags := ev.Explain(options.Path{"files"})
 	if diags.HasErrors() {
