@@ -59,7 +59,15 @@ type DefinitionInfo struct {
 // instances (systemd.services.kubelet.after), and tells where its value
 // comes from.
 func (ev *Evaluator) Explain(p options.Path) (*Explanation, hcl.Diagnostics) {
-	if ev.skippedDefine(p) {
+	return ev.explain(p, true)
+}
+
+// explain is Explain; with disabled false, the definitions under a false
+// condition may lack those of the modules the evaluation left out (see
+// inert.go), which spares evaluating anew a caller that reads only the
+// definitions that won.
+func (ev *Evaluator) explain(p options.Path, disabled bool) (*Explanation, hcl.Diagnostics) {
+	if disabled && ev.skippedDefine(p) {
 		// The definitions of the inert modules left out are needed too:
 		// those under a false condition are listed.
 		if ev.full == nil {

@@ -280,7 +280,7 @@ func (ev *Evaluator) readForHost(p options.Path) *hostValue {
 	diags = append(diags, d...)
 	got := &hostValue{value: dv, diags: withoutCommandLine(dedupe(diags))}
 	if !diags.HasErrors() && ev.IsDeclared(p) {
-		if x, xd := ev.Explain(p); !xd.HasErrors() && x != nil {
+		if x, xd := ev.explain(p, false); !xd.HasErrors() && x != nil {
 			for _, def := range x.Definitions {
 				if def.State == property.Won && !def.IsDefault {
 					got.defined = append(got.defined, def.Range)
