@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -116,6 +117,9 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	var facts *inertFacts
 	if kept && !cfg.AllDefinitions {
 		facts = treeInertFacts(decl)
+	}
+	if kept {
+		ev.defaults = treeDefaults(decl)
 	}
 	diags = append(diags, ev.define(decl, facts, cfg.skip)...)
 	return ev, dedupe(diags)
@@ -440,6 +444,10 @@ type evalPhases struct {
 	// inert.go); full is the evaluation that does not, made for Explain.
 	skipped map[*syntax.Module]bool
 	full    *Evaluator
+	// defaults holds, for a tree that others share, the merged value of
+	// each option read with nothing but its constant default (see
+	// sharedDefault): *declare.Option -> *options.Merged.
+	defaults *sync.Map
 	// instances are the top-level instance and the submodule instances,
 	// appended as they are made (define.go).
 	instances []*instance

@@ -89,6 +89,14 @@ func (inst *instance) force(n *declare.Node, ref hcl.Range) *nodeState {
 	o := n.Opt
 	full := inst.fullPath(n.Path)
 	defs, diags := inst.definitions(n)
+	if len(defs) == 0 && len(diags) == 0 && ev.defaults != nil && sharedDefault(inst, o) {
+		if m, ok := ev.defaults.Load(o); ok {
+			merged := m.(*options.Merged)
+			s.parts, s.value, s.defined = merged.Defs, merged.Value, merged.Defined
+			s.status = done
+			return s
+		}
+	}
 	// The definitions are gathered on a stack shared by nested forces
 	// (MergeDefinitions copies what it keeps), not in a new slice each.
 	base := len(ev.defStack)
@@ -133,10 +141,23 @@ func (inst *instance) force(n *declare.Node, ref hcl.Range) *nodeState {
 		s.value = cty.DynamicVal
 		inst.noteOrigin(diags)
 	}
+	if len(defs) == 0 && len(diags) == 0 && ev.defaults != nil && sharedDefault(inst, o) {
+		kept := merged // a copy, so that merged stays on the stack
+		ev.defaults.Store(o, &kept)
+	}
 	ev.addTrace(diags)
 	s.diags = diags
 	s.status = done
 	return s
+}
+
+// sharedDefault says the value of option o of inst, when nothing defines
+// it, is the same in every evaluation of the declared tree: o is of the
+// top level, its default a constant, with no apply and a type of no
+// submodule or path. Evaluations of a tree that others share keep that
+// value, merged once, in the tree's Facts (Evaluator.defaults).
+func sharedDefault(inst *instance, o *declare.Option) bool {
+	return inst.st == nil && o.ConstDefault != nil && o.Apply == nil && !o.OwnType
 }
 
 // defaultDef is the definition an option's default makes: its value at

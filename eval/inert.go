@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
@@ -320,4 +321,15 @@ func (ev *Evaluator) skippedDefine(p options.Path) bool {
 		}
 	}
 	return false
+}
+
+// defaultsKey is the key of a tree's merged constant defaults in
+// declare.Declared.Facts (see sharedDefault).
+type defaultsKey struct{}
+
+// treeDefaults returns the merged constant defaults of the shared tree
+// decl, made empty by the first evaluation that asks.
+func treeDefaults(decl *declare.Declared) *sync.Map {
+	m, _ := decl.Facts.LoadOrStore(defaultsKey{}, &sync.Map{})
+	return m.(*sync.Map)
 }

@@ -44,12 +44,13 @@ func checkRecord(t *testing.T, ev *Evaluator, diags hcl.Diagnostics) string {
 	return b.String()
 }
 
-// TestInertModulesChangeNothing evaluates every fixture host with the
+// TestSharedTreesChangeNothing evaluates every fixture host with the
 // built-in library as a process that evaluates again does (its tree kept,
-// its inert modules known and left out) and as one that splits every
-// module (Config.AllDefinitions): the warnings, the diagnostics and the
-// whole configuration are the same, and the first leaves modules out.
-func TestInertModulesChangeNothing(t *testing.T) {
+// its inert modules known and left out, its constant defaults merged once)
+// and as one nodegen eval does (a tree of its own, every module split):
+// the warnings, the diagnostics and the whole configuration are the same,
+// and the first leaves modules out.
+func TestSharedTreesChangeNothing(t *testing.T) {
 	hosts, err := filepath.Glob(filepath.Join("..", "fixtures", "*", "host.hcl"))
 	if err != nil || len(hosts) < 20 {
 		t.Fatalf("fixture hosts: %v, %v", hosts, err)
@@ -66,11 +67,13 @@ func TestInertModulesChangeNothing(t *testing.T) {
 				t.Errorf("no module left out of the third evaluation of %s", host)
 			}
 			got := checkRecord(t, ev, diags)
-			all := cfg
-			all.AllDefinitions = true
-			full, diags := New(all)
-			if len(full.skipped) != 0 {
-				t.Fatalf("an evaluation with AllDefinitions left out %d modules", len(full.skipped))
+			// As one nodegen eval evaluates it: a tree of its own (a new
+			// Fleet keeps none from its first evaluation), every module.
+			once := cfg
+			once.Fleet = NewFleet()
+			full, diags := New(once)
+			if len(full.skipped) != 0 || full.defaults != nil {
+				t.Fatalf("a first evaluation of a tree left out %d modules or shares defaults", len(full.skipped))
 			}
 			want := checkRecord(t, full, diags)
 			if diff := cmp.Diff(want, got); diff != "" {
