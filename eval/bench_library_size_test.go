@@ -183,14 +183,16 @@ func libraryOptions(tb testing.TB, lib fs.FS) int {
 //   - profile: what nodegen eval and nodegen build do (eval.New, then
 //     evalprofile.Build: environment.etc, the binaries, the assertions);
 //   - config: eval.New, Check and Config, every option's value, those of
-//     the generated modules too.
+//     the generated modules too;
+//   - profile-once: profile as a process that evaluates the host once
+//     does (nodegen eval): a tree of its own, every module split.
 //
 // It reports each one's time per evaluation and their ratio
 // ("tenfold/base", issue 40's target: at most 1.10), and the options each
 // library declares. Both libraries are evaluated twice before the timing,
 // as a process that evaluates again (the language server, nodegen build,
 // nodegen test) has: their declared trees are kept and their inert
-// modules known (see eval's inert.go).
+// modules known (see eval's inert.go), but for profile-once.
 func BenchmarkLibraryTenfold(b *testing.B) {
 	host := filepath.Join("..", "fixtures", "k8s-single", "host.hcl")
 	base := modules.FS()
@@ -199,22 +201,31 @@ func BenchmarkLibraryTenfold(b *testing.B) {
 	// times the built-in library's options more.
 	large := newLargeLibrary(b, 9*baseOptions/20)
 	largeOptions := libraryOptions(b, large)
+	profile := func(b *testing.B, ev *eval.Evaluator) {
+		if _, diags := evalprofile.Build(ev); diags.HasErrors() {
+			b.Fatal(diags.Error())
+		}
+	}
 	modes := []struct {
 		name string
 		run  func(*testing.B, *eval.Evaluator)
+		once bool
 	}{
-		{"profile", func(b *testing.B, ev *eval.Evaluator) {
-			if _, diags := evalprofile.Build(ev); diags.HasErrors() {
-				b.Fatal(diags.Error())
-			}
-		}},
-		{"config", func(b *testing.B, ev *eval.Evaluator) { evaluateAll(b, ev) }},
+		{"profile", profile, false},
+		{"config", func(b *testing.B, ev *eval.Evaluator) { evaluateAll(b, ev) }, false},
+		{"profile-once", profile, true},
 	}
 	for _, mode := range modes {
 		b.Run(mode.name, func(b *testing.B) {
 			evaluate := func(lib fs.FS) time.Duration {
 				start := time.Now()
-				ev, diags := eval.New(eval.Config{Library: lib, Files: []string{host}})
+				cfg := eval.Config{Library: lib, Files: []string{host}}
+				if mode.once {
+					// a Fleet of its own keeps nothing from its first
+					// evaluation: the tree declared, every module split
+					cfg.Fleet = eval.NewFleet()
+				}
+				ev, diags := eval.New(cfg)
 				if diags.HasErrors() {
 					b.Fatal(diags.Error())
 				}
