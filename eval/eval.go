@@ -441,7 +441,8 @@ type evalPhases struct {
 	decl *declare.Declared
 	top  *instance
 	// skipped are the inert modules the evaluation leaves out (see
-	// inert.go); full is the evaluation that does not, made for Explain.
+	// inert.go); full is the evaluation that does not, made for Explain
+	// (the Evaluator itself if making it failed).
 	skipped map[*syntax.Module]bool
 	full    *Evaluator
 	// defaults holds, for a tree that others share, the merged value of

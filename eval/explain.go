@@ -73,9 +73,15 @@ func (ev *Evaluator) explain(p options.Path, disabled bool) (*Explanation, hcl.D
 		if ev.full == nil {
 			cfg := ev.cfg
 			cfg.AllDefinitions = true
-			ev.full, _ = New(cfg)
+			full, diags := New(cfg)
+			if diags.HasErrors() {
+				full = ev // (not seen: ev was made from cfg) explain here, without them
+			}
+			ev.full = full
 		}
-		return ev.full.Explain(p)
+		if ev.full != ev {
+			return ev.full.Explain(p)
+		}
 	}
 	inst, n, hops, key, diags := ev.lookupOptionHops(p)
 	if n == nil {

@@ -100,7 +100,7 @@ func newInertFacts(decl *declare.Declared) *inertFacts {
 	var walk func(n *declare.Node)
 	walk = func(n *declare.Node) {
 		if o := n.Opt; o != nil {
-			if !o.Mod.Shared || o.Body != nil {
+			if o.Mod == nil || !o.Mod.Shared || o.Body != nil {
 				return
 			}
 			im := f.mods[o.Mod]
