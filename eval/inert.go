@@ -41,11 +41,12 @@ import (
 // whose options another candidate not known yet defines (under its false
 // `when`) is learned by a later evaluation, which leaves that one out.
 // The evaluations after it skip an inert module: its definitions are not
-// split and its assertions and warnings are not checked. What they would have given is known: nothing, passed, quiet,
-// so that every value, assertion and warning is the same. If a module that
-// is split defines one of a skipped module's options (a host enables the
-// service), the module is split after all, before anything is forced
-// (defineTouched), and its checks run. An evaluation whose tree is its own
+// split and its assertions and warnings are not checked. What they would
+// have given is known: nothing, passed, quiet, so that every value,
+// assertion and warning is the same. If a module that is split defines
+// one of a skipped module's options (a host enables the service), the
+// module is split after all, before anything is forced (defineTouched),
+// and its checks run. An evaluation whose tree is its own
 // (one `nodegen eval`) skips nothing.
 //
 // Explain lists the definitions under a false condition too, those of
@@ -263,7 +264,9 @@ func (f *inertFacts) learn(ev *Evaluator) {
 
 // probeInert evaluates m's `when` conditions, assertions and warnings and
 // says whether they are false, hold and are quiet, reading only options m
-// declares with a constant default (see the package's inert modules).
+// declares whose value with nothing defining them is the same in every
+// evaluation (sharedDefault's: a constant default, no apply, no submodule
+// type).
 func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 	sc := ev.topScope(m)
 	rec := &readRecorder{base: len(ev.stack)}
@@ -294,7 +297,7 @@ func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 	}
 	for _, r := range rec.reads {
 		o := r.n.Opt
-		if r.inst != ev.top || o == nil || o.Mod != m || o.Body != nil || o.ConstDefault == nil || o.Apply != nil || o.OwnType {
+		if r.inst != ev.top || o == nil || o.Mod != m || o.Body != nil || !sharedDefault(r.inst, o) {
 			return false
 		}
 	}
