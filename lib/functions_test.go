@@ -426,7 +426,7 @@ func TestCallWithoutMarks(t *testing.T) {
 var goCtyFunctions = []string{
 	"abs", "ceil", "chomp", "chunklist", "coalescelist", "compact", "csvdecode", "element",
 	"flatten", "floor", "format", "formatlist", "indent", "jsondecode", "log", "lookup",
-	"lower", "max", "min", "parseint", "pow", "range", "regex", "regexall",
+	"lower", "max", "min", "parseint", "pow", "range",
 	"reverse", "setintersection", "setproduct", "setsubtract", "setunion", "signum", "slice", "sort",
 	"split", "strrev", "substr", "title", "tobool", "tolist", "tomap", "tonumber",
 	"toset", "tostring", "trim", "trimprefix", "trimspace", "trimsuffix", "values", "zipmap",
@@ -499,6 +499,22 @@ func TestStandIns(t *testing.T) {
 			{cty.UnknownVal(obj.Type())}, {cty.UnknownVal(m.Type())}, {cty.DynamicVal}, {list}, {str("a")},
 			{cty.NullVal(obj.Type())}, {cty.NullVal(m.Type())}}},
 	}
+	var regexArgs [][]cty.Value
+	for _, p := range []string{"[0-9]+", "^a", "(a)(b)?", "(?P<k>[a-z]+)=(?P<v>[0-9]*)", "(a)(?P<n>b)", "a(", "", "(x)|y", "[[:digit:]]"} {
+		for _, s := range []string{"port 8080", "ab a", "k=1 j= x=22", "", "y", "x", "abab"} {
+			regexArgs = append(regexArgs, []cty.Value{str(p), str(s)})
+		}
+	}
+	regexArgs = append(regexArgs, []cty.Value{cty.UnknownVal(cty.String), str("a")}, []cty.Value{str("a"), cty.UnknownVal(cty.String)},
+		[]cty.Value{str("(a)"), cty.UnknownVal(cty.String)}, []cty.Value{cty.NullVal(cty.String), str("a")}, []cty.Value{str("a"), cty.NullVal(cty.String)},
+		[]cty.Value{str("1"), num(1)}, []cty.Value{cty.DynamicVal, str("a")}, []cty.Value{list, str("a")})
+	tests = append(tests, struct {
+		f    function.Function
+		args [][]cty.Value
+	}{stdlib.RegexFunc, regexArgs}, struct {
+		f    function.Function
+		args [][]cty.Value
+	}{stdlib.RegexAllFunc, regexArgs})
 	for _, f := range []function.Function{stdlib.EqualFunc, stdlib.NotEqualFunc, stdlib.AndFunc, stdlib.OrFunc,
 		stdlib.GreaterThanFunc, stdlib.GreaterThanOrEqualToFunc, stdlib.LessThanFunc, stdlib.LessThanOrEqualToFunc} {
 		var args [][]cty.Value

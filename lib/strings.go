@@ -2,11 +2,12 @@ package lib
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/regexcache"
 )
 
 // StartsWithFunc is startswith(str, prefix): whether str begins with prefix.
@@ -70,7 +71,7 @@ var ReplaceFunc = native(&function.Spec{
 		substr := args[1].AsString()
 		repl := args[2].AsString()
 		if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
-			re, err := regexp.Compile(substr[1 : len(substr)-1])
+			re, err := regexcache.Compile(substr[1 : len(substr)-1])
 			if err != nil {
 				return cty.NilVal, function.NewArgErrorf(1, "invalid regular expression: %s", err)
 			}
