@@ -13,8 +13,6 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/nodegen/nodegen/internal/ctyelems"
-
-	"github.com/nodegen/nodegen/internal/regexcache"
 )
 
 // Limits bound the values that a function call may make: the evaluator's
@@ -381,7 +379,7 @@ func checkRegexAll(args []cty.Value, l Limits) error {
 	if args[0].Type() != cty.String || args[1].Type() != cty.String {
 		return nil
 	}
-	re, err := regexcache.Compile(args[0].AsString())
+	re, err := compilePattern(args[0].AsString())
 	if err != nil {
 		return nil // regexall says what is wrong
 	}
@@ -431,7 +429,7 @@ func checkReplace(args []cty.Value, l Limits) error {
 	}
 	var count int64
 	if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
-		re, err := regexcache.Compile(substr[1 : len(substr)-1])
+		re, err := compilePattern(substr[1 : len(substr)-1])
 		if err != nil {
 			return nil // replace says what is wrong
 		}

@@ -9,11 +9,11 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
-	"github.com/nodegen/nodegen/internal/regexcache"
+	"github.com/nodegen/nodegen/internal/textmemo"
 )
 
 // regex and regexall stand in for go-cty's (see standins.go) with the
-// pattern compiled once a process (regexcache), where go-cty's compile it
+// pattern compiled once a process (compilePattern), where go-cty's compile it
 // twice a call (its Type, then its Impl): with the same few patterns
 // called for every service of every host of a fleet, compiling was 7% of
 // what a generated worker's evaluation allocated. They compute what
@@ -93,7 +93,7 @@ func matchType(pattern cty.Value) (cty.Type, error) {
 // unnamed ones, an object of strings with named ones. Mixing the two is
 // an error, as is a pattern that does not parse (go-cty's messages).
 func regexPattern(pattern string) (*regexp.Regexp, cty.Type, error) {
-	re, err := regexcache.Compile(pattern)
+	re, err := compilePattern(pattern)
 	if err != nil {
 		if se, ok := err.(*resyntax.Error); ok {
 			return nil, cty.NilType, fmt.Errorf("invalid regexp pattern: %s in %s", se.Code, se.Expr)
@@ -156,4 +156,25 @@ func regexMatch(re *regexp.Regexp, str string, idx []int, ty cty.Type) cty.Value
 		vals[name] = group(i)
 	}
 	return cty.ObjectVal(vals)
+}
+
+// patterns holds the patterns compiled for regex, regexall and replace
+// (and the limits' checks of them) for the process: a fleet's hosts, and
+// one host's services, call them with the same few patterns.
+var patterns = textmemo.New(func(pattern string) compiledPattern {
+	re, err := regexp.Compile(pattern)
+	return compiledPattern{re, err}
+}, 1<<16)
+
+// compiledPattern is what regexp.Compile gives for a pattern. A
+// *regexp.Regexp is safe for concurrent use, and nothing changes it.
+type compiledPattern struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// compilePattern is regexp.Compile(pattern), from patterns.
+func compilePattern(pattern string) (*regexp.Regexp, error) {
+	c := patterns.Get(pattern)
+	return c.re, c.err
 }

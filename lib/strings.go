@@ -6,8 +6,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-
-	"github.com/nodegen/nodegen/internal/regexcache"
 )
 
 // StartsWithFunc is startswith(str, prefix): whether str begins with prefix.
@@ -71,7 +69,7 @@ var ReplaceFunc = native(&function.Spec{
 		substr := args[1].AsString()
 		repl := args[2].AsString()
 		if len(substr) > 1 && substr[0] == '/' && substr[len(substr)-1] == '/' {
-			re, err := regexcache.Compile(substr[1 : len(substr)-1])
+			re, err := compilePattern(substr[1 : len(substr)-1])
 			if err != nil {
 				return cty.NilVal, function.NewArgErrorf(1, "invalid regular expression: %s", err)
 			}
