@@ -24,7 +24,9 @@ import (
 // the same answer. A library module is inert in an evaluation when
 //
 //   - every config block it has is under a `when`, and targets options of
-//     other modules (not its own), through no renamed or removed option;
+//     other modules (not its own), through no renamed or removed option:
+//     its prefix does, or, for a block without one, each attribute's name
+//     (`config { when = cfg.enable; assertions = [...] }`);
 //   - in this evaluation no definition reaches an option it declares: no
 //     module that is split defines one, and no definition waits at a
 //     namespace above one (see touched);
@@ -134,30 +136,49 @@ func newInertFacts(decl *declare.Declared) *inertFacts {
 
 // guardedElsewhere says every config block of m is under a `when` and
 // targets, through declared namespaces and no renamed or removed option,
-// an option (or a namespace) that m does not declare.
+// options (or namespaces) that m does not declare: its prefix, or with
+// none (`config { when = ...; assertions = [...] }`) each attribute's
+// name.
 func guardedElsewhere(root *declare.Node, m *syntax.Module) bool {
 	for _, c := range m.Configs {
-		if c.When == nil || len(c.Prefix) == 0 {
+		switch {
+		case c.When == nil:
 			return false
-		}
-		n := root
-		for _, p := range c.Prefix {
-			n = n.Children[cty.NormalizeString(p)]
-			switch {
-			case n == nil || n.Rename != nil || n.Removed != nil:
-				return false
-			case n.Opt != nil && n.Opt.Mod == m:
+		case len(c.Prefix) > 0:
+			if !targetsElsewhere(root, m, c.Prefix) {
 				return false
 			}
-			if n.Opt != nil {
-				break
-			}
-		}
-		if n.Opt == nil && ownsBelow(n, m) {
+		case len(c.Attrs) == 0:
 			return false
+		default:
+			for _, a := range c.Attrs {
+				if !targetsElsewhere(root, m, []string{a.Name}) {
+					return false
+				}
+			}
 		}
 	}
 	return true
+}
+
+// targetsElsewhere says path leads, through declared namespaces and no
+// renamed or removed option, to an option (or a namespace) that m does
+// not declare, nor any option below.
+func targetsElsewhere(root *declare.Node, m *syntax.Module, path []string) bool {
+	n := root
+	for _, p := range path {
+		n = n.Children[cty.NormalizeString(p)]
+		switch {
+		case n == nil || n.Rename != nil || n.Removed != nil:
+			return false
+		case n.Opt != nil && n.Opt.Mod == m:
+			return false
+		}
+		if n.Opt != nil {
+			return true
+		}
+	}
+	return !ownsBelow(n, m)
 }
 
 // ownsBelow says m declares an option at or below namespace n.
@@ -310,20 +331,31 @@ func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 func (ev *Evaluator) skippedDefine(p options.Path) bool {
 	for m := range ev.skipped {
 		for _, c := range m.Configs {
-			n := min(len(c.Prefix), len(p))
-			same := true
-			for i := range n {
-				if cty.NormalizeString(c.Prefix[i]) != cty.NormalizeString(p[i]) {
-					same = false
-					break
+			if len(c.Prefix) > 0 {
+				if alongPath(c.Prefix, p) {
+					return true
 				}
+				continue
 			}
-			if same {
-				return true
+			for _, a := range c.Attrs {
+				if alongPath([]string{a.Name}, p) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// alongPath says the path prefix (a config block's) is p, above it or
+// below it, comparing NFC-normalized segments.
+func alongPath(prefix []string, p options.Path) bool {
+	for i := range min(len(prefix), len(p)) {
+		if cty.NormalizeString(prefix[i]) != cty.NormalizeString(p[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // defaultsKey is the key of a tree's merged constant defaults in
