@@ -507,7 +507,8 @@ config "environment.etc.\"prometheus/prometheus.rules\"" {
 }
 
 config "environment" {
-  etc = !local.prometheus.enable || local.prometheus.enableAgentMode ? {} : {
+  when = local.prometheus.enable && !local.prometheus.enableAgentMode
+  etc = {
     for n, f in local.prometheusRuleFiles : n => {
       source = f
       origin = "services.prometheus.ruleFiles"
@@ -618,14 +619,15 @@ config "systemd.services.prometheus-config-reload" {
 }
 
 config "users" {
-  groups = local.prometheus.enable ? { prometheus = {} } : {}
-  users = local.prometheus.enable ? {
+  when   = local.prometheus.enable
+  groups = { prometheus = {} }
+  users = {
     prometheus = {
       description  = "Prometheus daemon user"
       group        = "prometheus"
       isSystemUser = true
     }
-  } : {}
+  }
 }
 
 # What NixOS takes from pkgs.prometheus: Debian's package, installed by

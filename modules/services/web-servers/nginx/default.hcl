@@ -910,14 +910,13 @@ config "systemd.services.nginx-config-reload" {
   }
 }
 
-config "users" {
-  users = local.nginx.enable && local.nginx.user == "nginx" ? {
-    nginx = {
-      group        = local.nginx.group
-      isSystemUser = true
-    }
-  } : {}
-  groups = local.nginx.enable && local.nginx.group == "nginx" ? { nginx = {} } : {}
+config "users.users.nginx" {
+  when         = local.nginx.enable && local.nginx.user == "nginx"
+  group        = local.nginx.group
+  isSystemUser = true
+}
+config "users.groups.nginx" {
+  when = local.nginx.enable && local.nginx.group == "nginx"
 }
 
 # What NixOS takes from pkgs.nginx: Debian's package, installed by nodegen
