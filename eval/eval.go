@@ -276,7 +276,7 @@ func (ev *Evaluator) defineModule(i int) hcl.Diagnostics {
 	m := ev.Mods[i]
 	sc := ev.topScope(m)
 	for k, c := range m.Configs {
-		diags = append(diags, ev.top.defineConfig(c, sc, []int{len(ev.Mods) - 1 - i, k})...)
+		diags = append(diags, ev.top.defineConfig(c, sc, []int{ev.defSeq(i), k})...)
 	}
 	return diags
 }

@@ -23,13 +23,13 @@ import (
 // its assertions and warnings is work every evaluation would repeat for
 // the same answer. A library module is inert in an evaluation when
 //
-//   - every config block it has is under a `when`, and targets options of
-//     other modules (not its own), through no renamed or removed option:
-//     its prefix does, or, for a block without one, each attribute's name
-//     (`config { when = cfg.enable; assertions = [...] }`);
-//   - in this evaluation no definition reaches an option it declares: no
-//     module that is split defines one, and no definition waits at a
-//     namespace above one (see touched);
+//   - every config block it has is under a `when`, and targets declared
+//     options, through no renamed or removed option: its prefix does, or,
+//     for a block without one, each attribute's name (`config { when =
+//     cfg.enable; assertions = [...] }`); they may be its own options;
+//   - in this evaluation no definition of another module reaches an
+//     option it declares: no module that is split defines one, and no
+//     definition waits at a namespace above one (see touched);
 //   - with its options at their defaults, every `when` it has is false,
 //     every assertion holds and no warning fires, and these conditions
 //     read only options the module declares, each with a constant default,
@@ -96,7 +96,7 @@ func treeInertFacts(decl *declare.Declared) *inertFacts {
 
 // newInertFacts finds the candidates of a tree: the library modules that
 // declare options of the top level and whose config blocks are all under
-// a `when` and target other modules' options.
+// a `when` and target declared options (guarded).
 func newInertFacts(decl *declare.Declared) *inertFacts {
 	f := &inertFacts{mods: map[*syntax.Module]*inertModule{}}
 	var above []*declare.Node
@@ -127,32 +127,33 @@ func newInertFacts(decl *declare.Declared) *inertFacts {
 	}
 	walk(decl.Root)
 	for m := range f.mods {
-		if !guardedElsewhere(decl.Root, m) {
+		if !guarded(decl.Root, m) {
 			delete(f.mods, m)
 		}
 	}
 	return f
 }
 
-// guardedElsewhere says every config block of m is under a `when` and
-// targets, through declared namespaces and no renamed or removed option,
-// options (or namespaces) that m does not declare: its prefix, or with
-// none (`config { when = ...; assertions = [...] }`) each attribute's
-// name.
-func guardedElsewhere(root *declare.Node, m *syntax.Module) bool {
+// guarded says every config block of m is under a `when` and targets,
+// through declared namespaces and no renamed or removed option, options
+// or namespaces: its prefix does, or, for a block without one, each
+// attribute's name (`config { when = cfg.enable; assertions = [...] }`).
+// The options may be m's own (`config "services.openssh" { when =
+// cfg.enable; ... }`): under a false `when`, such a definition is none.
+func guarded(root *declare.Node, m *syntax.Module) bool {
 	for _, c := range m.Configs {
 		switch {
 		case c.When == nil:
 			return false
 		case len(c.Prefix) > 0:
-			if !targetsElsewhere(root, m, c.Prefix) {
+			if !declaredPath(root, c.Prefix) {
 				return false
 			}
 		case len(c.Attrs) == 0:
 			return false
 		default:
 			for _, a := range c.Attrs {
-				if !targetsElsewhere(root, m, []string{a.Name}) {
+				if !declaredPath(root, []string{a.Name}) {
 					return false
 				}
 			}
@@ -161,37 +162,20 @@ func guardedElsewhere(root *declare.Node, m *syntax.Module) bool {
 	return true
 }
 
-// targetsElsewhere says path leads, through declared namespaces and no
-// renamed or removed option, to an option (or a namespace) that m does
-// not declare, nor any option below.
-func targetsElsewhere(root *declare.Node, m *syntax.Module, path []string) bool {
+// declaredPath says path leads, through declared namespaces and no
+// renamed or removed option, to an option or a namespace.
+func declaredPath(root *declare.Node, path []string) bool {
 	n := root
 	for _, p := range path {
 		n = n.Children[cty.NormalizeString(p)]
 		switch {
 		case n == nil || n.Rename != nil || n.Removed != nil:
 			return false
-		case n.Opt != nil && n.Opt.Mod == m:
-			return false
-		}
-		if n.Opt != nil {
+		case n.Opt != nil:
 			return true
 		}
 	}
-	return !ownsBelow(n, m)
-}
-
-// ownsBelow says m declares an option at or below namespace n.
-func ownsBelow(n *declare.Node, m *syntax.Module) bool {
-	if n.Opt != nil {
-		return n.Opt.Mod == m
-	}
-	for _, c := range n.Children {
-		if ownsBelow(c, m) {
-			return true
-		}
-	}
-	return false
+	return true
 }
 
 // inert says m is a candidate known to be inert.
@@ -203,23 +187,33 @@ func (f *inertFacts) inert(m *syntax.Module) bool {
 	return im != nil && im.state.Load() == inertYes
 }
 
-// touched says a definition reaches an option of the candidate im in
-// inst, the top-level instance: one was split onto it, or one waits at a
-// namespace above it.
-func (im *inertModule) touched(inst *instance) bool {
+// touched says a definition of another module than the candidate's
+// reaches an option of the candidate im in inst, the top-level instance:
+// one was split onto it, or one waits at a namespace above it. own is the
+// candidate's place in the evaluation's definitions (the first number of
+// a top-level definition's seq; see defineModule): the candidate's own
+// definitions, under their `when`, do not count.
+func (im *inertModule) touched(inst *instance, own int) bool {
 	states := inst.topStates
+	others := func(defs []defn) bool {
+		return slices.ContainsFunc(defs, func(d defn) bool { return len(d.seq) == 0 || d.seq[0] != own })
+	}
 	for _, id := range im.opts {
-		if s := states[id]; s != nil && len(s.defs) > 0 {
+		if s := states[id]; s != nil && others(s.defs) {
 			return true
 		}
 	}
 	for _, id := range im.spaces {
-		if s := states[id]; s != nil && len(s.pending) > 0 {
+		if s := states[id]; s != nil && others(s.pending) {
 			return true
 		}
 	}
 	return false
 }
+
+// defSeq is the first number of the seq of the top-level definitions of
+// ev.Mods[i] (see defineModule).
+func (ev *Evaluator) defSeq(i int) int { return len(ev.Mods) - 1 - i }
 
 // defineTouched splits the definitions of the inert modules skipped so
 // far (skipped, indexes into ev.Mods) that a split definition reaches,
@@ -230,7 +224,7 @@ func (ev *Evaluator) defineTouched(f *inertFacts, skipped []int) hcl.Diagnostics
 	for again := true; again; {
 		again = false
 		for i, mi := range skipped {
-			if mi < 0 || !f.mods[ev.Mods[mi]].touched(ev.top) {
+			if mi < 0 || !f.mods[ev.Mods[mi]].touched(ev.top, ev.defSeq(mi)) {
 				continue
 			}
 			diags = append(diags, ev.defineModule(mi)...)
@@ -256,8 +250,8 @@ func (ev *Evaluator) defineTouched(f *inertFacts, skipped []int) hcl.Diagnostics
 // changes nothing in ev.
 func (f *inertFacts) learn(ev *Evaluator) {
 	var todo []*syntax.Module
-	for _, m := range ev.Mods {
-		if im := f.mods[m]; im != nil && im.state.Load() == inertUnknown && !im.touched(ev.top) {
+	for i, m := range ev.Mods {
+		if im := f.mods[m]; im != nil && im.state.Load() == inertUnknown && !im.touched(ev.top, ev.defSeq(i)) {
 			todo = append(todo, m)
 		}
 	}

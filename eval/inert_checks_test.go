@@ -30,39 +30,45 @@ func TestInertModuleChecks(t *testing.T) {
 		{
 			name:      "a host that uses none of it",
 			host:      "config { base = { mode = \"off\" } }\n",
-			skipped:   []string{"chain.hcl", "pull.hcl", "svc.hcl"},
+			skipped:   []string{"chain.hcl", "own.hcl", "pull.hcl", "svc.hcl"},
 			wantFiles: "{}",
 		},
 		{
 			name:      "a host that enables svc",
 			host:      "config { svc = { enable = true, port = 8080 } }\n",
-			skipped:   []string{"chain.hcl", "pull.hcl"},
+			skipped:   []string{"chain.hcl", "own.hcl", "pull.hcl"},
 			wantWarns: []string{"svc listens on a high port"},
 			wantFiles: `{"svc":"port 8080"}`,
 		},
 		{
 			name:     "its assertion fails as it would",
 			host:     "config { svc = { enable = true } }\n",
-			skipped:  []string{"chain.hcl", "pull.hcl"},
+			skipped:  []string{"chain.hcl", "own.hcl", "pull.hcl"},
 			wantErrs: []string{"svc.port: 22 is sshd's"},
 		},
 		{
 			name:     "an inert module, once used, enables another",
 			host:     "config { chain = { enable = true } }\n",
-			skipped:  []string{"pull.hcl"},
+			skipped:  []string{"own.hcl", "pull.hcl"},
 			wantErrs: []string{"svc.port: 22 is sshd's"},
 		},
 		{
 			name:     "a check that reads another module's option is never left out",
 			host:     "config { base = { mode = \"strict\" } }\n",
-			skipped:  []string{"chain.hcl", "pull.hcl", "svc.hcl"},
+			skipped:  []string{"chain.hcl", "own.hcl", "pull.hcl", "svc.hcl"},
 			wantErrs: []string{"a strict base needs watch.level above 1"},
 		},
 		{
 			name:      "a config block without a prefix, its module enabled",
 			host:      "config { pull = { enable = true } }\n",
-			skipped:   []string{"chain.hcl", "svc.hcl"},
+			skipped:   []string{"chain.hcl", "own.hcl", "svc.hcl"},
 			wantFiles: `{"pull":"registry.example"}`,
+		},
+		{
+			name:      "a module that defines its own option, enabled",
+			host:      "config { own = { enable = true } }\n",
+			skipped:   []string{"chain.hcl", "pull.hcl", "svc.hcl"},
+			wantFiles: `{"own":"level 5"}`,
 		},
 	}
 	// Three evaluations first: the second keeps the tree and learns that

@@ -112,9 +112,10 @@ type inertLibrary struct{ fstest.MapFS }
 // its assertion reading only its own options); chain enables svc when it
 // is enabled (inert too, defining into svc's options, so that svc is
 // learned inert by the evaluation after the one that learns chain's);
-// pull's config block has no prefix (inert while disabled, as its
-// attribute targets another module's option); own's defines its own
-// option and watch asserts over another module's (never inert).
+// pull's config block has no prefix (inert while disabled, its attribute
+// naming the option it targets); own's blocks define its own option and
+// another's (inert while disabled); watch asserts over another module's
+// option (never inert).
 func NewInertLibrary() fs.FS {
 	return &inertLibrary{fstest.MapFS{
 		"base.hcl": {Data: []byte(`
@@ -189,6 +190,10 @@ config {
   when = config.own.enable
   own  = { level = 5 }
 }
+config "files" {
+  when = config.own.enable
+  own  = "level ${config.own.level}"
+}
 `)},
 		"watch.hcl": {Data: []byte(`
 option "watch.level" {
@@ -236,7 +241,7 @@ func TestInertModuleExplained(t *testing.T) {
 			disabled = append(disabled, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line))
 		}
 	}
-	want := []string{"<nodegen>/modules/pull.hcl:12", "<nodegen>/modules/svc.hcl:13"}
+	want := []string{"<nodegen>/modules/own.hcl:14", "<nodegen>/modules/pull.hcl:12", "<nodegen>/modules/svc.hcl:13"}
 	slices.Sort(disabled)
 	if diff := cmp.Diff(want, disabled); diff != "" {
 		t.Errorf("definitions under a false condition (-want +got):\n%s", diff)
