@@ -450,7 +450,8 @@ config "environment.etc.\"ssh/moduli\"" {
 }
 
 config "environment" {
-  etc = !local.sshd.enable ? {} : {
+  when = local.sshd.enable
+  etc = {
     for n, u in config.users.users : "ssh/authorized_keys.d/${u.name}" => {
       mode   = "0444"
       origin = "users.users.${n}.openssh.authorizedKeys"
@@ -466,11 +467,13 @@ config "systemd.services.sshd" {
   when     = local.sshd.enable && !local.sshd.startWhenNeeded
   wantedBy = ["multi-user.target"]
 }
+config "systemd.services" {
+  when = local.sshd.enable && !local.sshd.startWhenNeeded
+  sshd = local.sshdService
+}
 config "systemd" {
-  services = {
-    sshd    = mkIf(local.sshd.enable && !local.sshd.startWhenNeeded, local.sshdService)
-    "sshd@" = mkIf(local.sshd.enable && local.sshd.startWhenNeeded, local.sshdService)
-  }
+  when     = local.sshd.enable && local.sshd.startWhenNeeded
+  services = { "sshd@" = local.sshdService }
 }
 config "systemd.sockets.sshd" {
   when        = local.sshd.enable && local.sshd.startWhenNeeded
