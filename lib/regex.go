@@ -13,8 +13,8 @@ import (
 )
 
 // regex and regexall stand in for go-cty's (see standins.go) with the
-// pattern compiled once a process (compilePattern), where go-cty's compile it
-// twice a call (its Type, then its Impl): with the same few patterns
+// pattern compiled once a process (regexPattern), where go-cty's compile
+// it twice a call (its Type, then its Impl): with the same few patterns
 // called for every service of every host of a fleet, compiling was 7% of
 // what a generated worker's evaluation allocated. They compute what
 // go-cty's do: the first match (regex: an error when there is none) or
@@ -88,18 +88,19 @@ func matchType(pattern cty.Value) (cty.Type, error) {
 	return ty, err
 }
 
-// regexPattern compiles pattern (once a process) and returns the type of
-// one match: a string without capture groups, a tuple of strings with
-// unnamed ones, an object of strings with named ones. Mixing the two is
-// an error, as is a pattern that does not parse (go-cty's messages).
+// regexPattern returns pattern compiled and the type of one match: a
+// string without capture groups, a tuple of strings with unnamed ones, an
+// object of strings with named ones. Mixing the two is an error, as is a
+// pattern that does not parse (go-cty's messages). Both are made once a
+// process (patterns).
 func regexPattern(pattern string) (*regexp.Regexp, cty.Type, error) {
-	re, err := compilePattern(pattern)
-	if err != nil {
-		if se, ok := err.(*resyntax.Error); ok {
-			return nil, cty.NilType, fmt.Errorf("invalid regexp pattern: %s in %s", se.Code, se.Expr)
-		}
-		return nil, cty.NilType, fmt.Errorf("error parsing pattern: %s", err)
-	}
+	c := patterns.Get(pattern)
+	return c.re, c.match, c.matchErr
+}
+
+// matchOf is the type of one match of re, a compiled pattern (see
+// regexPattern).
+func matchOf(re *regexp.Regexp) (cty.Type, error) {
 	var names []string
 	unnamed := 0
 	for _, name := range re.SubexpNames()[1:] {
@@ -111,21 +112,21 @@ func regexPattern(pattern string) (*regexp.Regexp, cty.Type, error) {
 	}
 	switch {
 	case unnamed == 0 && len(names) == 0:
-		return re, cty.String, nil
+		return cty.String, nil
 	case unnamed > 0 && len(names) > 0:
-		return nil, cty.NilType, fmt.Errorf("invalid regexp pattern: cannot mix both named and unnamed capture groups")
+		return cty.NilType, fmt.Errorf("invalid regexp pattern: cannot mix both named and unnamed capture groups")
 	case unnamed > 0:
 		etys := make([]cty.Type, unnamed)
 		for i := range etys {
 			etys[i] = cty.String
 		}
-		return re, cty.Tuple(etys), nil
+		return cty.Tuple(etys), nil
 	default:
 		atys := make(map[string]cty.Type, len(names))
 		for _, name := range names {
 			atys[name] = cty.String
 		}
-		return re, cty.Object(atys), nil
+		return cty.Object(atys), nil
 	}
 }
 
@@ -159,18 +160,31 @@ func regexMatch(re *regexp.Regexp, str string, idx []int, ty cty.Type) cty.Value
 }
 
 // patterns holds the patterns compiled for regex, regexall and replace
-// (and the limits' checks of them) for the process: a fleet's hosts, and
-// one host's services, call them with the same few patterns.
+// (and the limits' checks of them) for the process, with the type of
+// regex's result: a fleet's hosts, and one host's services, call them with
+// the same few patterns.
 var patterns = textmemo.New(func(pattern string) compiledPattern {
 	re, err := regexp.Compile(pattern)
-	return compiledPattern{re, err}
+	c := compiledPattern{re: re, err: err}
+	switch se, ok := err.(*resyntax.Error); {
+	case ok:
+		c.matchErr = fmt.Errorf("invalid regexp pattern: %s in %s", se.Code, se.Expr)
+	case err != nil:
+		c.matchErr = fmt.Errorf("error parsing pattern: %s", err)
+	default:
+		c.match, c.matchErr = matchOf(re)
+	}
+	return c
 }, 1<<16)
 
-// compiledPattern is what regexp.Compile gives for a pattern. A
-// *regexp.Regexp is safe for concurrent use, and nothing changes it.
+// compiledPattern is what regexp.Compile gives for a pattern, and the type
+// of one match of it (regexPattern's). A *regexp.Regexp is safe for
+// concurrent use, and nothing changes it.
 type compiledPattern struct {
-	re  *regexp.Regexp
-	err error
+	re       *regexp.Regexp
+	err      error
+	match    cty.Type
+	matchErr error
 }
 
 // compilePattern is regexp.Compile(pattern), from patterns.
