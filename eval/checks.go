@@ -89,9 +89,11 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 			}
 		}
 	}
-	w, d := ev.renameChecks(ev.top.root)
-	warns = append(warns, w...)
-	diags = append(diags, d...)
+	for _, n := range renamedNodes(ev.decl) {
+		w, d := ev.renameChecks(n)
+		warns = append(warns, w...)
+		diags = append(diags, d...)
+	}
 	diags = append(diags, ev.late...)
 	sort.SliceStable(warns, func(i, j int) bool {
 		if warns[i].Message != warns[j].Message {
@@ -160,45 +162,66 @@ func joinNotes(notes ...string) string {
 	return strings.Join(out, "\n")
 }
 
-// renameChecks warns about definitions of renamed options and fails on
-// definitions of removed ones.
+// renameChecks warns about the definitions of n, a renamed option, and
+// fails on those of n, a removed one.
 func (ev *Evaluator) renameChecks(n *declare.Node) ([]Warning, hcl.Diagnostics) {
 	var warns []Warning
 	var diags hcl.Diagnostics
-	if n.Rename != nil || n.Removed != nil {
-		diags = append(diags, ev.top.drainTo(n.Path[:len(n.Path)-1])...)
-		s := ev.top.peekState(n)
-		if s == nil {
-			return nil, diags
-		}
-		for _, d := range s.defs {
-			live, dd := lives(n.Path, d.Def)
-			diags = append(diags, dd...)
-			if !live {
-				continue
-			}
-			if n.Rename != nil {
-				warns = append(warns, Warning{
-					Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.Path.String(), d.Range.Filename, options.Path(n.Rename.To).String()),
-					Range:   d.Range,
-				})
-				continue
-			}
-			msg, dd := ev.removedMessage(n)
-			diags = append(diags, dd...)
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Option %q was removed", n.Path.String()),
-				Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.Path.String(), d.Range.Filename, msg),
-				Subject:  d.Range.Ptr(),
-			})
-		}
-		return warns, diags
+	diags = append(diags, ev.top.drainTo(n.Path[:len(n.Path)-1])...)
+	s := ev.top.peekState(n)
+	if s == nil {
+		return nil, diags
 	}
-	for _, name := range n.Names {
-		w, d := ev.renameChecks(n.Children[name])
-		warns = append(warns, w...)
-		diags = append(diags, d...)
+	for _, d := range s.defs {
+		live, dd := lives(n.Path, d.Def)
+		diags = append(diags, dd...)
+		if !live {
+			continue
+		}
+		if n.Rename != nil {
+			warns = append(warns, Warning{
+				Message: fmt.Sprintf("The option %q defined in %s has been renamed to %q.", n.Path.String(), d.Range.Filename, options.Path(n.Rename.To).String()),
+				Range:   d.Range,
+			})
+			continue
+		}
+		msg, dd := ev.removedMessage(n)
+		diags = append(diags, dd...)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Option %q was removed", n.Path.String()),
+			Detail:   fmt.Sprintf("The option definition %q in %s no longer has any effect; please remove it.\n%s", n.Path.String(), d.Range.Filename, msg),
+			Subject:  d.Range.Ptr(),
+		})
 	}
 	return warns, diags
+}
+
+// renamesKey is the key of a tree's renamed and removed options in
+// declare.Declared.Facts (see renamedNodes).
+type renamesKey struct{}
+
+// renamedNodes returns the nodes of the renamed and removed options of
+// decl's top level, in the order of a walk of the tree by name, found
+// once for a tree: a check of every evaluation that walked the whole
+// tree for them cost an evaluation with a library ten times the size 1.2
+// ms.
+func renamedNodes(decl *declare.Declared) []*declare.Node {
+	if r, ok := decl.Facts.Load(renamesKey{}); ok {
+		return r.([]*declare.Node)
+	}
+	var out []*declare.Node
+	var walk func(n *declare.Node)
+	walk = func(n *declare.Node) {
+		if n.Rename != nil || n.Removed != nil {
+			out = append(out, n)
+			return
+		}
+		for _, name := range n.Names {
+			walk(n.Children[name])
+		}
+	}
+	walk(decl.Root)
+	r, _ := decl.Facts.LoadOrStore(renamesKey{}, out)
+	return r.([]*declare.Node)
 }
