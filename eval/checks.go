@@ -89,7 +89,7 @@ func (ev *Evaluator) Assertions() ([]Warning, hcl.Diagnostics) {
 			}
 		}
 	}
-	for _, n := range renamedNodes(ev.decl) {
+	for _, n := range ev.decl.Renamed {
 		w, d := ev.renameChecks(n)
 		warns = append(warns, w...)
 		diags = append(diags, d...)
@@ -195,33 +195,4 @@ func (ev *Evaluator) renameChecks(n *declare.Node) ([]Warning, hcl.Diagnostics) 
 		})
 	}
 	return warns, diags
-}
-
-// renamesKey is the key of a tree's renamed and removed options in
-// declare.Declared.Facts (see renamedNodes).
-type renamesKey struct{}
-
-// renamedNodes returns the nodes of the renamed and removed options of
-// decl's top level, in the order of a walk of the tree by name, found
-// once for a tree: a check of every evaluation that walked the whole
-// tree for them cost an evaluation with a library ten times the size 1.2
-// ms.
-func renamedNodes(decl *declare.Declared) []*declare.Node {
-	if r, ok := decl.Facts.Load(renamesKey{}); ok {
-		return r.([]*declare.Node)
-	}
-	var out []*declare.Node
-	var walk func(n *declare.Node)
-	walk = func(n *declare.Node) {
-		if n.Rename != nil || n.Removed != nil {
-			out = append(out, n)
-			return
-		}
-		for _, name := range n.Names {
-			walk(n.Children[name])
-		}
-	}
-	walk(decl.Root)
-	r, _ := decl.Facts.LoadOrStore(renamesKey{}, out)
-	return r.([]*declare.Node)
 }

@@ -153,6 +153,10 @@ type Declared struct {
 	// Nodes is the number of nodes of the top-level tree, numbered 1 to
 	// Nodes (Node.ID).
 	Nodes int
+	// Renamed are the nodes of the renamed and removed options of the
+	// top-level tree, in the order of their names (a walk of the tree by
+	// name): the definitions every evaluation's checks look for.
+	Renamed []*Node
 	// ModDiags are the diagnostics of each module's declarations, Diags
 	// those of the tree and of the submodule types, reported by every
 	// evaluation of the tree (see eval's Evaluator.declarationDiags).
@@ -259,7 +263,7 @@ func Declare(l *syntax.Modules, consts Consts) *Declared {
 	}
 	dc.completeSubTypes(root)
 	d.Root, d.Diags = root, diags
-	d.Nodes = numberNodes(root, 0)
+	d.Nodes = numberNodes(root, 0, &d.Renamed)
 	return d
 }
 
@@ -361,12 +365,17 @@ func (dc *declarer) completeSubTypes(root *Node) {
 }
 
 // numberNodes numbers the nodes of the tree at n after last, in the order
-// of their names, and returns the last number given.
-func numberNodes(n *Node, last int) int {
+// of their names, and returns the last number given; it adds the renamed
+// and removed options it meets (leaves: addRenames places none above
+// another node) to renamed, in the same order.
+func numberNodes(n *Node, last int, renamed *[]*Node) int {
 	last++
 	n.ID = int32(last)
+	if n.Rename != nil || n.Removed != nil {
+		*renamed = append(*renamed, n)
+	}
 	for _, name := range n.Names {
-		last = numberNodes(n.Children[name], last)
+		last = numberNodes(n.Children[name], last, renamed)
 	}
 	return last
 }
