@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"iter"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -142,24 +143,32 @@ func newInertFacts(decl *declare.Declared) *inertFacts {
 // cfg.enable; ... }`): under a false `when`, such a definition is none.
 func guarded(root *declare.Node, m *syntax.Module) bool {
 	for _, c := range m.Configs {
-		switch {
-		case c.When == nil:
+		if c.When == nil || len(c.Prefix) == 0 && len(c.Attrs) == 0 {
 			return false
-		case len(c.Prefix) > 0:
-			if !declaredPath(root, c.Prefix) {
+		}
+		for p := range blockTargets(c) {
+			if !declaredPath(root, p) {
 				return false
-			}
-		case len(c.Attrs) == 0:
-			return false
-		default:
-			for _, a := range c.Attrs {
-				if !declaredPath(root, []string{a.Name}) {
-					return false
-				}
 			}
 		}
 	}
 	return true
+}
+
+// blockTargets yields the paths config block c defines at: its prefix,
+// or, for a block without one, each attribute's name.
+func blockTargets(c *syntax.Config) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		if len(c.Prefix) > 0 {
+			yield(c.Prefix)
+			return
+		}
+		for _, a := range c.Attrs {
+			if !yield([]string{a.Name}) {
+				return
+			}
+		}
+	}
 }
 
 // declaredPath says path leads, through declared namespaces and no
@@ -325,14 +334,8 @@ func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 func (ev *Evaluator) skippedDefine(p options.Path) bool {
 	for m := range ev.skipped {
 		for _, c := range m.Configs {
-			if len(c.Prefix) > 0 {
-				if alongPath(c.Prefix, p) {
-					return true
-				}
-				continue
-			}
-			for _, a := range c.Attrs {
-				if alongPath([]string{a.Name}, p) {
+			for target := range blockTargets(c) {
+				if alongPath(target, p) {
 					return true
 				}
 			}
