@@ -219,6 +219,10 @@ func showDef(v cty.Value) string {
 			if fv, ok := (*f).(*property.Forced); ok {
 				return options.ShowValue(fv.Value)
 			}
+			if g, ok := (*f).(*guardedThunk); ok {
+				gv, _ := g.Force() // structure alone: it reads nothing
+				return options.ShowValue(gv)
+			}
 			if t, ok := (*f).(*thunk); ok && t.status == done {
 				return options.ShowValue(t.val)
 			}
