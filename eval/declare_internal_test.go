@@ -17,7 +17,7 @@ import (
 )
 
 // TestDecodedOptions checks the option declarations an evaluation copies
-// from decodedOptions (package declare) against reading their blocks
+// from keptOption (package declare) against reading their blocks
 // anew: the library's declared value, its top-level tree and the tree of
 // every submodule type, is the same either way, option by option, and the
 // Kubernetes fixtures evaluate to the same record (configuration,

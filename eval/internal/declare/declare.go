@@ -116,7 +116,7 @@ type Option struct {
 	// ConstDefault is the default's definition when the default is a
 	// constant (see syntax.ConstantValue), made when the option is
 	// declared, for every instance (for an option of a shared library
-	// module, once for the process: see decodedOptions).
+	// module, once for the process: see keptOption).
 	ConstDefault *options.Def
 	// OwnType is set when Type names a submodule or the type path, which
 	// each evaluation binds to itself (see eval's Evaluator.typeOf).
@@ -531,29 +531,36 @@ func (dc *declarer) settleDefault(o *Option) {
 // optionArgs are the arguments an option block takes.
 var optionArgs = []string{"type", "default", "default_text", "example", "description", "apply", "read_only", "internal"}
 
-// decodedOptions keeps, by their syntax, the options declared in the files
-// of the library modules the process shares (syntax.Module.Shared and
-// syntax.OptionDecl.InFile: a declaration an evaluation makes is never
+// keptOption is the option kept for syn, if any. Declaring keeps, in
+// their syntax (syntax.OptionDecl's Decoded), the options declared in the
+// files of the library modules the process shares (syntax.Module.Shared
+// and syntax.OptionDecl.InFile: a declaration an evaluation makes is never
 // kept, so that nothing grows with the evaluations) as decodeOption read
 // them, when it found nothing wrong: what it reads depends on the syntax
 // alone, and so does the type when it is one of sharedTypes (else the
 // kept declaration has no type, and each evaluation parses its own). An
 // evaluation starts each such option from a copy of the kept one, which it
-// may then change (a merged submodule type, the constant default).
-var decodedOptions sync.Map // *syntax.OptionDecl -> *Option
+// may then change (a merged submodule type, the constant default). In the
+// syntax, not in a map of the process: a look-up is one atomic load, and
+// a process that evaluates once (nodegen eval) pays no map inserts for the
+// thousands of options it keeps.
+func keptOption(syn *syntax.OptionDecl) (*Option, bool) {
+	o, ok := syn.Decoded.Load().(*Option)
+	return o, ok
+}
 
-// KeepDecoded says to use decodedOptions; eval's tests turn it off to
+// KeepDecoded says to use keptOption; eval's tests turn it off to
 // check it against reading every block anew.
 var KeepDecoded = true
 
-// decodeOption reads one option block, or copies what decodedOptions kept
+// decodeOption reads one option block, or copies what keptOption kept
 // of it, into an Option from slab (see slabs.Take).
 func (dc *declarer) decodeOption(e declEntry, slab *[]Option) (*Option, hcl.Diagnostics) {
 	shared := KeepDecoded && e.syn.InFile && e.mod != nil && e.mod.Shared
 	if shared {
-		if kept, ok := decodedOptions.Load(e.syn); ok {
+		if kept, ok := keptOption(e.syn); ok {
 			d := slabs.Take(slab)
-			*d = *kept.(*Option)
+			*d = *kept
 			if d.Type != nil {
 				return d, nil
 			}
@@ -576,7 +583,7 @@ func (dc *declarer) decodeOption(e declEntry, slab *[]Option) (*Option, hcl.Diag
 				kept.ConstDefault = &def
 			}
 		}
-		decodedOptions.Store(e.syn, &kept)
+		e.syn.Decoded.Store(&kept)
 	}
 	return d, diags
 }

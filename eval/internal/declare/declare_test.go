@@ -86,7 +86,7 @@ func parseModule(t *testing.T, src string, shared bool) (*syntax.Modules, []decl
 	return mods, entries
 }
 
-// TestDecodedOptions checks what decodedOptions keeps: every option block
+// TestDecodedOptions checks what keptOption keeps: every option block
 // of a shared module's file, decoded as reading it anew does (but the
 // constant default, made once), and nothing of a module that is not
 // shared, nor a declaration an evaluation makes (one a dynamic block
@@ -103,7 +103,7 @@ func TestDecodedOptions(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", e.syn.Block.DefRange(), diags.Error())
 		}
-		if _, ok := decodedOptions.Load(e.syn); !ok {
+		if _, ok := keptOption(e.syn); !ok {
 			t.Errorf("option %s was not kept", want.Path)
 			continue
 		}
@@ -129,7 +129,7 @@ func TestDecodedOptions(t *testing.T) {
 	if _, diags := dc.decodeOption(made, nil); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	if _, ok := decodedOptions.Load(made.syn); ok {
+	if _, ok := keptOption(made.syn); ok {
 		t.Errorf("a declaration a dynamic block made was kept")
 	}
 
@@ -139,7 +139,7 @@ func TestDecodedOptions(t *testing.T) {
 		if _, diags := dc.decodeOption(e, nil); diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
-		if _, ok := decodedOptions.Load(e.syn); ok {
+		if _, ok := keptOption(e.syn); ok {
 			t.Errorf("option %s of a module that is not shared was kept", e.syn.Path)
 		}
 	}

@@ -30,7 +30,7 @@ func (dc *declarer) expandDecls(m *syntax.Module, decls []*syntax.OptionDecl, pr
 	for _, o := range decls {
 		if o.Dyn == nil && prefix == nil && vars == nil {
 			// A declaration of the module's own, beside a dynamic block:
-			// itself, so that its decoded form is kept (decodedOptions).
+			// itself, so that its decoded form is kept (keptOption).
 			out = append(out, o)
 			continue
 		}

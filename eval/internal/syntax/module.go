@@ -13,6 +13,7 @@ package syntax
 
 import (
 	"path"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -30,7 +31,7 @@ type Module struct {
 	Disabled []string // module keys
 	// Shared is set on a library module parsed once for the process (see
 	// eval's parsedLibrary): what is read off its syntax alone may be kept
-	// for the process too (see declare's decodedOptions).
+	// for the process too (see declare's keptOption).
 	Shared bool
 	// Fleet is set on a host module an eval.Fleet keeps for its
 	// evaluations.
@@ -90,9 +91,13 @@ type OptionDecl struct {
 	Vars *Binding
 	// InFile is set on a declaration read from its module's file, which
 	// is the same in every evaluation of the module (see declare's
-	// decodedOptions), and not on one an evaluation makes (one a dynamic
+	// keptOption), and not on one an evaluation makes (one a dynamic
 	// block makes).
 	InFile bool
+	// Decoded is what declare kept of this declaration once it decoded
+	// it (a *declare.Option, see declare's keptOption): stored once,
+	// read by every evaluation of a shared module.
+	Decoded atomic.Value
 }
 
 // Dynamic is a dynamic block making option or options blocks (see
