@@ -143,10 +143,17 @@ const MaxJSONValues = 1 << 22
 // indent, whole numbers as integers. A value of more than MaxJSONValues
 // values at every depth is an error.
 func JSON(v cty.Value) ([]byte, error) {
+	tooMany := fmt.Errorf("the value holds more than %d values at all depths (it holds some value many times over); it is not written", MaxJSONValues)
+	// Counted first, in the work of its distinct values: a value too
+	// large written out is an error before millions of its values are
+	// made (seconds, and gigabytes) to be thrown away.
+	if n, _ := ctyelems.TreeSize(v, MaxJSONValues); n > MaxJSONValues {
+		return nil, tooMany
+	}
 	n := 0
 	jv := jsonValue(v, &n)
 	if n > MaxJSONValues {
-		return nil, fmt.Errorf("the value holds more than %d values at all depths (it holds some value many times over); it is not written", MaxJSONValues)
+		return nil, tooMany
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -94,30 +94,45 @@ func (w *sizeWalk) size(v cty.Value) int {
 		// far more than its length).
 		return min(n+v.LengthInt(), w.max+1)
 	}
+	// add counts e; it reports false past max.
+	add := func(e cty.Value) bool {
+		n += w.inner(e)
+		return n <= w.max
+	}
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if n += w.inner(v.GetAttr(name)); n > w.max {
+			if !add(v.GetAttr(name)) {
 				return w.max + 1
 			}
 		}
 	case ty.IsTupleType() || ty.IsListType():
 		for i := range v.LengthInt() {
-			if n += w.inner(v.Index(Index(i))); n > w.max {
+			if !add(v.Index(Index(i))) {
 				return w.max + 1
 			}
 		}
-	case ty.IsMapType() || ty.IsSetType():
-		n += v.LengthInt()
+	case ty.IsMapType():
+		for _, e := range Attrs(v) {
+			if !add(e) {
+				return w.max + 1
+			}
+		}
+	case ty.IsSetType():
+		for _, e := range Elems(v) {
+			if !add(e) {
+				return w.max + 1
+			}
+		}
 	}
 	return min(n, w.max+1)
 }
 
-// flat says whether ty is an object, tuple or list type whose attributes
-// or elements are all of primitive types.
+// flat says whether ty is an object, tuple, list, map or set type whose
+// attributes or elements are all of primitive types.
 func flat(ty cty.Type) bool {
 	switch {
-	case ty.IsListType():
+	case ty.IsListType(), ty.IsMapType(), ty.IsSetType():
 		return ty.ElementType().IsPrimitiveType()
 	case ty.IsTupleType():
 		for _, t := range ty.TupleElementTypes() {
@@ -139,7 +154,7 @@ func flat(ty cty.Type) bool {
 
 func (w *sizeWalk) inner(v cty.Value) int {
 	ty := v.Type()
-	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() {
+	if !ty.IsObjectType() && !ty.IsTupleType() && !ty.IsListType() && !ty.IsMapType() {
 		return w.size(v)
 	}
 	id, ok := IdentityOf(v)

@@ -62,6 +62,12 @@ func TestTreeSize(t *testing.T) {
 	for range 60 {
 		v = cty.ObjectVal(map[string]cty.Value{"a": v, "b": v})
 	}
+	// cty's MapVal compares its elements' types, a walk of 2^depth: a
+	// chain short enough for that.
+	w := leaf
+	for range 16 {
+		w = cty.ObjectVal(map[string]cty.Value{"a": w, "b": w})
+	}
 	tests := []struct {
 		name   string
 		v      cty.Value
@@ -82,6 +88,12 @@ func TestTreeSize(t *testing.T) {
 		{"a tuple of primitives with a null", cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.String), cty.NumberIntVal(1)}), 10, 4, false},
 		{"an object of primitives", cty.ObjectVal(map[string]cty.Value{"a": cty.True, "b": cty.StringVal("x")}), 10, 3, false},
 		{"an object with a list", cty.ObjectVal(map[string]cty.Value{"a": cty.True, "l": cty.ListVal([]cty.Value{cty.True, cty.False})}), 10, 5, false},
+		// Maps and sets of values that hold others are walked as the
+		// encoders walk them.
+		{"a map of objects", cty.MapVal(map[string]cty.Value{"a": leaf, "b": leaf}), 10, 5, true},
+		{"a map of 2 * 2^17 values", cty.MapVal(map[string]cty.Value{"a": w, "b": w}), 1000, 1001, true},
+		{"a set of objects", cty.SetVal([]cty.Value{leaf, cty.ObjectVal(map[string]cty.Value{"x": cty.False})}), 10, 5, false},
+		{"a set of strings", cty.SetVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}), 10, 3, false},
 	}
 	for _, tt := range tests {
 		if got, shared := TreeSize(tt.v, tt.max); got != tt.want || shared != tt.shared {
