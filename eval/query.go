@@ -139,21 +139,23 @@ func GoValue(v cty.Value) any {
 // is an error rather than an output without end.
 const MaxJSONValues = 1 << 22
 
+// errJSONTooLarge is JSON's error for a value of more than MaxJSONValues.
+var errJSONTooLarge = fmt.Errorf("the value holds more than %d values at all depths (it holds some value many times over); it is not written", MaxJSONValues)
+
 // JSON renders a forced value as JSON with sorted keys and a two-space
 // indent, whole numbers as integers. A value of more than MaxJSONValues
 // values at every depth is an error.
 func JSON(v cty.Value) ([]byte, error) {
-	tooMany := fmt.Errorf("the value holds more than %d values at all depths (it holds some value many times over); it is not written", MaxJSONValues)
 	// Counted first, in the work of its distinct values: a value too
 	// large written out is an error before millions of its values are
 	// made (seconds, and gigabytes) to be thrown away.
 	if n, _ := ctyelems.TreeSize(v, MaxJSONValues); n > MaxJSONValues {
-		return nil, tooMany
+		return nil, errJSONTooLarge
 	}
 	n := 0
 	jv := jsonValue(v, &n)
 	if n > MaxJSONValues {
-		return nil, tooMany
+		return nil, errJSONTooLarge
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
