@@ -468,15 +468,14 @@ func (inst *instance) splitConfigDirect(c *syntax.Config, sc *scope, seq []int) 
 		case n == nil || n.Rename != nil || n.Removed != nil:
 			return nil, false
 		case n.Opt != nil:
+			v := inst.ev.configObject(c, sc, i+1)
 			rng := blockRange
-			if c.When == nil {
-				v := inst.ev.configObject(c, sc, i+1)
-				return inst.split(n, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false), true
+			if c.When != nil {
+				if i < len(c.Prefix)-1 {
+					rng = c.When.SrcRange // the range of the mkIf, as the rest is a plain object
+				}
+				v = whenProperty(c, inst.ev.whenThunk(c, sc), v, rng)
 			}
-			if i < len(c.Prefix)-1 {
-				rng = c.When.SrcRange // the range of the mkIf, as the rest is a plain object
-			}
-			v := whenProperty(c, inst.ev.whenThunk(c, sc), inst.ev.guardedObject(c, sc, i+1), rng)
 			return inst.split(n, defn{Def: options.Def{Value: v, Range: rng}, seq: seq}, false), true
 		}
 	}
@@ -516,33 +515,38 @@ func (inst *instance) splitConfigDirect(c *syntax.Config, sc *scope, seq []int) 
 // configValue builds the definition a config block makes: an object of
 // thunks below its prefix, under an mkIf when it has a `when`.
 func (ev *Evaluator) configValue(c *syntax.Config, sc *scope) cty.Value {
-	if c.When == nil {
-		return ev.configObject(c, sc, 0)
-	}
+	v := ev.configObject(c, sc, 0)
 	// `when` is NixOS's module-level `config = mkIf cond { ... }`: it wraps
 	// the block from the module's root, so that splitting pushes it down
 	// through namespaces and it stops at the first option on the label
 	// path. A false `when` on "systemd.services.foo.serviceConfig" then
 	// defines nothing of systemd.services, not even the key foo.
-	return whenProperty(c, ev.whenThunk(c, sc), ev.guardedObject(c, sc, 0), c.When.SrcRange)
+	if c.When != nil {
+		v = whenProperty(c, ev.whenThunk(c, sc), v, c.When.SrcRange)
+	}
+	return v
 }
 
 // configObject is the object of a config block's attributes, as thunks,
-// below the labels of its prefix from the one at index from.
+// below the labels of its prefix from the one at index from. For a block
+// under a `when`, the object of its attributes (the most of the work) is
+// a static thunk (guardedThunk, see isStatic) made when first forced,
+// which it is not under a false condition (a service not enabled); it has
+// the block's range, as the ForcedVal of a block without one, so that
+// splitting and explaining read the same either way.
 func (ev *Evaluator) configObject(c *syntax.Config, sc *scope, from int) cty.Value {
-	return nestBelow(c, from, property.ForcedVal(ev.blockAttrs(c, sc), c.Block.DefRange()))
-}
-
-// guardedObject is configObject(c, sc, from) for the content of the mkIf
-// of a config block's `when`: the object of the block's attributes (the
-// most of configObject's work) is made when first forced, which it is not
-// under a false condition (a service not enabled). It is a thunk at the
-// block's range, as configObject's ForcedVal is, and static (isStatic),
-// so that splitting and explaining read the same.
-func (ev *Evaluator) guardedObject(c *syntax.Config, sc *scope, from int) cty.Value {
-	g := &guardedThunk{ev: ev, c: c, sc: sc}
-	g.self = g
-	return nestBelow(c, from, property.LazyValAt(&g.self))
+	var v cty.Value
+	if c.When != nil {
+		g := &guardedThunk{ev: ev, c: c, sc: sc}
+		g.self = g
+		v = property.LazyValAt(&g.self)
+	} else {
+		v = property.ForcedVal(ev.blockAttrs(c, sc), c.Block.DefRange())
+	}
+	for i := len(c.Prefix) - 1; i >= from; i-- {
+		v = cty.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
+	}
+	return v
 }
 
 // blockAttrs is the object of config block c's attributes, as thunks in
@@ -558,16 +562,8 @@ func (ev *Evaluator) blockAttrs(c *syntax.Config, sc *scope) cty.Value {
 	return cty.ObjectVal(attrs)
 }
 
-// nestBelow puts v below the labels of c's prefix from the one at index
-// from.
-func nestBelow(c *syntax.Config, from int, v cty.Value) cty.Value {
-	for i := len(c.Prefix) - 1; i >= from; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
-	}
-	return v
-}
-
-// guardedThunk is the thunk of guardedObject: forcing it reads nothing.
+// guardedThunk is the object of a guarded block's attributes (see
+// configObject): forcing it reads nothing.
 type guardedThunk struct {
 	ev   *Evaluator
 	c    *syntax.Config
