@@ -182,7 +182,7 @@ func (c *Cache) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics) 
 		entryBufs.Put(buf)
 		return file, diags
 	}
-	c.enqueue(name, buf)
+	c.enqueue(pendingEntry{name: name, data: buf})
 	return file, diags
 }
 
@@ -199,16 +199,17 @@ func (c *Cache) entryName(sum [sha256.Size]byte) string {
 type pendingEntry struct {
 	name string
 	data *[]byte // from entryBufs, given back once written
+	fact bool    // a fact (PutFact), which Stats does not count
 }
 
 // enqueue has an entry written by the cache's writer, which it starts
 // when none runs: one goroutine, so that the file system's latency (a
 // few hundred microseconds a file on a busy machine) overlaps the work
 // of the caller rather than adding to it.
-func (c *Cache) enqueue(name string, data *[]byte) {
+func (c *Cache) enqueue(e pendingEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.queue = append(c.queue, pendingEntry{name, data})
+	c.queue = append(c.queue, e)
 	if !c.writing {
 		c.writing = true
 		c.writers.Add(1)
@@ -228,7 +229,7 @@ func (c *Cache) writeQueued() {
 		e := c.queue[0]
 		c.queue = c.queue[1:]
 		c.mu.Unlock()
-		if c.write(e.name, *e.data) {
+		if c.write(e.name, *e.data) && !e.fact {
 			c.written.Add(1)
 		}
 		entryBufs.Put(e.data)
