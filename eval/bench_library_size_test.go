@@ -14,6 +14,7 @@ import (
 	"github.com/nodegen/nodegen/eval"
 	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/modules"
+	"github.com/nodegen/nodegen/options"
 )
 
 // largeLibrary is a library file system: the built-in library's modules and
@@ -209,17 +210,20 @@ func BenchmarkLibraryTenfold(b *testing.B) {
 	modes := []struct {
 		name string
 		run  func(*testing.B, *eval.Evaluator)
-		once bool
+		// reads are the options run reads (eval.Config.Reads), as
+		// nodegen eval says when it writes a profile
+		reads []options.Path
+		once  bool
 	}{
-		{"profile", profile, false},
-		{"config", func(b *testing.B, ev *eval.Evaluator) { evaluateAll(b, ev) }, false},
-		{"profile-once", profile, true},
+		{"profile", profile, evalprofile.Reads(), false},
+		{"config", func(b *testing.B, ev *eval.Evaluator) { evaluateAll(b, ev) }, nil, false},
+		{"profile-once", profile, evalprofile.Reads(), true},
 	}
 	for _, mode := range modes {
 		b.Run(mode.name, func(b *testing.B) {
 			evaluate := func(lib fs.FS) time.Duration {
 				start := time.Now()
-				cfg := eval.Config{Library: lib, Files: []string{host}}
+				cfg := eval.Config{Library: lib, Files: []string{host}, Reads: mode.reads}
 				if mode.once {
 					// a Fleet of its own keeps nothing from its first
 					// evaluation: the tree declared, every module split

@@ -48,7 +48,9 @@ func (ev *Evaluator) Definitions(p options.Path) []Definition {
 	}
 	switch {
 	case key != nil:
-		x, d := ev.Explain(p)
+		// (the definitions that won: those under a false condition of
+		// the modules left out are not needed, see explain)
+		x, d := ev.explain(p, false)
 		if d.HasErrors() || x == nil {
 			return nil
 		}

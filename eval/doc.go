@@ -30,7 +30,11 @@
 //     types that name a submodule or path are bound to each evaluation
 //     where they merge. A Fleet (fleet.go) shares one declared value
 //     between the evaluations whose declaring modules are the same, the
-//     hosts of nodegen build, which run in parallel.
+//     hosts of nodegen build, which run in parallel. An evaluation that
+//     says what its caller reads (Config.Reads: a profile's build) first
+//     leaves out the library modules nothing it keeps reads or defines
+//     and that do nothing at their defaults (unused.go), so that one
+//     `nodegen eval` declares what its host uses.
 //  4. Define (define.go): make the top-level instance of the declared tree
 //     and split every config block's definition over it, pushing mkIf,
 //     mkMerge and mkOverride down through namespaces (property.PushDown)
@@ -126,7 +130,10 @@
 //   - 1-2. Load and collect: load.go, paths.go, imports.go, dynamic.go
 //     (reading dynamic blocks).
 //   - 3. Declare: declaring.go (what the evaluation gives declaring, and
-//     takes of the declared value), fleet.go (sharing the declared tree).
+//     takes of the declared value), fleet.go (sharing the declared tree),
+//     unused.go (the library modules left out before declaring),
+//     unusedfacts.go (what the parse cache keeps of them, so that a run
+//     does not decode them).
 //   - 4. Define: define.go; inert.go (the library modules an evaluation
 //     leaves out).
 //   - 5. Force: force.go; expressions: expressions.go, scopes.go,

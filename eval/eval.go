@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -56,6 +57,12 @@ type Config struct {
 	// to list every definition under a false condition (Explain makes
 	// such an evaluation itself when it needs one).
 	AllDefinitions bool
+	// Reads, when not nil, are the option paths the caller reads besides
+	// the assertions and warnings (evalprofile.Reads: what building a
+	// profile reads): the library modules nothing reads are then left
+	// out before declaring (see unused.go). Nil reads anything: every
+	// module is declared.
+	Reads []options.Path
 
 	// skip, set on the evaluation that learns which modules are inert
 	// (see inertFacts.learn), leaves out the modules that the evaluation
@@ -87,26 +94,45 @@ type Warning struct {
 // declared option tree is the fleet's when another evaluation declared
 // the same (see Fleet).
 func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
-	limits := cfg.Limits.withDefaults()
-	ev := &Evaluator{
-		evalPhases:  evalPhases{cfg: cfg},
-		evalLimiter: evalLimiter{limits: limits, started: time.Now()},
-		evalCaches: evalCaches{
-			modLocals:   map[*syntax.Module]*localSet{},
-			loadScopes:  map[*syntax.Module]*scope{},
-			funcs:       lib.Functions(),
-			fileFuncs:   map[string]function.Function{},
-			removedMsgs: map[*declare.Node]*thunk{},
-			modulePaths: map[string]modulePath{},
-			bound:       map[any]options.Type{},
-		},
-		evalTrace: evalTrace{traced: map[*hcl.Diagnostic]bool{}},
-	}
-	ev.merger.Budget = mergeBudget{ev}
+	ev := newEvaluator(cfg)
 	ok, diags := ev.load()
 	if !ok {
 		return ev, diags
 	}
+	switch {
+	case !ev.leavesOut() || diags.HasErrors():
+	case ev.stubbed && ev.libraryIntact():
+		ev.Mods, ev.left = ev.unusedStubs()
+	default:
+		diags = append(diags, ev.decodeStubs()...)
+		ev.Mods, ev.left = ev.unusedModules()
+	}
+	diags = append(diags, ev.decodeStubs()...)
+	ev.keepFacts(ev.pendingFacts)
+	if len(ev.left) > 0 {
+		ev, d := ev.declareAndDefine(diags)
+		if d.HasErrors() {
+			// Made again with every module, for the diagnostics of the
+			// whole library (see unused.go).
+			cfg.Reads = nil
+			return New(cfg)
+		}
+		if ev.skipped == nil {
+			ev.skipped = map[*syntax.Module]bool{}
+		}
+		for _, m := range ev.left {
+			ev.skipped[m] = true
+		}
+		return ev, d
+	}
+	return ev.declareAndDefine(diags)
+}
+
+// declareAndDefine declares the options of ev.Mods (or takes the tree a
+// Fleet keeps) and splits their definitions: New's phases after loading,
+// whose diagnostics diags has.
+func (ev *Evaluator) declareAndDefine(diags hcl.Diagnostics) (*Evaluator, hcl.Diagnostics) {
+	cfg := ev.cfg
 	trees := cfg.Fleet
 	if trees == nil {
 		trees = libraryTrees
@@ -123,6 +149,27 @@ func New(cfg Config) (*Evaluator, hcl.Diagnostics) {
 	}
 	diags = append(diags, ev.define(decl, facts, cfg.skip)...)
 	return ev, dedupe(diags)
+}
+
+// newEvaluator is an evaluation of cfg that has done nothing yet.
+func newEvaluator(cfg Config) *Evaluator {
+	limits := cfg.Limits.withDefaults()
+	ev := &Evaluator{
+		evalPhases:  evalPhases{cfg: cfg},
+		evalLimiter: evalLimiter{limits: limits, started: time.Now()},
+		evalCaches: evalCaches{
+			modLocals:   map[*syntax.Module]*localSet{},
+			loadScopes:  map[*syntax.Module]*scope{},
+			funcs:       lib.Functions(),
+			fileFuncs:   map[string]function.Function{},
+			removedMsgs: map[*declare.Node]*thunk{},
+			modulePaths: map[string]modulePath{},
+			bound:       map[any]options.Type{},
+		},
+		evalTrace: evalTrace{traced: map[*hcl.Diagnostic]bool{}},
+	}
+	ev.merger.Budget = mergeBudget{ev}
+	return ev
 }
 
 // loaded is what loading and collecting make (phases 1 and 2): the modules
@@ -153,6 +200,9 @@ func (ev *Evaluator) load() (ok bool, diags hcl.Diagnostics) {
 	roots, diags := ev.loadRoots()
 	if diags.HasErrors() && roots == nil {
 		return false, diags
+	}
+	if ev.leavesOut() && !ev.cfg.ParseCache.Off() {
+		ev.pendingFacts, ev.stubbed = ev.stubUnused(roots)
 	}
 	return true, append(diags, ev.collectModules(roots)...)
 }
@@ -320,14 +370,21 @@ func checkLocalsMap(attrs []*hclsyntax.Attribute) hcl.Diagnostics {
 }
 
 // Files returns the parsed files by name, for rendering diagnostics: the
-// evaluation's, and those of the other hosts whose errors it reports.
+// evaluation's, those of the other hosts whose errors it reports, and
+// those of its Whole once made.
 func (ev *Evaluator) Files() map[string]*hcl.File {
-	if len(ev.hostFiles) == 0 {
+	whole := ev.whole != nil && ev.whole != ev
+	if len(ev.hostFiles) == 0 && !whole {
 		return ev.loader.files
 	}
 	files := make(map[string]*hcl.File, len(ev.loader.files)+len(ev.hostFiles))
 	for name, f := range ev.hostFiles {
 		files[name] = f
+	}
+	if whole {
+		// the files of the modules left out, which Whole's diagnostics
+		// may name
+		maps.Copy(files, ev.whole.Files())
 	}
 	for name, f := range ev.loader.files {
 		files[name] = f
@@ -445,6 +502,21 @@ type evalPhases struct {
 	// (the Evaluator itself if making it failed).
 	skipped map[*syntax.Module]bool
 	full    *Evaluator
+	// left are the unused library modules the evaluation left out before
+	// declaring (see unused.go), in module order; whole is the evaluation
+	// that does not, made for Whole.
+	left  []*syntax.Module
+	whole *Evaluator
+	// pendingFacts are the library's sources whose facts the parse cache
+	// lacks, written once known; stubbed says it had them, and the modules
+	// they name are stubs, libRoots the keys of the library's roots
+	// (see unusedfacts.go).
+	pendingFacts *pendingFacts
+	stubbed      bool
+	libRoots     map[string]bool
+	// listed are the library modules the facts list, each with what
+	// they say of it.
+	listed map[*syntax.Module]*moduleUse
 	// defaults holds, for a tree that others share, the merged value of
 	// each option read with nothing but its constant default (see
 	// sharedDefault): *declare.Option -> *options.Merged.

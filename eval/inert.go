@@ -333,11 +333,10 @@ func (ev *Evaluator) probeInert(m *syntax.Module) bool {
 // false condition.
 func (ev *Evaluator) skippedDefine(p options.Path) bool {
 	for m := range ev.skipped {
-		for _, c := range m.Configs {
-			for target := range blockTargets(c) {
-				if alongPath(target, p) {
-					return true
-				}
+		// (useOf: a module left out may not be decoded)
+		for _, target := range useOf(m).paths().targets {
+			if alongPath(target, p) {
+				return true
 			}
 		}
 	}

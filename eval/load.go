@@ -81,6 +81,26 @@ func (l *loader) linksOf(m *syntax.Module) (moduleLinks, hcl.Diagnostics) {
 }
 
 // parseAll parses the sources that were not parsed yet, concurrently.
+// forEachParallel calls f with 0 to n-1, on as many goroutines as there
+// are processors (this one among them), each taking the next number by an
+// atomic counter: no channel to hand each over, which cost a wake-up of a
+// parked goroutine a call.
+func forEachParallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			f(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
+
 func (l *loader) parseAll(srcs []syntax.Source) hcl.Diagnostics {
 	var todo []syntax.Source
 	seen := map[string]bool{}
@@ -97,25 +117,7 @@ func (l *loader) parseAll(srcs []syntax.Source) hcl.Diagnostics {
 		return nil
 	}
 	results := make([]hcl.Diagnostics, len(todo))
-	workers := runtime.GOMAXPROCS(0)
-	if workers > len(todo) {
-		workers = len(todo)
-	}
-	// The workers (this goroutine one of them) take the next file by an
-	// atomic counter: no channel to hand each over, which cost a wake-up
-	// of a parked goroutine a file.
-	var next atomic.Int64
-	work := func() {
-		for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-			results[i] = l.parseOne(todo[i])
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+	forEachParallel(len(todo), func(i int) { results[i] = l.parseOne(todo[i]) })
 	var diags hcl.Diagnostics
 	for _, d := range results {
 		diags = append(diags, d...)

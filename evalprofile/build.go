@@ -38,7 +38,29 @@ func Build(ev *eval.Evaluator) (profile.Profile, hcl.Diagnostics) {
 // BuildFor is Build for a write begun beforehand (see Begin): as soon as
 // the entries are evaluated without error, it gives them to w, which
 // builds their tree while the checks that follow run. w may be nil.
+//
+// An evaluation that left unused library modules out (eval.Config.Reads)
+// and meets an error is built again with every module (eval's Whole), so
+// that its diagnostics are those of the whole library.
 func BuildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diagnostics) {
+	p, diags := buildFor(ev, w)
+	if diags.HasErrors() {
+		if whole := ev.Whole(); whole != ev {
+			return buildFor(whole, nil)
+		}
+	}
+	return p, diags
+}
+
+// Reads are the options Build reads, besides the assertions and
+// warnings: the eval.Config.Reads of an evaluation made to build a
+// profile, which may then leave out the library modules nothing reads.
+func Reads() []options.Path {
+	return []options.Path{etcPath, assetsPath, mirrorsPath, packagesPath, imagePath, basePath, proxyPath, providedPath, hostNamePath, fqdnPath}
+}
+
+// buildFor is BuildFor for one evaluation.
+func buildFor(ev *eval.Evaluator, w *profile.Pending) (profile.Profile, hcl.Diagnostics) {
 	entries, diags := FromEvaluation(ev)
 	if w != nil && !diags.HasErrors() {
 		w.Entries(entries)

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval"
+	"github.com/nodegen/nodegen/evalprofile"
 	"github.com/nodegen/nodegen/internal/fleetfile"
 	"github.com/nodegen/nodegen/internal/librarytrees"
 	"github.com/nodegen/nodegen/internal/parsecache"
@@ -187,7 +188,13 @@ func runEval(args []string, ef *evalFlags, out, attr string, raw, asJSON bool, s
 		attrPath = p
 	}
 	st := newRunStats(ef.stats)
-	ev, diags := newEvaluator(ef.config(args))
+	cfg := ef.config(args)
+	if attrPath == nil && !asJSON {
+		// A profile reads what evalprofile.Build reads: the library's
+		// modules nothing reads are left out.
+		cfg.Reads = evalprofile.Reads()
+	}
+	ev, diags := newEvaluator(cfg)
 	st.mark("load")
 	defer st.print(stderr, ev)
 	if diags.HasErrors() {

@@ -60,6 +60,9 @@ func (s *runStats) print(w io.Writer, ev *eval.Evaluator) {
 		st := ev.Stats()
 		fmt.Fprintf(w, "stats: %d files, %d options evaluated, %d thunks forced, %d function calls, %d submodule instances, %.1f MB of values (limit allocation)\n",
 			len(ev.Files()), st.Options, st.Thunks, st.Calls, st.Instances, float64(st.Allocated)/1e6)
+		if n, undecoded := ev.LeftOut(); n > 0 {
+			fmt.Fprintf(w, "stats: %d library modules left out (nothing reads them), %d of them not decoded\n", n, undecoded)
+		}
 		c := parseCache()
 		cs := c.Stats()
 		if c.Off() {

@@ -39,6 +39,14 @@ type Module struct {
 	// ID numbers the modules the process parsed, from 1: a Fleet names
 	// the modules of a declared tree by it.
 	ID uint64
+	// Use is what eval read off the module's syntax alone of what it
+	// declares, reads and defines (eval's unused.go), kept once made for
+	// a Shared module as Decoded is for its options.
+	Use atomic.Value
+	// Lazy is set on a library module not decoded: Use, read from the
+	// parse cache's facts, stands for it until the evaluation keeps it
+	// (eval's unusedfacts.go); it has nothing else but Src and ID.
+	Lazy bool
 	// Computed holds the imports and disabled_modules that are no
 	// constant list: expressions over the module's locals, evaluated when
 	// the modules are collected.
