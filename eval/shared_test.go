@@ -27,8 +27,9 @@ func sharedChain() string {
 }
 
 // TestSharedValues feeds each walker of whole values a value that shares
-// itself (N9): each ends, well within the time limit, in a located limit
-// error or in a value, and no limit's error is reported twice (N20).
+// itself (N9): each ends, by the limits of sizes (not the clock), in a
+// located limit error or in a value, and no limit's error is reported
+// twice (N20).
 func TestSharedValues(t *testing.T) {
 	dbl := "function \"dbl\" {\n  params = [o, n]\n  result = n == 0 ? o : dbl({ a = o, b = o }, n - 1)\n}\n"
 	tests := []struct {
@@ -64,13 +65,12 @@ func TestSharedValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "option \"out\" { type = " + tt.typ + " }\n" + tt.src
 			fsys := fstest.MapFS{"main.hcl": &fstest.MapFile{Data: []byte(src)}}
-			start := time.Now()
-			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: eval.Limits{Time: 20 * time.Second}})
+			// An hour: the limits of sizes, not the clock, must end
+			// each walk (one that only the clock would stop hangs the
+			// test until its timeout).
+			ev, diags := eval.New(eval.Config{FS: fsys, Files: []string{"main.hcl"}, Limits: eval.Limits{Time: time.Hour}})
 			if !diags.HasErrors() {
 				_, diags = ev.Get(options.Path{"out"})
-			}
-			if took := time.Since(start); took > 15*time.Second {
-				t.Errorf("took %s", took)
 			}
 			diags = eval.Dedupe(diags)
 			var limited []*hcl.Diagnostic
