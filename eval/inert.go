@@ -25,9 +25,11 @@ import (
 // the same answer. A library module is inert in an evaluation when
 //
 //   - every config block it has is under a `when`, and targets declared
-//     options, through no renamed or removed option: its prefix does, or,
-//     for a block without one, each attribute's name (`config { when =
-//     cfg.enable; assertions = [...] }`); they may be its own options;
+//     options, through no renamed or removed option, and no read-only
+//     one (which counts a definition under a false condition): its
+//     prefix does, or, for a block without one, each attribute's name
+//     (`config { when = cfg.enable; assertions = [...] }`); they may be
+//     its own options;
 //   - in this evaluation no definition of another module reaches an
 //     option it declares: no module that is split defines one, and no
 //     definition waits at a namespace above one (see touched);
@@ -138,21 +140,44 @@ func newInertFacts(decl *declare.Declared) *inertFacts {
 // guarded says every config block of m is under a `when` and targets,
 // through declared namespaces and no renamed or removed option, options
 // or namespaces: its prefix does, or, for a block without one, each
-// attribute's name (`config { when = cfg.enable; assertions = [...] }`).
-// The options may be m's own (`config "services.openssh" { when =
-// cfg.enable; ... }`): under a false `when`, such a definition is none.
+// attribute's name (`config { when = cfg.enable; assertions = [...] }`);
+// and no read-only option, at, above or below the target, which counts
+// a definition under a false condition too (see force.go). The options
+// may be m's own (`config "services.openssh" { when = cfg.enable; ...
+// }`): under a false `when`, such a definition is none.
 func guarded(root *declare.Node, m *syntax.Module) bool {
+	readOnly := map[*declare.Node]bool{}
 	for _, c := range m.Configs {
 		if c.When == nil || len(c.Prefix) == 0 && len(c.Attrs) == 0 {
 			return false
 		}
 		for p := range blockTargets(c) {
-			if !declaredPath(root, p) {
+			if n := declaredPath(root, p); n == nil || holdsReadOnly(n, readOnly) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// holdsReadOnly says n is a read-only option or a namespace with one
+// below it; memo keeps the answer for each namespace.
+func holdsReadOnly(n *declare.Node, memo map[*declare.Node]bool) bool {
+	if n.Opt != nil {
+		return n.Opt.ReadOnly
+	}
+	if v, ok := memo[n]; ok {
+		return v
+	}
+	v := false
+	for _, k := range n.Children {
+		if holdsReadOnly(k, memo) {
+			v = true
+			break
+		}
+	}
+	memo[n] = v
+	return v
 }
 
 // blockTargets yields the paths config block c defines at: its prefix,
@@ -171,20 +196,21 @@ func blockTargets(c *syntax.Config) iter.Seq[[]string] {
 	}
 }
 
-// declaredPath says path leads, through declared namespaces and no
-// renamed or removed option, to an option or a namespace.
-func declaredPath(root *declare.Node, path []string) bool {
+// declaredPath returns the node path leads to, through declared
+// namespaces and no renamed or removed option: an option (the first on
+// the way) or a namespace; nil when there is none.
+func declaredPath(root *declare.Node, path []string) *declare.Node {
 	n := root
 	for _, p := range path {
 		n = n.Children[cty.NormalizeString(p)]
 		switch {
 		case n == nil || n.Rename != nil || n.Removed != nil:
-			return false
+			return nil
 		case n.Opt != nil:
-			return true
+			return n
 		}
 	}
-	return true
+	return n
 }
 
 // inert says m is a candidate known to be inert.

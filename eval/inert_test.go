@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,6 +79,57 @@ func TestSharedTreesChangeNothing(t *testing.T) {
 			want := checkRecord(t, full, diags)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("leaving the inert modules out changed the evaluation (-all +skipping):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestInertKeepsReadOnlyDefinitions checks that a module whose block,
+// under a false `when`, defines a read-only option (at it, or at a
+// namespace above) is not skipped by the evaluations of a shared tree: a
+// read-only option counts that definition too, and the error of a second
+// one is the same as one nodegen eval's.
+func TestInertKeepsReadOnlyDefinitions(t *testing.T) {
+	const ro = `
+option "ro.x" {
+  type      = int
+  default   = 1
+  read_only = true
+}
+`
+	const ff = `
+option "ff.enable" {
+  type    = bool
+  default = false
+}
+`
+	for name, block := range map[string]string{
+		"at the option":        "config \"ro\" {\n  when = config.ff.enable\n  x    = 2\n}\n",
+		"at a namespace above": "config {\n  when = config.ff.enable\n  ro   = { x = 2 }\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			files := maps.Clone(NewInertLibrary().(*inertLibrary).MapFS)
+			files["ro.hcl"] = &fstest.MapFile{Data: []byte(ro)}
+			files["ff.hcl"] = &fstest.MapFile{Data: []byte(ff + block)}
+			host := fstest.MapFS{"host.hcl": {Data: []byte(`config "files" { x = "${config.ro.x}" }`)}}
+			cfg := Config{Library: &inertLibrary{files}, FS: host, Files: []string{"host.hcl"}}
+			var ev *Evaluator
+			var diags hcl.Diagnostics
+			for range 3 { // the second keeps the tree, the third skips
+				ev, diags = New(cfg)
+			}
+			if slices.Contains(SkippedModules(ev), "ff.hcl") {
+				t.Errorf("ff.hcl skipped: %q", SkippedModules(ev))
+			}
+			once := cfg
+			once.Fleet = NewFleet()
+			full, fullDiags := New(once)
+			want := checkRecord(t, full, fullDiags)
+			if !strings.Contains(want, `Option "ro.x" is read-only`) {
+				t.Fatalf("no read-only error with every module:\n%s", want)
+			}
+			if diff := cmp.Diff(want, checkRecord(t, ev, diags)); diff != "" {
+				t.Errorf("skipping changed the evaluation (-all +skipping):\n%s", diff)
 			}
 		})
 	}
