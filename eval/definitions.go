@@ -33,7 +33,14 @@ const namespaceDepth = 3
 // order of their paths. The user's definitions come first. An option that does not
 // exist or does not evaluate has none: the error is reported where its
 // value is read.
+//
+// An evaluation that left unused modules out (see unused.go) answers for
+// a path along one of their options with its Whole: a profile's origin
+// may name any option.
 func (ev *Evaluator) Definitions(p options.Path) []Definition {
+	if ev.alongLeftOut(p) {
+		return ev.Whole().Definitions(p)
+	}
 	var rs []hcl.Range
 	if ns := declare.LookupDecl(ev.top.root, p); ns != nil && ns.Opt == nil && ns.Rename == nil {
 		// A namespace of the top level (services.chrony).

@@ -15,6 +15,7 @@ import (
 	"github.com/nodegen/nodegen/eval/internal/declare"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/lib"
+	"github.com/nodegen/nodegen/options"
 )
 
 // Unused library modules: what no host reads is not declared.
@@ -51,9 +52,13 @@ import (
 //     This is a fact of the module's syntax alone, kept on it for a library
 //     module parsed once for the process (syntax.Module.Use);
 //   - each path its config blocks define is along a path some module
-//     declares, through no renamed or removed option (in the whole
-//     evaluation, defining an undeclared option is an error even under a
-//     false `when`).
+//     declares, through no renamed or removed option, and along no
+//     read-only option (in the whole evaluation, defining an undeclared
+//     option is an error even under a false `when`, and a read-only
+//     option counts its definitions under false conditions);
+//   - it reads no format and calls no function of a module (format.NAME,
+//     fn.NAME, a function block's name) nor file(): what those give is
+//     not a fact of its own source.
 //
 // What such a module would have given the evaluation is known: no
 // definition, no diagnostic, no warning, an option nothing reads. So
@@ -74,13 +79,15 @@ import (
 // options are the paths of the options it declares from its syntax
 // (declares has the prefixes of its dynamic blocks too); targets the
 // paths its config blocks define (appendLeaves), which must be declared;
-// renames the paths of its renamed and removed options.
+// renames the paths of its renamed and removed options; readOnly the
+// paths of its options with a read_only attribute.
 type moduleUse struct {
 	candidate                bool
 	declares, reads, defines [][]string
 	options                  [][]string
 	targets                  [][]string
 	renames                  [][]string
+	readOnly                 [][]string
 	alone                    atomic.Int32
 	// lazy holds reads, defines and targets still encoded (see paths).
 	lazy []byte
@@ -113,6 +120,9 @@ func readUse(m *syntax.Module) *moduleUse {
 		}
 		u.declares = append(u.declares, normalPath(o.Path))
 		u.options = append(u.options, normalPath(o.Path))
+		if o.Attrs["read_only"] != nil {
+			u.readOnly = append(u.readOnly, normalPath(o.Path))
+		}
 		if t := o.Attrs["type"]; t != nil && namesSubmodule(t.Expr) {
 			// a submodule type or format only another module declares:
 			// not declared by itself (learnAlone)
@@ -258,7 +268,8 @@ func namesSubmodule(t hclsyntax.Expression) bool {
 type readCollector struct {
 	reads [][]string
 	// unknownCalls is set by a call of a function the library does not
-	// have (a module's function block) or of file(), and by fn.NAME.
+	// have (a module's function block) or of file(), by fn.NAME and
+	// format.NAME, and by an expression of a kind it does not know.
 	unknownCalls bool
 }
 
@@ -295,7 +306,8 @@ func (c *readCollector) expr(e hclsyntax.Expression) {
 		if p, ok := configRead(e.Traversal); ok {
 			c.reads = append(c.reads, p)
 		}
-		if e.Traversal.RootName() == "fn" {
+		if r := e.Traversal.RootName(); r == "fn" || r == "format" {
+			// another module's function, or format (which one declares)
 			c.unknownCalls = true
 		}
 	case *hclsyntax.RelativeTraversalExpr:
@@ -348,7 +360,9 @@ func (c *readCollector) expr(e hclsyntax.Expression) {
 		c.expr(e.Expression)
 	default:
 		// An expression of a kind not listed: its traversals, each read
-		// to its first step that is not a constant name.
+		// to its first step that is not a constant name; what else it
+		// does is not known, so its module is not left out.
+		c.unknownCalls = true
 		hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 			if t, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
 				if p, ok := configRead(t.Traversal); ok {
@@ -491,7 +505,10 @@ type libraryUse struct {
 	// syntax (not those under a dynamic block's prefix)
 	options pathTrie
 	renames [][]string
-	unused  []bool
+	// readOnly are the paths of the read-only options they declare
+	// (moduleUse.readOnly)
+	readOnly [][]string
+	unused   []bool
 }
 
 // libraryUses keeps the libraryUse of each list of library modules the
@@ -537,6 +554,7 @@ func newLibraryUse(mods []*syntax.Module) *libraryUse {
 			l.options.add(p, int32(i))
 		}
 		l.renames = append(l.renames, l.uses[i].renames...)
+		l.readOnly = append(l.readOnly, l.uses[i].readOnly...)
 	}
 	var kept [][]string
 	for i, u := range l.uses {
@@ -604,14 +622,17 @@ func (l *libraryUse) keepAlong(unused []bool, paths [][]string, host *moduleUse)
 // strayTargets says a config block of module i of l defines a path (each
 // key of an object written out, see appendLeaves) that is no option nor
 // in one's value, as the library's modules declare them from their syntax,
-// or through one of the library's renamed or removed options: the whole
-// evaluation tells of it, even under a false `when`, so the module is
-// kept. (An option the host, or a dynamic block, declares counts as none:
-// keeping a module is never wrong.)
+// or through one of the library's renamed or removed options, or along a
+// read-only option: the whole evaluation tells of it, even under a false
+// `when` (a read-only option counts the definitions under false
+// conditions too, as NixOS's does), so the module is kept. (An option
+// the host, or a dynamic block, declares counts as none: keeping a module
+// is never wrong.)
 func (l *libraryUse) strayTargets(i int) bool {
 	return slices.ContainsFunc(l.uses[i].targets, func(t []string) bool {
 		return !l.options.underOption(t) ||
-			slices.ContainsFunc(l.renames, func(r []string) bool { return hasPrefix(t, r) })
+			slices.ContainsFunc(l.renames, func(r []string) bool { return hasPrefix(t, r) }) ||
+			slices.ContainsFunc(l.readOnly, func(r []string) bool { return alongPath(t, r) })
 	})
 }
 
@@ -807,4 +828,16 @@ func (ev *Evaluator) Whole() *Evaluator {
 		ev.whole = whole
 	}
 	return ev.whole
+}
+
+// alongLeftOut says p is at, above or below a path a module the
+// evaluation left out declares (for a module the facts stood for, the
+// common prefix of its options).
+func (ev *Evaluator) alongLeftOut(p options.Path) bool {
+	for _, m := range ev.left {
+		if slices.ContainsFunc(useOf(m).declares, func(d []string) bool { return alongPath(d, p) }) {
+			return true
+		}
+	}
+	return false
 }

@@ -280,6 +280,42 @@ func TestUnusedExplained(t *testing.T) {
 	}
 }
 
+// TestUnusedDefinitions checks that Definitions of an evaluation that
+// left modules out answers for their options as that of every module
+// does: a profile's origin may name any option, and its problems are
+// located by it (evalprofile's locate). The host defines the option of a
+// left-out module only by a string (an origin), which reads nothing.
+func TestUnusedDefinitions(t *testing.T) {
+	host := fstest.MapFS{"host.hcl": {Data: []byte(`config "files" { x = "svc.port" }`)}}
+	cfg := Config{Library: NewInertLibrary(), FS: host, Files: []string{"host.hcl"}, Fleet: NewFleet()}
+	paths := []options.Path{{"svc", "port"}, {"svc"}, {"pull", "registry"}, {"files"}}
+	definitions := func(cfg Config) (left []string, defs [][]Definition) {
+		ev, diags := New(cfg)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		for _, m := range ev.left {
+			left = append(left, m.Src.Path)
+		}
+		for _, p := range paths {
+			defs = append(defs, ev.Definitions(p))
+		}
+		return left, defs
+	}
+	_, want := definitions(cfg)
+	if len(want[0]) == 0 {
+		t.Fatalf("no definition of svc.port with every module: %v", want)
+	}
+	cfg.Reads = []options.Path{{"files"}}
+	left, got := definitions(cfg)
+	if !slices.Contains(left, "svc.hcl") || !slices.Contains(left, "pull.hcl") {
+		t.Fatalf("svc.hcl and pull.hcl not left out: %q", left)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("definitions (-every module +left out):\n%s", diff)
+	}
+}
+
 // TestUnusedFactsKey checks that the facts of a library are those of its
 // files and limits: a library with a module changed, or an evaluation
 // with other limits, finds none, and writes its own.
@@ -324,7 +360,9 @@ func TestUnusedFactsKey(t *testing.T) {
 // defines itself, it reads another module's option through try, can,
 // keys or isDefined, its checks read a file, an option it declares is
 // renamed or removed elsewhere, a block defines a path no option has, the
-// host disables a module it defines into.
+// host disables a module it defines into, a block under a false `when`
+// defines a read-only option (which counts the definition all the same),
+// a check or `when` reads a format (which another module declares).
 func TestUnusedChangesNothing(t *testing.T) {
 	reads := []options.Path{{"files"}}
 	const ff = `
@@ -446,6 +484,51 @@ option "gg.x" {
 config "gg" {
   when = config.ff.enable
   x    = 1
+}
+`}},
+		{"a read-only option another module defines under a false when", `config "files" { x = "${config.ro.x}" }`, map[string]string{
+			"ro.hcl": `
+option "ro.x" {
+  type      = int
+  default   = 1
+  read_only = true
+}
+`,
+			"ff.hcl": ff + `
+config "ro" {
+  when = config.ff.enable
+  x    = 2
+}
+`}},
+		{"a read-only option defined at a namespace above, under a false when", `config "files" { x = "${config.ro.x}" }`, map[string]string{
+			"ro.hcl": `
+option "ro.x" {
+  type      = int
+  default   = 1
+  read_only = true
+}
+`,
+			"ff.hcl": ff + `
+config {
+  when = config.ff.enable
+  ro   = { x = 2 }
+}
+`}},
+		{"a warning over a format another module declares", "", map[string]string{
+			"fmt.hcl": `
+format "myfmt" "json" {}
+`,
+			"ff.hcl": ff + `
+warning {
+  condition = can(format.myfmt)
+  message   = "myfmt is declared"
+}
+`}},
+		{"a when over a format the host declares", `format "myfmt" "json" {}`, map[string]string{
+			"ff.hcl": ff + `
+config "files" {
+  when = can(format.myfmt)
+  ff   = "on"
 }
 `}},
 	}

@@ -45,7 +45,7 @@ type pendingFacts struct {
 var sourceBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // factsMagic starts the key of a library's facts and their encoding.
-const factsMagic = "nodegen unused modules 2\n"
+const factsMagic = "nodegen unused modules 3\n"
 
 // stubUnused reads the sources of the library's modules among roots and
 // makes a stub of each one the parse cache's facts say may be left out
