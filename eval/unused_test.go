@@ -250,26 +250,31 @@ func callerRecord(t *testing.T, ev *Evaluator, diags hcl.Diagnostics, reads []op
 	return got
 }
 
+// explainFiles evaluates cfg and lists the definitions Explain gives of
+// files, each as FILE:LINE and whether it is under a condition.
+func explainFiles(t *testing.T, cfg Config) []string {
+	t.Helper()
+	ev, diags := New(cfg)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	x, diags := ev.Explain(options.Path{"files"})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	var defs []string
+	for _, d := range x.Definitions {
+		defs = append(defs, fmt.Sprintf("%s:%d %v", d.Range.Filename, d.Range.Start.Line, d.Condition != (hcl.Range{})))
+	}
+	return defs
+}
+
 // TestUnusedExplained checks that Explain of an evaluation that left
 // modules out lists their definitions under a false condition, as that of
 // every module does.
 func TestUnusedExplained(t *testing.T) {
 	cfg := Config{Library: NewInertLibrary(), FS: fstest.MapFS{"host.hcl": {Data: nil}}, Files: []string{"host.hcl"}, Fleet: NewFleet()}
-	explain := func(cfg Config) []string {
-		ev, diags := New(cfg)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		x, diags := ev.Explain(options.Path{"files"})
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		var defs []string
-		for _, d := range x.Definitions {
-			defs = append(defs, fmt.Sprintf("%s:%d %v", d.Range.Filename, d.Range.Start.Line, d.Condition != (hcl.Range{})))
-		}
-		return defs
-	}
+	explain := func(cfg Config) []string { return explainFiles(t, cfg) }
 	want := explain(cfg)
 	if !slices.ContainsFunc(want, func(d string) bool { return strings.HasPrefix(d, "<nodegen>/modules/svc.hcl:") }) {
 		t.Fatalf("svc.hcl's definition of files is not listed: %q", want)
@@ -571,21 +576,7 @@ config "files" {
 func TestUnusedKeepsInertSkipped(t *testing.T) {
 	host := fstest.MapFS{"host.hcl": {Data: []byte(`config "files" { x = "${config.svc.port}${config.pull.registry}${config.own.level}" }`)}}
 	cfg := Config{Library: NewInertLibrary(), FS: host, Files: []string{"host.hcl"}, Fleet: NewFleet()}
-	explain := func(cfg Config) []string {
-		ev, diags := New(cfg)
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		x, diags := ev.Explain(options.Path{"files"})
-		if diags.HasErrors() {
-			t.Fatal(diags.Error())
-		}
-		var defs []string
-		for _, d := range x.Definitions {
-			defs = append(defs, fmt.Sprintf("%s:%d %v", d.Range.Filename, d.Range.Start.Line, d.Condition != (hcl.Range{})))
-		}
-		return defs
-	}
+	explain := func(cfg Config) []string { return explainFiles(t, cfg) }
 	want := explain(cfg)
 	cfg.Reads = []options.Path{{"files"}}
 	var got []string
