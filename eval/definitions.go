@@ -39,7 +39,9 @@ const namespaceDepth = 3
 // may name any option.
 func (ev *Evaluator) Definitions(p options.Path) []Definition {
 	if ev.alongLeftOut(p) {
-		return ev.Whole().Definitions(p)
+		if whole := ev.Whole(); whole != ev {
+			return whole.Definitions(p)
+		}
 	}
 	var rs []hcl.Range
 	if ns := declare.LookupDecl(ev.top.root, p); ns != nil && ns.Opt == nil && ns.Rename == nil {
