@@ -80,7 +80,6 @@ func (l *loader) linksOf(m *syntax.Module) (moduleLinks, hcl.Diagnostics) {
 	return *ln, diags
 }
 
-// parseAll parses the sources that were not parsed yet, concurrently.
 // forEachParallel calls f with 0 to n-1, on as many goroutines as there
 // are processors (this one among them), each taking the next number by an
 // atomic counter: no channel to hand each over, which cost a wake-up of a
@@ -101,6 +100,7 @@ func forEachParallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
+// parseAll parses the sources that were not parsed yet, concurrently.
 func (l *loader) parseAll(srcs []syntax.Source) hcl.Diagnostics {
 	var todo []syntax.Source
 	seen := map[string]bool{}
