@@ -193,12 +193,22 @@ func (l *loader) parseOne(s syntax.Source) hcl.Diagnostics {
 // readModule reads a module file of at most max bytes (regularfile.Read),
 // a host file through regularfile.ReadFast's fewer system calls when it can.
 func readModule(s syntax.Source, max int64) ([]byte, error) {
-	if syntax.IsOSFS(s.FS) {
-		if src, ok := regularfile.ReadFast(nil, "/"+s.Path, max); ok {
+	if p, ok := hostPath(s); ok {
+		if src, ok := regularfile.ReadFast(nil, p, max); ok {
 			return src, nil
 		}
 	}
 	return regularfile.Read(s.FS, s.Path, max)
+}
+
+// hostPath is the host path of a module file that lies on the host: one
+// of the host's file system, or of a directory opened as
+// regularfile.DirFS (a library read from a directory).
+func hostPath(s syntax.Source) (string, bool) {
+	if syntax.IsOSFS(s.FS) {
+		return "/" + s.Path, true
+	}
+	return regularfile.HostPath(s.FS, s.Path)
 }
 
 func (l *loader) parseFile(s syntax.Source) hcl.Diagnostics {

@@ -69,8 +69,8 @@ func (ev *Evaluator) stubUnused(roots []syntax.Source) (pf *pendingFacts, stubbe
 		defer sourceBufs.Put(buf)
 		var src []byte
 		ok := false
-		if syntax.IsOSFS(libs[i].FS) {
-			src, ok = regularfile.ReadFast((*buf)[:0], "/"+libs[i].Path, ev.limits.FileBytes)
+		if p, host := hostPath(libs[i]); host {
+			src, ok = regularfile.ReadFast((*buf)[:0], p, ev.limits.FileBytes)
 		}
 		if ok {
 			*buf = src

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/nodegen/nodegen/internal/regularfile"
 	"github.com/nodegen/nodegen/modules"
 )
 
@@ -19,7 +20,7 @@ const testLibraryVar = "NODEGEN_TEST_LIBRARY"
 // built-in one (modules.FS), or the directory testLibraryVar names.
 func library() fs.FS {
 	if dir := os.Getenv(testLibraryVar); dir != "" {
-		return os.DirFS(dir)
+		return regularfile.DirFS(dir)
 	}
 	return modules.FS()
 }

@@ -39,5 +39,18 @@ func (d dirFS) Open(name string) (fs.File, error) {
 // Stat implements fs.StatFS.
 func (d dirFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(d.disk, name) }
 
+// HostPath returns the host path of the file name of fsys, when fsys is a
+// DirFS and name a valid path in it: a caller that reads many files of
+// such a directory reads them with ReadFast's fewer system calls (an
+// os.DirFS file is opened through the poller: four fcntl calls and an
+// epoll_ctl more a file).
+func HostPath(fsys fs.FS, name string) (string, bool) {
+	d, ok := fsys.(dirFS)
+	if !ok || !fs.ValidPath(name) {
+		return "", false
+	}
+	return path.Join(d.dir, name), true
+}
+
 // ReadDir implements fs.ReadDirFS.
 func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(d.disk, name) }

@@ -63,3 +63,34 @@ func TestDirFS(t *testing.T) {
 		t.Errorf("Read(fifo.hcl) error %v, want not a regular file", err)
 	}
 }
+
+// TestHostPath: a DirFS names its files' host paths, for ReadFast; any
+// other file system, or a name that is not a valid path, has none.
+func TestHostPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.hcl"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		fsys fs.FS
+		name string
+		want string
+		ok   bool
+	}{
+		{DirFS(dir), "a.hcl", filepath.Join(dir, "a.hcl"), true},
+		{DirFS(dir), "sub/b.hcl", filepath.Join(dir, "sub/b.hcl"), true},
+		{DirFS(dir), "../a.hcl", "", false},
+		{DirFS(dir), "/a.hcl", "", false},
+		{os.DirFS(dir), "a.hcl", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := HostPath(tt.fsys, tt.name)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("HostPath(%T, %q) = %q, %v; want %q, %v", tt.fsys, tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+	p, _ := HostPath(DirFS(dir), "a.hcl")
+	if b, ok := ReadFast(nil, p, 64); !ok || string(b) != "x = 1\n" {
+		t.Errorf("ReadFast(HostPath(a.hcl)) = %q, %v", b, ok)
+	}
+}
