@@ -16,11 +16,11 @@ func TestManyLimit(t *testing.T) {
 	}{
 		{"nothing live: the floor", 0, gib, manyFloor},
 		{"a fleet's live heap: the floor", 20 * mib, gib, manyFloor},
-		{"two fifths of the floor live: the floor", 64 * mib / 5 * 2, gib, manyFloor},
-		{"more live: two and a half times it", 40 * mib, gib, 100 * mib},
+		{"two fifths of the floor live: the floor", 128 * mib / 5 * 2, gib, manyFloor},
+		{"more live: two and a half times it", 80 * mib, gib, 200 * mib},
 		{"a large evaluation", 300 * mib, gib, 750 * mib},
 		{"the memory available caps it", 600 * mib, gib, gib},
-		{"less available than the floor: what is available", 0, 48 * mib, 48 * mib},
+		{"less available than the floor: what is available", 0, 96 * mib, 96 * mib},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,7 +24,7 @@ const (
 	// after another and side by side (build, test): what one evaluation
 	// allocates is garbage once it is done, and the heap is collected when
 	// it has grown to four times what was live (GOGC=300) or reaches a
-	// soft memory limit that follows the live heap (64 MiB, or two and a
+	// soft memory limit that follows the live heap (128 MiB, or two and a
 	// half times what is live when that is more: see liveFollower and
 	// manyLimit), whichever comes first.
 	ManyEvaluations
