@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -24,10 +25,35 @@ func native(spec *function.Spec) function.Function {
 	return f
 }
 
-// foreignParams caches the parameters of the functions made elsewhere
-// (go-cty's stdlib, HCL's operators), which function.Function.Params and
-// VarParam copy on every call.
-var foreignParams sync.Map // function.Function -> *foreignParam
+// foreignParams holds the parameters of the functions made elsewhere that
+// every evaluation calls (go-cty's stdlib functions of Functions, HCL's
+// operators), which function.Function.Params and VarParam copy on every
+// call. It is made once, on first use (after the package's init functions
+// have filled natives), and only read afterwards: a function made for one
+// evaluation (its file()) is not kept, so what a fleet's build holds does
+// not grow with its hosts.
+var foreignParams = sync.OnceValue(func() map[function.Function]foreignParam {
+	m := map[function.Function]foreignParam{}
+	add := func(f function.Function) {
+		if _, ok := natives[f]; !ok {
+			m[f] = foreignParam{params: f.Params(), vp: f.VarParam()}
+		}
+	}
+	for _, f := range Functions() {
+		add(f)
+	}
+	for _, op := range []*hclsyntax.Operation{
+		hclsyntax.OpLogicalOr, hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalNot,
+		hclsyntax.OpEqual, hclsyntax.OpNotEqual,
+		hclsyntax.OpGreaterThan, hclsyntax.OpGreaterThanOrEqual,
+		hclsyntax.OpLessThan, hclsyntax.OpLessThanOrEqual,
+		hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply,
+		hclsyntax.OpDivide, hclsyntax.OpModulo, hclsyntax.OpNegate,
+	} {
+		add(op.Impl)
+	}
+	return m
+})
 
 type foreignParam struct {
 	params []function.Parameter
@@ -36,13 +62,10 @@ type foreignParam struct {
 
 // foreign returns the parameters of a function made elsewhere.
 func foreign(f function.Function) ([]function.Parameter, *function.Parameter) {
-	if p, ok := foreignParams.Load(f); ok {
-		fp := p.(*foreignParam)
-		return fp.params, fp.vp
+	if p, ok := foreignParams()[f]; ok {
+		return p.params, p.vp
 	}
-	fp := &foreignParam{params: f.Params(), vp: f.VarParam()}
-	foreignParams.Store(f, fp)
-	return fp.params, fp.vp
+	return f.Params(), f.VarParam()
 }
 
 // Call calls f as an HCL function call expression does: each argument is

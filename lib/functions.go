@@ -108,17 +108,30 @@ func Functions() map[string]function.Function {
 		"systemdexecarg": SystemdExecArgFunc,
 
 		// Conversions.
-		"tobool":   stdlib.MakeToFunc(cty.Bool),
-		"tolist":   stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap":    stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"tonumber": stdlib.MakeToFunc(cty.Number),
-		"toset":    stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
-		"tostring": stdlib.MakeToFunc(cty.String),
+		"tobool":   toBoolFunc,
+		"tolist":   toListFunc,
+		"tomap":    toMapFunc,
+		"tonumber": toNumberFunc,
+		"toset":    toSetFunc,
+		"tostring": toStringFunc,
 
 		// Errors.
 		"throw": ThrowFunc,
 	}
 }
+
+// The conversion functions, made once: stdlib.MakeToFunc makes a new
+// function on every call, and what is cached by function (the parameters
+// of foreign functions, see foreign) would otherwise grow by six entries
+// with every evaluation of a fleet's build.
+var (
+	toBoolFunc   = stdlib.MakeToFunc(cty.Bool)
+	toListFunc   = stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType))
+	toMapFunc    = stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType))
+	toNumberFunc = stdlib.MakeToFunc(cty.Number)
+	toSetFunc    = stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType))
+	toStringFunc = stdlib.MakeToFunc(cty.String)
+)
 
 // ThrowError is the error of a call to throw. The evaluator turns it into a
 // diagnostic whose summary is Msg.

@@ -352,6 +352,31 @@ func TestConversionFunctions(t *testing.T) {
 	})
 }
 
+// TestForeignParams checks that Call knows the parameters of every
+// function of Functions without copying them on each call, for the
+// functions of any one call of Functions (the conversions are not made
+// anew each time), and that a function made elsewhere for one evaluation
+// (as its file() is) is called with its own parameters and not kept.
+func TestForeignParams(t *testing.T) {
+	for name, f := range Functions() {
+		if _, native := natives[f]; native {
+			continue
+		}
+		if _, ok := foreignParams()[f]; !ok {
+			t.Errorf("%s: its parameters are copied on every call", name)
+		}
+	}
+	held := len(foreignParams())
+	fresh := stdlib.MakeToFunc(cty.String)
+	got, err := Call(fresh, []cty.Value{cty.NumberIntVal(7)})
+	if err != nil || !got.RawEquals(cty.StringVal("7")) {
+		t.Errorf("a function made for one evaluation: got %#v, %v; want \"7\"", got, err)
+	}
+	if len(foreignParams()) != held {
+		t.Errorf("calling a function made for one evaluation kept its parameters (%d functions, then %d)", held, len(foreignParams()))
+	}
+}
+
 // TestArgErrors checks that argument errors say which argument is wrong,
 // so that the evaluator can point at it.
 func TestArgErrors(t *testing.T) {
