@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,56 @@ func readTree(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestBuildKeepsNoHost builds a fleet whose hosts read a file of their
+// own with file() (a function each evaluation makes for itself, holding
+// the evaluation) twice over: what the process holds once a build is
+// over, collected, does not grow with the hosts it built. A cache that
+// kept something of each evaluation (as lib's cache of function
+// parameters once kept every file() it called) keeps the 40 evaluations
+// here: 27 MiB.
+func TestBuildKeepsNoHost(t *testing.T) {
+	dir := t.TempDir()
+	var hosts []string
+	for i := range 40 {
+		name := fmt.Sprintf("host%02d", i)
+		if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte("Welcome to "+name+".\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src := fmt.Sprintf("config \"networking\" {\n  hostName = %q\n}\n\nconfig \"environment.etc.\\\"motd\\\"\" {\n  text = file(\"%s.txt\")\n}\n", name, name)
+		h := filepath.Join(dir, name+".hcl")
+		if err := os.WriteFile(h, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		hosts = append(hosts, h)
+	}
+	held := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	build := func(hosts []string) {
+		t.Helper()
+		var stderr bytes.Buffer
+		if code := runBuild(hosts, &evalFlags{}, filepath.Join(dir, "out"), 2, false, io.Discard, &stderr); code != exitOK {
+			t.Fatalf("build exited %d:\n%s", code, stderr.String())
+		}
+	}
+	// A first build fills what is shared by every build (the library's
+	// trees, the memos of texts), which is bounded, not per host.
+	build(hosts[:2])
+	before := held()
+	build(hosts)
+	after := held()
+	t.Logf("held %.1f MiB, then %.1f MiB", float64(before)/(1<<20), float64(after)/(1<<20))
+	const bound = 8 << 20 // the memos of texts may fill up to a MiB each; 40 evaluations kept are 27 MiB
+	if after > before+bound {
+		t.Errorf("after building %d hosts the process holds %.1f MiB more than before (at most %d MiB): something keeps each host", len(hosts), float64(after-before)/(1<<20), bound>>20)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "out", "host39", "etc", "motd")); !strings.Contains(string(got), "Welcome to host39.") {
+		t.Errorf("host39's motd = %q: the hosts did not read their files", got)
+	}
 }
