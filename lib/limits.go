@@ -269,8 +269,10 @@ func checkFlatten(args []cty.Value, l Limits) error {
 	var n int64
 	var walk func(v cty.Value)
 	walk = func(v cty.Value) {
-		for it := v.ElementIterator(); it.Next() && n <= int64(l.Elements); {
-			_, e := it.Element()
+		for _, e := range ctyelems.Elems(v) {
+			if n > int64(l.Elements) {
+				return
+			}
 			if e.IsKnown() && !e.IsNull() && (e.Type().IsListType() || e.Type().IsTupleType() || e.Type().IsSetType()) {
 				walk(e)
 				continue
