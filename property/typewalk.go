@@ -23,11 +23,47 @@ func TypeHolds(ty cty.Type, leaf func(cty.Type) bool) bool {
 	return w.holds(ty)
 }
 
-// typeWalk is TypeHolds' walk: seen is what it found in the object and
-// tuple types inside it has looked at, allocated at the first.
+// typeWalk is TypeHolds' walk: what it found in the object and tuple
+// types inside it has looked at, the first few in few (on the stack: most
+// walks meet fewer), the others in seen, allocated at the first.
 type typeWalk struct {
 	leaf func(cty.Type) bool
+	few  [fewTypes]typeFound
+	nfew int
 	seen map[typeIdentity]bool
+}
+
+// fewTypes is how many inner types a walk remembers without a map.
+const fewTypes = 8
+
+// typeFound is what a walk found in an inner type.
+type typeFound struct {
+	id   typeIdentity
+	held bool
+}
+
+// found returns what the walk found in the type id, if it looked at it.
+func (w *typeWalk) found(id typeIdentity) (held, ok bool) {
+	for _, f := range w.few[:w.nfew] {
+		if f.id == id {
+			return f.held, true
+		}
+	}
+	held, ok = w.seen[id]
+	return held, ok
+}
+
+// remember records what the walk found in the type id.
+func (w *typeWalk) remember(id typeIdentity, held bool) {
+	if w.nfew < fewTypes {
+		w.few[w.nfew] = typeFound{id, held}
+		w.nfew++
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[typeIdentity]bool{}
+	}
+	w.seen[id] = held
 }
 
 // typeIdentity is an object or tuple type's identity.
@@ -74,13 +110,10 @@ func (w *typeWalk) inner(ty cty.Type) bool {
 	default:
 		return w.holds(ty)
 	}
-	if held, ok := w.seen[id]; ok {
+	if held, ok := w.found(id); ok {
 		return held
 	}
-	if w.seen == nil {
-		w.seen = map[typeIdentity]bool{}
-	}
 	held := w.holds(ty)
-	w.seen[id] = held
+	w.remember(id, held)
 	return held
 }
