@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyconv"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )
@@ -147,7 +148,7 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 			return r, diags
 		}
 		param := lib.Params(e.Op.Impl)[0]
-		cv, err := convert.Convert(v, param.Type)
+		cv, err := ctyconv.Convert(v, param.Type)
 		if err != nil {
 			return cty.UnknownVal(e.Op.Type), append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

@@ -6,10 +6,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/nodegen/nodegen/internal/ctyconv"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -49,7 +49,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 		return cty.UnknownVal(e.Op.Type), append(diags, d)
 	}
 	params := lib.Params(e.Op.Impl)
-	lv, err := convert.Convert(lhs, params[0].Type)
+	lv, err := ctyconv.Convert(lhs, params[0].Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -59,7 +59,7 @@ func (sc *scope) binary(e *hclsyntax.BinaryOpExpr) (cty.Value, hcl.Diagnostics) 
 			Context:  e.SrcRange.Ptr(),
 		})
 	}
-	rv, err := convert.Convert(rhs, params[1].Type)
+	rv, err := ctyconv.Convert(rhs, params[1].Type)
 	if err != nil {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -7,8 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/nodegen/nodegen/internal/ctyconv"
 )
 
 // natives holds, by function, the specifications of the functions this
@@ -193,7 +194,7 @@ func convertArgs(params []function.Parameter, vp *function.Parameter, args []cty
 			// if conv is made, already is).
 			continue
 		}
-		v, err := convert.Convert(arg, want.Type)
+		v, err := ctyconv.Convert(arg, want.Type)
 		if err != nil {
 			return nil, function.NewArgError(i, err)
 		}
