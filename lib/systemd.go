@@ -100,7 +100,7 @@ func RenderUnit(sections cty.Value) (string, error) {
 	if v.IsNull() {
 		return "", errors.New("unit sections must not be null")
 	}
-	secs, err := unitAttrs(v, "unit sections")
+	secs, err := unitAttrs(v, unitWhere{})
 	if err != nil {
 		return "", err
 	}
@@ -140,7 +140,7 @@ func RenderUnit(sections cty.Value) (string, error) {
 		if sec.IsNull() {
 			continue
 		}
-		keys, err := unitAttrs(sec, fmt.Sprintf("section %s", name))
+		keys, err := unitAttrs(sec, unitWhere{section: name})
 		if err != nil {
 			return "", err
 		}
@@ -161,7 +161,7 @@ func RenderUnit(sections cty.Value) (string, error) {
 }
 
 // unitAttrs returns the attributes of an object or the elements of a map.
-func unitAttrs(v cty.Value, what string) (map[string]cty.Value, error) {
+func unitAttrs(v cty.Value, what unitWhere) (map[string]cty.Value, error) {
 	ty := v.Type()
 	if !ty.IsObjectType() && !ty.IsMapType() {
 		return nil, fmt.Errorf("%s must be an object, not %s", what, ty.FriendlyName())
@@ -191,7 +191,7 @@ func unitRenderSection(section string, keys map[string]cty.Value) (string, error
 
 // unitRenderKey writes the lines of one key.
 func unitRenderKey(b *strings.Builder, section, key string, v cty.Value) error {
-	where := fmt.Sprintf("%s in section %s", key, section)
+	where := unitWhere{section: section, key: key}
 	if err := unitCheckKey(key); err != nil {
 		return fmt.Errorf("section %s: %w", section, err)
 	}
@@ -214,13 +214,13 @@ func unitRenderKey(b *strings.Builder, section, key string, v cty.Value) error {
 			if n == "" || strings.ContainsAny(n, "=\x00") {
 				return fmt.Errorf("%s: bad variable name %q", where, n)
 			}
-			s, err := unitScalar(vars[n], fmt.Sprintf("%s, variable %s", where, n), true)
+			s, err := unitScalar(vars[n], unitWhere{section: section, key: key, variable: n}, true)
 			if err != nil {
 				return err
 			}
 			// The variables are data: a % is doubled, so that systemd,
 			// which expands specifiers in Environment=, reads it back.
-			b.WriteString(key + "=" + unitQuote(strings.ReplaceAll(n+"="+s, "%", "%%")) + "\n")
+			unitLine(b, key, unitQuote(strings.ReplaceAll(n+"="+s, "%", "%%")))
 		}
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
 		var elems []string
@@ -238,25 +238,53 @@ func unitRenderKey(b *strings.Builder, section, key string, v cty.Value) error {
 			return nil
 		}
 		if unitSpaceJoined[key] {
-			b.WriteString(key + "=" + strings.Join(elems, " ") + "\n")
+			unitLine(b, key, strings.Join(elems, " "))
 			return nil
 		}
 		for _, s := range elems {
-			b.WriteString(key + "=" + s + "\n")
+			unitLine(b, key, s)
 		}
 	default:
 		s, err := unitScalar(v, where, false)
 		if err != nil {
 			return err
 		}
-		b.WriteString(key + "=" + s + "\n")
+		unitLine(b, key, s)
 	}
 	return nil
 }
 
+// unitLine writes the line key=value.
+func unitLine(b *strings.Builder, key, value string) {
+	b.WriteString(key)
+	b.WriteByte('=')
+	b.WriteString(value)
+	b.WriteByte('\n')
+}
+
+// unitWhere is where in a unit's sections a value is, as its errors name
+// it: "unit sections", "section Service", "ExecStart in section Service"
+// or "Environment in section Service, variable PATH". It is made into
+// text only for an error.
+type unitWhere struct {
+	section, key, variable string
+}
+
+func (w unitWhere) String() string {
+	switch {
+	case w.section == "":
+		return "unit sections"
+	case w.key == "":
+		return "section " + w.section
+	case w.variable == "":
+		return w.key + " in section " + w.section
+	}
+	return w.key + " in section " + w.section + ", variable " + w.variable
+}
+
 // unitScalar renders a string, number or bool. Unless quoted (the value is
 // going to be quoted and escaped), it rejects what would break the line.
-func unitScalar(v cty.Value, where string, quoted bool) (string, error) {
+func unitScalar(v cty.Value, where unitWhere, quoted bool) (string, error) {
 	var s string
 	switch v.Type() {
 	case cty.String:
