@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/fewmap"
 )
 
 // TypeHolds reports whether the type ty is, or holds somewhere inside (an
@@ -23,47 +25,11 @@ func TypeHolds(ty cty.Type, leaf func(cty.Type) bool) bool {
 	return w.holds(ty)
 }
 
-// typeWalk is TypeHolds' walk: what it found in the object and tuple
-// types inside it has looked at, the first few in few (on the stack: most
-// walks meet fewer), the others in seen, allocated at the first.
+// typeWalk is TypeHolds' walk: seen is what it found in the object and
+// tuple types inside it has looked at (on the stack while they are few).
 type typeWalk struct {
 	leaf func(cty.Type) bool
-	few  [fewTypes]typeFound
-	nfew int
-	seen map[typeIdentity]bool
-}
-
-// fewTypes is how many inner types a walk remembers without a map.
-const fewTypes = 8
-
-// typeFound is what a walk found in an inner type.
-type typeFound struct {
-	id   typeIdentity
-	held bool
-}
-
-// found returns what the walk found in the type id, if it looked at it.
-func (w *typeWalk) found(id typeIdentity) (held, ok bool) {
-	for _, f := range w.few[:w.nfew] {
-		if f.id == id {
-			return f.held, true
-		}
-	}
-	held, ok = w.seen[id]
-	return held, ok
-}
-
-// remember records what the walk found in the type id.
-func (w *typeWalk) remember(id typeIdentity, held bool) {
-	if w.nfew < fewTypes {
-		w.few[w.nfew] = typeFound{id, held}
-		w.nfew++
-		return
-	}
-	if w.seen == nil {
-		w.seen = map[typeIdentity]bool{}
-	}
-	w.seen[id] = held
+	seen fewmap.Map[typeIdentity, bool]
 }
 
 // typeIdentity is an object or tuple type's identity.
@@ -110,10 +76,10 @@ func (w *typeWalk) inner(ty cty.Type) bool {
 	default:
 		return w.holds(ty)
 	}
-	if held, ok := w.found(id); ok {
+	if held, ok := w.seen.Get(id); ok {
 		return held
 	}
 	held := w.holds(ty)
-	w.remember(id, held)
+	w.seen.Set(id, held)
 	return held
 }

@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/fewmap"
 )
 
 // Identity is the identity of a known, unmarked, non-empty object, map,
@@ -77,7 +79,7 @@ func TreeSize(v cty.Value, max int) (n int, shared bool) {
 
 type sizeWalk struct {
 	max    int
-	seen   map[Identity]int
+	seen   fewmap.Map[Identity, int] // on the stack while they are few
 	shared bool
 }
 
@@ -161,14 +163,11 @@ func (w *sizeWalk) inner(v cty.Value) int {
 	if !ok {
 		return w.size(v)
 	}
-	if n, ok := w.seen[id]; ok {
+	if n, ok := w.seen.Get(id); ok {
 		w.shared = true
 		return n
 	}
 	n := w.size(v)
-	if w.seen == nil {
-		w.seen = map[Identity]int{}
-	}
-	w.seen[id] = n
+	w.seen.Set(id, n)
 	return n
 }
