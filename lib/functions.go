@@ -121,9 +121,9 @@ func Functions() map[string]function.Function {
 }
 
 // The conversion functions, made once: stdlib.MakeToFunc makes a new
-// function on every call, and what is cached by function (the parameters
-// of foreign functions, see foreign) would otherwise grow by six entries
-// with every evaluation of a fleet's build.
+// function on every call, and Call knows the parameters of a foreign
+// function without copying them only for the functions made once
+// (foreignParams).
 var (
 	toBoolFunc   = stdlib.MakeToFunc(cty.Bool)
 	toListFunc   = stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType))

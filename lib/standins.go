@@ -368,8 +368,9 @@ func flattenType(args []cty.Value) (cty.Type, error) {
 // go-cty's walks its argument with cty's element iterators, which make
 // a number value for every index of a list or tuple (two allocations
 // each), three times per call (IsWhollyKnown, then once for the type and
-// once for the value); a fleet's worker called it for a twentieth of the
-// objects its evaluation made.
+// once for the value): a fleet's worker made nearly a tenth of its
+// objects there. This one walks as often, with ctyelems, which makes
+// none.
 func flattenImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 	if args[0].LengthInt() == 0 {
 		return cty.EmptyTupleVal, nil
