@@ -345,7 +345,7 @@ func concatImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 // computes it: a tuple of the types of the elements flattened, once the
 // argument is wholly known.
 func flattenType(args []cty.Value) (cty.Type, error) {
-	if !whollyKnown(args[0]) {
+	if !ctyelems.WhollyKnown(args[0]) {
 		return cty.DynamicPseudoType, nil
 	}
 	ty := args[0].Type()
@@ -405,35 +405,6 @@ func flatten(v cty.Value, out []cty.Value) (_ []cty.Value, known bool) {
 		out = append(out, e)
 	}
 	return out, true
-}
-
-// whollyKnown is cty.Value.IsWhollyKnown, walking lists, tuples, sets
-// and objects without making a key value for each element.
-func whollyKnown(v cty.Value) bool {
-	if !v.IsKnown() {
-		return false
-	}
-	if v.IsNull() {
-		return true
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
-		for _, e := range ctyelems.Elems(v) {
-			if !whollyKnown(e) {
-				return false
-			}
-		}
-	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if !whollyKnown(v.GetAttr(name)) {
-				return false
-			}
-		}
-	case ty.IsMapType():
-		return v.IsWhollyKnown()
-	}
-	return true
 }
 
 // containsImpl is contains(list, value), as go-cty's ContainsFunc.
