@@ -40,7 +40,7 @@ func (m *Map[K, V]) Set(k K, v V) {
 			return
 		}
 	}
-	if _, ok := m.more[k]; ok || m.n == inline {
+	if m.n == inline { // a key in more went there once few was full
 		if m.more == nil {
 			m.more = map[K]V{}
 		}
