@@ -13,6 +13,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
 	"github.com/nodegen/nodegen/internal/ctyconv"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )
@@ -239,7 +240,7 @@ func toString(v cty.Value) (string, error) {
 	case cty.Bool:
 		return strconv.FormatBool(v.True()), nil
 	case cty.Number:
-		if i, ok := wholeNumber(v); ok {
+		if i, ok := ctyelems.Int64(v); ok {
 			return strconv.FormatInt(i, 10), nil
 		}
 	}
@@ -248,14 +249,4 @@ func toString(v cty.Value) (string, error) {
 		return "", err
 	}
 	return s.AsString(), nil
-}
-
-// wholeNumber returns a number that is a whole int64.
-func wholeNumber(v cty.Value) (int64, bool) {
-	bf := v.AsBigFloat()
-	if !bf.IsInt() {
-		return 0, false
-	}
-	i, acc := bf.Int64()
-	return i, acc == big.Exact
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/internal/ctyconv"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -166,7 +167,7 @@ func fastBinary(op *hclsyntax.Operation, l, r cty.Value) (cty.Value, bool) {
 // smallInt is v as an int64 when it is a whole number of at most 32 bits,
 // so that the sum, difference and product of two cannot overflow.
 func smallInt(v cty.Value) (int64, bool) {
-	i, ok := wholeNumber(v)
+	i, ok := ctyelems.Int64(v)
 	if !ok || i < math.MinInt32 || i > math.MaxInt32 {
 		return 0, false
 	}

@@ -1,6 +1,7 @@
 package ctyelems
 
 import (
+	"math/big"
 	"reflect"
 	"unsafe"
 
@@ -170,4 +171,30 @@ func (w *sizeWalk) inner(v cty.Value) int {
 	n := w.size(v)
 	w.seen.Set(id, n)
 	return n
+}
+
+// Int64 returns a known, non-null number v as an int64 when it is a whole
+// number in int64's range, as v.AsBigFloat() would give it, without the
+// copy of the number that AsBigFloat makes (and allocates) every call: it
+// reads the number cty keeps in v, and changes nothing. A value of
+// another kind, unknown, null or marked is not a whole number here.
+func Int64(v cty.Value) (int64, bool) {
+	if v.Type() != cty.Number || !v.IsKnown() || v.IsNull() || v.IsMarked() {
+		return 0, false
+	}
+	var bf *big.Float
+	if sameLayout {
+		bf, _ = (*ctyValue)(unsafe.Pointer(&v)).v.(*big.Float)
+	}
+	if bf == nil {
+		bf = v.AsBigFloat()
+	}
+	if !bf.IsInt() {
+		return 0, false
+	}
+	i, acc := bf.Int64()
+	if acc != big.Exact {
+		return 0, false
+	}
+	return i, true
 }

@@ -1,6 +1,8 @@
 package ctyelems
 
 import (
+	"math"
+	"math/big"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -98,6 +100,56 @@ func TestTreeSize(t *testing.T) {
 	for _, tt := range tests {
 		if got, shared := TreeSize(tt.v, tt.max); got != tt.want || shared != tt.shared {
 			t.Errorf("%s: TreeSize = %d, %v; want %d, %v", tt.name, got, shared, tt.want, tt.shared)
+		}
+	}
+}
+
+// TestInt64: Int64 gives what v.AsBigFloat().Int64() gives for the whole
+// numbers in int64's range, and no number for any other value, and it
+// leaves the number in v as it was.
+func TestInt64(t *testing.T) {
+	huge, _ := new(big.Float).SetString("1e30")
+	tests := []struct {
+		v      cty.Value
+		want   int64
+		wantOK bool
+	}{
+		{cty.NumberIntVal(0), 0, true},
+		{cty.NumberIntVal(8080), 8080, true},
+		{cty.NumberIntVal(-3), -3, true},
+		{cty.NumberIntVal(math.MaxInt64), math.MaxInt64, true},
+		{cty.NumberIntVal(math.MinInt64), math.MinInt64, true},
+		{cty.NumberFloatVal(2.0), 2, true},
+		{cty.MustParseNumberVal("12.0"), 12, true},
+		{cty.NumberFloatVal(2.5), 0, false},
+		{cty.MustParseNumberVal("9223372036854775808"), 0, false}, // MaxInt64+1
+		{cty.NumberVal(huge), 0, false},
+		{cty.PositiveInfinity, 0, false},
+		{cty.UnknownVal(cty.Number), 0, false},
+		{cty.NullVal(cty.Number), 0, false},
+		{cty.NumberIntVal(7).Mark("secret"), 0, false},
+		{cty.StringVal("7"), 0, false},
+		{cty.True, 0, false},
+		{cty.DynamicVal, 0, false},
+	}
+	for _, tt := range tests {
+		var before string
+		if tt.v.Type() == cty.Number && tt.v.IsKnown() && !tt.v.IsNull() && !tt.v.IsMarked() {
+			before = tt.v.AsBigFloat().Text('g', -1)
+		}
+		got, ok := Int64(tt.v)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("Int64(%#v) = %d, %v; want %d, %v", tt.v, got, ok, tt.want, tt.wantOK)
+		}
+		if before != "" {
+			if after := tt.v.AsBigFloat().Text('g', -1); after != before {
+				t.Errorf("Int64(%#v) changed the number from %s to %s", tt.v, before, after)
+			}
+			bf := tt.v.AsBigFloat()
+			i, acc := bf.Int64()
+			if wantOK := bf.IsInt() && acc == big.Exact; ok != wantOK || (ok && got != i) {
+				t.Errorf("Int64(%#v) = %d, %v; AsBigFloat gives %d, %v", tt.v, got, ok, i, wantOK)
+			}
 		}
 	}
 }
