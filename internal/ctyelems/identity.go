@@ -29,8 +29,8 @@ type ctyValue struct {
 }
 
 // sameLayout says whether cty.Value is laid out as ctyValue (checked
-// once, by reflection): when it is not, no value has an identity, and
-// walks go on without sharing.
+// once, by reflection): when it is not, no value has an identity, walks
+// go on without sharing, and Int64 reads numbers through AsBigFloat.
 var sameLayout = func() bool {
 	t, m := reflect.TypeOf(cty.Value{}), reflect.TypeOf(ctyValue{})
 	if t.Size() != m.Size() || t.NumField() != m.NumField() {
