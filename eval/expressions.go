@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"math/big"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -208,17 +207,8 @@ func (sc *scope) evalInt(expr hclsyntax.Expression) (int, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return 0, diags
 	}
-	if !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
-		return 0, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid priority",
-			Detail:   "A priority or order must be a whole number.",
-			Subject:  expr.Range().Ptr(),
-		})
-	}
-	bf := v.AsBigFloat()
-	i, acc := bf.Int64()
-	if acc != big.Exact {
+	i, ok := ctyelems.Int64(v)
+	if !ok {
 		return 0, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid priority",

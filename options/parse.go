@@ -321,7 +321,7 @@ func parseIntBetween(loExpr, hiExpr hcl.Expression) (Type, hcl.Diagnostics) {
 		if d.HasErrors() {
 			return 0
 		}
-		i, ok := intValue(v)
+		i, ok := ctyelems.Int64(v)
 		if !ok {
 			diags = append(diags, typeExprError(expr.Range(), "Wrong arguments for type intBetween",
 				fmt.Sprintf("The bounds of intBetween are integers; %s is not one.", ShowValue(v)))...)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -80,21 +79,8 @@ func isString(v cty.Value) bool { return v.Type() == cty.String && !v.IsNull() }
 
 func isNumber(v cty.Value) bool { return v.Type() == cty.Number && !v.IsNull() }
 
-// intValue returns v as an int64 when v is a whole number that fits.
-func intValue(v cty.Value) (int64, bool) {
-	if !isNumber(v) {
-		return 0, false
-	}
-	f := v.AsBigFloat()
-	if !f.IsInt() {
-		return 0, false
-	}
-	i, acc := f.Int64()
-	return i, acc == big.Exact
-}
-
 func intIn(v cty.Value, lo, hi int64) bool {
-	i, ok := intValue(v)
+	i, ok := ctyelems.Int64(v)
 	return ok && i >= lo && i <= hi
 }
 
@@ -118,7 +104,7 @@ type Int struct{}
 func (Int) Description() string     { return "signed integer" }
 func (Int) descriptionClass() class { return classNoun }
 func (Int) check(v cty.Value) bool {
-	_, ok := intValue(v)
+	_, ok := ctyelems.Int64(v)
 	return ok
 }
 
@@ -265,11 +251,11 @@ func (AccountID) Description() string {
 }
 func (AccountID) descriptionClass() class { return classNoun }
 func (t AccountID) check(v cty.Value) bool {
-	i, ok := intValue(v)
+	i, ok := ctyelems.Int64(v)
 	return ok && wordrule.IDProblem(i) == ""
 }
 func (t AccountID) problem(v cty.Value) string {
-	if i, ok := intValue(v); ok {
+	if i, ok := ctyelems.Int64(v); ok {
 		return wordrule.IDProblem(i)
 	}
 	return ""
@@ -287,7 +273,7 @@ type Unsigned struct{}
 func (Unsigned) Description() string     { return "unsigned integer, meaning >=0" }
 func (Unsigned) descriptionClass() class { return classClause }
 func (Unsigned) check(v cty.Value) bool {
-	i, ok := intValue(v)
+	i, ok := ctyelems.Int64(v)
 	return ok && i >= 0
 }
 
@@ -303,7 +289,7 @@ type Positive struct{}
 func (Positive) Description() string     { return "positive integer, meaning >0" }
 func (Positive) descriptionClass() class { return classClause }
 func (Positive) check(v cty.Value) bool {
-	i, ok := intValue(v)
+	i, ok := ctyelems.Int64(v)
 	return ok && i > 0
 }
 
