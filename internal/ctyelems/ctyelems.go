@@ -11,6 +11,12 @@
 // ElementIterator.
 //
 // The values visited must be known and unmarked, as for ElementIterator.
+//
+// The package also reads and builds values the way cty does, with less
+// work where go-cty's layout allows it (checked once, by reflection, with
+// cty's own functions as the fallback): the identity of a value's parts
+// (IdentityOf), a whole number (Int64), an object's attribute (GetAttr)
+// and an object built of its attributes (ObjectVal).
 package ctyelems
 
 import (
@@ -53,7 +59,7 @@ func attrs(v cty.Value, yield func(string, cty.Value) bool) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if !yield(name, v.GetAttr(name)) {
+		if !yield(name, GetAttr(v, name)) {
 			return
 		}
 	}
@@ -200,7 +206,7 @@ func (w *sharedWalk) walk(v cty.Value, step func(cty.Value) (bool, bool)) bool {
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if !w.inner(v.GetAttr(name), step) {
+			if !w.inner(GetAttr(v, name), step) {
 				return false
 			}
 		}

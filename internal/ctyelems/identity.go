@@ -105,7 +105,7 @@ func (w *sizeWalk) size(v cty.Value) int {
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if !add(v.GetAttr(name)) {
+			if !add(GetAttr(v, name)) {
 				return w.max + 1
 			}
 		}

@@ -1,0 +1,107 @@
+package ctyelems
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// ctyType is cty.Type's layout: the interface of its implementation, as
+// the two words of any interface that has methods.
+type ctyType struct {
+	tab  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+// objectType is the layout of go-cty's object type (typeObject): its
+// attributes' types and the set of its optional attributes.
+type objectType struct {
+	AttrTypes    map[string]cty.Type
+	AttrOptional map[string]struct{}
+}
+
+// objectTab is the interface table of go-cty's object type, read from
+// cty.EmptyObject; nil when cty.Type or the object type is not laid out as
+// ctyType and objectType (checked once, by reflection), and then ObjectVal
+// is cty.ObjectVal.
+var objectTab = func() unsafe.Pointer {
+	if !sameLayout {
+		return nil
+	}
+	t := reflect.TypeOf(cty.Type{})
+	if t.Size() != unsafe.Sizeof(ctyType{}) || t.NumField() != 1 || t.Field(0).Type.Kind() != reflect.Interface {
+		return nil
+	}
+	impl := reflect.ValueOf(cty.EmptyObject).Field(0).Elem().Type()
+	m := reflect.TypeOf(objectType{})
+	if impl.Kind() != reflect.Struct || impl.Size() != m.Size() {
+		return nil
+	}
+	for i := range m.NumField() {
+		g := m.Field(i)
+		f, ok := impl.FieldByName(g.Name)
+		if !ok || f.Type != g.Type || f.Offset != g.Offset {
+			return nil
+		}
+	}
+	// Every other field of the implementation must be the empty
+	// marker go-cty embeds in each of its types.
+	for i := range impl.NumField() {
+		if f := impl.Field(i); f.Type.Size() != 0 && f.Name != "AttrTypes" && f.Name != "AttrOptional" {
+			return nil
+		}
+	}
+	e := cty.EmptyObject
+	return (*ctyType)(unsafe.Pointer(&e)).tab
+}()
+
+// ObjectVal returns the object value of attrs: the value
+// cty.ObjectVal(attrs) returns, built with less work. cty.ObjectVal
+// normalizes every name to NFC twice and makes three maps, the object
+// type's twice; ObjectVal makes each map once and normalizes no ASCII
+// name, which is in NFC already. Like cty.ObjectVal, it keeps the values
+// (and their marks) as they are, and does not keep attrs.
+func ObjectVal(attrs map[string]cty.Value) cty.Value {
+	if objectTab == nil {
+		return cty.ObjectVal(attrs)
+	}
+	for name := range attrs {
+		if !IsASCII(name) {
+			return cty.ObjectVal(attrs)
+		}
+	}
+	types := make(map[string]cty.Type, len(attrs))
+	vals := make(map[string]any, len(attrs))
+	for name, v := range attrs {
+		m := (*ctyValue)(unsafe.Pointer(&v))
+		types[name] = m.ty
+		vals[name] = m.v
+	}
+	return objectValue(types, vals)
+}
+
+// objectValue is the object value of the attributes' types and values,
+// whose names are in NFC (objectTab is not nil).
+func objectValue(types map[string]cty.Type, vals map[string]any) cty.Value {
+	impl := &objectType{AttrTypes: types}
+	var v ctyValue
+	*(*ctyType)(unsafe.Pointer(&v.ty)) = ctyType{tab: objectTab, data: unsafe.Pointer(impl)}
+	v.v = vals
+	return *(*cty.Value)(unsafe.Pointer(&v))
+}
+
+// GetAttr returns the attribute name of v, an object: the value
+// v.GetAttr(name) returns, read from the maps cty keeps in v without
+// normalizing an ASCII name and without looking it up three times. Like
+// cty's, it panics when v has no such attribute.
+func GetAttr(v cty.Value, name string) cty.Value {
+	if sameLayout && IsASCII(name) {
+		if vals, ok := (*ctyValue)(unsafe.Pointer(&v)).v.(map[string]any); ok && v.Type().IsObjectType() {
+			if ty, ok := v.Type().AttributeTypes()[name]; ok {
+				return *(*cty.Value)(unsafe.Pointer(&ctyValue{ty: ty, v: vals[name]}))
+			}
+		}
+	}
+	return v.GetAttr(name)
+}

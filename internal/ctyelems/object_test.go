@@ -1,0 +1,120 @@
+package ctyelems
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// objectCases are attribute maps for ObjectVal and GetAttr: values of
+// every kind, marked, unknown and null ones, nested objects, and names
+// that are not ASCII (one not in NFC).
+var objectCases = []struct {
+	name  string
+	attrs map[string]cty.Value
+}{
+	{"empty", map[string]cty.Value{}},
+	{"primitives", map[string]cty.Value{"s": cty.StringVal("x"), "n": cty.NumberIntVal(7), "b": cty.True}},
+	{"marked", map[string]cty.Value{"secret": cty.StringVal("pw").Mark("sensitive"), "plain": cty.Zero}},
+	{"unknown and null", map[string]cty.Value{"u": cty.UnknownVal(cty.String), "n": cty.NullVal(cty.Number), "d": cty.DynamicVal}},
+	{"nested", map[string]cty.Value{
+		"o": cty.ObjectVal(map[string]cty.Value{"x": cty.ListVal([]cty.Value{cty.StringVal("a")})}),
+		"t": cty.TupleVal([]cty.Value{cty.True, cty.EmptyObjectVal}),
+		"m": cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v")}),
+	}},
+	{"not ASCII", map[string]cty.Value{"caf\u00e9": cty.True, "x": cty.False}},
+	{"not NFC", map[string]cty.Value{"cafe\u0301": cty.True}},
+}
+
+// TestObjectVal: ObjectVal builds the value cty.ObjectVal builds: equal
+// type and value, the same Go syntax, the same JSON, the same conversion
+// to a map, and go-cty's own operations on it work.
+func TestObjectVal(t *testing.T) {
+	if objectTab == nil {
+		t.Fatal("go-cty's object type is not laid out as ObjectVal expects: it builds every object with cty.ObjectVal")
+	}
+	for _, c := range objectCases {
+		t.Run(c.name, func(t *testing.T) {
+			want, got := cty.ObjectVal(c.attrs), ObjectVal(c.attrs)
+			if !got.Type().Equals(want.Type()) || !want.Type().Equals(got.Type()) {
+				t.Errorf("type %#v, want %#v", got.Type(), want.Type())
+			}
+			if !got.RawEquals(want) || !want.RawEquals(got) {
+				t.Errorf("value %#v, want %#v", got, want)
+			}
+			if g, w := got.GoString(), want.GoString(); g != w {
+				t.Errorf("GoString %s, want %s", g, w)
+			}
+			if got.IsWhollyKnown() != want.IsWhollyKnown() || got.ContainsMarked() != want.ContainsMarked() {
+				t.Errorf("known %v marked %v, want %v %v", got.IsWhollyKnown(), got.ContainsMarked(), want.IsWhollyKnown(), want.ContainsMarked())
+			}
+			if !want.IsWhollyKnown() || want.ContainsMarked() {
+				return
+			}
+			gj, err1 := ctyjson.Marshal(got, got.Type())
+			wj, err2 := ctyjson.Marshal(want, want.Type())
+			if err1 != nil || err2 != nil || string(gj) != string(wj) {
+				t.Errorf("JSON %s (%v), want %s (%v)", gj, err1, wj, err2)
+			}
+			if len(c.attrs) > 0 && c.name != "nested" {
+				gm, err1 := convert.Convert(got, cty.Map(cty.DynamicPseudoType))
+				wm, err2 := convert.Convert(want, cty.Map(cty.DynamicPseudoType))
+				if (err1 == nil) != (err2 == nil) || (err1 == nil && !gm.RawEquals(wm)) {
+					t.Errorf("as a map %#v (%v), want %#v (%v)", gm, err1, wm, err2)
+				}
+			}
+		})
+	}
+}
+
+// TestGetAttr: GetAttr reads every attribute as cty's GetAttr does, of
+// objects built either way, marked or unknown ones included.
+func TestGetAttr(t *testing.T) {
+	for _, c := range objectCases {
+		t.Run(c.name, func(t *testing.T) {
+			objs := []cty.Value{cty.ObjectVal(c.attrs), ObjectVal(c.attrs), cty.ObjectVal(c.attrs).Mark("m"), cty.UnknownVal(cty.ObjectVal(c.attrs).Type())}
+			for _, o := range objs {
+				for name := range o.Type().AttributeTypes() {
+					got, want := GetAttr(o, name), o.GetAttr(name)
+					if !got.RawEquals(want) || !got.Type().Equals(want.Type()) {
+						t.Errorf("GetAttr(%#v, %q) = %#v, want %#v", o, name, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGetAttrMissing: GetAttr of an attribute an object does not have
+// panics, as cty's does.
+func TestGetAttrMissing(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("GetAttr of a missing attribute did not panic")
+		}
+	}()
+	GetAttr(cty.ObjectVal(map[string]cty.Value{"a": cty.True}), "b")
+}
+
+// TestObjectValCollected: objects built by ObjectVal stay whole through
+// collections (the collector sees their types' maps as go-cty's own).
+func TestObjectValCollected(t *testing.T) {
+	var objs []cty.Value
+	for i := range 1000 {
+		objs = append(objs, ObjectVal(map[string]cty.Value{"i": cty.NumberIntVal(int64(i)), "s": cty.StringVal(strconv.Itoa(i))}))
+		if i%100 == 0 {
+			runtime.GC()
+		}
+	}
+	runtime.GC()
+	for i, o := range objs {
+		want := cty.ObjectVal(map[string]cty.Value{"i": cty.NumberIntVal(int64(i)), "s": cty.StringVal(strconv.Itoa(i))})
+		if !o.RawEquals(want) || !o.Type().Equals(want.Type()) {
+			t.Fatalf("object %d is %#v after collections, want %#v", i, o, want)
+		}
+	}
+}
