@@ -544,7 +544,7 @@ func (ev *Evaluator) configObject(c *syntax.Config, sc *scope, from int) cty.Val
 		v = property.ForcedVal(ev.blockAttrs(c, sc), c.Block.DefRange())
 	}
 	for i := len(c.Prefix) - 1; i >= from; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
+		v = ctyelems.ObjectVal(map[string]cty.Value{c.Prefix[i]: v})
 	}
 	return v
 }
@@ -559,7 +559,7 @@ func (ev *Evaluator) blockAttrs(c *syntax.Config, sc *scope) cty.Value {
 	for _, a := range c.Attrs {
 		attrs[a.Name] = ev.thunk(a.Expr, sc)
 	}
-	return cty.ObjectVal(attrs)
+	return ctyelems.ObjectVal(attrs)
 }
 
 // guardedThunk is the object of a guarded block's attributes (see

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -444,7 +445,7 @@ func (r *nsRef) materialize(partial bool) (cty.Value, hcl.Diagnostics) {
 	if len(attrs) == 0 {
 		return cty.EmptyObjectVal, diags
 	}
-	return cty.ObjectVal(attrs), diags
+	return ctyelems.ObjectVal(attrs), diags
 }
 
 // frame is one step of the evaluation chain: an option or a local being

@@ -144,5 +144,5 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 	if len(objAttrs) == 0 {
 		return cty.EmptyObjectVal, diags
 	}
-	return cty.ObjectVal(objAttrs), diags
+	return ctyelems.ObjectVal(objAttrs), diags
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -52,7 +53,7 @@ func decodeFormat(b *hclsyntax.Block, m *syntax.Module) (*syntax.Format, hcl.Dia
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	f, err := lib.NewFormat(kind, cty.ObjectVal(params))
+	f, err := lib.NewFormat(kind, ctyelems.ObjectVal(params))
 	if err != nil {
 		subject := b.DefRange()
 		for _, attr := range attrs {

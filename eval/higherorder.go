@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/property"
 )
 
@@ -274,7 +275,7 @@ func runGroupBy(c *hoCall, elems []cty.Value) (cty.Value, hcl.Diagnostics) {
 	for k, g := range groups {
 		attrs[k] = cty.TupleVal(g)
 	}
-	return cty.ObjectVal(attrs), diags
+	return ctyelems.ObjectVal(attrs), diags
 }
 
 // runPartition is lib.partition: { right = the elements the predicate
@@ -294,7 +295,7 @@ func runPartition(c *hoCall, elems []cty.Value) (cty.Value, hcl.Diagnostics) {
 			wrong = append(wrong, el)
 		}
 	}
-	return cty.ObjectVal(map[string]cty.Value{"right": tupleOf(right), "wrong": tupleOf(wrong)}), diags
+	return ctyelems.ObjectVal(map[string]cty.Value{"right": tupleOf(right), "wrong": tupleOf(wrong)}), diags
 }
 
 // runFoldl is lib.foldl: op(op(op(initial, x0), x1), ...), from the left.

@@ -431,7 +431,7 @@ func (r *hostsRef) Materialize() (cty.Value, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		out[n] = v
 	}
-	return cty.ObjectVal(out), diags
+	return ctyelems.ObjectVal(out), diags
 }
 
 // hostRef is hosts.NAME: its name and its configuration.
@@ -463,7 +463,7 @@ func (r *hostRef) Keys() ([]string, hcl.Diagnostics) { return []string{"config",
 func (r *hostRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	cv, _, diags := r.Attr("config", hcl.Range{})
 	cv, d := property.Deep(cv)
-	return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(r.name), "config": cv}), append(diags, d...)
+	return ctyelems.ObjectVal(map[string]cty.Value{"name": cty.StringVal(r.name), "config": cv}), append(diags, d...)
 }
 
 // remoteRef is a namespace of another host's configuration.
@@ -503,5 +503,5 @@ func (r *remoteRef) Materialize() (cty.Value, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		out[k] = v
 	}
-	return cty.ObjectVal(out), diags
+	return ctyelems.ObjectVal(out), diags
 }

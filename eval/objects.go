@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -82,7 +83,7 @@ func (n *objNode) value() cty.Value {
 			m[k] = c.val
 		}
 	}
-	return cty.ObjectVal(m)
+	return ctyelems.ObjectVal(m)
 }
 
 func (sc *scope) object(e *hclsyntax.ObjectConsExpr) (cty.Value, hcl.Diagnostics) {
@@ -181,7 +182,7 @@ func (sc *scope) plainObject(e *hclsyntax.ObjectConsExpr) (v cty.Value, ok bool)
 	for i, item := range e.Items {
 		attrs[keys[i]] = sc.inst.ev.thunk(item.ValueExpr, sc)
 	}
-	return cty.ObjectVal(attrs), true
+	return ctyelems.ObjectVal(attrs), true
 }
 
 // plainKey reads an object key that is a name (a = 1) or a string with

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval/internal/declare"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -89,7 +90,7 @@ func (r *optionInfoRef) Keys() ([]string, hcl.Diagnostics) { return optionFacts,
 func (r *optionInfoRef) Materialize() (cty.Value, hcl.Diagnostics) {
 	ok, diags := r.inst.isDefined(r.n, r.n.Opt.Block.DefRange())
 	description, _ := r.n.Opt.TextsFor(r.inst.name)
-	return cty.ObjectVal(map[string]cty.Value{
+	return ctyelems.ObjectVal(map[string]cty.Value{
 		"isDefined":   cty.BoolVal(ok),
 		"type":        cty.StringVal(r.n.Opt.Type.Description()),
 		"description": cty.StringVal(description),

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/property"
 )
@@ -98,7 +99,7 @@ func (sc *scope) structure(name string, arg hclsyntax.Expression) (v cty.Value, 
 		shape[k] = cty.True
 	}
 	fn, _ := sc.inst.ev.function(sc.mod, name)
-	out, err := callFunction(fn, []cty.Value{cty.ObjectVal(shape)})
+	out, err := callFunction(fn, []cty.Value{ctyelems.ObjectVal(shape)})
 	if err != nil {
 		return cty.DynamicVal, true, append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -179,7 +179,7 @@ func getAttr(v cty.Value, name string, rng hcl.Range) (cty.Value, hcl.Diagnostic
 		})
 	}
 	if v.Type().IsObjectType() && !v.IsNull() {
-		return v.GetAttr(name), diags
+		return ctyelems.GetAttr(v, name), diags
 	}
 	nv, d := hclGetAttr(v, name, rng)
 	return nv, append(diags, d...)

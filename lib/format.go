@@ -92,7 +92,7 @@ func (f Format) Value() cty.Value {
 			attrs[k.AsString()] = v
 		}
 	}
-	return cty.ObjectVal(attrs)
+	return ctyelems.ObjectVal(attrs)
 }
 
 // FormatOf reads a format from its value (see Value).
@@ -112,7 +112,7 @@ func FormatOf(v cty.Value) (Format, error) {
 			params[k.AsString()] = e
 		}
 	}
-	return NewFormat(kind.AsString(), cty.ObjectVal(params))
+	return NewFormat(kind.AsString(), ctyelems.ObjectVal(params))
 }
 
 // Encode writes v as a file of the format: JSON indented by two spaces

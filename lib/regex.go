@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/internal/textmemo"
 )
 
@@ -156,7 +157,7 @@ func regexMatch(re *regexp.Regexp, str string, idx []int, ty cty.Type) cty.Value
 	for i, name := range names {
 		vals[name] = group(i)
 	}
-	return cty.ObjectVal(vals)
+	return ctyelems.ObjectVal(vals)
 }
 
 // patterns holds the patterns compiled for regex, regexall and replace

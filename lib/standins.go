@@ -268,7 +268,7 @@ func mergeImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		}
 		return cty.MapVal(out), nil
 	case retType.IsObjectType(), retType.Equals(cty.DynamicPseudoType):
-		return cty.ObjectVal(out), nil
+		return ctyelems.ObjectVal(out), nil
 	}
 	panic(fmt.Sprintf("unexpected return type: %#v", retType))
 }

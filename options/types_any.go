@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/nodegen/nodegen/internal/ctyelems"
 )
 
 // Anything is the type anything: any value. Attribute sets merge
@@ -87,5 +89,5 @@ func (t Attrs) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	if len(out) == 0 {
 		return unknownOr(cty.EmptyObjectVal, diags, unknown), diags
 	}
-	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
+	return unknownOr(ctyelems.ObjectVal(out), diags, unknown), diags
 }

@@ -132,7 +132,7 @@ func mergeByKey(loc Path, t, elem Type, defs []Def) (cty.Value, hcl.Diagnostics)
 	if len(out) == 0 {
 		return unknownOr(cty.EmptyObjectVal, diags, unknown), diags
 	}
-	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
+	return unknownOr(ctyelems.ObjectVal(out), diags, unknown), diags
 }
 
 // spend charges the budget of defs (that of the first) for a value of n

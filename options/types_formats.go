@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 )
 
@@ -218,5 +219,5 @@ func (t IniWithGlobalSection) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagno
 			out[k] = r.Value
 		}
 	}
-	return unknownOr(cty.ObjectVal(out), diags, unknown), diags
+	return unknownOr(ctyelems.ObjectVal(out), diags, unknown), diags
 }

@@ -96,7 +96,7 @@ func normalize(v cty.Value) cty.Value {
 		if len(attrs) == 0 {
 			return cty.EmptyObjectVal
 		}
-		return cty.ObjectVal(attrs)
+		return ctyelems.ObjectVal(attrs)
 	}
 	return v
 }

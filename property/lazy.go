@@ -142,7 +142,7 @@ func deep(v cty.Value, partial bool) (cty.Value, hcl.Diagnostics) {
 			diags = append(diags, d...)
 			attrs[k] = e
 		}
-		return cty.ObjectVal(attrs), diags
+		return ctyelems.ObjectVal(attrs), diags
 	case ty.IsTupleType() || ty.IsListType() || ty.IsSetType():
 		elems := make([]cty.Value, 0, v.LengthInt())
 		for _, e := range ctyelems.Elems(v) {

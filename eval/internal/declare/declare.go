@@ -33,6 +33,7 @@ import (
 
 	"github.com/nodegen/nodegen/eval/internal/slabs"
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
 )
@@ -982,7 +983,7 @@ func RenameTarget(root *Node, to []string) (*Node, []string) {
 // of web.listen that defines web.listen.port.
 func NestIn(v cty.Value, path []string) cty.Value {
 	for i := len(path) - 1; i >= 0; i-- {
-		v = cty.ObjectVal(map[string]cty.Value{path[i]: v})
+		v = ctyelems.ObjectVal(map[string]cty.Value{path[i]: v})
 	}
 	return v
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/options"
 )
 
@@ -84,7 +85,7 @@ func (dc *declarer) expandDynamic(m *syntax.Module, dyn *syntax.Dynamic, prefix 
 	var out []*syntax.OptionDecl
 	for it := coll.ElementIterator(); it.Next(); {
 		k, v := it.Element() // a set's element is its own key
-		each := &syntax.Binding{Name: dyn.Iterator, Value: cty.ObjectVal(map[string]cty.Value{"key": k, "value": v}), Outer: vars}
+		each := &syntax.Binding{Name: dyn.Iterator, Value: ctyelems.ObjectVal(map[string]cty.Value{"key": k, "value": v}), Outer: vars}
 		label, d := dc.dynamicLabel(m, each, dyn)
 		diags = append(diags, d...)
 		if label == nil {
