@@ -14,16 +14,16 @@ type ctyType struct {
 	data unsafe.Pointer
 }
 
-// objectType is the layout of go-cty's object type (typeObject): its
-// attributes' types and the set of its optional attributes.
-type objectType struct {
+// objectTypeLayout is the layout of go-cty's object type (typeObject):
+// its attributes' types and the set of its optional attributes.
+type objectTypeLayout struct {
 	AttrTypes    map[string]cty.Type
 	AttrOptional map[string]struct{}
 }
 
 // objectTab is the interface table of go-cty's object type, read from
 // cty.EmptyObject; nil when cty.Type or the object type is not laid out as
-// ctyType and objectType (checked once, by reflection), and then ObjectVal
+// ctyType and objectTypeLayout (checked once, by reflection), and then ObjectVal
 // is cty.ObjectVal.
 var objectTab = func() unsafe.Pointer {
 	if !sameLayout {
@@ -34,7 +34,7 @@ var objectTab = func() unsafe.Pointer {
 		return nil
 	}
 	impl := reflect.ValueOf(cty.EmptyObject).Field(0).Elem().Type()
-	m := reflect.TypeOf(objectType{})
+	m := reflect.TypeOf(objectTypeLayout{})
 	if impl.Kind() != reflect.Struct || impl.Size() != m.Size() {
 		return nil
 	}
@@ -59,36 +59,46 @@ var objectTab = func() unsafe.Pointer {
 // ObjectVal returns the object value of attrs: the value
 // cty.ObjectVal(attrs) returns, built with less work. cty.ObjectVal
 // normalizes every name to NFC twice and makes three maps, the object
-// type's twice; ObjectVal makes each map once and normalizes no ASCII
-// name, which is in NFC already. Like cty.ObjectVal, it keeps the values
-// (and their marks) as they are, and does not keep attrs.
+// type's twice; ObjectVal makes the map of the values, normalizes no ASCII
+// name (in NFC already), and takes the type from the shapes built before
+// when its attributes are of primitive, dynamic or capsule types (see
+// shapeType), else makes its map once. Like cty.ObjectVal, it keeps the
+// values (and their marks) as they are, and does not keep attrs.
 func ObjectVal(attrs map[string]cty.Value) cty.Value {
 	if objectTab == nil {
 		return cty.ObjectVal(attrs)
 	}
-	for name := range attrs {
+	var buf [maxShapeAttrs]shapeAttr
+	list := buf[:0]
+	for name, v := range attrs {
 		if !IsASCII(name) {
 			return cty.ObjectVal(attrs)
 		}
+		list = append(list, shapeAttr{name, v.Type()})
 	}
-	types := make(map[string]cty.Type, len(attrs))
 	vals := make(map[string]any, len(attrs))
 	for name, v := range attrs {
-		m := (*ctyValue)(unsafe.Pointer(&v))
-		types[name] = m.ty
-		vals[name] = m.v
+		vals[name] = (*ctyValue)(unsafe.Pointer(&v)).v
 	}
-	return objectValue(types, vals)
+	ty, ok := shapeType(list)
+	if !ok {
+		types := make(map[string]cty.Type, len(list))
+		for _, a := range list {
+			types[a.name] = a.ty
+		}
+		ty = objectType(types)
+	}
+	v := ctyValue{ty: ty, v: vals}
+	return *(*cty.Value)(unsafe.Pointer(&v))
 }
 
-// objectValue is the object value of the attributes' types and values,
-// whose names are in NFC (objectTab is not nil).
-func objectValue(types map[string]cty.Type, vals map[string]any) cty.Value {
-	impl := &objectType{AttrTypes: types}
-	var v ctyValue
-	*(*ctyType)(unsafe.Pointer(&v.ty)) = ctyType{tab: objectTab, data: unsafe.Pointer(impl)}
-	v.v = vals
-	return *(*cty.Value)(unsafe.Pointer(&v))
+// objectType is the object type of the attributes' types, whose names are
+// in NFC (objectTab is not nil); it keeps types.
+func objectType(types map[string]cty.Type) cty.Type {
+	impl := &objectTypeLayout{AttrTypes: types}
+	var t cty.Type
+	*(*ctyType)(unsafe.Pointer(&t)) = ctyType{tab: objectTab, data: unsafe.Pointer(impl)}
+	return t
 }
 
 // GetAttr returns the attribute name of v, an object: the value

@@ -1,6 +1,7 @@
 package ctyelems
 
 import (
+	"reflect"
 	"runtime"
 	"strconv"
 	"testing"
@@ -117,4 +118,42 @@ func TestObjectValCollected(t *testing.T) {
 			t.Fatalf("object %d is %#v after collections, want %#v", i, o, want)
 		}
 	}
+}
+
+// TestObjectValShapes: objects of one shape share their type, built once
+// (the next objects of the shape allocate only their values' map), and
+// objects of other shapes (another name, another attribute type, another
+// capsule type of the same name, a nested object) do not get it.
+func TestObjectValShapes(t *testing.T) {
+	capA := cty.Capsule("c", reflect.TypeOf(0))
+	capB := cty.Capsule("c", reflect.TypeOf(0))
+	one := 1
+	attrs := map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.CapsuleVal(capA, &one), "c": cty.DynamicVal}
+	first := ObjectVal(attrs)
+	for _, other := range []map[string]cty.Value{
+		{"a": cty.StringVal("y"), "b": cty.CapsuleVal(capA, &one), "c": cty.NullVal(cty.DynamicPseudoType)},
+		{"a": cty.StringVal("x"), "b": cty.CapsuleVal(capA, &one), "d": cty.DynamicVal},
+		{"a": cty.NumberIntVal(1), "b": cty.CapsuleVal(capA, &one), "c": cty.DynamicVal},
+		{"a": cty.StringVal("x"), "b": cty.CapsuleVal(capB, &one), "c": cty.DynamicVal},
+		{"a": cty.StringVal("x"), "b": cty.CapsuleVal(capA, &one), "c": cty.EmptyObjectVal},
+		{"a": cty.StringVal("x"), "b": cty.CapsuleVal(capA, &one)},
+	} {
+		got, want := ObjectVal(other), cty.ObjectVal(other)
+		if !got.Type().Equals(want.Type()) || !got.RawEquals(want) {
+			t.Errorf("ObjectVal(%#v) = %#v, want %#v", other, got, want)
+		}
+		same := got.Type().Equals(first.Type())
+		if shared := sameTypeMap(got.Type(), first.Type()); shared != same {
+			t.Errorf("ObjectVal(%#v): shares the type of %#v: %v; types equal: %v", other, first, shared, same)
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() { ObjectVal(attrs) }); allocs > 2 {
+		t.Errorf("ObjectVal of a shape it has seen allocates %v times, want at most 2 (the values' map)", allocs)
+	}
+}
+
+// sameTypeMap says whether a and b, object types, are one type value:
+// the map of their attributes' types is the same map.
+func sameTypeMap(a, b cty.Type) bool {
+	return reflect.ValueOf(a.AttributeTypes()).UnsafePointer() == reflect.ValueOf(b.AttributeTypes()).UnsafePointer()
 }

@@ -1,0 +1,122 @@
+package ctyelems
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The shapes of objects: the object types built so far, by the names and
+// types of their attributes, for those whose attributes are all of
+// primitive, dynamic or capsule types (the objects of thunks the
+// evaluator builds for every block and object constructor, and most
+// objects of the values it forces). Types are immutable, so objects of
+// one shape share one. The map is replaced, never changed, when a shape
+// is added (a look-up takes no lock); it holds at most maxShapes shapes
+// and keys of at most maxShapeKey bytes, for objects of at most
+// maxShapeAttrs attributes: a bound on the memory whatever the objects,
+// and the objects of a library and of the hosts evaluated with it take
+// some hundreds.
+var shapes struct {
+	mu sync.Mutex // held to add a shape
+	m  atomic.Pointer[map[string]cty.Type]
+}
+
+const (
+	maxShapes     = 1024
+	maxShapeKey   = 512
+	maxShapeAttrs = 16
+)
+
+// shapeAttr is an attribute's name and type.
+type shapeAttr struct {
+	name string
+	ty   cty.Type
+}
+
+// shapeType returns the object type of attrs, whose names are in NFC and
+// distinct, from the shapes, adding it when there is room; false when
+// attrs has no shape kept (see shapes). It sorts attrs by name.
+func shapeType(attrs []shapeAttr) (cty.Type, bool) {
+	if len(attrs) > maxShapeAttrs {
+		return cty.NilType, false
+	}
+	slices.SortFunc(attrs, func(a, b shapeAttr) int { return strings.Compare(a.name, b.name) })
+	var buf [maxShapeKey]byte
+	key, ok := shapeKey(buf[:0], attrs)
+	if !ok {
+		return cty.NilType, false
+	}
+	if m := shapes.m.Load(); m != nil {
+		if t, ok := (*m)[string(key)]; ok {
+			return t, true
+		}
+	}
+	types := make(map[string]cty.Type, len(attrs))
+	for _, a := range attrs {
+		types[a.name] = a.ty
+	}
+	t := objectType(types)
+	shapes.mu.Lock()
+	defer shapes.mu.Unlock()
+	old := shapes.m.Load()
+	if old != nil {
+		if u, ok := (*old)[string(key)]; ok {
+			return u, true
+		}
+		if len(*old) >= maxShapes {
+			return t, true
+		}
+	}
+	m := make(map[string]cty.Type, 1+len(ptrOr(old)))
+	for k, u := range ptrOr(old) {
+		m[k] = u
+	}
+	m[string(key)] = t
+	shapes.m.Store(&m)
+	return t, true
+}
+
+// ptrOr is *m, or nil when m is nil.
+func ptrOr(m *map[string]cty.Type) map[string]cty.Type {
+	if m == nil {
+		return nil
+	}
+	return *m
+}
+
+// shapeKey appends to key the encoding of attrs, sorted by name: for
+// each, its type (a letter for a primitive or the dynamic type, and for a
+// capsule type the address go-cty keeps it at, which a shape keeps
+// alive), the length of its name and the name. ok is false for a type of
+// another kind, or past maxShapeKey bytes.
+func shapeKey(key []byte, attrs []shapeAttr) ([]byte, bool) {
+	for _, a := range attrs {
+		switch {
+		case a.ty == cty.String:
+			key = append(key, 'S')
+		case a.ty == cty.Number:
+			key = append(key, 'N')
+		case a.ty == cty.Bool:
+			key = append(key, 'B')
+		case a.ty == cty.DynamicPseudoType:
+			key = append(key, 'D')
+		case a.ty.IsCapsuleType():
+			key = append(key, 'C')
+			key = binary.LittleEndian.AppendUint64(key, uint64(uintptr((*ctyType)(unsafe.Pointer(&a.ty)).data)))
+		default:
+			return nil, false
+		}
+		key = binary.AppendUvarint(key, uint64(len(a.name)))
+		key = append(key, a.name...)
+		if len(key) > maxShapeKey {
+			return nil, false
+		}
+	}
+	return key, true
+}
