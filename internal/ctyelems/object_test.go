@@ -1,6 +1,7 @@
 package ctyelems
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -156,4 +157,40 @@ func TestObjectValShapes(t *testing.T) {
 // the map of their attributes' types is the same map.
 func sameTypeMap(a, b cty.Type) bool {
 	return reflect.ValueOf(a.AttributeTypes()).UnsafePointer() == reflect.ValueOf(b.AttributeTypes()).UnsafePointer()
+}
+
+// TestShapesBound: objects of more shapes than are kept, built from two
+// goroutines at once, are all right, and the shapes kept stay at
+// maxShapes.
+func TestShapesBound(t *testing.T) {
+	t.Cleanup(func() {
+		shapes.mu.Lock()
+		shapes.published.Store(nil)
+		shapes.recent, shapes.n = nil, 0
+		shapes.mu.Unlock()
+	})
+	errs := make(chan string, 2)
+	for g := range 2 {
+		go func() {
+			defer func() { errs <- "" }()
+			for i := range 2 * maxShapes {
+				attrs := map[string]cty.Value{"n" + strconv.Itoa(i): cty.NumberIntVal(int64(i)), "g": cty.StringVal(strconv.Itoa(g))}
+				if got, want := ObjectVal(attrs), cty.ObjectVal(attrs); !got.RawEquals(want) || !got.Type().Equals(want.Type()) {
+					errs <- fmt.Sprintf("ObjectVal(%#v) = %#v, want %#v", attrs, got, want)
+					return
+				}
+			}
+		}()
+	}
+	for range 2 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+	shapes.mu.Lock()
+	n, published := shapes.n, len(ptrOr(shapes.published.Load()))
+	shapes.mu.Unlock()
+	if n != maxShapes || published != maxShapes {
+		t.Errorf("%d shapes kept, %d published; want %d", n, published, maxShapes)
+	}
 }

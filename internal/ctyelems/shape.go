@@ -2,6 +2,7 @@ package ctyelems
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -16,21 +17,28 @@ import (
 // primitive, dynamic or capsule types (the objects of thunks the
 // evaluator builds for every block and object constructor, and most
 // objects of the values it forces). Types are immutable, so objects of
-// one shape share one. The map is replaced, never changed, when a shape
-// is added (a look-up takes no lock); it holds at most maxShapes shapes
-// and keys of at most maxShapeKey bytes, for objects of at most
-// maxShapeAttrs attributes: a bound on the memory whatever the objects,
-// and the objects of a library and of the hosts evaluated with it take
-// some hundreds.
+// one shape share one. A look-up reads the published map without a lock;
+// a shape not in it is looked for in recent, under mu, and added there.
+// recent is published (a new map of both) once it holds as many shapes as
+// the published map, so that shapes are copied a bounded number of times
+// in all (a run with the garbage collector off keeps every copy). The
+// shapes are at most maxShapes, of at most maxShapeAttrs attributes and
+// maxShapeKey bytes of key: a bound on the memory whatever the objects;
+// the objects of a library and of the hosts evaluated with it take some
+// hundreds.
 var shapes struct {
-	mu sync.Mutex // held to add a shape
-	m  atomic.Pointer[map[string]cty.Type]
+	published atomic.Pointer[map[string]cty.Type]
+	mu        sync.Mutex
+	recent    map[string]cty.Type // shapes added since the last publication
+	n         int                 // shapes kept, published and recent
 }
 
 const (
 	maxShapes     = 1024
 	maxShapeKey   = 512
 	maxShapeAttrs = 16
+	// minPublish is how many recent shapes are published at least.
+	minPublish = 16
 )
 
 // shapeAttr is an attribute's name and type.
@@ -52,33 +60,41 @@ func shapeType(attrs []shapeAttr) (cty.Type, bool) {
 	if !ok {
 		return cty.NilType, false
 	}
-	if m := shapes.m.Load(); m != nil {
-		if t, ok := (*m)[string(key)]; ok {
-			return t, true
-		}
+	published := ptrOr(shapes.published.Load())
+	if t, ok := published[string(key)]; ok {
+		return t, true
+	}
+	shapes.mu.Lock()
+	defer shapes.mu.Unlock()
+	if t, ok := shapes.recent[string(key)]; ok {
+		return t, true
+	}
+	// The map read before the lock may be stale: publications happen
+	// under mu, and may have taken the shape out of recent.
+	published = ptrOr(shapes.published.Load())
+	if t, ok := published[string(key)]; ok {
+		return t, true
 	}
 	types := make(map[string]cty.Type, len(attrs))
 	for _, a := range attrs {
 		types[a.name] = a.ty
 	}
 	t := objectType(types)
-	shapes.mu.Lock()
-	defer shapes.mu.Unlock()
-	old := shapes.m.Load()
-	if old != nil {
-		if u, ok := (*old)[string(key)]; ok {
-			return u, true
-		}
-		if len(*old) >= maxShapes {
-			return t, true
-		}
+	if shapes.n >= maxShapes {
+		return t, true
 	}
-	m := make(map[string]cty.Type, 1+len(ptrOr(old)))
-	for k, u := range ptrOr(old) {
-		m[k] = u
+	if shapes.recent == nil {
+		shapes.recent = map[string]cty.Type{}
 	}
-	m[string(key)] = t
-	shapes.m.Store(&m)
+	shapes.recent[string(key)] = t
+	shapes.n++
+	if len(shapes.recent) >= max(minPublish, len(published)) || shapes.n == maxShapes {
+		m := make(map[string]cty.Type, len(published)+len(shapes.recent))
+		maps.Copy(m, published)
+		maps.Copy(m, shapes.recent)
+		shapes.published.Store(&m)
+		shapes.recent = nil
+	}
 	return t, true
 }
 
