@@ -23,9 +23,15 @@ type objectTypeLayout struct {
 
 // objectTab is the interface table of go-cty's object type, read from
 // cty.EmptyObject; nil when cty.Type or the object type is not laid out as
-// ctyType and objectTypeLayout (checked once, by reflection), and then ObjectVal
-// is cty.ObjectVal.
-var objectTab = func() unsafe.Pointer {
+// ctyType and objectTypeLayout (checked once, by reflection), and then
+// ObjectVal is cty.ObjectVal.
+var objectTab = implTab(cty.EmptyObject, reflect.TypeOf(objectTypeLayout{}))
+
+// implTab is the interface table of sample's implementation when cty.Type
+// is laid out as ctyType and the implementation as layout (its fields of
+// those names, types and offsets, and else only go-cty's empty marker);
+// nil when either is not.
+func implTab(sample cty.Type, layout reflect.Type) unsafe.Pointer {
 	if !sameLayout {
 		return nil
 	}
@@ -33,28 +39,37 @@ var objectTab = func() unsafe.Pointer {
 	if t.Size() != unsafe.Sizeof(ctyType{}) || t.NumField() != 1 || t.Field(0).Type.Kind() != reflect.Interface {
 		return nil
 	}
-	impl := reflect.ValueOf(cty.EmptyObject).Field(0).Elem().Type()
-	m := reflect.TypeOf(objectTypeLayout{})
-	if impl.Kind() != reflect.Struct || impl.Size() != m.Size() {
+	impl := reflect.ValueOf(sample).Field(0).Elem().Type()
+	if impl.Kind() != reflect.Struct || impl.Size() != layout.Size() {
 		return nil
 	}
-	for i := range m.NumField() {
-		g := m.Field(i)
+	for i := range layout.NumField() {
+		g := layout.Field(i)
 		f, ok := impl.FieldByName(g.Name)
 		if !ok || f.Type != g.Type || f.Offset != g.Offset {
 			return nil
 		}
 	}
-	// Every other field of the implementation must be the empty
-	// marker go-cty embeds in each of its types.
 	for i := range impl.NumField() {
-		if f := impl.Field(i); f.Type.Size() != 0 && f.Name != "AttrTypes" && f.Name != "AttrOptional" {
-			return nil
+		if f := impl.Field(i); f.Type.Size() != 0 {
+			if _, ok := layout.FieldByName(f.Name); !ok {
+				return nil
+			}
 		}
 	}
-	e := cty.EmptyObject
-	return (*ctyType)(unsafe.Pointer(&e)).tab
-}()
+	return (*ctyType)(unsafe.Pointer(&sample)).tab
+}
+
+// tupleTypeLayout is the layout of go-cty's tuple type (typeTuple): its
+// elements' types.
+type tupleTypeLayout struct {
+	ElemTypes []cty.Type
+}
+
+// tupleTab is the interface table of go-cty's tuple type, read from
+// cty.EmptyTuple; nil when it is not laid out as tupleTypeLayout, and
+// then TupleVal is cty.TupleVal.
+var tupleTab = implTab(cty.EmptyTuple, reflect.TypeOf(tupleTypeLayout{}))
 
 // ObjectVal returns the object value of attrs: the value
 // cty.ObjectVal(attrs) returns, built with less work. cty.ObjectVal
@@ -114,4 +129,42 @@ func GetAttr(v cty.Value, name string) cty.Value {
 		}
 	}
 	return v.GetAttr(name)
+}
+
+// TupleVal returns the tuple value of elems: the value cty.TupleVal(elems)
+// returns, built with less work. cty.TupleVal makes the slice of the
+// elements' types and the tuple type afresh; TupleVal takes the type from
+// the shapes built before when the elements are of primitive, dynamic or
+// capsule types (see tupleShape). Like cty.TupleVal, it keeps the values
+// (and their marks) as they are, and does not keep elems.
+func TupleVal(elems []cty.Value) cty.Value {
+	if tupleTab == nil {
+		return cty.TupleVal(elems)
+	}
+	if len(elems) == 0 {
+		return cty.EmptyTupleVal
+	}
+	ty, ok := tupleShape(elems)
+	if !ok {
+		types := make([]cty.Type, len(elems))
+		for i, e := range elems {
+			types[i] = e.Type()
+		}
+		ty = tupleType(types)
+	}
+	vals := make([]any, len(elems))
+	for i := range elems {
+		vals[i] = (*ctyValue)(unsafe.Pointer(&elems[i])).v
+	}
+	v := ctyValue{ty: ty, v: vals}
+	return *(*cty.Value)(unsafe.Pointer(&v))
+}
+
+// tupleType is the tuple type of elements of types (tupleTab is not nil);
+// it keeps types.
+func tupleType(types []cty.Type) cty.Type {
+	impl := &tupleTypeLayout{ElemTypes: types}
+	var t cty.Type
+	*(*ctyType)(unsafe.Pointer(&t)) = ctyType{tab: tupleTab, data: unsafe.Pointer(impl)}
+	return t
 }

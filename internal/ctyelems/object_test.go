@@ -194,3 +194,55 @@ func TestShapesBound(t *testing.T) {
 		t.Errorf("%d shapes kept, %d published; want %d", n, published, maxShapes)
 	}
 }
+
+// TestTupleVal: TupleVal builds the value cty.TupleVal builds, and tuples
+// of one shape share their type.
+func TestTupleVal(t *testing.T) {
+	if tupleTab == nil {
+		t.Fatal("go-cty's tuple type is not laid out as TupleVal expects: it builds every tuple with cty.TupleVal")
+	}
+	capA := cty.Capsule("c", reflect.TypeOf(0))
+	one := 1
+	long := make([]cty.Value, maxShapeElems+1)
+	for i := range long {
+		long[i] = cty.StringVal(strconv.Itoa(i))
+	}
+	for _, elems := range [][]cty.Value{
+		nil,
+		{},
+		{cty.StringVal("a"), cty.StringVal("b")},
+		{cty.StringVal("a"), cty.NumberIntVal(1), cty.True, cty.DynamicVal, cty.CapsuleVal(capA, &one)},
+		{cty.StringVal("s").Mark("m"), cty.UnknownVal(cty.String), cty.NullVal(cty.Number)},
+		{cty.EmptyObjectVal, cty.ListVal([]cty.Value{cty.True})},
+		long,
+	} {
+		got, want := TupleVal(elems), cty.TupleVal(elems)
+		if !got.Type().Equals(want.Type()) || !want.Type().Equals(got.Type()) || !got.RawEquals(want) || got.GoString() != want.GoString() {
+			t.Errorf("TupleVal(%#v) = %#v, want %#v", elems, got, want)
+		}
+		if len(elems) > 0 && want.IsWhollyKnown() && !want.ContainsMarked() {
+			gj, err1 := ctyjson.Marshal(got, got.Type())
+			wj, err2 := ctyjson.Marshal(want, want.Type())
+			if err1 != nil || err2 != nil || string(gj) != string(wj) {
+				t.Errorf("JSON %s (%v), want %s (%v)", gj, err1, wj, err2)
+			}
+		}
+	}
+	a := TupleVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")})
+	b := TupleVal([]cty.Value{cty.StringVal("c"), cty.StringVal("d")})
+	c := TupleVal([]cty.Value{cty.StringVal("c"), cty.NumberIntVal(1)})
+	if !sameTupleTypes(a.Type(), b.Type()) || sameTupleTypes(a.Type(), c.Type()) {
+		t.Error("tuples of one shape do not share their type, or tuples of two do")
+	}
+	elems := []cty.Value{cty.StringVal("a"), cty.StringVal("b")}
+	// The values' slice, and its header boxed in the value (as in cty's).
+	if allocs := testing.AllocsPerRun(100, func() { TupleVal(elems) }); allocs > 2 {
+		t.Errorf("TupleVal of a shape it has seen allocates %v times, want 2 (the values' slice and its header)", allocs)
+	}
+}
+
+// sameTupleTypes says whether a and b, tuple types, are one type value:
+// the slice of their elements' types is the same slice.
+func sameTupleTypes(a, b cty.Type) bool {
+	return &a.TupleElementTypes()[0] == &b.TupleElementTypes()[0]
+}

@@ -12,18 +12,19 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// The shapes of objects: the object types built so far, by the names and
-// types of their attributes, for those whose attributes are all of
-// primitive, dynamic or capsule types (the objects of thunks the
+// The shapes of objects and tuples: the object types built so far, by the
+// names and types of their attributes, for those whose attributes are all
+// of primitive, dynamic or capsule types (the objects of thunks the
 // evaluator builds for every block and object constructor, and most
-// objects of the values it forces). Types are immutable, so objects of
+// objects of the values it forces), and the tuple types, by the types of
+// their elements, likewise. Types are immutable, so objects of
 // one shape share one. A look-up reads the published map without a lock;
 // a shape not in it is looked for in recent, under mu, and added there.
 // recent is published (a new map of both) once it holds as many shapes as
 // the published map, so that shapes are copied a bounded number of times
 // in all (a run with the garbage collector off keeps every copy). The
-// shapes are at most maxShapes, of at most maxShapeAttrs attributes and
-// maxShapeKey bytes of key: a bound on the memory whatever the objects;
+// shapes are at most maxShapes, of at most maxShapeAttrs attributes or
+// maxShapeElems elements and maxShapeKey bytes of key: a bound on the memory whatever the objects;
 // the objects of a library and of the hosts evaluated with it take some
 // hundreds.
 var shapes struct {
@@ -37,6 +38,8 @@ const (
 	maxShapes     = 1024
 	maxShapeKey   = 512
 	maxShapeAttrs = 16
+	// maxShapeElems is how many elements the tuples kept have at most.
+	maxShapeElems = 64
 	// minPublish is how many recent shapes are published at least.
 	minPublish = 16
 )
@@ -56,32 +59,72 @@ func shapeType(attrs []shapeAttr) (cty.Type, bool) {
 	}
 	slices.SortFunc(attrs, func(a, b shapeAttr) int { return strings.Compare(a.name, b.name) })
 	var buf [maxShapeKey]byte
-	key, ok := shapeKey(buf[:0], attrs)
-	if !ok {
+	key := append(buf[:0], 'O')
+	for _, a := range attrs {
+		var ok bool
+		if key, ok = appendTypeKey(key, a.ty); !ok {
+			return cty.NilType, false
+		}
+		key = binary.AppendUvarint(key, uint64(len(a.name)))
+		key = append(key, a.name...)
+		if len(key) > maxShapeKey {
+			return cty.NilType, false
+		}
+	}
+	return shapeOf(key, func() cty.Type {
+		types := make(map[string]cty.Type, len(attrs))
+		for _, a := range attrs {
+			types[a.name] = a.ty
+		}
+		return objectType(types)
+	}), true
+}
+
+// tupleShape returns the tuple type of elements of the types elems holds,
+// from the shapes, adding it when there is room; false when it has no
+// shape kept (see shapes).
+func tupleShape(elems []cty.Value) (cty.Type, bool) {
+	if len(elems) > maxShapeElems {
 		return cty.NilType, false
 	}
+	var buf [maxShapeKey]byte
+	key := append(buf[:0], 'T')
+	for _, e := range elems {
+		var ok bool
+		if key, ok = appendTypeKey(key, e.Type()); !ok || len(key) > maxShapeKey {
+			return cty.NilType, false
+		}
+	}
+	return shapeOf(key, func() cty.Type {
+		types := make([]cty.Type, len(elems))
+		for i, e := range elems {
+			types[i] = e.Type()
+		}
+		return tupleType(types)
+	}), true
+}
+
+// shapeOf returns the type of the shape of key, built by build and kept
+// when it is not yet and there is room.
+func shapeOf(key []byte, build func() cty.Type) cty.Type {
 	published := ptrOr(shapes.published.Load())
 	if t, ok := published[string(key)]; ok {
-		return t, true
+		return t
 	}
 	shapes.mu.Lock()
 	defer shapes.mu.Unlock()
 	if t, ok := shapes.recent[string(key)]; ok {
-		return t, true
+		return t
 	}
 	// The map read before the lock may be stale: publications happen
 	// under mu, and may have taken the shape out of recent.
 	published = ptrOr(shapes.published.Load())
 	if t, ok := published[string(key)]; ok {
-		return t, true
+		return t
 	}
-	types := make(map[string]cty.Type, len(attrs))
-	for _, a := range attrs {
-		types[a.name] = a.ty
-	}
-	t := objectType(types)
+	t := build()
 	if shapes.n >= maxShapes {
-		return t, true
+		return t
 	}
 	if shapes.recent == nil {
 		shapes.recent = map[string]cty.Type{}
@@ -95,7 +138,7 @@ func shapeType(attrs []shapeAttr) (cty.Type, bool) {
 		shapes.published.Store(&m)
 		shapes.recent = nil
 	}
-	return t, true
+	return t
 }
 
 // ptrOr is *m, or nil when m is nil.
@@ -106,33 +149,23 @@ func ptrOr(m *map[string]cty.Type) map[string]cty.Type {
 	return *m
 }
 
-// shapeKey appends to key the encoding of attrs, sorted by name: for
-// each, its type (a letter for a primitive or the dynamic type, and for a
-// capsule type the address go-cty keeps it at, which a shape keeps
-// alive), the length of its name and the name. ok is false for a type of
-// another kind, or past maxShapeKey bytes.
-func shapeKey(key []byte, attrs []shapeAttr) ([]byte, bool) {
-	for _, a := range attrs {
-		switch {
-		case a.ty == cty.String:
-			key = append(key, 'S')
-		case a.ty == cty.Number:
-			key = append(key, 'N')
-		case a.ty == cty.Bool:
-			key = append(key, 'B')
-		case a.ty == cty.DynamicPseudoType:
-			key = append(key, 'D')
-		case a.ty.IsCapsuleType():
-			key = append(key, 'C')
-			key = binary.LittleEndian.AppendUint64(key, uint64(uintptr((*ctyType)(unsafe.Pointer(&a.ty)).data)))
-		default:
-			return nil, false
-		}
-		key = binary.AppendUvarint(key, uint64(len(a.name)))
-		key = append(key, a.name...)
-		if len(key) > maxShapeKey {
-			return nil, false
-		}
+// appendTypeKey appends to key the encoding of ty: a letter for a
+// primitive or the dynamic type, and for a capsule type the address
+// go-cty keeps it at, which a shape keeps alive; false for a type of
+// another kind.
+func appendTypeKey(key []byte, ty cty.Type) ([]byte, bool) {
+	switch {
+	case ty == cty.String:
+		return append(key, 'S'), true
+	case ty == cty.Number:
+		return append(key, 'N'), true
+	case ty == cty.Bool:
+		return append(key, 'B'), true
+	case ty == cty.DynamicPseudoType:
+		return append(key, 'D'), true
+	case ty.IsCapsuleType():
+		key = append(key, 'C')
+		return binary.LittleEndian.AppendUint64(key, uint64(uintptr((*ctyType)(unsafe.Pointer(&ty)).data))), true
 	}
-	return key, true
+	return key, false
 }
