@@ -183,7 +183,7 @@ func (sc *scope) eval(expr hclsyntax.Expression) (cty.Value, hcl.Diagnostics) {
 		for i, x := range e.Exprs {
 			elems[i] = sc.inst.ev.thunk(x, sc)
 		}
-		return cty.TupleVal(elems), nil
+		return ctyelems.TupleVal(elems), nil
 	case *hclsyntax.ForExpr:
 		return sc.forExpr(e)
 	case *hclsyntax.ExprSyntaxError:

@@ -136,10 +136,10 @@ func (sc *scope) forExpr(e *hclsyntax.ForExpr) (cty.Value, hcl.Diagnostics) {
 		if len(tuple) == 0 {
 			return cty.EmptyTupleVal, diags
 		}
-		return cty.TupleVal(tuple), diags
+		return ctyelems.TupleVal(tuple), diags
 	}
 	for _, k := range order {
-		objAttrs[k] = cty.TupleVal(groups[k])
+		objAttrs[k] = ctyelems.TupleVal(groups[k])
 	}
 	if len(objAttrs) == 0 {
 		return cty.EmptyObjectVal, diags

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/nodegen/nodegen/eval/internal/syntax"
+	"github.com/nodegen/nodegen/internal/ctyelems"
 	"github.com/nodegen/nodegen/lib"
 	"github.com/nodegen/nodegen/options"
 	"github.com/nodegen/nodegen/property"
@@ -271,7 +272,7 @@ func (ev *Evaluator) callUser(f *syntax.Function, args []cty.Value, rng hcl.Rang
 	if f.Variadic != "" {
 		rest := cty.EmptyTupleVal
 		if extra := args[len(f.Params):]; len(extra) > 0 {
-			rest = cty.TupleVal(extra)
+			rest = ctyelems.TupleVal(extra)
 		}
 		vars = &syntax.Binding{Name: f.Variadic, Value: rest, Outer: vars}
 	}

@@ -162,7 +162,7 @@ func tupleOf(elems []cty.Value) cty.Value {
 	if len(elems) == 0 {
 		return cty.EmptyTupleVal
 	}
-	return cty.TupleVal(elems)
+	return ctyelems.TupleVal(elems)
 }
 
 // runSort is lib.sort: a stable sort where less(a, b) is true when a
@@ -273,7 +273,7 @@ func runGroupBy(c *hoCall, elems []cty.Value) (cty.Value, hcl.Diagnostics) {
 	}
 	attrs := make(map[string]cty.Value, len(groups))
 	for k, g := range groups {
-		attrs[k] = cty.TupleVal(g)
+		attrs[k] = ctyelems.TupleVal(g)
 	}
 	return ctyelems.ObjectVal(attrs), diags
 }

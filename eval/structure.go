@@ -90,7 +90,7 @@ func (sc *scope) structure(name string, arg hclsyntax.Expression) (v cty.Value, 
 		if len(elems) == 0 {
 			return cty.EmptyTupleVal, true, diags
 		}
-		return cty.TupleVal(elems), true, diags
+		return ctyelems.TupleVal(elems), true, diags
 	}
 	// keys() and length() of an object: the library's function on an
 	// object of the same keys, so that the result is the same.

@@ -260,7 +260,7 @@ func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
 	if !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
 		v, d := sc.withAnon(e.Item, src).deep(e.Each)
 		diags = append(diags, d...)
-		return cty.TupleVal([]cty.Value{v}), diags
+		return ctyelems.TupleVal([]cty.Value{v}), diags
 	}
 	var out []cty.Value
 	for _, el := range ctyelems.Elems(src) {
@@ -271,5 +271,5 @@ func (sc *scope) splat(e *hclsyntax.SplatExpr) (cty.Value, hcl.Diagnostics) {
 	if len(out) == 0 {
 		return cty.EmptyTupleVal, diags
 	}
-	return cty.TupleVal(out), diags
+	return ctyelems.TupleVal(out), diags
 }

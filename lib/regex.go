@@ -150,7 +150,7 @@ func regexMatch(re *regexp.Regexp, str string, idx []int, ty cty.Type) cty.Value
 		for i := range vals {
 			vals[i] = group(i)
 		}
-		return cty.TupleVal(vals)
+		return ctyelems.TupleVal(vals)
 	}
 	names := re.SubexpNames()[1:]
 	vals := make(map[string]cty.Value, len(names))

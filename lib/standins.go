@@ -165,7 +165,7 @@ func KeysTuple(names []string) cty.Value {
 	for i, name := range names {
 		keys[i] = cty.StringVal(name)
 	}
-	return cty.TupleVal(keys)
+	return ctyelems.TupleVal(keys)
 }
 
 func keysImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
@@ -336,7 +336,7 @@ func concatImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 		}
 		return cty.ListVal(vals), nil
 	case retType.IsTupleType():
-		return cty.TupleVal(vals), nil
+		return ctyelems.TupleVal(vals), nil
 	}
 	panic("unsupported return type")
 }
@@ -379,7 +379,7 @@ func flattenImpl(args []cty.Value, retType cty.Type) (cty.Value, error) {
 	if !known {
 		return cty.UnknownVal(retType), nil
 	}
-	return cty.TupleVal(out), nil
+	return ctyelems.TupleVal(out), nil
 }
 
 // flatten appends the elements of v flattened to out, as go-cty's

@@ -74,7 +74,7 @@ func (t ListOf) Merge(loc Path, defs []Def) (cty.Value, hcl.Diagnostics) {
 	if len(out) == 0 {
 		return unknownOr(cty.EmptyTupleVal, diags, unknown), diags
 	}
-	return unknownOr(cty.TupleVal(out), diags, unknown), diags
+	return unknownOr(ctyelems.TupleVal(out), diags, unknown), diags
 }
 
 // listElems is how many elements the known lists among defs hold.

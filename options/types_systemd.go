@@ -84,5 +84,5 @@ func concatAtoms(loc Path, t Type, vals []Def, atom func(cty.Value) bool) (cty.V
 	if len(out) == 0 {
 		return cty.EmptyTupleVal, diags
 	}
-	return cty.TupleVal(out), diags
+	return ctyelems.TupleVal(out), diags
 }

@@ -87,7 +87,7 @@ func normalize(v cty.Value) cty.Value {
 		if len(elems) == 0 {
 			return cty.EmptyTupleVal
 		}
-		return cty.TupleVal(elems)
+		return ctyelems.TupleVal(elems)
 	case ty.IsObjectType() || ty.IsMapType():
 		attrs := make(map[string]cty.Value, v.LengthInt())
 		for k, e := range ctyelems.Attrs(v) {

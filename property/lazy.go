@@ -150,7 +150,7 @@ func deep(v cty.Value, partial bool) (cty.Value, hcl.Diagnostics) {
 			diags = append(diags, d...)
 			elems = append(elems, e)
 		}
-		return cty.TupleVal(elems), diags
+		return ctyelems.TupleVal(elems), diags
 	}
 	return v, diags
 }
