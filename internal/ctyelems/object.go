@@ -83,23 +83,29 @@ func ObjectVal(attrs map[string]cty.Value) cty.Value {
 	if objectTab == nil {
 		return cty.ObjectVal(attrs)
 	}
-	var buf [maxShapeAttrs]shapeAttr
-	list := buf[:0]
-	for name, v := range attrs {
+	for name := range attrs {
 		if !IsASCII(name) {
 			return cty.ObjectVal(attrs)
 		}
-		list = append(list, shapeAttr{name, v.Type()})
 	}
 	vals := make(map[string]any, len(attrs))
 	for name, v := range attrs {
 		vals[name] = (*ctyValue)(unsafe.Pointer(&v)).v
 	}
-	ty, ok := shapeType(list)
+	var ty cty.Type
+	ok := false
+	if len(attrs) <= maxShapeAttrs {
+		var buf [maxShapeAttrs]shapeAttr
+		list := buf[:0]
+		for name, v := range attrs {
+			list = append(list, shapeAttr{name, v.Type()})
+		}
+		ty, ok = shapeType(list)
+	}
 	if !ok {
-		types := make(map[string]cty.Type, len(list))
-		for _, a := range list {
-			types[a.name] = a.ty
+		types := make(map[string]cty.Type, len(attrs))
+		for name, v := range attrs {
+			types[name] = v.Type()
 		}
 		ty = objectType(types)
 	}

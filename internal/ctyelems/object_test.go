@@ -166,7 +166,7 @@ func TestShapesBound(t *testing.T) {
 	t.Cleanup(func() {
 		shapes.mu.Lock()
 		shapes.published.Store(nil)
-		shapes.recent, shapes.n = nil, 0
+		shapes.recent, shapes.hits, shapes.n = nil, 0, 0
 		shapes.mu.Unlock()
 	})
 	errs := make(chan string, 2)
@@ -245,4 +245,26 @@ func TestTupleVal(t *testing.T) {
 // the slice of their elements' types is the same slice.
 func sameTupleTypes(a, b cty.Type) bool {
 	return &a.TupleElementTypes()[0] == &b.TupleElementTypes()[0]
+}
+
+// TestShapesInUsePublished: a shape looked up again and again is read
+// without the lock soon, though no new shape comes to publish it.
+func TestShapesInUsePublished(t *testing.T) {
+	t.Cleanup(func() {
+		shapes.mu.Lock()
+		shapes.published.Store(nil)
+		shapes.recent, shapes.hits, shapes.n = nil, 0, 0
+		shapes.mu.Unlock()
+	})
+	attrs := map[string]cty.Value{"inUse": cty.True}
+	want := ObjectVal(attrs).Type()
+	for range 2 * minPublish {
+		ObjectVal(attrs)
+	}
+	shapes.mu.Lock()
+	got, ok := ptrOr(shapes.published.Load())["O"+"B\x05inUse"]
+	shapes.mu.Unlock()
+	if !ok || !sameTypeMap(got, want) {
+		t.Errorf("a shape in use is not published after %d look-ups", 2*minPublish)
+	}
 }

@@ -17,20 +17,26 @@ import (
 // of primitive, dynamic or capsule types (the objects of thunks the
 // evaluator builds for every block and object constructor, and most
 // objects of the values it forces), and the tuple types, by the types of
-// their elements, likewise. Types are immutable, so objects of
-// one shape share one. A look-up reads the published map without a lock;
-// a shape not in it is looked for in recent, under mu, and added there.
-// recent is published (a new map of both) once it holds as many shapes as
-// the published map, so that shapes are copied a bounded number of times
-// in all (a run with the garbage collector off keeps every copy). The
-// shapes are at most maxShapes, of at most maxShapeAttrs attributes or
-// maxShapeElems elements and maxShapeKey bytes of key: a bound on the memory whatever the objects;
-// the objects of a library and of the hosts evaluated with it take some
-// hundreds.
+// their elements, likewise. Types are immutable, so the values of one
+// shape share one.
+//
+// A look-up reads the published map without a lock; a shape not in it is
+// looked for in recent, under mu, and added there. recent is published (a
+// new map of both) once it holds as many shapes as the published map, or
+// once it has been looked up as many times: each shape is copied a
+// bounded number of times in all (a run with the collector off keeps
+// every copy), and the shapes in use are soon read without the lock (two
+// evaluations side by side would wait on each other).
+//
+// The shapes are at most maxShapes, of at most maxShapeAttrs attributes
+// or maxShapeElems elements and maxShapeKey bytes of key: a bound on the
+// memory whatever the values. A fleet of workers takes some 360 shapes;
+// vs-nix's 1000 generated modules fill them.
 var shapes struct {
 	published atomic.Pointer[map[string]cty.Type]
 	mu        sync.Mutex
 	recent    map[string]cty.Type // shapes added since the last publication
+	hits      int                 // look-ups that found a shape in recent
 	n         int                 // shapes kept, published and recent
 }
 
@@ -113,13 +119,17 @@ func shapeOf(key []byte, build func() cty.Type) cty.Type {
 	}
 	shapes.mu.Lock()
 	defer shapes.mu.Unlock()
-	if t, ok := shapes.recent[string(key)]; ok {
-		return t
-	}
 	// The map read before the lock may be stale: publications happen
 	// under mu, and may have taken the shape out of recent.
 	published = ptrOr(shapes.published.Load())
 	if t, ok := published[string(key)]; ok {
+		return t
+	}
+	enough := max(minPublish, len(published))
+	if t, ok := shapes.recent[string(key)]; ok {
+		if shapes.hits++; shapes.hits >= enough {
+			publish(published)
+		}
 		return t
 	}
 	t := build()
@@ -131,14 +141,20 @@ func shapeOf(key []byte, build func() cty.Type) cty.Type {
 	}
 	shapes.recent[string(key)] = t
 	shapes.n++
-	if len(shapes.recent) >= max(minPublish, len(published)) || shapes.n == maxShapes {
-		m := make(map[string]cty.Type, len(published)+len(shapes.recent))
-		maps.Copy(m, published)
-		maps.Copy(m, shapes.recent)
-		shapes.published.Store(&m)
-		shapes.recent = nil
+	if len(shapes.recent) >= enough || shapes.n == maxShapes {
+		publish(published)
 	}
 	return t
+}
+
+// publish publishes the published shapes and the recent ones, as one new
+// map; shapes.mu is held.
+func publish(published map[string]cty.Type) {
+	m := make(map[string]cty.Type, len(published)+len(shapes.recent))
+	maps.Copy(m, published)
+	maps.Copy(m, shapes.recent)
+	shapes.published.Store(&m)
+	shapes.recent, shapes.hits = nil, 0
 }
 
 // ptrOr is *m, or nil when m is nil.
