@@ -163,12 +163,7 @@ func sameTypeMap(a, b cty.Type) bool {
 // goroutines at once, are all right, and the shapes kept stay at
 // maxShapes.
 func TestShapesBound(t *testing.T) {
-	t.Cleanup(func() {
-		shapes.mu.Lock()
-		shapes.published.Store(nil)
-		shapes.recent, shapes.hits, shapes.n = nil, 0, 0
-		shapes.mu.Unlock()
-	})
+	forgetShapesAfter(t)
 	errs := make(chan string, 2)
 	for g := range 2 {
 		go func() {
@@ -250,12 +245,7 @@ func sameTupleTypes(a, b cty.Type) bool {
 // TestShapesInUsePublished: a shape looked up again and again is read
 // without the lock soon, though no new shape comes to publish it.
 func TestShapesInUsePublished(t *testing.T) {
-	t.Cleanup(func() {
-		shapes.mu.Lock()
-		shapes.published.Store(nil)
-		shapes.recent, shapes.hits, shapes.n = nil, 0, 0
-		shapes.mu.Unlock()
-	})
+	forgetShapesAfter(t)
 	attrs := map[string]cty.Value{"inUse": cty.True}
 	want := ObjectVal(attrs).Type()
 	for range 2 * minPublish {
@@ -267,4 +257,15 @@ func TestShapesInUsePublished(t *testing.T) {
 	if !ok || !sameTypeMap(got, want) {
 		t.Errorf("a shape in use is not published after %d look-ups", 2*minPublish)
 	}
+}
+
+// forgetShapesAfter has the shapes forgotten when t ends, for the tests
+// that fill them or count them.
+func forgetShapesAfter(t *testing.T) {
+	t.Cleanup(func() {
+		shapes.mu.Lock()
+		shapes.published.Store(nil)
+		shapes.recent, shapes.hits, shapes.n = nil, 0, 0
+		shapes.mu.Unlock()
+	})
 }
