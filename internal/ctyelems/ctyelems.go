@@ -15,8 +15,8 @@
 // The package also reads and builds values the way cty does, with less
 // work where go-cty's layout allows it (checked once, by reflection, with
 // cty's own functions as the fallback): the identity of a value's parts
-// (IdentityOf), a whole number (Int64), an object's attribute (GetAttr)
-// and an object built of its attributes (ObjectVal).
+// (IdentityOf), a whole number (Int64), an object's attribute (GetAttr),
+// and objects and tuples built of their parts (ObjectVal, TupleVal).
 package ctyelems
 
 import (

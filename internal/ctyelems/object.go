@@ -109,17 +109,13 @@ func ObjectVal(attrs map[string]cty.Value) cty.Value {
 		}
 		ty = objectType(types)
 	}
-	v := ctyValue{ty: ty, v: vals}
-	return *(*cty.Value)(unsafe.Pointer(&v))
+	return valueOf(ty, vals)
 }
 
 // objectType is the object type of the attributes' types, whose names are
 // in NFC (objectTab is not nil); it keeps types.
 func objectType(types map[string]cty.Type) cty.Type {
-	impl := &objectTypeLayout{AttrTypes: types}
-	var t cty.Type
-	*(*ctyType)(unsafe.Pointer(&t)) = ctyType{tab: objectTab, data: unsafe.Pointer(impl)}
-	return t
+	return typeOf(objectTab, unsafe.Pointer(&objectTypeLayout{AttrTypes: types}))
 }
 
 // GetAttr returns the attribute name of v, an object: the value
@@ -130,7 +126,7 @@ func GetAttr(v cty.Value, name string) cty.Value {
 	if sameLayout && IsASCII(name) {
 		if vals, ok := (*ctyValue)(unsafe.Pointer(&v)).v.(map[string]any); ok && v.Type().IsObjectType() {
 			if ty, ok := v.Type().AttributeTypes()[name]; ok {
-				return *(*cty.Value)(unsafe.Pointer(&ctyValue{ty: ty, v: vals[name]}))
+				return valueOf(ty, vals[name])
 			}
 		}
 	}
@@ -162,15 +158,27 @@ func TupleVal(elems []cty.Value) cty.Value {
 	for i := range elems {
 		vals[i] = (*ctyValue)(unsafe.Pointer(&elems[i])).v
 	}
-	v := ctyValue{ty: ty, v: vals}
-	return *(*cty.Value)(unsafe.Pointer(&v))
+	return valueOf(ty, vals)
 }
 
 // tupleType is the tuple type of elements of types (tupleTab is not nil);
 // it keeps types.
 func tupleType(types []cty.Type) cty.Type {
-	impl := &tupleTypeLayout{ElemTypes: types}
+	return typeOf(tupleTab, unsafe.Pointer(&tupleTypeLayout{ElemTypes: types}))
+}
+
+// typeOf is the cty.Type whose implementation is at impl, of the
+// interface table tab (objectTab or tupleTab, for an implementation laid
+// out as that type's layout).
+func typeOf(tab, impl unsafe.Pointer) cty.Type {
 	var t cty.Type
-	*(*ctyType)(unsafe.Pointer(&t)) = ctyType{tab: tupleTab, data: unsafe.Pointer(impl)}
+	*(*ctyType)(unsafe.Pointer(&t)) = ctyType{tab: tab, data: impl}
 	return t
+}
+
+// valueOf is the cty.Value of type ty whose content is v, as cty keeps it
+// (sameLayout is true).
+func valueOf(ty cty.Type, v any) cty.Value {
+	m := ctyValue{ty: ty, v: v}
+	return *(*cty.Value)(unsafe.Pointer(&m))
 }

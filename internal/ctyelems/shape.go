@@ -56,13 +56,11 @@ type shapeAttr struct {
 	ty   cty.Type
 }
 
-// shapeType returns the object type of attrs, whose names are in NFC and
-// distinct, from the shapes, adding it when there is room; false when
-// attrs has no shape kept (see shapes). It sorts attrs by name.
+// shapeType returns the object type of attrs, at most maxShapeAttrs
+// whose names are in NFC and distinct, from the shapes, adding it when
+// there is room; false when attrs has no shape kept (see shapes). It
+// sorts attrs by name.
 func shapeType(attrs []shapeAttr) (cty.Type, bool) {
-	if len(attrs) > maxShapeAttrs {
-		return cty.NilType, false
-	}
 	slices.SortFunc(attrs, func(a, b shapeAttr) int { return strings.Compare(a.name, b.name) })
 	var buf [maxShapeKey]byte
 	key := append(buf[:0], 'O')
